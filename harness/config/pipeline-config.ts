@@ -1,0 +1,98 @@
+// Types of a validated pipeline file (schemas/pipeline.schema.json is the
+// source of truth; defaults are applied by the validator before code sees it).
+
+export interface StageDecl {
+  id: string;
+  uses: string;
+  needs: string[];
+  with: Record<string, unknown>;
+}
+
+export interface ExperimentSection {
+  /** Folder name under reports/ and the `experiment` column of samples. */
+  name: string;
+  /** The question the report answers (its title). */
+  question: string;
+  motivation?: string;
+  /** Free text describing what the experiment does not measure. */
+  unmeasured?: string[];
+}
+
+/** A command template: argv whose strings may hold {placeholders}. */
+export type CommandTemplate = string[];
+
+export interface OutputCheck {
+  exit_code: number;
+  /** Regular expressions every one of which must match a stdout line. */
+  stdout_patterns: string[];
+}
+
+export interface CohortSection {
+  /** Artifact id (artifacts.images.<id>) the cohort runs in, if any. */
+  image?: string;
+  /** argv of the workload; may use {marker}. Expanded where a path template says {command}. */
+  command: CommandTemplate;
+  env: Record<string, string>;
+  expect: OutputCheck;
+  description?: string;
+}
+
+export interface PathHooks {
+  /** Untimed, before each cold launch (remove the image, fresh client cache). */
+  before_cold: CommandTemplate[];
+  /** Untimed, after the warm launch of each pair (teardown). */
+  after_pair: CommandTemplate[];
+  /** Untimed, once before the session's first launch of this path. */
+  before_session: CommandTemplate[];
+  /** Untimed, once after the session's last launch of this path. */
+  after_session: CommandTemplate[];
+}
+
+export interface PathSection {
+  description?: string;
+  /** The measured command; `{command}` as a whole element expands to the cohort's argv. */
+  launch: CommandTemplate;
+  env: Record<string, string>;
+  hooks: PathHooks;
+  /** Services whose bytes are attributed to this path's launches. */
+  services: string[];
+  /**
+   * Name of a completeness check run on each cold launch, e.g. `full-pull`
+   * (content bytes must equal the pinned image's blob sizes). Empty: none.
+   */
+  cold_check?: string;
+}
+
+export interface DesignSection {
+  preflight: number;
+  warmup_rounds: number;
+  rounds: number;
+  seed: string;
+  states: ('cold' | 'warm')[];
+  timeout_s: number;
+  /** Bytes of stdout/stderr tail kept per launch. */
+  tail_bytes: number;
+}
+
+export interface ServiceSection {
+  kind: string;
+  /** Count bytes through a loopback proxy in front of it. */
+  count_bytes: boolean;
+  /** Stage id whose outputs/services/<service id>/ folder is this service's prepared data. */
+  data_from?: string;
+  with: Record<string, unknown>;
+}
+
+export interface PipelineConfig {
+  /** Absolute path of the pipeline file. */
+  file: string;
+  experiment: ExperimentSection;
+  artifacts: Record<string, unknown>;
+  services: Record<string, ServiceSection>;
+  cohorts: Record<string, CohortSection>;
+  paths: Record<string, PathSection>;
+  design: DesignSection;
+  analysis: Record<string, unknown>;
+  report: Record<string, unknown>;
+  stages: StageDecl[];
+}

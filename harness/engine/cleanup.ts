@@ -1,0 +1,76 @@
+// Undo stack for everything a run changes outside the store: mounts,
+// containers, daemons, proxies, kernel settings. Each effect registers its undo
+// right after it succeeds; undos run in reverse order on normal exit, on error
+// and on SIGINT/SIGTERM. An undo that fails is reported, the rest still run.
+
+export type Undo = () => Promise<void> | void;
+
+interface Entry {
+  label: string;
+  undo: Undo;
+}
+
+const stack: Entry[] = [];
+let signalsInstalled = false;
+let running: Promise<string[]> | null = null;
+
+/** Registers an undo; returns a function that runs it now and removes it. */
+export function onCleanup(label: string, undo: Undo): () => Promise<void> {
+  const entry: Entry = { label, undo };
+  stack.push(entry);
+  installSignalHandlers();
+  return async () => {
+    const i = stack.indexOf(entry);
+    if (i < 0) return;
+    stack.splice(i, 1);
+    await entry.undo();
+  };
+}
+
+/** Runs every registered undo, newest first. Returns messages for undos that failed. */
+export function runCleanup(): Promise<string[]> {
+  if (running) return running;
+  running = (async () => {
+    const failures: string[] = [];
+    while (stack.length) {
+      const entry = stack.pop()!;
+      try {
+        await entry.undo();
+      } catch (e) {
+        failures.push(`cleanup of ${entry.label} failed: ${(e as Error).message}`);
+      }
+    }
+    running = null;
+    return failures;
+  })();
+  return running;
+}
+
+export function pendingCleanups(): string[] {
+  return stack.map((e) => e.label);
+}
+
+const abort = new AbortController();
+/** Aborted on the first SIGINT/SIGTERM. */
+export const shutdownSignal: AbortSignal = abort.signal;
+
+function installSignalHandlers(): void {
+  if (signalsInstalled) return;
+  signalsInstalled = true;
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(sig, () => {
+      if (abort.signal.aborted) return; // second signal: cleanup is already running
+      process.stderr.write(`\n${sig}: stopping, undoing mounts, containers and services...\n`);
+      abort.abort(new Error(`interrupted by ${sig}`));
+      void runCleanup().then((failures) => {
+        for (const f of failures) process.stderr.write(f + '\n');
+        process.exit(sig === 'SIGINT' ? 130 : 143);
+      });
+    });
+  }
+}
+
+/** Installs the handlers even before the first undo is registered. */
+export function installShutdownHandlers(): void {
+  installSignalHandlers();
+}

@@ -1,0 +1,68 @@
+// The contract between the engine and a stage module. A stage is a module in
+// stages/ whose default export is a StageDefinition; nothing else decides what
+// it depends on: its key is built from its kind, the digest of its code (the
+// module and the harness modules it imports), the config sections it `reads`,
+// its `with` parameters and the output digests of the stages it `needs`.
+
+import type { PipelineConfig } from '../config/pipeline-config.js';
+import type { RunningServices } from '../services/running-services.js';
+
+export interface StageInput {
+  id: string;
+  kind: string;
+  /** Frozen outputs folder of the needed stage (read only). */
+  outputDir: string;
+  outputDigest: string;
+}
+
+export interface StageContext {
+  /** Stage id in the pipeline file. */
+  id: string;
+  kind: string;
+  /** Normalized `with` parameters of this stage (schema defaults applied). */
+  params: Record<string, unknown>;
+  /** The whole validated pipeline config; read only the sections in `reads`. */
+  config: PipelineConfig;
+  /** Where to write outputs: a temporary folder renamed into the store on success. */
+  outputDir: string;
+  /** Frozen outputs of every stage this one needs, transitively, by stage id. */
+  inputs: Record<string, StageInput>;
+  /** A folder that survives a crash, keyed by this stage's key: for resumable work (journals). */
+  workDir: string;
+  /** The data folder (default .data/). */
+  dataDir: string;
+  /** Folder of the pipeline file; reports and relative paths are resolved against it. */
+  pipelineDir: string;
+  /** Path of the pipeline file. */
+  pipelineFile: string;
+  /** Services started by the engine for this stage (empty unless `services` is set). */
+  services: RunningServices;
+  /** Stage key (hex). */
+  key: string;
+  /** Progress and log lines for the user (stderr). */
+  log: (line: string) => void;
+  /** True when stderr is a terminal (a live progress line is fine). */
+  interactive: boolean;
+  /** Aborted on SIGINT/SIGTERM; long work should stop promptly. */
+  signal: AbortSignal;
+}
+
+export interface StageDefinition {
+  kind: string;
+  description: string;
+  /** Top-level config sections (or dotted keys) this stage reads; they are hashed into its key. */
+  reads: readonly string[];
+  /**
+   * A volatile stage (warmup) runs again whenever a stage that needs it runs,
+   * right before it; the stages that need it hash its key, not its output digest.
+   */
+  volatile?: boolean;
+  /** The engine starts the pipeline's services before this stage and keeps them up while needed. */
+  services?: boolean;
+  /**
+   * Copy the frozen outputs to this folder (relative to the pipeline file),
+   * e.g. reports/<experiment>. `pipeline audit` checks the copy.
+   */
+  publishDir?: (config: PipelineConfig) => string;
+  run(ctx: StageContext): Promise<void>;
+}

@@ -1,0 +1,34 @@
+// What a stage sees of the services the engine started for it.
+
+export interface ServiceEndpoint {
+  /** Service id from pipeline.yaml `services:`. */
+  id: string;
+  kind: string;
+  /** Base URL clients should use (the byte-counting proxy when bytes are counted). */
+  url?: string;
+  /** Host:port clients should use, e.g. 127.0.0.1:41234 (the proxy when counted). */
+  address?: string;
+  /** Unix socket path, for services reached through one (a private Docker engine). */
+  socket?: string;
+  /** Any other values the service offers to command templates ({services.ID.NAME}). */
+  values: Record<string, string>;
+}
+
+export interface ByteCounts {
+  contentBytes: number;
+  responseBytes: number;
+}
+
+/** Attributes bytes to the launch in progress. */
+export interface ByteCounter {
+  begin(launchId: string): void;
+  /** Ends the window and returns the bytes counted in it (all counted services summed). */
+  end(): ByteCounts;
+}
+
+export interface RunningServices {
+  byId: Record<string, ServiceEndpoint>;
+  counter: ByteCounter | null;
+}
+
+export const noServices: RunningServices = { byId: {}, counter: null };
