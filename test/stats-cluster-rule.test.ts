@@ -1,0 +1,71 @@
+import test from 'ava';
+import { clusterSorted, defaultClusterRule } from '../harness/stats/cluster-rule.js';
+import { seededRandom, type Random } from '../harness/stats/seeded-random.js';
+import { sortedAscending } from '../harness/stats/sorted-values.js';
+
+function normal(random: Random): number {
+  // Box-Muller; 1 - u keeps the logarithm finite.
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+function logNormalCell(seed: number, sigma: number): number[] {
+  const random = seededRandom(`lognormal-${sigma}-${seed}`);
+  return sortedAscending(Array.from({ length: 30 }, () => 100 * Math.exp(sigma * normal(random))));
+}
+
+/** Two normal groups of equal spread whose centres are 10 spreads apart; the smaller holds `small` of 30. */
+function twoGroupCell(seed: number, small: number): number[] {
+  const random = seededRandom(`two-groups-${small}-${seed}`);
+  const spreadMs = 5;
+  const values: number[] = [];
+  for (let i = 0; i < 30 - small; i++) values.push(100 + spreadMs * normal(random));
+  for (let i = 0; i < small; i++) values.push(100 + 10 * spreadMs + spreadMs * normal(random));
+  return sortedAscending(values);
+}
+
+for (const sigma of [0.05, 0.2, 0.5, 1]) {
+  test(`a unimodal log-normal cell of 30 (sigma ${sigma}) stays unsplit for at least 95 of 100 seeds`, (t) => {
+    let unsplit = 0;
+    for (let seed = 0; seed < 100; seed++) if (clusterSorted(logNormalCell(seed, sigma), defaultClusterRule).length === 1) unsplit++;
+    t.log(`unsplit ${unsplit}/100`);
+    t.true(unsplit >= 95);
+  });
+}
+
+for (const small of [6, 10, 15]) {
+  test(`two groups 10 spreads apart with the smaller holding ${small} of 30 split for at least 95 of 100 seeds`, (t) => {
+    let split = 0;
+    for (let seed = 0; seed < 100; seed++) {
+      const groups = clusterSorted(twoGroupCell(seed, small), defaultClusterRule);
+      if (groups.length === 2 && groups[1]!.n === small) split++;
+    }
+    t.log(`split ${split}/100`);
+    t.true(split >= 95);
+  });
+}
+
+test('groups partition the cell and report median, share, min and max', (t) => {
+  const values = [10, 11, 12, 13, 14, 100, 101, 102, 103, 104];
+  const groups = clusterSorted(values, { minGapRatio: 4, minGroupShare: 0.2, maxGroups: 2 });
+  t.deepEqual(groups, [
+    { n: 5, share: 0.5, median: 12, min: 10, max: 14 },
+    { n: 5, share: 0.5, median: 102, min: 100, max: 104 },
+  ]);
+});
+
+test('maxGroups 1 never splits', (t) => {
+  const values = [10, 11, 12, 13, 14, 100, 101, 102, 103, 104];
+  t.is(clusterSorted(values, { minGapRatio: 4, minGroupShare: 0.2, maxGroups: 1 }).length, 1);
+});
+
+test('a group smaller than the minimum share is not split off', (t) => {
+  const values = [10, 11, 12, 13, 14, 15, 16, 17, 18, 500];
+  t.is(clusterSorted(values, { minGapRatio: 4, minGroupShare: 0.2, maxGroups: 2 }).length, 1);
+});
+
+test('the rule is deterministic: the same values give the same groups', (t) => {
+  const cell = twoGroupCell(7, 8);
+  t.deepEqual(clusterSorted(cell, defaultClusterRule), clusterSorted([...cell], defaultClusterRule));
+});
