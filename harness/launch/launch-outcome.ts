@@ -1,0 +1,42 @@
+// Pure: turns the helper's raw facts about a launch into its outcome.
+
+import type { HelperResult, LaunchRequest, LaunchResult, LaunchState } from './launch-types.js';
+
+export function launchOutcome(req: Pick<LaunchRequest, 'marker' | 'timeoutMs'>, raw: HelperResult): LaunchResult {
+  const { state, reason } = judge(req, raw);
+  return {
+    launchId: raw.launchId,
+    state,
+    readyMs: raw.readyMs,
+    completionMs: state === 'timeout' ? null : raw.completionMs,
+    exitCode: raw.exitCode,
+    signal: raw.signal,
+    userCpuMs: raw.userCpuMs,
+    sysCpuMs: raw.sysCpuMs,
+    maxRssKb: raw.maxRssKb,
+    stdoutTail: raw.stdoutTail,
+    stderrTail: raw.stderrTail,
+    markerSeen: raw.markerSeen,
+    failureReason: reason,
+  };
+}
+
+function judge(
+  req: Pick<LaunchRequest, 'marker' | 'timeoutMs'>,
+  raw: HelperResult,
+): { state: LaunchState; reason: string | null } {
+  if (raw.spawnError !== null) return { state: 'failed', reason: raw.spawnError };
+  if (raw.timedOut) {
+    const seen = raw.markerSeen && raw.readyMs !== null
+      ? `marker seen at ${raw.readyMs.toFixed(1)} ms`
+      : 'marker never seen';
+    const held = raw.pipesForcedClosed ? '; a process outside its group kept its output open' : '';
+    return { state: 'timeout', reason: `timed out after ${req.timeoutMs} ms (${seen}); process group killed${held}` };
+  }
+  if (raw.signal !== null) return { state: 'failed', reason: `killed by ${raw.signal}` };
+  if (!raw.markerSeen) {
+    const exit = raw.exitCode === null ? '' : ` (exit code ${raw.exitCode})`;
+    return { state: 'failed', reason: `marker line ${JSON.stringify(req.marker)} never appeared on stdout${exit}` };
+  }
+  return { state: 'ok', reason: null };
+}

@@ -1,0 +1,64 @@
+// The data a measured launch takes and gives back (see launcher.ts).
+
+export interface LaunchRequest {
+  /** Unique id of the launch; also inside its marker. Letters, digits, '.', '_', '-'. */
+  launchId: string;
+  /** Program and arguments, spawned directly (no shell); argv[0] is looked up in env.PATH. */
+  argv: string[];
+  /** The complete environment of the launched process (nothing is inherited implicitly). */
+  env: Record<string, string>;
+  /** Working directory of the launched process (must exist). */
+  cwd: string;
+  /** Ready is the moment a complete stdout line equal to this text is read. */
+  marker: string;
+  /** The whole process group is killed this long after spawn. */
+  timeoutMs: number;
+  /** How many trailing bytes of stdout and of stderr to keep. */
+  tailBytes: number;
+}
+
+export type LaunchState = 'ok' | 'failed' | 'timeout';
+
+export interface LaunchResult {
+  launchId: string;
+  /** ok: exited and the marker was seen; timeout: killed by the timeout; failed: anything else. */
+  state: LaunchState;
+  /** Spawn to the complete marker line read from stdout; null if never seen. */
+  readyMs: number | null;
+  /** Spawn to exit with stdout and stderr closed; null on timeout or spawn failure. */
+  completionMs: number | null;
+  exitCode: number | null;
+  signal: string | null;
+  /** CPU of the child and the descendants it waited for. */
+  userCpuMs: number | null;
+  sysCpuMs: number | null;
+  /** Max RSS of the largest process among the child and its waited-for descendants. */
+  maxRssKb: number | null;
+  stdoutTail: string;
+  stderrTail: string;
+  markerSeen: boolean;
+  failureReason: string | null;
+}
+
+/** One result line of the C helper: raw facts, no judgement. */
+export interface HelperResult {
+  launchId: string;
+  spawnError: string | null;
+  timedOut: boolean;
+  readyMs: number | null;
+  completionMs: number | null;
+  exitCode: number | null;
+  signal: string | null;
+  userCpuMs: number | null;
+  sysCpuMs: number | null;
+  maxRssKb: number | null;
+  markerSeen: boolean;
+  stdoutTail: string;
+  stderrTail: string;
+  /** Helper idle time before this request: from writing the previous result to reading this request. */
+  idleMs: number | null;
+  /** Processes of the launch's group still alive after completion were killed. */
+  strayKilled: boolean;
+  /** After a timeout kill, a pipe stayed open (held outside the group) and was closed by the helper. */
+  pipesForcedClosed: boolean;
+}

@@ -1,0 +1,632 @@
+/*
+ * benchgraph launch helper: measures one launch at a time for the Node client
+ * (harness/launch/launcher.ts). Node orchestrates; this process measures, so
+ * no JavaScript runs between spawn and the events being timed.
+ *
+ * Protocol (stdin -> helper), one request at a time:
+ *   "<payload length in bytes>\n" then the payload: NUL-terminated fields
+ *     launchId, cwd, marker, timeoutMs, tailBytes, argc, argv[0..argc), envc, env[0..envc)
+ *   (argv, env entries "K=V", marker and paths can never contain NUL, so the
+ *   framing needs no escaping). EOF on stdin: kill any running launch, exit.
+ * Results (helper -> stdout): one JSON object per line. The first line is a
+ *   hello {"hello":"benchgraph-launcher","protocol":1}. Results carry raw
+ *   facts; the client decides the outcome (state, reason).
+ *
+ * Timing, all on CLOCK_MONOTONIC from just before posix_spawn:
+ *   ready      = the read() that completed the marker line returned
+ *                (a line equal to the marker, optional trailing \r; a last
+ *                line without \n is complete at EOF)
+ *   completion = the last of: child reaped, stdout EOF, stderr EOF
+ * The child runs in its own process group with stdin from /dev/null. On
+ * timeout, on SIGINT/SIGTERM/SIGHUP of the helper and on stdin EOF during a
+ * launch, the whole group gets SIGKILL. Group members still alive after a
+ * completed launch (stray background processes) are killed too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROTOCOL 1
+#define MAX_FRAME_BYTES (64u << 20)
+#define MAX_TAIL_BYTES (16u << 20)
+#define KILL_GRACE_MS 2000
+
+static volatile sig_atomic_t child_pgid = 0;
+static int sigchld_pipe[2] = {-1, -1};
+
+/* ---------- small utilities ---------- */
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void die(const char *what) {
+  char msg[512];
+  int n = snprintf(msg, sizeof msg, "benchgraph-launcher: %s: %s\n", what, strerror(errno));
+  if (n > 0) (void)!write(2, msg, (size_t)n);
+  _exit(70);
+}
+
+static void on_sigchld(int sig) {
+  int saved = errno;
+  char b = 1;
+  (void)sig;
+  (void)!write(sigchld_pipe[1], &b, 1);
+  errno = saved;
+}
+
+static void on_terminate(int sig) {
+  pid_t g = child_pgid;
+  if (g > 0) kill(-g, SIGKILL);
+  _exit(128 + sig);
+}
+
+static void set_nonblock(int fd) {
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) die("fcntl");
+}
+
+static const char *signal_name(int sig, char *buf, size_t n) {
+  static const struct { int sig; const char *name; } names[] = {
+    {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
+    {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
+    {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+    {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGCHLD, "SIGCHLD"},
+    {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
+    {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+    {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"}, {SIGWINCH, "SIGWINCH"}, {SIGSYS, "SIGSYS"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (names[i].sig == sig) return names[i].name;
+  snprintf(buf, n, "SIG%d", sig);
+  return buf;
+}
+
+/* ---------- output: a growable buffer and JSON writing ---------- */
+
+typedef struct { char *p; size_t len, cap; } sbuf_t;
+
+static void sb_add(sbuf_t *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (b->len + n + 1 > cap) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) die("realloc");
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = 0;
+}
+
+static void sb_str(sbuf_t *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static void sb_fmt(sbuf_t *b, const char *fmt, double v) {
+  char tmp[64];
+  int n = snprintf(tmp, sizeof tmp, fmt, v);
+  sb_add(b, tmp, (size_t)n);
+}
+
+static void sb_json_bytes(sbuf_t *b, const char *s, size_t n) {
+  sb_add(b, "\"", 1);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"') sb_add(b, "\\\"", 2);
+    else if (c == '\\') sb_add(b, "\\\\", 2);
+    else if (c == '\n') sb_add(b, "\\n", 2);
+    else if (c == '\r') sb_add(b, "\\r", 2);
+    else if (c == '\t') sb_add(b, "\\t", 2);
+    else if (c < 0x20) {
+      char tmp[8];
+      snprintf(tmp, sizeof tmp, "\\u%04x", c);
+      sb_add(b, tmp, 6);
+    } else sb_add(b, (const char *)&c, 1);
+  }
+  sb_add(b, "\"", 1);
+}
+
+static void sb_key(sbuf_t *b, const char *key) {
+  if (b->len > 1) sb_add(b, ",", 1);
+  sb_json_bytes(b, key, strlen(key));
+  sb_add(b, ":", 1);
+}
+
+static void write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) { struct pollfd pf = {fd, POLLOUT, 0}; poll(&pf, 1, -1); continue; }
+      _exit(0); /* the client is gone */
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+/* ---------- input: buffered reads of stdin ---------- */
+
+static char inbuf[65536];
+static size_t in_pos = 0, in_len = 0;
+
+/* 1 = byte read, 0 = EOF */
+static int in_byte(char *c) {
+  if (in_pos == in_len) {
+    ssize_t r;
+    do r = read(0, inbuf, sizeof inbuf); while (r < 0 && errno == EINTR);
+    if (r < 0) die("read stdin");
+    if (r == 0) return 0;
+    in_pos = 0;
+    in_len = (size_t)r;
+  }
+  *c = inbuf[in_pos++];
+  return 1;
+}
+
+static int in_exact(char *dst, size_t n) {
+  while (n > 0) {
+    if (in_pos == in_len) {
+      char c;
+      if (!in_byte(&c)) return 0;
+      *dst++ = c;
+      n--;
+      continue;
+    }
+    size_t k = in_len - in_pos < n ? in_len - in_pos : n;
+    memcpy(dst, inbuf + in_pos, k);
+    in_pos += k;
+    dst += k;
+    n -= k;
+  }
+  return 1;
+}
+
+static void protocol_error(const char *what) {
+  sbuf_t b = {0};
+  sb_str(&b, "{");
+  sb_key(&b, "protocolError");
+  sb_json_bytes(&b, what, strlen(what));
+  sb_str(&b, "}\n");
+  write_all(1, b.p, b.len);
+  _exit(2);
+}
+
+/* ---------- one request ---------- */
+
+typedef struct {
+  char *frame;
+  const char *launch_id, *cwd, *marker;
+  long timeout_ms;
+  size_t tail_bytes;
+  char **argv, **envp;
+} request_t;
+
+static int parse_long(const char *s, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < 0) return 0;
+  *out = v;
+  return 1;
+}
+
+/* 1 = request read, 0 = EOF before a request */
+static int read_request(request_t *rq) {
+  char c, num[24];
+  size_t k = 0;
+  if (!in_byte(&c)) return 0;
+  while (c != '\n') {
+    if (k + 1 >= sizeof num || c < '0' || c > '9') protocol_error("bad frame length");
+    num[k++] = c;
+    if (!in_byte(&c)) protocol_error("truncated frame length");
+  }
+  num[k] = 0;
+  long len;
+  if (!parse_long(num, &len) || len <= 0 || (unsigned long)len > MAX_FRAME_BYTES) protocol_error("bad frame length");
+  char *frame = malloc((size_t)len + 1);
+  if (!frame) die("malloc");
+  if (!in_exact(frame, (size_t)len)) protocol_error("truncated frame");
+  frame[len] = 0;
+  if (frame[len - 1] != 0) protocol_error("frame must end with NUL");
+
+  size_t nfields = 0;
+  for (long i = 0; i < len; i++) if (frame[i] == 0) nfields++;
+  char **fields = calloc(nfields, sizeof *fields);
+  if (!fields) die("calloc");
+  size_t f = 0;
+  for (long i = 0; i < len; i += (long)strlen(frame + i) + 1) fields[f++] = frame + i;
+
+  if (nfields < 7) protocol_error("too few fields");
+  rq->frame = frame;
+  rq->launch_id = fields[0];
+  rq->cwd = fields[1];
+  rq->marker = fields[2];
+  long tail, argc, envc;
+  if (!parse_long(fields[3], &rq->timeout_ms) || rq->timeout_ms == 0) protocol_error("bad timeoutMs");
+  if (!parse_long(fields[4], &tail) || (unsigned long)tail > MAX_TAIL_BYTES) protocol_error("bad tailBytes");
+  rq->tail_bytes = (size_t)tail;
+  if (!parse_long(fields[5], &argc) || argc < 1 || (size_t)argc > nfields - 7) protocol_error("bad argc");
+  if (!parse_long(fields[6 + argc], &envc) || (size_t)(7 + argc + envc) != nfields) protocol_error("bad envc");
+  if (rq->marker[0] == 0) protocol_error("empty marker");
+  rq->argv = calloc((size_t)argc + 1, sizeof(char *));
+  rq->envp = calloc((size_t)envc + 1, sizeof(char *));
+  if (!rq->argv || !rq->envp) die("calloc");
+  for (long i = 0; i < argc; i++) rq->argv[i] = fields[6 + i];
+  for (long i = 0; i < envc; i++) rq->envp[i] = fields[7 + argc + i];
+  free(fields);
+  return 1;
+}
+
+static void free_request(request_t *rq) {
+  free(rq->frame);
+  free(rq->argv);
+  free(rq->envp);
+}
+
+/* Looks argv[0] up in the PATH of the launch's own environment (not the helper's). */
+static char *resolve_program(const char *prog, char **envp) {
+  if (strchr(prog, '/')) return strdup(prog);
+  const char *path = "/usr/local/bin:/usr/bin:/bin";
+  for (char **e = envp; *e; e++)
+    if (strncmp(*e, "PATH=", 5) == 0) { path = *e + 5; break; }
+  size_t plen = strlen(prog);
+  const char *p = path;
+  for (;;) {
+    const char *colon = strchr(p, ':');
+    size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
+    char *cand = malloc(dlen + plen + 3);
+    if (!cand) die("malloc");
+    if (dlen == 0) snprintf(cand, plen + 3, "./%s", prog);
+    else { memcpy(cand, p, dlen); cand[dlen] = '/'; memcpy(cand + dlen + 1, prog, plen + 1); }
+    struct stat st;
+    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) return cand;
+    free(cand);
+    if (!colon) return NULL;
+    p = colon + 1;
+  }
+}
+
+/* ---------- streaming pieces: bounded tail and marker matcher ---------- */
+
+typedef struct { char *buf; size_t cap, start, len; } tail_t;
+
+static void tail_init(tail_t *t, size_t cap) {
+  t->cap = cap;
+  t->start = t->len = 0;
+  t->buf = cap ? malloc(cap) : NULL;
+  if (cap && !t->buf) die("malloc");
+}
+
+static void tail_push(tail_t *t, const char *p, size_t n) {
+  if (t->cap == 0) return;
+  if (n >= t->cap) {
+    memcpy(t->buf, p + n - t->cap, t->cap);
+    t->start = 0;
+    t->len = t->cap;
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    t->buf[(t->start + t->len) % t->cap] = p[i];
+    if (t->len < t->cap) t->len++;
+    else t->start = (t->start + 1) % t->cap;
+  }
+}
+
+static void sb_json_tail(sbuf_t *b, const tail_t *t) {
+  char *lin = malloc(t->len + 1);
+  if (!lin) die("malloc");
+  for (size_t i = 0; i < t->len; i++) lin[i] = t->buf[(t->start + i) % t->cap];
+  sb_json_bytes(b, lin, t->len);
+  free(lin);
+}
+
+typedef struct { const char *m; long mlen; long pos; int cr; int seen; } matcher_t;
+
+/* Feeds bytes; returns 1 when a complete line equal to the marker ends in them. */
+static int matcher_feed(matcher_t *mt, const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char c = p[i];
+    if (c == '\n') {
+      int hit = mt->pos == mt->mlen;
+      mt->pos = 0;
+      mt->cr = 0;
+      if (hit) return 1;
+    } else if (mt->pos < 0) {
+      /* rest of a line that is not the marker */
+    } else if (mt->cr) {
+      mt->pos = -1;
+    } else if (mt->pos == mt->mlen) {
+      if (c == '\r') mt->cr = 1;
+      else mt->pos = -1;
+    } else if (c == mt->m[mt->pos]) {
+      mt->pos++;
+    } else {
+      mt->pos = -1;
+    }
+  }
+  return 0;
+}
+
+static int matcher_eof(matcher_t *mt) { return mt->pos == mt->mlen; }
+
+/* ---------- one launch ---------- */
+
+typedef struct {
+  int fd;
+  int eof;
+  int64_t eof_ns;
+  tail_t tail;
+} stream_t;
+
+/* Reads what is available. Returns 1 if the marker completed during this call. */
+static int drain_stream(stream_t *s, matcher_t *mt, int64_t *ready_ns) {
+  static char chunk[65536];
+  int hit = 0;
+  for (;;) {
+    ssize_t r = read(s->fd, chunk, sizeof chunk);
+    int64_t t = now_ns();
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      r = 0; /* treat read errors as EOF */
+    }
+    if (r == 0) {
+      s->eof = 1;
+      s->eof_ns = t;
+      if (mt && !mt->seen && matcher_eof(mt)) { mt->seen = 1; *ready_ns = t; hit = 1; }
+      close(s->fd);
+      s->fd = -1;
+      break;
+    }
+    tail_push(&s->tail, chunk, (size_t)r);
+    if (mt && !mt->seen && matcher_feed(mt, chunk, (size_t)r)) { mt->seen = 1; *ready_ns = t; hit = 1; }
+  }
+  return hit;
+}
+
+static void drain_sigchld_pipe(void) {
+  char buf[64];
+  while (read(sigchld_pipe[0], buf, sizeof buf) > 0) {}
+}
+
+static int64_t last_result_ns = -1;
+
+static void emit_result(const request_t *rq, const char *spawn_error, int timed_out, int64_t t0,
+                        int64_t ready_ns, int64_t done_ns, int reaped, int status, const struct rusage *ru,
+                        int marker_seen, const tail_t *out, const tail_t *err, int64_t idle_ns,
+                        int stray_killed, int pipes_forced) {
+  sbuf_t b = {0};
+  char tmp[32];
+  sb_str(&b, "{");
+  sb_key(&b, "launchId"); sb_json_bytes(&b, rq->launch_id, strlen(rq->launch_id));
+  sb_key(&b, "spawnError");
+  if (spawn_error) sb_json_bytes(&b, spawn_error, strlen(spawn_error)); else sb_str(&b, "null");
+  sb_key(&b, "timedOut"); sb_str(&b, timed_out ? "true" : "false");
+  sb_key(&b, "readyMs");
+  if (ready_ns >= 0) sb_fmt(&b, "%.6f", (double)(ready_ns - t0) / 1e6); else sb_str(&b, "null");
+  sb_key(&b, "completionMs");
+  if (done_ns >= 0) sb_fmt(&b, "%.6f", (double)(done_ns - t0) / 1e6); else sb_str(&b, "null");
+  sb_key(&b, "exitCode");
+  if (reaped && WIFEXITED(status)) sb_fmt(&b, "%.0f", (double)WEXITSTATUS(status)); else sb_str(&b, "null");
+  sb_key(&b, "signal");
+  if (reaped && WIFSIGNALED(status)) {
+    const char *name = signal_name(WTERMSIG(status), tmp, sizeof tmp);
+    sb_json_bytes(&b, name, strlen(name));
+  } else sb_str(&b, "null");
+  if (reaped && ru) {
+    double user_ms = ru->ru_utime.tv_sec * 1e3 + ru->ru_utime.tv_usec / 1e3;
+    double sys_ms = ru->ru_stime.tv_sec * 1e3 + ru->ru_stime.tv_usec / 1e3;
+#ifdef __APPLE__
+    double rss_kb = (double)ru->ru_maxrss / 1024.0;
+#else
+    double rss_kb = (double)ru->ru_maxrss;
+#endif
+    sb_key(&b, "userCpuMs"); sb_fmt(&b, "%.3f", user_ms);
+    sb_key(&b, "sysCpuMs"); sb_fmt(&b, "%.3f", sys_ms);
+    sb_key(&b, "maxRssKb"); sb_fmt(&b, "%.0f", rss_kb);
+  } else {
+    sb_key(&b, "userCpuMs"); sb_str(&b, "null");
+    sb_key(&b, "sysCpuMs"); sb_str(&b, "null");
+    sb_key(&b, "maxRssKb"); sb_str(&b, "null");
+  }
+  sb_key(&b, "markerSeen"); sb_str(&b, marker_seen ? "true" : "false");
+  sb_key(&b, "stdoutTail");
+  if (out) sb_json_tail(&b, out); else sb_str(&b, "\"\"");
+  sb_key(&b, "stderrTail");
+  if (err) sb_json_tail(&b, err); else sb_str(&b, "\"\"");
+  sb_key(&b, "idleMs");
+  if (idle_ns >= 0) sb_fmt(&b, "%.6f", (double)idle_ns / 1e6); else sb_str(&b, "null");
+  sb_key(&b, "strayKilled"); sb_str(&b, stray_killed ? "true" : "false");
+  sb_key(&b, "pipesForcedClosed"); sb_str(&b, pipes_forced ? "true" : "false");
+  sb_str(&b, "}\n");
+  write_all(1, b.p, b.len);
+  last_result_ns = now_ns();
+  free(b.p);
+}
+
+static void run_launch(const request_t *rq, int64_t idle_ns) {
+  char reason[1024];
+  char *prog = resolve_program(rq->argv[0], rq->envp);
+  if (!prog) {
+    snprintf(reason, sizeof reason, "command not found: %s (not in the launch's PATH)", rq->argv[0]);
+    emit_result(rq, reason, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    return;
+  }
+  struct stat st;
+  if (stat(rq->cwd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(reason, sizeof reason, "working directory %s: %s", rq->cwd, errno ? strerror(errno) : "not a directory");
+    emit_result(rq, reason, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    free(prog);
+    return;
+  }
+
+  int outp[2], errp[2];
+  if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) die("pipe2");
+
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+  posix_spawn_file_actions_addchdir_np(&fa, rq->cwd);
+  posix_spawnattr_init(&attr);
+  sigset_t empty, all, term, old;
+  sigemptyset(&empty);
+  sigfillset(&all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigmask(&attr, &empty);
+  posix_spawnattr_setsigdefault(&attr, &all);
+
+  tail_t tails[2];
+  tail_init(&tails[0], rq->tail_bytes);
+  tail_init(&tails[1], rq->tail_bytes);
+  matcher_t mt = {rq->marker, (long)strlen(rq->marker), 0, 0, 0};
+
+  sigemptyset(&term);
+  sigaddset(&term, SIGINT);
+  sigaddset(&term, SIGTERM);
+  sigaddset(&term, SIGHUP);
+  sigprocmask(SIG_BLOCK, &term, &old);
+  drain_sigchld_pipe();
+
+  pid_t pid;
+  int64_t t0 = now_ns();
+  int rc = posix_spawn(&pid, prog, &fa, &attr, rq->argv, rq->envp);
+  if (rc == 0) child_pgid = pid;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  close(outp[1]);
+  close(errp[1]);
+  if (rc != 0) {
+    close(outp[0]);
+    close(errp[0]);
+    snprintf(reason, sizeof reason, "could not start %s: %s", prog, strerror(rc));
+    emit_result(rq, reason, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    free(tails[0].buf);
+    free(tails[1].buf);
+    free(prog);
+    return;
+  }
+  free(prog);
+
+  stream_t streams[2] = {{outp[0], 0, -1, tails[0]}, {errp[0], 0, -1, tails[1]}};
+  set_nonblock(outp[0]);
+  set_nonblock(errp[0]);
+  int64_t deadline = t0 + (int64_t)rq->timeout_ms * 1000000LL;
+  int64_t ready_ns = -1, exit_ns = -1;
+  int reaped = 0, status = 0, timed_out = 0, client_gone = 0;
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+
+  while (!(reaped && streams[0].eof && streams[1].eof)) {
+    struct pollfd pf[4];
+    int idx[2] = {-1, -1}, n = 0;
+    for (int i = 0; i < 2; i++)
+      if (!streams[i].eof) { pf[n].fd = streams[i].fd; pf[n].events = POLLIN; pf[n].revents = 0; idx[i] = n++; }
+    int ichld = n;
+    pf[n].fd = sigchld_pipe[0]; pf[n].events = POLLIN; pf[n].revents = 0; n++;
+    int iin = n;
+    pf[n].fd = 0; pf[n].events = 0; pf[n].revents = 0; n++; /* only HUP/ERR: the client went away */
+
+    int64_t left_ns = deadline - now_ns();
+    if (left_ns <= 0) { timed_out = 1; break; }
+    int wait_ms = (int)((left_ns + 999999) / 1000000);
+    int pr = poll(pf, (nfds_t)n, wait_ms);
+    if (pr < 0) {
+      if (errno == EINTR) continue;
+      die("poll");
+    }
+    for (int i = 0; i < 2; i++)
+      if (idx[i] >= 0 && pf[idx[i]].revents) drain_stream(&streams[i], i == 0 ? &mt : NULL, &ready_ns);
+    if (pf[ichld].revents || !reaped) {
+      if (pf[ichld].revents) drain_sigchld_pipe();
+      if (!reaped) {
+        pid_t w = wait4(pid, &status, WNOHANG, &ru);
+        if (w == pid) { reaped = 1; exit_ns = now_ns(); }
+      }
+    }
+    if (pf[iin].revents & (POLLHUP | POLLERR | POLLNVAL)) { client_gone = 1; break; }
+  }
+
+  int stray_killed = 0, pipes_forced = 0;
+  int64_t done_ns = -1;
+  if (timed_out || client_gone) {
+    kill(-pid, SIGKILL);
+    int64_t grace_end = now_ns() + (int64_t)KILL_GRACE_MS * 1000000LL;
+    while (!reaped || !streams[0].eof || !streams[1].eof) {
+      if (!reaped) {
+        pid_t w = wait4(pid, &status, WNOHANG, &ru);
+        if (w == pid) reaped = 1;
+      }
+      for (int i = 0; i < 2; i++) if (!streams[i].eof) drain_stream(&streams[i], NULL, &ready_ns);
+      if (reaped && streams[0].eof && streams[1].eof) break;
+      if (now_ns() > grace_end) break;
+      struct pollfd pf = {sigchld_pipe[0], POLLIN, 0};
+      poll(&pf, 1, 10);
+      drain_sigchld_pipe();
+    }
+    for (int i = 0; i < 2; i++) if (!streams[i].eof) { close(streams[i].fd); streams[i].fd = -1; pipes_forced = 1; }
+    if (!reaped) { /* SIGKILLed; block until the kernel lets it go */
+      if (wait4(pid, &status, 0, &ru) == pid) reaped = 1;
+    }
+    if (client_gone) { child_pgid = 0; _exit(0); }
+  } else {
+    done_ns = exit_ns;
+    if (streams[0].eof_ns > done_ns) done_ns = streams[0].eof_ns;
+    if (streams[1].eof_ns > done_ns) done_ns = streams[1].eof_ns;
+    if (kill(-pid, 0) == 0) { kill(-pid, SIGKILL); stray_killed = 1; }
+  }
+  child_pgid = 0;
+
+  emit_result(rq, NULL, timed_out, t0, ready_ns, done_ns, reaped, status, &ru, mt.seen,
+              &streams[0].tail, &streams[1].tail, idle_ns, stray_killed, pipes_forced);
+  free(streams[0].tail.buf);
+  free(streams[1].tail.buf);
+}
+
+int main(void) {
+  if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe2");
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigchld;
+  sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGCHLD, &sa, NULL);
+  sa.sa_handler = on_terminate;
+  sa.sa_flags = 0;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":1}\n";
+  write_all(1, hello, strlen(hello));
+  last_result_ns = -1;
+
+  request_t rq;
+  while (read_request(&rq)) {
+    int64_t idle_ns = last_result_ns >= 0 ? now_ns() - last_result_ns : -1;
+    run_launch(&rq, idle_ns);
+    free_request(&rq);
+  }
+  return 0;
+}

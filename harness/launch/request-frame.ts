@@ -1,0 +1,42 @@
+// Pure: checks a launch request and encodes it for the C helper:
+// "<payload bytes>\n" + NUL-terminated fields
+//   launchId, cwd, marker, timeoutMs, tailBytes, argc, argv..., envc, env ("K=V")...
+// None of these strings may contain NUL, so the framing needs no escaping.
+
+import type { LaunchRequest } from './launch-types.js';
+
+const LAUNCH_ID = /^[A-Za-z0-9._-]+$/;
+const MAX_TAIL_BYTES = 16 * 1024 * 1024;
+
+/** Returns what is wrong with a request, or null. */
+export function requestProblem(req: LaunchRequest): string | null {
+  if (!LAUNCH_ID.test(req.launchId)) return `launchId ${JSON.stringify(req.launchId)} must be letters, digits, '.', '_' or '-'`;
+  if (req.argv.length === 0 || req.argv[0] === '') return 'argv must name a program';
+  if (req.marker === '' || /[\r\n]/.test(req.marker)) return 'marker must be one non-empty line';
+  if (!Number.isFinite(req.timeoutMs) || req.timeoutMs < 1) return `timeoutMs must be at least 1 (got ${req.timeoutMs})`;
+  if (!Number.isInteger(req.tailBytes) || req.tailBytes < 0 || req.tailBytes > MAX_TAIL_BYTES) {
+    return `tailBytes must be an integer from 0 to ${MAX_TAIL_BYTES}`;
+  }
+  if (req.cwd === '') return 'cwd must be a folder';
+  const strings = [req.launchId, req.cwd, req.marker, ...req.argv, ...Object.entries(req.env).flat()];
+  if (strings.some((s) => s.includes('\0'))) return 'argv, env, cwd and marker may not contain NUL';
+  if (Object.keys(req.env).some((k) => k === '' || k.includes('='))) return "env names must be non-empty and without '='";
+  return null;
+}
+
+export function encodeRequest(req: LaunchRequest): Buffer {
+  const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
+  const fields = [
+    req.launchId,
+    req.cwd,
+    req.marker,
+    String(Math.ceil(req.timeoutMs)),
+    String(req.tailBytes),
+    String(req.argv.length),
+    ...req.argv,
+    String(env.length),
+    ...env,
+  ];
+  const payload = Buffer.from(fields.map((f) => f + '\0').join(''), 'utf8');
+  return Buffer.concat([Buffer.from(`${payload.length}\n`, 'ascii'), payload]);
+}
