@@ -1,0 +1,82 @@
+// The `analysis:` section of pipeline.yaml as the analysis code sees it.
+// schemas/analysis.schema.json is the source of truth for keys and defaults;
+// the validator applies them, and analysisRules applies them again so the pure
+// code and the tests can start from a partial section.
+import { UserError } from '../errors.js';
+import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
+
+export type MetricId = 'ready' | 'completion';
+export const metricIds: readonly MetricId[] = ['ready', 'completion'];
+
+export interface Comparison {
+  a: string;
+  b: string;
+}
+
+export interface AnalysisRules {
+  metrics: MetricId[];
+  /** P95 is reference-only in cells with fewer observations than this. */
+  p95ReferenceBelowN: number;
+  clusters: ClusterRule;
+  bootstrap: { resamples: number; confidence: number; seed: string };
+  /** Empty: every pair of paths found in the samples, alphabetical, a before b. */
+  comparisons: Comparison[];
+}
+
+export const defaultAnalysisRules: AnalysisRules = {
+  metrics: ['ready', 'completion'],
+  p95ReferenceBelowN: 100,
+  clusters: defaultClusterRule,
+  bootstrap: { resamples: 5000, confidence: 0.95, seed: 'benchgraph' },
+  comparisons: [],
+};
+
+type Section = Record<string, unknown>;
+
+function obj(value: unknown): Section {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Section) : {};
+}
+
+function num(section: Section, key: string, fallback: number, where: string, min: number, max: number, integer = false): number {
+  const v = section[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new UserError(`must be ${integer ? 'an integer' : 'a number'} in [${min}, ${max}], got ${JSON.stringify(v)}`, { key: `${where}.${key}` });
+  }
+  return v;
+}
+
+export function analysisRules(sectionIn: unknown): AnalysisRules {
+  const section = obj(sectionIn);
+  const clusters = obj(section['clusters']);
+  const bootstrap = obj(section['bootstrap']);
+  const metrics = (section['metrics'] as unknown[] | undefined) ?? defaultAnalysisRules.metrics;
+  for (const m of metrics) {
+    if (!metricIds.includes(m as MetricId)) {
+      throw new UserError(`unknown metric ${JSON.stringify(m)}`, { key: 'analysis.metrics' }, `use ${metricIds.join(' or ')}`);
+    }
+  }
+  const comparisons = ((section['comparisons'] as unknown[] | undefined) ?? []).map((c, i) => {
+    const o = obj(c);
+    if (typeof o['a'] !== 'string' || typeof o['b'] !== 'string' || o['a'] === o['b']) {
+      throw new UserError('a comparison needs two different path ids a and b', { key: `analysis.comparisons[${i}]` }, 'e.g. {a: docker, b: lazy}');
+    }
+    return { a: o['a'], b: o['b'] };
+  });
+  const seed = bootstrap['seed'] ?? defaultAnalysisRules.bootstrap.seed;
+  return {
+    metrics: metricIds.filter((m) => metrics.includes(m)),
+    p95ReferenceBelowN: num(section, 'p95_reference_below_n', defaultAnalysisRules.p95ReferenceBelowN, 'analysis', 0, 1e9, true),
+    clusters: {
+      minGapRatio: num(clusters, 'min_gap_ratio', defaultClusterRule.minGapRatio, 'analysis.clusters', 0, 1e9),
+      minGroupShare: num(clusters, 'min_group_share', defaultClusterRule.minGroupShare, 'analysis.clusters', 0, 0.5),
+      maxGroups: num(clusters, 'max_groups', defaultClusterRule.maxGroups, 'analysis.clusters', 1, 10, true),
+    },
+    bootstrap: {
+      resamples: num(bootstrap, 'resamples', defaultAnalysisRules.bootstrap.resamples, 'analysis.bootstrap', 1, 1e7, true),
+      confidence: num(bootstrap, 'confidence', defaultAnalysisRules.bootstrap.confidence, 'analysis.bootstrap', 0.5, 0.999),
+      seed: String(seed),
+    },
+    comparisons,
+  };
+}

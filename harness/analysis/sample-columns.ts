@@ -1,0 +1,46 @@
+// The columns of a sample row (schemas/sample.schema.json, snake_case) with
+// their DuckDB types and how a CSV cell is read. A test checks this list
+// against the schema file.
+
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean';
+
+export interface SampleColumn {
+  name: string;
+  type: ColumnType;
+  sqlType: string;
+  required: boolean;
+  nullable: boolean;
+  enum?: readonly string[];
+  minimum?: number;
+}
+
+const col = (name: string, type: ColumnType, sqlType: string, extra: Partial<SampleColumn> = {}): SampleColumn => ({
+  name, type, sqlType, required: false, nullable: true, ...extra,
+});
+const req = { required: true, nullable: false };
+
+export const sampleColumns: readonly SampleColumn[] = [
+  col('experiment', 'string', 'VARCHAR', req),
+  col('cohort', 'string', 'VARCHAR', req),
+  col('path', 'string', 'VARCHAR', req),
+  col('state', 'string', 'VARCHAR', { ...req, enum: ['cold', 'warm'] }),
+  col('phase', 'string', 'VARCHAR', { ...req, enum: ['preflight', 'warmup', 'formal'] }),
+  col('round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
+  col('order_in_round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
+  col('launch_id', 'string', 'VARCHAR', req),
+  col('ready_ms', 'number', 'DOUBLE'),
+  col('completion_ms', 'number', 'DOUBLE'),
+  col('content_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  col('response_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  col('exit_code', 'integer', 'INTEGER'),
+  col('signal', 'string', 'VARCHAR'),
+  col('ok', 'boolean', 'BOOLEAN', req),
+  col('failure_reason', 'string', 'VARCHAR'),
+  col('started_at', 'string', 'VARCHAR', req),
+  col('user_cpu_ms', 'number', 'DOUBLE'),
+  col('sys_cpu_ms', 'number', 'DOUBLE'),
+  col('max_rss_kb', 'integer', 'BIGINT', { minimum: 0 }),
+];
+
+export type SampleValue = string | number | boolean | null;
+export type SampleRow = Record<string, SampleValue>;

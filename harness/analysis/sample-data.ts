@@ -1,0 +1,46 @@
+// What the analysis needs from samples.duckdb, grouped and counted by DuckDB.
+// Reading is the effect (read-samples.ts); everything after it is pure.
+
+export interface CellCount {
+  cohort: string;
+  path: string;
+  state: string;
+  launches: number;
+  failures: number;
+}
+
+export interface PhaseRow {
+  cohort: string;
+  phase: string;
+  launches: number;
+  failures: number;
+  rounds: number;
+}
+
+export interface FailureRow {
+  cohort: string;
+  path: string;
+  state: string;
+  reason: string;
+  count: number;
+}
+
+/** One valid (ok) formal launch. */
+export interface ValueRow {
+  cohort: string;
+  path: string;
+  state: string;
+  round: number;
+  readyMs: number | null;
+  completionMs: number | null;
+  contentBytes: number | null;
+  responseBytes: number | null;
+}
+
+export interface SampleData {
+  phases: PhaseRow[];
+  cells: CellCount[];
+  failures: FailureRow[];
+  /** Ordered by cohort, path, state, round, order in round, launch id. */
+  values: ValueRow[];
+}

@@ -1,0 +1,38 @@
+// analyze: formal samples from samples.duckdb (grouped and counted in SQL) to
+// analysis.json (statistics in pure TypeScript, harness/stats). The rules come
+// from `analysis:`; sampling settings reach this stage only through the
+// digest of its upstream outputs.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StageDefinition } from '../harness/engine/stage.js';
+import { UserError } from '../harness/errors.js';
+import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
+import { findInputFile } from '../harness/analysis/find-input.js';
+import { readPreparation } from '../harness/analysis/read-preparation.js';
+import { readSamples } from '../harness/analysis/read-samples.js';
+
+const analyze: StageDefinition = {
+  kind: 'analyze',
+  description: 'Per-cell statistics, clusters, dominance, paired-round bootstrap differences and byte counts from the formal samples',
+  reads: ['analysis', 'experiment'],
+  async run(ctx) {
+    const samples = findInputFile(ctx.inputs, 'samples.duckdb');
+    if (!samples) {
+      throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
+    }
+    const rules = analysisRules(ctx.config.analysis);
+    const data = await readSamples(samples.file);
+    const prep = findInputFile(ctx.inputs, 'preparation.json');
+    const preparation = prep ? await readPreparation(prep.file) : null;
+    const started = performance.now();
+    const result = analyzeSamples(data, rules, preparation);
+    ctx.log(
+      `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
+        `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(result, null, 2) + '\n');
+  },
+};
+
+export default analyze;
