@@ -57,6 +57,12 @@ export interface StageDefinition {
    * right before it; the stages that need it hash its key, not its output digest.
    */
   volatile?: boolean;
+  /**
+   * Project folders or files (relative to the project root) this stage runs by
+   * path rather than importing, e.g. 'harness/paths' for launch scripts; their
+   * contents are part of the stage's code digest.
+   */
+  extraCode?: readonly string[];
   /** The engine starts the pipeline's services before this stage and keeps them up while needed. */
   services?: boolean;
   /**

@@ -1,0 +1,64 @@
+// Loads a pipeline file in three steps: YAML with positions, JSON Schema with
+// defaults, then cross-key rules. Returns a PipelineConfig or throws a
+// UserError naming file, line, column and key.
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { parseYamlSource } from './yaml-source.js';
+import { applyOverride, parseOverride } from './set-override.js';
+import { validatePipeline, validateStageParams } from './schema-validator.js';
+import { checkCrossRules } from './cross-rules.js';
+import type { PipelineConfig } from './pipeline-config.js';
+
+export interface LoadOptions {
+  /** `--set KEY=VALUE` texts, applied in order. */
+  sets?: readonly string[];
+  /** Stage kinds available (file names in stages/). */
+  knownKinds: ReadonlySet<string>;
+}
+
+export function loadPipeline(file: string, options: LoadOptions): PipelineConfig {
+  const abs = resolve(file);
+  const shown = relative(process.cwd(), abs) || abs;
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(
+      code === 'ENOENT' ? 'no such pipeline file' : `cannot read pipeline file (${code})`,
+      { file: shown },
+      'pass the file with -f FILE or run from the folder holding pipeline.yaml',
+    );
+  }
+  const src = parseYamlSource(shown, text);
+  if (src.value === null || typeof src.value !== 'object' || Array.isArray(src.value)) {
+    throw new UserError('the pipeline file must be a mapping of sections', { file: shown, line: 1, col: 1 }, 'start with experiment: and stages:');
+  }
+  let value = src.value as Record<string, unknown>;
+  for (const text of options.sets ?? []) {
+    const o = parseOverride(text);
+    value = applyOverride(value, o) as Record<string, unknown>;
+  }
+  const setSrc = { ...src, value };
+  try {
+    validatePipeline(setSrc, value);
+  } catch (e) {
+    throw blameSet(e, options.sets);
+  }
+  const stages = value['stages'] as { id: string; uses: string; needs: string[]; with: Record<string, unknown> }[];
+  checkCrossRules(setSrc, value, options.knownKinds);
+  stages.forEach((s, i) => validateStageParams(setSrc, i, s.uses, s.with));
+  return { ...(value as unknown as Omit<PipelineConfig, 'file'>), file: abs } as PipelineConfig;
+}
+
+/** An error on a key that a --set changed names the flag too. */
+function blameSet(e: unknown, sets: readonly string[] | undefined): unknown {
+  if (!(e instanceof UserError) || !sets?.length || !e.place.key) return e;
+  const hit = sets.find((s) => {
+    const k = s.slice(0, s.indexOf('='));
+    return e.place.key === k || e.place.key!.startsWith(k + '.') || k.startsWith(e.place.key + '.');
+  });
+  if (!hit) return e;
+  return new UserError(`${e.message} [from --set ${hit}]`, e.place, e.hint);
+}

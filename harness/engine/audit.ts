@@ -1,0 +1,84 @@
+// `pipeline audit`: re-hash every frozen output the lock file references,
+// every pinned binary recorded in a pins.json, and every published copy
+// (reports); list each file that is missing or whose digest differs.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { PipelineConfig } from '../config/pipeline-config.js';
+import { readLock, lockPathFor } from './lock-file.js';
+import { listFileDigests, merkleRoot, type FileDigest } from './merkle.js';
+import { sha256File } from './sha256.js';
+import { loadStage } from './stage-registry.js';
+import { Store } from './store.js';
+import { UserError } from '../errors.js';
+
+export interface AuditFinding {
+  stage: string;
+  file: string;
+  problem: 'missing' | 'changed' | 'unexpected';
+}
+
+export interface AuditResult {
+  checkedFiles: number;
+  findings: AuditFinding[];
+}
+
+export async function auditPipeline(config: PipelineConfig, dataDir: string): Promise<AuditResult> {
+  const lock = readLock(config.file);
+  if (!lock) {
+    throw new UserError('no lock file: nothing has been frozen for this pipeline yet', { file: relative(process.cwd(), lockPathFor(config.file)) }, 'run `pipeline run` first');
+  }
+  const store = new Store(dataDir);
+  const findings: AuditFinding[] = [];
+  let checkedFiles = 0;
+  for (const [id, entry] of Object.entries(lock.stages).sort()) {
+    const stageDir = store.stageDir(entry.uses, entry.key);
+    const manifest = store.readManifest(entry.uses, entry.key);
+    if (!manifest) {
+      findings.push({ stage: id, file: relative(process.cwd(), join(stageDir, 'manifest.json')), problem: 'missing' });
+      continue;
+    }
+    const outputs = store.outputsDir(entry.uses, entry.key);
+    checkedFiles += await compareFiles(id, outputs, manifest.files, findings);
+    if (merkleRoot(manifest.files) !== entry.outputDigest) {
+      findings.push({ stage: id, file: relative(process.cwd(), join(stageDir, 'manifest.json')), problem: 'changed' });
+    }
+    const pins = join(outputs, 'pins.json');
+    if (existsSync(pins)) checkedFiles += await auditPinnedBinaries(id, pins, findings);
+    const decl = config.stages.find((s) => s.id === id);
+    if (decl) {
+      const def = await loadStage(decl.uses);
+      if (def.publishDir) {
+        const published = join(dirname(config.file), def.publishDir(config));
+        checkedFiles += await compareFiles(id, published, manifest.files, findings);
+      }
+    }
+  }
+  return { checkedFiles, findings };
+}
+
+async function compareFiles(stage: string, dir: string, expected: readonly FileDigest[], findings: AuditFinding[]): Promise<number> {
+  const actual = existsSync(dir) ? await listFileDigests(dir) : [];
+  const byPath = new Map(actual.map((f) => [f.path, f]));
+  for (const f of expected) {
+    const a = byPath.get(f.path);
+    const shown = relative(process.cwd(), join(dir, f.path));
+    if (!a) findings.push({ stage, file: shown, problem: 'missing' });
+    else if (a.sha256 !== f.sha256) findings.push({ stage, file: shown, problem: 'changed' });
+  }
+  const want = new Set(expected.map((f) => f.path));
+  for (const a of actual) {
+    if (!want.has(a.path)) findings.push({ stage, file: relative(process.cwd(), join(dir, a.path)), problem: 'unexpected' });
+  }
+  return expected.length;
+}
+
+async function auditPinnedBinaries(stage: string, pinsFile: string, findings: AuditFinding[]): Promise<number> {
+  const pins = JSON.parse(readFileSync(pinsFile, 'utf8')) as { binaries?: { name: string; path: string; sha256: string }[] };
+  let n = 0;
+  for (const b of pins.binaries ?? []) {
+    n++;
+    if (!existsSync(b.path)) findings.push({ stage, file: b.path, problem: 'missing' });
+    else if ((await sha256File(b.path)) !== b.sha256) findings.push({ stage, file: b.path, problem: 'changed' });
+  }
+  return n;
+}

@@ -1,0 +1,44 @@
+// Why a stage is stale, in words, from the key inputs of its last frozen run
+// and the current ones. Pure.
+import { canonicalJson } from './canonical-json.js';
+import type { KeyInputs } from './stage-key.js';
+
+export function explainChange(before: KeyInputs, now: KeyInputs, limit = 6): string[] {
+  const reasons: string[] = [];
+  const files = new Set([...Object.keys(before.code), ...Object.keys(now.code)]);
+  for (const f of [...files].sort()) {
+    if (before.code[f] === now.code[f]) continue;
+    if (!(f in before.code)) reasons.push(`code file ${f} added`);
+    else if (!(f in now.code)) reasons.push(`code file ${f} removed`);
+    else reasons.push(`code of ${f} changed`);
+  }
+  diffValues('', before.config, now.config, reasons);
+  diffValues('with', before.params, now.params, reasons);
+  const needs = new Set([...Object.keys(before.needs), ...Object.keys(now.needs)]);
+  for (const n of [...needs].sort()) {
+    if (before.needs[n] === now.needs[n]) continue;
+    if (!(n in before.needs)) reasons.push(`now needs ${n}`);
+    else if (!(n in now.needs)) reasons.push(`no longer needs ${n}`);
+    else reasons.push(`upstream ${n} changed`);
+  }
+  if (reasons.length > limit) return [...reasons.slice(0, limit), `and ${reasons.length - limit} more changes`];
+  return reasons;
+}
+
+function diffValues(prefix: string, a: unknown, b: unknown, out: string[]): void {
+  if (canonicalJson(a) === canonicalJson(b)) return;
+  const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      diffValues(prefix ? `${prefix}.${k}` : k, a[k], b[k], out);
+    }
+    return;
+  }
+  out.push(`${prefix} changed ${show(a)} -> ${show(b)}`);
+}
+
+function show(v: unknown): string {
+  if (v === undefined || v === null) return '(unset)';
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 60 ? s.slice(0, 57) + '...' : s;
+}

@@ -1,0 +1,47 @@
+// pipeline.lock: next to the pipeline file (X.yaml -> X.lock), the keys and
+// output digests of the last successful run, one stage per line, sorted, so
+// it diffs well when committed.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+
+export interface LockEntry {
+  uses: string;
+  key: string;
+  outputDigest: string;
+}
+
+export interface LockFile {
+  lockVersion: 1;
+  pipeline: string;
+  stages: Record<string, LockEntry>;
+}
+
+export function lockPathFor(pipelineFile: string): string {
+  return join(dirname(pipelineFile), basename(pipelineFile, extname(pipelineFile)) + '.lock');
+}
+
+export function readLock(pipelineFile: string): LockFile | null {
+  const file = lockPathFor(pipelineFile);
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as LockFile;
+  } catch {
+    return null;
+  }
+}
+
+/** Renders the lock file text (pure): one stage per line, ids sorted. */
+export function renderLock(lock: LockFile): string {
+  const ids = Object.keys(lock.stages).sort();
+  const lines = ids.map((id, i) => `    ${JSON.stringify(id)}: ${JSON.stringify(lock.stages[id])}${i < ids.length - 1 ? ',' : ''}`);
+  return `{\n  "lockVersion": 1,\n  "pipeline": ${JSON.stringify(lock.pipeline)},\n  "stages": {\n${lines.join('\n')}\n  }\n}\n`;
+}
+
+export function writeLock(pipelineFile: string, stages: Record<string, LockEntry>): void {
+  const old = readLock(pipelineFile);
+  const merged = { ...(old?.stages ?? {}), ...stages };
+  const text = renderLock({ lockVersion: 1, pipeline: basename(pipelineFile), stages: merged });
+  const file = lockPathFor(pipelineFile);
+  writeFileSync(file + '.tmp', text);
+  renameSync(file + '.tmp', file); // atomic: a reader never sees half a lock file
+}

@@ -1,0 +1,88 @@
+// Starts the pipeline's services from their prepared data for the stages that
+// need them, each service with `count_bytes` behind a byte-counting proxy on
+// 127.0.0.1, and stops them all afterwards (also on error and signal).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
+import type { ByteCounter, ByteCounts, RunningServices, ServiceEndpoint } from '../services/running-services.js';
+import type { CountingProxy } from '../net/counting-proxy.js';
+import { onCleanup } from './cleanup.js';
+import { UserError } from '../errors.js';
+
+export interface ServiceSession {
+  services: RunningServices;
+  stop(): Promise<void>;
+}
+
+/** Content paths counted per service kind (body bytes of image data). */
+const CONTENT_PATH: Record<string, RegExp> = {
+  'docker-registry': /^\/v2\/.+\/blobs\//,
+};
+
+export async function startServiceSession(
+  config: PipelineConfig,
+  preparedDirOf: (stageId: string) => string | null,
+  runDir: string,
+  log: (line: string) => void,
+): Promise<ServiceSession> {
+  // Loaded on demand: a pipeline without services never loads these adapters.
+  const { startService } = await import('../services/service-kinds.js');
+  const { startCountingProxy } = await import('../net/counting-proxy.js');
+  const stops: (() => Promise<void>)[] = [];
+  const byId: Record<string, ServiceEndpoint> = {};
+  const proxies: CountingProxy[] = [];
+  const stopAll = async (): Promise<void> => {
+    while (stops.length) await stops.pop()!();
+  };
+  try {
+    for (const [id, section] of Object.entries(config.services) as [string, ServiceSection][]) {
+      let prepared: string | undefined;
+      if (section.data_from) {
+        const dir = preparedDirOf(section.data_from);
+        if (!dir) throw new UserError(`service ${id} needs the outputs of stage '${section.data_from}', which is not frozen`, { key: `services.${id}.data_from` }, 'run that stage first');
+        prepared = join(dir, 'services', id);
+      }
+      const serviceRun = join(runDir, id);
+      mkdirSync(serviceRun, { recursive: true });
+      log(`starting service ${id} (${section.kind})`);
+      const started = await startService(id, section, prepared, serviceRun, log);
+      stops.push(() => started.stop());
+      const endpoint: ServiceEndpoint = { id, kind: section.kind, ...started.endpoint, values: { ...started.endpoint.values } };
+      if (section.count_bytes) {
+        if (!started.upstream) throw new Error(`service kind ${section.kind} offers no TCP upstream to count bytes on`);
+        const proxy = await startCountingProxy({
+          upstreamHost: started.upstream.host,
+          upstreamPort: started.upstream.port,
+          ...(CONTENT_PATH[section.kind] ? { contentPath: CONTENT_PATH[section.kind]! } : {}),
+        });
+        proxies.push(proxy);
+        stops.push(() => proxy.close());
+        endpoint.address = `${proxy.host}:${proxy.port}`;
+        endpoint.url = `http://${proxy.host}:${proxy.port}`;
+      }
+      for (const [k, v] of Object.entries({ url: endpoint.url, address: endpoint.address, socket: endpoint.socket })) {
+        if (v !== undefined) endpoint.values[k] = v;
+      }
+      byId[id] = endpoint;
+    }
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+  const undo = onCleanup('services', stopAll);
+  const counter: ByteCounter | null = proxies.length
+    ? {
+        begin: (launchId) => proxies.forEach((p) => p.begin(launchId)),
+        end: (): ByteCounts => {
+          const total: ByteCounts = { contentBytes: 0, responseBytes: 0 };
+          for (const p of proxies) {
+            const c = p.end();
+            total.contentBytes += c.contentBytes;
+            total.responseBytes += c.responseBytes;
+          }
+          return total;
+        },
+      }
+    : null;
+  return { services: { byId, counter }, stop: undo };
+}

@@ -1,0 +1,31 @@
+// Stage key = sha256 of the canonical JSON of everything a stage's output can
+// depend on: kind, code digests, the config it reads, its parameters and the
+// output digests of the stages it needs. Pure.
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './sha256.js';
+
+export interface KeyInputs {
+  kind: string;
+  /** project-relative source path -> sha256 */
+  code: Record<string, string>;
+  /** config sections (or dotted keys) the stage reads -> their values */
+  config: Record<string, unknown>;
+  params: Record<string, unknown>;
+  /** needed stage id -> its output digest (or `key:<key>` for a volatile stage) */
+  needs: Record<string, string>;
+}
+
+export function stageKey(inputs: KeyInputs): string {
+  return sha256Hex(canonicalJson(inputs));
+}
+
+/** The config slice a stage reads: each entry is a top-level section or a dotted key. */
+export function configSlice(config: Record<string, unknown>, reads: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of [...reads].sort()) {
+    let cur: unknown = config;
+    for (const seg of r.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[seg] : undefined;
+    out[r] = cur === undefined ? null : cur;
+  }
+  return out;
+}

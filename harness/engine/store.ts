@@ -1,0 +1,107 @@
+// The store of frozen stage outputs under the data folder:
+//   stages/<kind>/<key>/outputs/ and manifest.json   (frozen, never changed)
+//   tmp/<kind>-<key>-<pid>-<n>/                       (a stage being written)
+//   work/<kind>/<key>/                                 (resumable scratch, e.g. journals)
+// A stage is written into tmp/ and renamed into stages/ in one step, so a
+// crash never leaves a half stage that looks fresh.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FileDigest } from './merkle.js';
+import type { HostFacts } from './host-facts.js';
+import type { KeyInputs } from './stage-key.js';
+
+export interface StageManifest {
+  manifestVersion: 1;
+  id: string;
+  kind: string;
+  key: string;
+  keyInputs: KeyInputs;
+  outputDigest: string;
+  files: FileDigest[];
+  startedAt: string;
+  endedAt: string;
+  seconds: number;
+  host: HostFacts;
+}
+
+export class Store {
+  constructor(readonly dataDir: string) {}
+
+  stageDir(kind: string, key: string): string {
+    return join(this.dataDir, 'stages', kind, key);
+  }
+
+  outputsDir(kind: string, key: string): string {
+    return join(this.stageDir(kind, key), 'outputs');
+  }
+
+  workDir(kind: string, key: string): string {
+    return join(this.dataDir, 'work', kind, key);
+  }
+
+  readManifest(kind: string, key: string): StageManifest | null {
+    const file = join(this.stageDir(kind, key), 'manifest.json');
+    if (!existsSync(file)) return null;
+    return JSON.parse(readFileSync(file, 'utf8')) as StageManifest;
+  }
+
+  /** A fresh temporary folder for a stage run; its outputs/ goes to the stage. */
+  makeTemp(kind: string, key: string): string {
+    const base = join(this.dataDir, 'tmp');
+    mkdirSync(base, { recursive: true });
+    for (let n = 0; ; n++) {
+      const dir = join(base, `${kind}-${key.slice(0, 16)}-${process.pid}-${n}`);
+      if (!existsSync(dir)) {
+        mkdirSync(join(dir, 'outputs'), { recursive: true });
+        return dir;
+      }
+    }
+  }
+
+  /** Writes the manifest into the temp folder and renames it into place. */
+  freeze(tempDir: string, manifest: StageManifest): void {
+    writeFileSync(join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    const target = this.stageDir(manifest.kind, manifest.key);
+    mkdirSync(join(this.dataDir, 'stages', manifest.kind), { recursive: true });
+    if (existsSync(target)) {
+      // Same key frozen meanwhile (should not happen under the data lock): keep the first.
+      rmSync(tempDir, { recursive: true, force: true });
+      return;
+    }
+    renameSync(tempDir, target);
+  }
+
+  /** Removes temporary folders left by runs whose process is gone. */
+  sweepTemp(): string[] {
+    const base = join(this.dataDir, 'tmp');
+    if (!existsSync(base)) return [];
+    const removed: string[] = [];
+    for (const name of readdirSync(base)) {
+      const pid = Number(name.split('-').at(-2));
+      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+      rmSync(join(base, name), { recursive: true, force: true });
+      removed.push(name);
+    }
+    return removed;
+  }
+
+  /** Every frozen stage as [kind, key]. */
+  listFrozen(): [string, string][] {
+    const base = join(this.dataDir, 'stages');
+    if (!existsSync(base)) return [];
+    const out: [string, string][] = [];
+    for (const kind of readdirSync(base).sort()) {
+      for (const key of readdirSync(join(base, kind)).sort()) out.push([kind, key]);
+    }
+    return out;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
