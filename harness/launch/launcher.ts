@@ -104,6 +104,11 @@ export class Launcher {
     return run;
   }
 
+  /** Process id of the helper (for diagnostics). */
+  get helperPid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Stops the helper; a launch in progress is killed with its whole process group. */
   async close(): Promise<void> {
     this.graceful = true;
