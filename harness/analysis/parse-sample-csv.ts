@@ -1,0 +1,95 @@
+// Parses and validates a CSV of sample rows (header = columns of
+// schemas/sample.schema.json, any order). Pure: text in, rows out; a bad row
+// is a UserError naming file:line and the column.
+import { UserError } from '../errors.js';
+import { sampleColumns, type SampleColumn, type SampleRow, type SampleValue } from './sample-columns.js';
+
+/** RFC 4180 records with the 1-based line each starts on. */
+function records(text: string): { line: number; fields: string[] }[] {
+  const out: { line: number; fields: string[] }[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let any = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') { field += '"'; i++; } else quoted = false;
+      } else {
+        if (ch === '\n') line++;
+        field += ch;
+      }
+      continue;
+    }
+    if (ch === '"') { quoted = true; any = true; } else if (ch === ',') { fields.push(field); field = ''; any = true; } else if (ch === '\r') {
+      // ignored before \n
+    } else if (ch === '\n') {
+      fields.push(field);
+      if (any || field !== '') out.push({ line: start, fields });
+      fields = []; field = ''; any = false; line++; start = line;
+    } else { field += ch; any = true; }
+  }
+  if (any || field !== '') { fields.push(field); out.push({ line: start, fields }); }
+  return out;
+}
+
+function cell(raw: string, c: SampleColumn, file: string, line: number): SampleValue {
+  const bad = (what: string): never => {
+    throw new UserError(`column ${c.name}: ${what}, got ${JSON.stringify(raw)}`, { file, line }, 'fix the row or remove it');
+  };
+  if (raw === '') {
+    if (c.nullable) return null;
+    return bad('a value is required');
+  }
+  switch (c.type) {
+    case 'string':
+      if (c.enum && !c.enum.includes(raw)) bad(`must be one of ${c.enum.join(', ')}`);
+      return raw;
+    case 'boolean':
+      if (raw === 'true' || raw === 'TRUE' || raw === '1') return true;
+      if (raw === 'false' || raw === 'FALSE' || raw === '0') return false;
+      return bad('must be true or false');
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw.trim())) bad('must be an integer');
+      const v = Number(raw);
+      if (c.minimum !== undefined && v < c.minimum) bad(`must be >= ${c.minimum}`);
+      return v;
+    }
+    case 'number': {
+      const v = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(v)) bad('must be a finite number');
+      if (c.minimum !== undefined && v < c.minimum) bad(`must be >= ${c.minimum}`);
+      return v;
+    }
+  }
+}
+
+export function parseSampleCsv(text: string, file: string): SampleRow[] {
+  const recs = records(text.replace(/^\uFEFF/, ''));
+  if (recs.length === 0) throw new UserError('the file is empty; expected a header line with the sample columns', { file, line: 1 });
+  const header = recs[0]!.fields.map((h) => h.trim());
+  const known = new Map(sampleColumns.map((c) => [c.name, c]));
+  header.forEach((h) => {
+    if (!known.has(h)) throw new UserError(`unknown column ${JSON.stringify(h)}`, { file, line: recs[0]!.line }, `columns are those of schemas/sample.schema.json: ${sampleColumns.map((c) => c.name).join(', ')}`);
+  });
+  for (const c of sampleColumns) {
+    if (c.required && !header.includes(c.name)) throw new UserError(`missing required column ${c.name}`, { file, line: recs[0]!.line }, 'add it to the header');
+  }
+  const seen = new Map<string, number>();
+  return recs.slice(1).map(({ line, fields }) => {
+    if (fields.length !== header.length) {
+      throw new UserError(`expected ${header.length} fields, got ${fields.length}`, { file, line }, 'quote fields that contain commas');
+    }
+    const row: SampleRow = {};
+    for (const c of sampleColumns) row[c.name] = null;
+    header.forEach((h, i) => { row[h] = cell(fields[i]!, known.get(h)!, file, line); });
+    const id = row['launch_id'] as string;
+    const first = seen.get(id);
+    if (first !== undefined) throw new UserError(`column launch_id: duplicate ${JSON.stringify(id)} (first on line ${first})`, { file, line }, 'launch ids must be unique');
+    seen.set(id, line);
+    return row;
+  });
+}

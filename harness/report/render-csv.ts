@@ -1,0 +1,69 @@
+// The report's CSV files (columns described in schemas/report-*.schema.json).
+import type { AnalysisResult } from '../analysis/analysis-result.js';
+import { csv, fixed } from './format-number.js';
+import type { ReportInputs } from './report-inputs.js';
+
+const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
+const share = (v: number): string => fixed(v, 4);
+
+export const statisticsColumns = [
+  'cohort', 'path', 'state', 'metric', 'unit', 'launches', 'failures', 'n', 'p50', 'p95', 'p95_reference_only',
+  'min', 'max', 'split', 'clusters', 'identical', 'quantile',
+] as const;
+
+export function statisticsCsv(a: AnalysisResult): string {
+  const rows: (string | number | boolean | null)[][] = [];
+  for (const c of a.cells) {
+    const clusters = c.split ? c.groups.map((g) => `${fixed(g.medianMs, 3)}@${share(g.share)}`).join(';') : null;
+    rows.push([c.cohort, c.path, c.state, c.metric, 'ms', c.launches, c.failures, c.n, ms(c.p50Ms), ms(c.p95Ms), c.p95ReferenceOnly,
+      ms(c.minMs), ms(c.maxMs), c.split, clusters, null, 'type7']);
+  }
+  for (const b of a.bytes) {
+    const cell = a.cells.find((c) => c.cohort === b.cohort && c.path === b.path && c.state === b.state);
+    for (const [metric, s] of [['content_bytes', b.contentBytes], ['response_bytes', b.responseBytes]] as const) {
+      rows.push([b.cohort, b.path, b.state, metric, 'bytes', cell?.launches ?? null, cell?.failures ?? null, s.n, s.median, null, null,
+        s.min, s.max, null, null, s.n > 0 ? s.identical : null, 'type7']);
+    }
+  }
+  return csv(statisticsColumns, rows);
+}
+
+export const differencesColumns = [
+  'kind', 'cohort', 'state', 'metric', 'a', 'b', 'service', 'artifact', 'operation', 'unit', 'value', 'low', 'high',
+  'confidence', 'resamples', 'n', 'detected',
+] as const;
+
+export function differencesCsv(a: AnalysisResult): string {
+  const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
+    'median_difference', d.cohort, d.state, d.metric, d.a, d.b, null, null, null, 'ms', ms(d.observedMs), ms(d.lowMs), ms(d.highMs),
+    d.confidence, d.resamples, d.rounds, d.observedMs === null ? null : d.detected,
+  ]);
+  for (const p of a.preparation ?? []) {
+    rows.push(['preparation', null, null, null, null, null, p.service, p.artifact, p.operation, 's', fixed(p.seconds, 3), null, null, null, null, 1, null]);
+  }
+  return csv(differencesColumns, rows);
+}
+
+export const provenanceColumns = ['kind', 'name', 'version', 'sha256', 'detail'] as const;
+
+export function provenanceCsv(inp: ReportInputs): string {
+  const rows: (string | number | boolean | null)[][] = [];
+  const pins = inp.pins;
+  if (pins) {
+    for (const id of Object.keys(pins.images ?? {}).sort()) {
+      const img = pins.images![id]!;
+      rows.push(['image', id, img.ref ?? null, img.tarSha256 ?? null, `tar=${img.tarFile ?? ''};bytes=${img.tarBytes ?? ''}`]);
+      if (img.manifestDigest) rows.push(['image-manifest', id, img.ref ?? null, img.manifestDigest.replace(/^sha256:/, ''), `config=${img.configDigest ?? ''}`]);
+      if (img.erofsSha256) rows.push(['image-erofs', id, null, img.erofsSha256, `file=${img.erofsFile ?? ''};bytes=${img.erofsBytes ?? ''}`]);
+    }
+    for (const b of [...(pins.binaries ?? [])].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+      rows.push(['binary', b.name, b.version ?? null, b.sha256 ?? null, b.path ?? null]);
+    }
+    if (pins.kernel) rows.push(['host', 'kernel', pins.kernel, null, null]);
+    if (pins.node) rows.push(['host', 'node', pins.node, null, null]);
+  }
+  for (const s of inp.stages) rows.push(['stage', s.id, s.kind, s.outputDigest.replace(/^sha256:/, ''), 'output digest']);
+  if (inp.samplesSha256) rows.push(['samples', 'samples.duckdb', null, inp.samplesSha256, 'raw sample table file']);
+  if (inp.verify) rows.push(['verify', 'artifacts', null, null, inp.verify.ok ? 'hashes match after sampling' : 'hash mismatch after sampling']);
+  return csv(provenanceColumns, rows);
+}

@@ -1,0 +1,214 @@
+// report.md: the source report's structure rendered from the statistics and
+// the pipeline file. Pure: the same inputs give the same bytes.
+import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
+import { cap, centreText, cohortConclusions, contentSentences, differenceText, formatters, type Formatters } from './conclusions.js';
+import { fixed, grouped, orDash } from './format-number.js';
+import { orderIds, type ReportInputs } from './report-inputs.js';
+
+export function plotFileName(cohort: string, state: string): string {
+  return `ecdf-ready-${safe(cohort)}-${safe(state)}.svg`;
+}
+export const differencesPlotFile = 'differences.svg';
+
+function safe(id: string): string {
+  return id.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
+}
+
+const code = (argv: readonly string[]): string => '`' + argv.join(' ').replace(/`/g, "'") + '`';
+
+export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string {
+  const f = formatters(inp.options);
+  const a = inp.analysis;
+  const cfg = inp.config;
+  const L: string[] = [];
+  L.push(`# ${inp.options.title ?? cfg.experiment.question}`, '');
+
+  const cohorts = a ? orderIds(a.cells.map((c) => c.cohort), Object.keys(cfg.cohorts ?? {})) : [];
+  const paths = a ? orderIds(a.cells.map((c) => c.path), Object.keys(cfg.paths ?? {})) : [];
+  const states = a ? orderIds(a.cells.map((c) => c.state), cfg.design?.states ?? ['cold', 'warm']) : [];
+
+  // Conclusions
+  L.push('## Conclusions', '');
+  if (!a) {
+    L.push('No analysis.json was among the inputs: there are no statistics, so this report draws no conclusion.', '');
+  } else if (a.cells.length === 0) {
+    L.push('The sample table holds no formal launch: there is nothing to conclude.', '');
+  } else {
+    for (const cohort of cohorts) {
+      const s = [...cohortConclusions(a, cohort, paths, states, f), ...contentSentences(a, cohort, paths, states, f)];
+      L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + s.join(' '), '');
+    }
+  }
+
+  // Motivation
+  L.push('## Motivation', '');
+  L.push(cfg.experiment.motivation?.trim() || 'The pipeline file gives no motivation (experiment.motivation).', '');
+
+  // Experiment design
+  L.push('## Experiment design', '');
+  L.push(...designSection(inp, cohorts, paths, a), '');
+
+  // Data and analysis
+  L.push('## Data and analysis', '');
+  if (a) L.push(...dataSection(inp, a, cohorts, paths, states, f, plotsWritten));
+  else L.push('No analysis.json was among the inputs.', '');
+  for (const note of inp.options.notes) L.push(note.trim(), '');
+
+  // Downloads and sources
+  L.push('## Downloads and sources', '');
+  L.push('[Start-up and payload statistics CSV](statistics.csv) · [Differences and preparation costs CSV](differences.csv) · ' +
+    '[Artifact and experiment provenance CSV](provenance.csv) · [Reproduction manual](REPRODUCE.md)', '');
+  const src: string[] = [];
+  if (inp.samplesSha256) src.push(`The raw samples are the DuckDB file with sha256 ${inp.samplesSha256}; it stays in the data folder with every frozen stage output.`);
+  else src.push('No samples.duckdb was among the inputs.');
+  src.push(`provenance.csv lists the output digest of each of the ${inp.stages.length} upstream stages${inp.pins ? ', every pinned artifact and binary with its sha256' : ''}.`);
+  if (inp.verify) src.push(inp.verify.ok ? 'Artifact hashes matched after sampling (verify).' : 'Artifact hashes did NOT all match after sampling (verify): see provenance.csv.');
+  else src.push('No verify stage ran: artifact hashes were not re-checked after sampling.');
+  L.push(src.join(' '), '');
+  return L.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+function designSection(inp: ReportInputs, cohorts: string[], paths: string[], a: AnalysisResult | null): string[] {
+  const cfg = inp.config;
+  const L: string[] = [];
+  const pins = inp.pins;
+  if (pins) {
+    const host: string[] = [];
+    if (pins.kernel) host.push(`kernel ${pins.kernel}`);
+    if (pins.node) host.push(`Node ${pins.node}`);
+    for (const b of pins.binaries ?? []) host.push(`${b.name} ${b.version ?? '(version unknown)'}`);
+    if (host.length) L.push(`Pinned host and tools: ${host.join(', ')}.`, '');
+    for (const id of Object.keys(pins.images ?? {}).sort()) {
+      const img = pins.images![id]!;
+      const parts = [img.ref ? `${img.ref}` : null, img.manifestDigest ? `manifest ${img.manifestDigest}` : null,
+        img.tarSha256 ? `tar sha256:${img.tarSha256}` : null, img.erofsSha256 ? `erofs sha256:${img.erofsSha256}` : null].filter(Boolean);
+      L.push(`- Image \`${id}\`: ${parts.join(', ') || 'no digest recorded'}.`);
+    }
+    L.push('');
+  } else {
+    L.push('No pins.json was among the inputs: this pipeline pins no artifact, so versions and image digests are not recorded.', '');
+  }
+  for (const id of cohorts.length ? cohorts : Object.keys(cfg.cohorts ?? {})) {
+    const c = cfg.cohorts?.[id];
+    if (!c) continue;
+    L.push(`- Cohort \`${id}\`${c.description ? `: ${c.description.trim()}` : ''}. Command ${code(c.command)}${c.image ? `, image \`${c.image}\`` : ''}.`);
+  }
+  for (const id of paths.length ? paths : Object.keys(cfg.paths ?? {})) {
+    const p = cfg.paths?.[id];
+    if (!p) continue;
+    L.push(`- Path \`${id}\`${p.description ? `: ${p.description.trim()}` : ''}. Launch ${code(p.launch)}.`);
+  }
+  L.push('');
+  const d = cfg.design;
+  if (d) {
+    L.push(`${d.rounds} formal rounds per cohort, cache states ${d.states.join(' and ')}, seed \`${d.seed}\`. ` +
+      `The order of paths is randomized within each round; each path's cold launch is followed immediately by its warm launch. ` +
+      `${d.preflight} preflight launch(es) per path and state and ${d.warmup_rounds} warmup round(s) run first and are excluded from analysis. ` +
+      `A launch times out after ${d.timeout_s} s.`, '');
+  }
+  if (inp.session) {
+    const s = inp.session;
+    L.push(`The sampling session recorded seed \`${String(s.seed ?? '-')}\`, ${s.rounds ?? '-'} rounds, ${s.warmupRounds ?? '-'} warmup rounds and ${s.preflight ?? '-'} preflight launch(es).`, '');
+  } else {
+    L.push('No session.json was among the inputs.', '');
+  }
+  if (a) {
+    const byPhase = (phase: string): number => a.phases.filter((p) => p.phase === phase).reduce((s, p) => s + p.launches, 0);
+    L.push(`The sample table holds ${byPhase('formal')} formal, ${byPhase('warmup')} warmup and ${byPhase('preflight')} preflight launches; ` +
+      'only formal launches enter the statistics. Failed launches are counted as failures, never dropped silently, and no launch is excluded for its speed.', '');
+  }
+  L.push('Ready is measured from spawning the launch command to reading the complete marker line from its stdout. ' +
+    "Completion ends when the process has exited and both stdout and stderr are closed, so it includes the path's own teardown. " +
+    'Content bytes are HTTP body bytes of image data the client received; response bytes are every byte counted services sent on their TCP streams, headers and protocol frames included. ' +
+    'Service preparation is recorded separately from client timing.', '');
+  const unmeasured = cfg.experiment.unmeasured ?? [];
+  if (unmeasured.length) L.push(`Unmeasured: ${unmeasured.map((u) => u.trim().replace(/\.$/, '')).join('; ')}.`, '');
+  else L.push('The pipeline file lists nothing as unmeasured (experiment.unmeasured); results describe only the configurations above.', '');
+  return L;
+}
+
+function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], paths: string[], states: string[], f: Formatters, plots: boolean): string[] {
+  const L: string[] = [];
+  const r = a.rules;
+  const order = (c: CellStatistics): number => paths.indexOf(c.path) * 100 + states.indexOf(c.state) * 10 + (c.metric === 'ready' ? 0 : 1);
+  for (const cohort of cohorts) {
+    const cells = a.cells.filter((c) => c.cohort === cohort).sort((x, y) => order(x) - order(y));
+    const readyCells = cells.filter((c) => c.metric === 'ready');
+    const ns = [...new Set(readyCells.map((c) => c.n))];
+    const valid = readyCells.reduce((s, c) => s + c.n, 0);
+    const failures = readyCells.reduce((s, c) => s + c.failures, 0);
+    L.push(`### ${cap(cohort)}: client start-up waiting`, '');
+    L.push(`${ns.length === 1 ? `n=${ns[0]} per cell` : `n from ${Math.min(...ns)} to ${Math.max(...ns)} per cell`}, ${valid} valid samples, ` +
+      `${failures === 0 ? 'zero' : failures} formal failures and zero speed-based exclusions. Unit ms; quantiles are ${a.quantile}. ` +
+      `Unsplit distributions report P50, separated ones report cluster medians and shares. ` +
+      `P95 is reference-only below n=${r.p95ReferenceBelowN}.`, '');
+    L.push(...table(['path', 'state', 'metric', 'n', 'failures', 'P50 or clusters', 'P95', 'min', 'max'],
+      cells.map((c) => [c.path, c.state, c.metric, String(c.n), String(c.failures),
+        c.split ? c.groups.map((g) => `${fixed(g.medianMs, inp.options.msDecimals)} (${f.pct(g.share)})`).join(' / ') : orDash(c.p50Ms, (v) => fixed(v, inp.options.msDecimals)),
+        orDash(c.p95Ms, (v) => fixed(v, inp.options.msDecimals)) + (c.p95ReferenceOnly && c.p95Ms !== null ? ' (ref.)' : ''),
+        orDash(c.minMs, (v) => fixed(v, inp.options.msDecimals)), orDash(c.maxMs, (v) => fixed(v, inp.options.msDecimals))])), '');
+    const dom = a.dominance.filter((d) => d.cohort === cohort && d.result !== 'overlap' && d.result !== 'empty');
+    if (dom.length) {
+      L.push(dom.map((d) => {
+        const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
+        return `Every ${d.state} ${first} ${d.metric} observation (n=${n}) precedes every ${d.state} ${second} observation.`;
+      }).join(' ') + ' The direction of these cells does not depend on a single median.', '');
+    }
+    const split = cells.filter((c) => c.split);
+    if (split.length) L.push(`Cells separated by the cluster rule: ${split.map((c) => `${c.path} ${c.state} ${c.metric} (${centreText(c, f)})`).join('; ')}. Their causes are undetermined.`, '');
+    if (plots) for (const state of states) L.push(`![Ready ECDF, ${cohort}, ${state}](${plotFileName(cohort, state)})`, '');
+
+    const diffs = a.differences.filter((d) => d.cohort === cohort);
+    if (diffs.length) {
+      L.push(`#### ${cap(cohort)}: differences of marginal medians`, '');
+      L.push(`Resampling complete paired formal rounds ${grouped(r.bootstrap.resamples)} times with replacement (seed \`${r.bootstrap.seed}\`) gives ` +
+        `${fixed(r.bootstrap.confidence * 100, 0)}% percentile intervals for each difference of marginal medians. ` +
+        'An interval containing 0 means no difference is detected. These intervals do not describe cluster centres and do not establish a speed multiplier or a cause.', '');
+      L.push(...table(['state', 'metric', 'difference', 'observed (ms)', `${fixed(r.bootstrap.confidence * 100, 0)}% interval (ms)`, 'rounds', 'result'],
+        diffs.map((d) => [d.state, d.metric, `${d.a} − ${d.b}`, orDash(d.observedMs, (v) => fixed(v, inp.options.msDecimals)),
+          d.lowMs === null || d.highMs === null ? '-' : `[${fixed(d.lowMs, inp.options.msDecimals)}, ${fixed(d.highMs, inp.options.msDecimals)}]`,
+          String(d.rounds), d.observedMs === null ? 'not computable' : d.detected ? 'difference detected' : 'no difference detected'])), '');
+      L.push(diffs.filter((d) => d.metric === 'ready').map((d) => cap(differenceText(d, f, 'Ready')) + '.').join(' '), '');
+    }
+
+    const bytes = a.bytes.filter((b) => b.cohort === cohort).sort((x, y) => paths.indexOf(x.path) * 10 + states.indexOf(x.state) - (paths.indexOf(y.path) * 10 + states.indexOf(y.state)));
+    if (bytes.some((b) => b.contentBytes.n > 0 || b.responseBytes.n > 0)) {
+      L.push(`#### ${cap(cohort)}: client content transfer`, '');
+      const allSame = bytes.every((b) => b.contentBytes.identical && b.responseBytes.identical);
+      L.push(`Unit bytes, measured through Completion; ${allSame ? 'counts are identical within each cell' : 'counts differ within some cells (marked), so the median is shown with the range'}.`, '');
+      const cellText = (s: typeof bytes[number]['contentBytes']): string =>
+        s.n === 0 ? 'not counted' : s.identical ? grouped(s.median!) : `${grouped(s.median!)} (varies: ${grouped(s.min!)}–${grouped(s.max!)})`;
+      L.push(...table(['path', 'state', 'n', 'content bytes', 'response bytes'],
+        bytes.map((b) => [b.path, b.state, String(Math.max(b.contentBytes.n, b.responseBytes.n)), cellText(b.contentBytes), cellText(b.responseBytes)])), '');
+    } else {
+      L.push(`No byte counts were recorded for ${cohort} (no path uses a counted service).`, '');
+    }
+  }
+  if (plots && a.differences.some((d) => d.observedMs !== null)) L.push(`![Differences with intervals](${differencesPlotFile})`, '');
+
+  L.push('### Cluster rule', '');
+  L.push(`A cell splits when, after sorting, some split point leaves at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) on each side ` +
+    `and the gap at that point is at least ${r.clusters.minGapRatio} times the pooled standard deviation within the two sides; ` +
+    `the best-scoring split is taken first and splitting repeats up to ${r.clusters.maxGroups} groups. No value is ever dropped.`, '');
+
+  L.push('### Image-service preparation cost', '');
+  if (a.preparation === null) {
+    L.push('No preparation.json was among the inputs: this pipeline has no prepare stage, so preparation costs were not recorded.', '');
+  } else if (a.preparation.length === 0) {
+    L.push('The prepare stage recorded no preparation operation.', '');
+  } else {
+    L.push('Unit s, one observation per operation, single observed values, excluded from client timing. Preparation paths and work differ, so no preparation-speed ranking or break-even estimate is supplied.', '');
+    L.push(...table(['service', 'artifact', 'operation', 'seconds'],
+      a.preparation.map((p) => [p.service, p.artifact, p.operation, fixed(p.seconds, inp.options.secondsDecimals)])), '');
+  }
+  if (a.failures.length) {
+    L.push('### Failures', '');
+    L.push(...table(['cohort', 'path', 'state', 'reason', 'count'], a.failures.map((x) => [x.cohort, x.path, x.state, x.reason, String(x.count)])), '');
+  }
+  return L;
+}

@@ -1,0 +1,75 @@
+// Everything the report renders, gathered by the report stage (effects) and
+// passed to the pure renderers. Each upstream file may be absent.
+import type { AnalysisResult } from '../analysis/analysis-result.js';
+import type { PipelineConfig } from '../config/pipeline-config.js';
+import type { ReportOptions } from './report-options.js';
+
+export interface PinnedImage {
+  tarFile?: string;
+  tarSha256?: string;
+  tarBytes?: number;
+  ref?: string;
+  manifestDigest?: string;
+  configDigest?: string;
+  layers?: { digest: string; size: number }[];
+  erofsFile?: string;
+  erofsSha256?: string;
+  erofsBytes?: number;
+}
+
+export interface Pins {
+  images?: Record<string, PinnedImage>;
+  binaries?: { name: string; path?: string; version?: string; sha256?: string }[];
+  kernel?: string;
+  node?: string;
+}
+
+export interface Session {
+  seed?: string | number;
+  rounds?: number;
+  warmupRounds?: number;
+  preflight?: number;
+  paths?: string[];
+  cohorts?: string[];
+  states?: string[];
+  sessions?: unknown;
+}
+
+export interface Verify {
+  ok: boolean;
+  artifacts?: { name: string; expectedSha256?: string; actualSha256?: string; ok: boolean }[];
+  samples?: { formal?: number; failed?: number };
+}
+
+export interface UpstreamStage {
+  id: string;
+  kind: string;
+  outputDigest: string;
+}
+
+export interface ReadyValue {
+  cohort: string;
+  path: string;
+  state: string;
+  readyMs: number;
+}
+
+export interface ReportInputs {
+  config: Pick<PipelineConfig, 'experiment' | 'design' | 'cohorts' | 'paths' | 'artifacts' | 'services' | 'stages'>;
+  options: ReportOptions;
+  /** Pipeline file relative to its own folder, e.g. pipeline.yaml. */
+  pipelineFileName: string;
+  analysis: AnalysisResult | null;
+  session: Session | null;
+  pins: Pins | null;
+  verify: Verify | null;
+  stages: UpstreamStage[];
+  samplesSha256: string | null;
+  readyValues: ReadyValue[];
+}
+
+/** Order of ids: as listed in the config first, then any others alphabetically. */
+export function orderIds(found: Iterable<string>, configured: readonly string[]): string[] {
+  const set = new Set(found);
+  return [...configured.filter((id) => set.has(id)), ...[...set].filter((id) => !configured.includes(id)).sort()];
+}

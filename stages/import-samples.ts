@@ -1,0 +1,48 @@
+// import-samples: samples measured elsewhere, as a CSV with the columns of
+// schemas/sample.schema.json, validated row by row and written to
+// samples.duckdb (and session.json) exactly where the sample stage would.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { StageDefinition } from '../harness/engine/stage.js';
+import { sha256Hex } from '../harness/engine/sha256.js';
+import { UserError } from '../harness/errors.js';
+import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
+import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
+
+const importSamples: StageDefinition = {
+  kind: 'import-samples',
+  description: 'Reads sample rows from a CSV (columns of schemas/sample.schema.json) into samples.duckdb',
+  reads: [],
+  async run(ctx) {
+    const rel = ctx.params['file'];
+    if (typeof rel !== 'string' || rel === '') {
+      throw new UserError('missing the CSV file to import', { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.file` }, 'give a path relative to the pipeline file');
+    }
+    const file = resolve(ctx.pipelineDir, rel);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      throw new UserError(`cannot read ${rel}`, { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.file` }, 'the path is relative to the pipeline file');
+    }
+    const rows = parseSampleCsv(text, rel);
+    await writeSamplesTable(join(ctx.outputDir, 'samples.duckdb'), rows);
+    const distinct = (col: string, phase?: string): string[] =>
+      [...new Set(rows.filter((r) => !phase || r['phase'] === phase).map((r) => String(r[col])))].sort();
+    const session = {
+      seed: null,
+      rounds: distinct('round', 'formal').length,
+      warmupRounds: distinct('round', 'warmup').length,
+      preflight: rows.filter((r) => r['phase'] === 'preflight').length,
+      paths: distinct('path'),
+      cohorts: distinct('cohort'),
+      states: distinct('state'),
+      sessions: [],
+      imported: { file: rel, sha256: sha256Hex(text), rows: rows.length },
+    };
+    await writeFile(join(ctx.outputDir, 'session.json'), JSON.stringify(session, null, 2) + '\n');
+    ctx.log(`import-samples: ${rows.length} rows from ${rel}`);
+  },
+};
+
+export default importSamples;

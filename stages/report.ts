@@ -1,0 +1,45 @@
+// report: renders report.md, the CSV files, REPRODUCE.md and SVG plots from
+// analysis.json and whatever upstream files exist (pins, session, verify).
+// The engine copies the frozen outputs to reports/<experiment.name>/.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { StageDefinition } from '../harness/engine/stage.js';
+import { sha256File } from '../harness/engine/sha256.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import { findInputFile } from '../harness/analysis/find-input.js';
+import { readReadyValues } from '../harness/analysis/read-samples.js';
+import { renderReport } from '../harness/report/render-report.js';
+import { reportOptions } from '../harness/report/report-options.js';
+import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
+
+async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): Promise<T | null> {
+  const found = findInputFile(inputs, name);
+  return found ? (JSON.parse(await readFile(found.file, 'utf8')) as T) : null;
+}
+
+const report: StageDefinition = {
+  kind: 'report',
+  description: 'report.md, statistics/differences/provenance CSVs, REPRODUCE.md and SVG plots',
+  reads: ['report', 'experiment', 'design', 'cohorts', 'paths', 'artifacts', 'services'],
+  publishDir: (config) => 'reports/' + config.experiment.name,
+  async run(ctx) {
+    const samples = findInputFile(ctx.inputs, 'samples.duckdb');
+    const inputs: ReportInputs = {
+      config: ctx.config,
+      options: reportOptions(ctx.config.report),
+      pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
+      analysis: await readJson<AnalysisResult>(ctx.inputs, 'analysis.json'),
+      session: await readJson<Session>(ctx.inputs, 'session.json'),
+      pins: await readJson<Pins>(ctx.inputs, 'pins.json'),
+      verify: await readJson<Verify>(ctx.inputs, 'verify.json'),
+      stages: Object.keys(ctx.inputs).sort().map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
+      samplesSha256: samples ? await sha256File(samples.file) : null,
+      readyValues: samples ? await readReadyValues(samples.file) : [],
+    };
+    const files = await renderReport(inputs);
+    for (const [name, content] of files) await writeFile(join(ctx.outputDir, name), content);
+    ctx.log(`report: ${[...files.keys()].join(', ')}`);
+  },
+};
+
+export default report;

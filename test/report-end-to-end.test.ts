@@ -1,0 +1,99 @@
+import test from 'ava';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PipelineConfig } from '../harness/config/pipeline-config.js';
+import type { StageContext, StageInput } from '../harness/engine/stage.js';
+import { noServices } from '../harness/services/running-services.js';
+import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
+import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import analyze from '../stages/analyze.js';
+import report from '../stages/report.js';
+
+function config(dir: string): PipelineConfig {
+  return {
+    file: join(dir, 'pipeline.yaml'),
+    experiment: { name: 'e2e', question: 'Does the lazy path start faster?', motivation: 'Short tasks wait for start-up.', unmeasured: ['WAN links'] },
+    artifacts: {},
+    services: {},
+    cohorts: { shell: { command: ['sh', '-c', 'echo {marker}'], env: {}, expect: { exit_code: 0, stdout_patterns: [] }, description: 'A shell' } },
+    paths: {
+      docker: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
+      lazy: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
+    },
+    design: { preflight: 1, warmup_rounds: 3, rounds: 30, seed: 'e2e', states: ['cold', 'warm'], timeout_s: 60, tail_bytes: 4096 },
+    analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },
+    report: {},
+    stages: [],
+  };
+}
+
+function context(dir: string, id: string, kind: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext {
+  return {
+    id, kind, params: {}, config: cfg, outputDir, inputs, workDir: join(dir, 'work', id), dataDir: join(dir, '.data'),
+    pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, key: '0'.repeat(64),
+    log: () => {}, interactive: false, signal: new AbortController().signal,
+  };
+}
+
+async function runBoth(dir: string): Promise<{ analysisDir: string; reportDir: string }> {
+  const cfg = config(dir);
+  const sampleDir = join(dir, 'sample-out');
+  await mkdir(sampleDir, { recursive: true });
+  await writeSamplesTable(join(sampleDir, 'samples.duckdb'), syntheticSamples({
+    experiment: 'e2e', cohorts: ['shell'], paths: { docker: 400, lazy: 180 }, states: ['cold', 'warm'], rounds: 30, seed: 'e2e', failEvery: 50,
+  }));
+  await writeFile(join(sampleDir, 'session.json'), JSON.stringify({ seed: 'e2e', rounds: 30, warmupRounds: 3, preflight: 1, paths: ['docker', 'lazy'], cohorts: ['shell'], states: ['cold', 'warm'], sessions: [] }));
+  const sampleInput: StageInput = { id: 'sample', kind: 'sample', outputDir: sampleDir, outputDigest: 'sha256:' + 'a'.repeat(64) };
+  const analysisDir = join(dir, 'analyze-out');
+  await mkdir(analysisDir);
+  await analyze.run(context(dir, 'analyze', 'analyze', analysisDir, { sample: sampleInput }, cfg));
+  const reportDir = join(dir, 'report-out');
+  await mkdir(reportDir);
+  const analysisInput: StageInput = { id: 'analyze', kind: 'analyze', outputDir: analysisDir, outputDigest: 'sha256:' + 'b'.repeat(64) };
+  await report.run(context(dir, 'report', 'report', reportDir, { sample: sampleInput, analyze: analysisInput }, cfg));
+  return { analysisDir, reportDir };
+}
+
+test('analyze and report run end to end on a synthetic samples.duckdb', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'benchgraph-e2e-'));
+  try {
+    const { analysisDir, reportDir } = await runBoth(dir);
+    const a = JSON.parse(await readFile(join(analysisDir, 'analysis.json'), 'utf8')) as AnalysisResult;
+    t.is(a.cells.length, 8);
+    const failures = a.cells.filter((c) => c.metric === 'ready').reduce((s, c) => s + c.failures, 0);
+    t.is(failures, 2); // every 50th of 120 launches
+    t.is(a.cells.filter((c) => c.metric === 'ready').reduce((s, c) => s + c.n, 0), 118);
+    const cold = a.differences.find((d) => d.state === 'cold' && d.metric === 'ready')!;
+    t.true(cold.detected && cold.lowMs! > 0);
+    t.is(a.preparation, null);
+    const files = (await readdir(reportDir)).sort();
+    t.deepEqual(files, ['REPRODUCE.md', 'differences.csv', 'differences.svg', 'ecdf-ready-shell-cold.svg', 'ecdf-ready-shell-warm.svg', 'provenance.csv', 'report.md', 'statistics.csv']);
+    const md = await readFile(join(reportDir, 'report.md'), 'utf8');
+    t.true(md.startsWith('# Does the lazy path start faster?\n'));
+    for (const h of ['## Conclusions', '## Motivation', '## Experiment design', '## Data and analysis', '## Downloads and sources']) t.true(md.includes(h), h);
+    t.true(md.includes('No pins.json'));
+    t.true(md.includes('lazy is faster'));
+    t.true((await readFile(join(reportDir, 'ecdf-ready-shell-cold.svg'), 'utf8')).startsWith('<svg'));
+    t.true((await readFile(join(reportDir, 'provenance.csv'), 'utf8')).includes('samples,samples.duckdb,'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('identical inputs give identical report bytes', async (t) => {
+  const one = await mkdtemp(join(tmpdir(), 'benchgraph-same-'));
+  const two = await mkdtemp(join(tmpdir(), 'benchgraph-same-'));
+  try {
+    const r1 = await runBoth(one);
+    const r2 = await runBoth(two);
+    const files = (await readdir(r1.reportDir)).sort();
+    t.deepEqual((await readdir(r2.reportDir)).sort(), files);
+    for (const f of files) t.true((await readFile(join(r1.reportDir, f))).equals(await readFile(join(r2.reportDir, f))), f);
+    t.true((await readFile(join(r1.analysisDir, 'analysis.json'))).equals(await readFile(join(r2.analysisDir, 'analysis.json'))));
+  } finally {
+    await rm(one, { recursive: true, force: true });
+    await rm(two, { recursive: true, force: true });
+  }
+});
