@@ -2,7 +2,8 @@
 // every pinned binary recorded in a pins.json, and every published copy
 // (reports); list each file that is missing or whose digest differs.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { projectDirOf } from './run-pipeline.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { readLock, lockPathFor } from './lock-file.js';
 import { listFileDigests, merkleRoot, type FileDigest } from './merkle.js';
@@ -48,7 +49,7 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string): Pr
     if (decl) {
       const def = await loadStage(decl.uses);
       if (def.publishDir) {
-        const published = join(dirname(config.file), def.publishDir(config));
+        const published = join(projectDirOf(config.file), def.publishDir(config));
         checkedFiles += await compareFiles(id, published, manifest.files, findings);
       }
     }

@@ -3,7 +3,7 @@
 // run right before a stage that needs them runs; services are started around
 // the stages that need them.
 import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
+import { basename, join, dirname, relative } from 'node:path';
 import type { PipelineConfig, StageDecl } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { noServices } from '../services/running-services.js';
@@ -111,7 +111,6 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     if (!session) return;
     const s: ServiceSession = session;
     session = null;
-    options.log('stopping services');
     await s.stop();
   };
 
@@ -171,7 +170,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     const { def } = resolved.get(id)!;
     const f = frozen.get(id);
     if (!def.publishDir || !f) return;
-    const target = join(dirname(config.file), def.publishDir(config));
+    const target = join(projectDirOf(config.file), def.publishDir(config));
     rmSync(target, { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
     cpSync(f.outputDir, target, { recursive: true });
@@ -268,6 +267,11 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
   return order.filter((id) => outcomes.has(id)).map((id) => outcomes.get(id)!);
 }
 
-export function publishedDir(config: PipelineConfig, def: StageDefinition): string | null {
-  return def.publishDir ? join(dirname(config.file), def.publishDir(config)) : null;
+/**
+ * The folder published outputs (reports/) are relative to: the pipeline
+ * file's folder, or its parent when the file sits in a `pipelines/` folder.
+ */
+export function projectDirOf(pipelineFile: string): string {
+  const dir = dirname(pipelineFile);
+  return basename(dir) === 'pipelines' ? dirname(dir) : dir;
 }

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
-import type { ByteCounter, ByteCounts, RunningServices, ServiceEndpoint } from '../services/running-services.js';
+import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceEndpoint } from '../services/running-services.js';
 import type { CountingProxy } from '../net/counting-proxy.js';
 import { onCleanup } from './cleanup.js';
 import { UserError } from '../errors.js';
@@ -25,6 +25,7 @@ export async function startServiceSession(
   runDir: string,
   log: (line: string) => void,
 ): Promise<ServiceSession> {
+  if (Object.keys(config.services).length === 0) return { services: noServices, stop: async () => {} };
   // Loaded on demand: a pipeline without services never loads these adapters.
   const { startService } = await import('../services/service-kinds.js');
   const { startCountingProxy } = await import('../net/counting-proxy.js');

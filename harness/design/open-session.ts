@@ -1,0 +1,64 @@
+// Everything a sampling stage needs around a SamplingSession: the launch
+// helper, image values, the cold checks, and their teardown.
+import { join } from 'node:path';
+import type { StageContext } from '../engine/stage.js';
+import { Launcher } from '../launch/launcher.js';
+import { harnessDir } from '../engine/project-root.js';
+import { SamplingSession, type ColdCheck } from './sampling-session.js';
+import { sessionImages } from './session-images.js';
+import type { SampleRow } from '../analysis/sample-columns.js';
+
+export interface OpenedSession {
+  session: SamplingSession;
+  close(): Promise<void>;
+}
+
+export async function openSession(
+  ctx: StageContext,
+  sessionNumber: number,
+  record: (row: SampleRow) => Promise<void>,
+  markFailed: (ids: readonly string[], reason: string) => Promise<void>,
+): Promise<OpenedSession> {
+  const images = sessionImages(ctx.inputs);
+  const usesFullPull = Object.values(ctx.config.paths).some((p) => p.cold_check === 'full-pull');
+  // Loaded only when a path asks for it: the smoke pipeline never needs image pins.
+  const { fullPullCheck } = usesFullPull ? await import('../paths/full-pull-check.js') : { fullPullCheck: null };
+  const coldCheck: ColdCheck = (pathId, cohortId, contentBytes) => {
+    const check = ctx.config.paths[pathId]?.cold_check ?? '';
+    if (check === '') return { ok: true, reason: null };
+    const imageId = ctx.config.cohorts[cohortId]?.image;
+    const image = imageId ? images[imageId] : undefined;
+    if (!image) return { ok: false, reason: `cold check ${check}: no pinned image for cohort ${cohortId}` };
+    return fullPullCheck!(image, contentBytes);
+  };
+  const launcher = await Launcher.start();
+  const session = new SamplingSession({
+    config: ctx.config,
+    session: sessionNumber,
+    sessionDir: join(ctx.workDir, `session-${sessionNumber}`),
+    values: { harnessDir: harnessDir(), dataDir: ctx.dataDir, images, services: ctx.services },
+    launcher,
+    services: ctx.services,
+    record,
+    markFailed,
+    coldCheck,
+    signal: ctx.signal,
+  });
+  let endHooks: () => Promise<void>;
+  try {
+    endHooks = await session.begin();
+  } catch (e) {
+    await launcher.close();
+    throw e;
+  }
+  return {
+    session,
+    close: async () => {
+      try {
+        await endHooks();
+      } finally {
+        await launcher.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,259 @@
+// One sampling session: for each cohort, rounds of cold/warm pairs in a
+// seeded random path order, every launch measured by the C helper and
+// journaled as it ends. Hooks run untimed around launches. Effects live here;
+// the decisions (order, remaining rounds, values, checks) are pure modules.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CohortSection, PathSection, PipelineConfig } from '../config/pipeline-config.js';
+import type { RunningServices } from '../services/running-services.js';
+import type { Launcher } from '../launch/launcher.js';
+import type { LaunchResult } from '../launch/launch-types.js';
+import { checkOutput } from '../launch/output-check.js';
+import { makeMarker } from '../launch/marker.js';
+import type { SampleRow } from '../analysis/sample-columns.js';
+import { onCleanup } from '../engine/cleanup.js';
+import { expandArgv, expandString } from './command-template.js';
+import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from './launch-values.js';
+import { launchId } from './session-plan.js';
+import { runHook } from './run-hook.js';
+import { removeScratch } from './safe-remove.js';
+import { roundOrder } from './round-order.js';
+
+export type Phase = 'preflight' | 'warmup' | 'formal';
+
+export interface ColdCheck {
+  (path: string, cohort: string, contentBytes: number | null): { ok: boolean; reason: string | null };
+}
+
+export interface SessionOptions {
+  config: PipelineConfig;
+  session: number;
+  sessionDir: string;
+  values: SessionValues;
+  launcher: Launcher;
+  services: RunningServices;
+  record: (row: SampleRow) => Promise<void>;
+  markFailed: (launchIds: readonly string[], reason: string) => Promise<void>;
+  coldCheck: ColdCheck;
+  signal: AbortSignal;
+}
+
+const HOOK_TIMEOUT_MS = 10 * 60 * 1000;
+
+export class SamplingSession {
+  private readonly paths: [string, PathSection][];
+  constructor(private readonly o: SessionOptions) {
+    this.paths = Object.entries(o.config.paths);
+    mkdirSync(o.sessionDir, { recursive: true });
+  }
+
+  get pathIds(): string[] {
+    return this.paths.map(([id]) => id);
+  }
+
+  /** Runs before_session hooks now and registers after_session hooks for the end (and signals). */
+  async begin(): Promise<() => Promise<void>> {
+    const undo: (() => Promise<void>)[] = [];
+    for (const [id, path] of this.paths) {
+      for (const hook of path.hooks.before_session) {
+        const r = await this.hook(id, path, hook, null);
+        if (!r.ok) throw new Error(`before_session hook of path ${id} failed: ${r.reason}`);
+      }
+      if (path.hooks.after_session.length) {
+        undo.push(
+          onCleanup(`after_session hooks of path ${id}`, async () => {
+            for (const hook of path.hooks.after_session) await this.hook(id, path, hook, null);
+          }),
+        );
+      }
+    }
+    return async () => {
+      for (const u of undo.reverse()) await u();
+    };
+  }
+
+  /** One round: every path in seeded random order, each as a cold/warm pair. Returns the rows. */
+  async runRound(cohortId: string, phase: Phase, round: number): Promise<SampleRow[]> {
+    const order = roundOrder(this.o.config.design.seed, cohortId, phase, round, this.pathIds);
+    const rows: SampleRow[] = [];
+    for (let i = 0; i < order.length; i++) {
+      this.throwIfAborted();
+      rows.push(...(await this.runPair(cohortId, order[i]!, phase, round, i)));
+    }
+    return rows;
+  }
+
+  async runPair(cohortId: string, pathId: string, phase: Phase, round: number, orderInRound: number): Promise<SampleRow[]> {
+    const cohort = this.o.config.cohorts[cohortId]!;
+    const path = this.o.config.paths[pathId]!;
+    const baseId = launchId(this.o.session, cohortId, pathId, 'pair', phase, round);
+    const pairDir = join(this.o.sessionDir, 'pairs', baseId);
+    mkdirSync(pairDir, { recursive: true });
+    const rows: SampleRow[] = [];
+    const teardown = onCleanup(`after_pair hooks of ${baseId}`, async () => {
+      for (const hook of path.hooks.after_pair) await this.hook(pathId, path, hook, this.place(cohortId, pathId, 'warm', phase, round, pairDir));
+    });
+    let teardownFailure: string | null = null;
+    try {
+      let hookFailure: string | null = null;
+      for (const state of this.o.config.design.states) {
+        const place = this.place(cohortId, pathId, state, phase, round, pairDir);
+        if (state === 'cold') {
+          for (const hook of path.hooks.before_cold) {
+            const r = await this.hook(pathId, path, hook, place);
+            if (!r.ok) {
+              hookFailure = `before_cold ${r.reason}`;
+              break;
+            }
+          }
+        }
+        const row = hookFailure ? this.failedRow(place, phase, orderInRound, hookFailure) : await this.measure(place, cohort, path, phase, orderInRound);
+        await this.o.record(row); // journaled as the launch ends
+        rows.push(row);
+      }
+    } finally {
+      try {
+        await teardown();
+      } catch (e) {
+        teardownFailure = `after_pair hook failed: ${(e as Error).message}`;
+      }
+      const left = removeScratch(pairDir);
+      if (left.length) teardownFailure = `mounts left behind after the pair: ${left.join(', ')}`;
+    }
+    if (teardownFailure) {
+      // Teardown belongs to the pair: its failure fails the pair's launches.
+      const ids: string[] = [];
+      for (const r of rows) {
+        if (!r['ok']) continue;
+        Object.assign(r, { ok: false, failure_reason: teardownFailure });
+        ids.push(String(r['launch_id']));
+      }
+      await this.o.markFailed(ids, teardownFailure);
+    }
+    return rows;
+  }
+
+  private place(cohort: string, path: string, state: 'cold' | 'warm', phase: Phase, round: number, pairDir: string): LaunchPlace {
+    const id = launchId(this.o.session, cohort, path, state, phase, round);
+    return {
+      launchId: id,
+      marker: makeMarker(id),
+      workspace: join(this.o.sessionDir, 'ws', id),
+      pairDir,
+      sessionDir: this.o.sessionDir,
+      state,
+      cohort,
+      path,
+      round,
+    };
+  }
+
+  private async measure(place: LaunchPlace, cohort: CohortSection, path: PathSection, phase: Phase, orderInRound: number): Promise<SampleRow> {
+    const values = launchValues(place, cohort, this.o.values);
+    let argv: string[];
+    let env: Record<string, string>;
+    try {
+      argv = expandArgv(path.launch, values, cohort.command);
+      env = launchEnv(process.env, cohort, path, place, (s) => expandString(s, values));
+    } catch (e) {
+      return this.failedRow(place, phase, orderInRound, `launch template of path ${place.path}: ${(e as Error).message}`);
+    }
+    mkdirSync(place.workspace, { recursive: true });
+    const startedAt = new Date().toISOString();
+    const counted = path.services.length > 0 && this.o.services.counter !== null;
+    if (counted) this.o.services.counter!.begin(place.launchId);
+    const result: LaunchResult = await this.o.launcher.launch({
+      launchId: place.launchId,
+      argv,
+      env,
+      cwd: place.workspace,
+      marker: place.marker,
+      timeoutMs: Math.round(this.o.config.design.timeout_s * 1000),
+      tailBytes: this.o.config.design.tail_bytes,
+    });
+    const bytes = counted ? this.o.services.counter!.end() : null;
+    const left = removeScratch(place.workspace);
+    let { ok, reason } = checkOutput(result, cohort.expect);
+    if (ok && place.state === 'cold') {
+      const c = this.o.coldCheck(place.path, place.cohort, bytes?.contentBytes ?? null);
+      if (!c.ok) ({ ok, reason } = c);
+    }
+    if (ok && left.length) {
+      ok = false;
+      reason = `mounts left in the workspace: ${left.join(', ')}`;
+    }
+    return {
+      experiment: this.o.config.experiment.name,
+      cohort: place.cohort,
+      path: place.path,
+      state: place.state,
+      phase,
+      round: place.round,
+      order_in_round: orderInRound,
+      launch_id: place.launchId,
+      ready_ms: result.readyMs,
+      completion_ms: result.completionMs,
+      content_bytes: bytes ? bytes.contentBytes : null,
+      response_bytes: bytes ? bytes.responseBytes : null,
+      exit_code: result.exitCode,
+      signal: result.signal,
+      ok,
+      failure_reason: ok ? null : reason,
+      started_at: startedAt,
+      user_cpu_ms: result.userCpuMs,
+      sys_cpu_ms: result.sysCpuMs,
+      max_rss_kb: result.maxRssKb,
+    };
+  }
+
+  private failedRow(place: LaunchPlace, phase: Phase, orderInRound: number, reason: string): SampleRow {
+    return {
+      experiment: this.o.config.experiment.name,
+      cohort: place.cohort,
+      path: place.path,
+      state: place.state,
+      phase,
+      round: place.round,
+      order_in_round: orderInRound,
+      launch_id: place.launchId,
+      ready_ms: null,
+      completion_ms: null,
+      content_bytes: null,
+      response_bytes: null,
+      exit_code: null,
+      signal: null,
+      ok: false,
+      failure_reason: reason,
+      started_at: new Date().toISOString(),
+      user_cpu_ms: null,
+      sys_cpu_ms: null,
+      max_rss_kb: null,
+    };
+  }
+
+  private async hook(pathId: string, path: PathSection, template: readonly string[], place: LaunchPlace | null) {
+    const cohort: CohortSection = place ? this.o.config.cohorts[place.cohort]! : { command: [], env: {}, expect: { exit_code: 0, stdout_patterns: [] } };
+    const p: LaunchPlace = place ?? {
+      launchId: `session-${this.o.session}`,
+      marker: '',
+      workspace: this.o.sessionDir,
+      pairDir: this.o.sessionDir,
+      sessionDir: this.o.sessionDir,
+      state: 'cold',
+      cohort: '',
+      path: pathId,
+      round: 0,
+    };
+    const values = launchValues(p, cohort, this.o.values);
+    try {
+      const argv = expandArgv(template, values, cohort.command);
+      return await runHook(argv, launchEnv(process.env, cohort, path, p, (s) => expandString(s, values)), this.o.sessionDir, HOOK_TIMEOUT_MS);
+    } catch (e) {
+      return { ok: false, reason: `hook template of path ${pathId}: ${(e as Error).message}`, output: '' };
+    }
+  }
+
+  private throwIfAborted(): void {
+    if (this.o.signal.aborted) throw this.o.signal.reason instanceof Error ? this.o.signal.reason : new Error('interrupted');
+  }
+}

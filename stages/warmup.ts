@@ -1,0 +1,51 @@
+// The opening of a sampling session: preflight launches of every path in
+// every cohort, cold then warm, that bring services and page caches to a
+// steady state and prove each path works before any formal round. Volatile:
+// it runs again right before every sampling session. Its launches never
+// enter analysis; a path that fails preflight stops the run here, before
+// hours of sampling.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StageDefinition } from '../harness/engine/stage.js';
+import type { SampleRow } from '../harness/analysis/sample-columns.js';
+import { openSession } from '../harness/design/open-session.js';
+import { CheckFailed } from '../harness/errors.js';
+
+const warmup: StageDefinition = {
+  kind: 'warmup',
+  description: 'Preflight launches of every path and cohort, right before each sampling session.',
+  // Not design.rounds or warmup_rounds: changing how many formal rounds run does not change preflight.
+  reads: ['experiment', 'design.preflight', 'design.seed', 'design.states', 'design.timeout_s', 'design.tail_bytes', 'cohorts', 'paths', 'services'],
+  extraCode: ['harness/paths', 'harness/launch/launcher.c'],
+  volatile: true,
+  services: true,
+  async run(ctx) {
+    const rows: SampleRow[] = [];
+    const opened = await openSession(ctx, 0, async (r) => void rows.push(r), async (ids, reason) => {
+      for (const r of rows) if (ids.includes(String(r['launch_id']))) Object.assign(r, { ok: false, failure_reason: reason });
+    });
+    try {
+      for (const cohort of Object.keys(ctx.config.cohorts)) {
+        for (let p = 1; p <= ctx.config.design.preflight; p++) {
+          await opened.session.runRound(cohort, 'preflight', p);
+          ctx.log(`preflight ${cohort} ${p}/${ctx.config.design.preflight}: ${rows.filter((r) => !r['ok']).length} failures so far`);
+        }
+      }
+    } finally {
+      await opened.close();
+    }
+    const failures = rows.filter((r) => !r['ok']);
+    writeFileSync(
+      join(ctx.outputDir, 'warmup.json'),
+      JSON.stringify({ launches: rows.length, failures: failures.length, rows }, null, 2) + '\n',
+    );
+    if (failures.length) {
+      throw new CheckFailed(
+        `preflight failed for ${failures.length} of ${rows.length} launches; fix the path before sampling`,
+        failures.slice(0, 6).map((r) => `${r['cohort']}/${r['path']}/${r['state']}: ${r['failure_reason']}`),
+      );
+    }
+  },
+};
+
+export default warmup;
