@@ -42,7 +42,7 @@ export function parseMeasureFlags(args: readonly string[]): MeasureFlags {
         break;
       case '--marker': {
         const m = value();
-        if (m === '' || /[\r\n]/.test(m)) throw new UserError('--marker must be one non-empty line of text', { key: '--marker' });
+        if (m === '' || /[\r\n]/.test(m)) throw new UserError('must be one non-empty line of text', { key: '--marker' });
         flags.marker = m;
         break;
       }
@@ -50,13 +50,13 @@ export function parseMeasureFlags(args: readonly string[]): MeasureFlags {
         const v = value();
         const s = Number(v);
         if (!/^\d+(\.\d+)?$/.test(v) || !(s > 0)) {
-          throw new UserError(`--timeout must be a positive number of seconds, got ${JSON.stringify(v)}`, { key: '--timeout' });
+          throw new UserError(`must be a positive number of seconds, got ${JSON.stringify(v)}`, { key: '--timeout' });
         }
         flags.timeoutS = s;
         break;
       }
       case '--json':
-        if (inline !== undefined) throw new UserError('--json takes no value', { key: '--json' });
+        if (inline !== undefined) throw new UserError('takes no value', { key: '--json' });
         flags.json = true;
         break;
       default:
@@ -72,7 +72,7 @@ export function parseMeasureFlags(args: readonly string[]): MeasureFlags {
 
 function integer(flag: string, text: string, min: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min) {
-    throw new UserError(`${flag} must be an integer of at least ${min}, got ${JSON.stringify(text)}`, { key: flag });
+    throw new UserError(`must be an integer of at least ${min}, got ${JSON.stringify(text)}`, { key: flag });
   }
   return Number(text);
 }
