@@ -20,7 +20,7 @@ let ajvInstance: Ajv | null = null;
 
 function ajv(): Ajv {
   if (ajvInstance) return ajvInstance;
-  const a = new Ajv2020({ useDefaults: true, allErrors: false, strict: true, strictRequired: false });
+  const a = new Ajv2020({ useDefaults: true, allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
   a.addFormat('regex', (s: string) => {
     try {
       new RegExp(s);
@@ -31,7 +31,7 @@ function ajv(): Ajv {
   });
   const dir = schemasDir();
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
-    a.addSchema(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    a.addSchema(readSchema(join(dir, f)));
   }
   for (const s of SECTIONS) {
     if (!a.getSchema(`${SCHEMA_BASE}${s}.schema.json`)) {
@@ -40,6 +40,12 @@ function ajv(): Ajv {
   }
   ajvInstance = a;
   return a;
+}
+
+/** A schema file; a default at its root is dropped (ajv ignores it there; the loader fills empty sections). */
+function readSchema(file: string): Record<string, unknown> {
+  const { default: _rootDefault, ...schema } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return schema;
 }
 
 function validatorFor(id: string): ValidateFunction {
@@ -65,9 +71,7 @@ export function validateStageParams(src: YamlSource, stageIndex: number, kind: s
   const a = ajv();
   const id = `${SCHEMA_BASE}stages/${kind}.schema.json`;
   if (!a.getSchema(id)) {
-    const schema = existsSync(file)
-      ? JSON.parse(readFileSync(file, 'utf8'))
-      : { type: 'object', additionalProperties: false, properties: {} };
+    const schema = existsSync(file) ? readSchema(file) : { type: 'object', additionalProperties: false, properties: {} };
     a.addSchema({ ...schema, $id: id });
   }
   const validate = a.getSchema(id)!;

@@ -1,0 +1,53 @@
+// Runs the real `pipeline` command in a child process, for tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const cliPath = join(projectRoot, 'bin', 'pipeline.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function startCli(args: readonly string[], cwd: string): ChildProcess {
+  return spawn(process.execPath, [cliPath, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function runCli(args: readonly string[], cwd: string): Promise<CliResult> {
+  return new Promise((res) => {
+    const child = startCli(args, cwd);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (b) => (stdout += b));
+    child.stderr!.on('data', (b) => (stderr += b));
+    child.on('close', (code, signal) => res({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A temporary project folder holding a copy of pipelines/smoke.yaml as pipeline.yaml. */
+export function smokeProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'benchgraph-test-'));
+  cpSync(join(projectRoot, 'pipelines', 'smoke.yaml'), join(dir, 'pipeline.yaml'));
+  return dir;
+}
+
+/** Lines of .data/executions.log: one per stage execution. */
+export function executions(dir: string): string[] {
+  const file = join(dir, '.data', 'executions.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+}
+
+export function stagesRan(result: CliResult): string[] {
+  const json = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { stages: { id: string; action: string }[] };
+  return json.stages.filter((s) => s.action === 'ran').map((s) => s.id);
+}
+
+/** Fast settings for tests that only need a complete smoke run. */
+export const QUICK = ['--set', 'design.rounds=3', '--set', 'analysis.bootstrap.resamples=200'];
