@@ -1,0 +1,76 @@
+import test from 'ava';
+import { appendFileSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QUICK, runCli, smokeProject } from './helpers/cli.js';
+
+async function frozenProject(): Promise<string> {
+  const dir = smokeProject();
+  const r = await runCli(['run', ...QUICK], dir);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return dir;
+}
+
+function outputsOf(dir: string, kind: string): string {
+  const base = join(dir, '.data', 'stages', kind);
+  const [key] = readdirSync(base);
+  return join(base, key!, 'outputs');
+}
+
+test('audit passes on an untouched store', async (t) => {
+  const dir = await frozenProject();
+  const r = await runCli(['audit', ...QUICK], dir);
+  t.is(r.code, 0, r.stdout + r.stderr);
+  t.regex(r.stdout, /0 problems/);
+});
+
+test('audit fails naming a frozen output file whose bytes changed', async (t) => {
+  const dir = await frozenProject();
+  const file = join(outputsOf(dir, 'analyze'), 'analysis.json');
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, text.replace(/\d/, (d) => String((Number(d) + 1) % 10)));
+  const r = await runCli(['audit', ...QUICK], dir);
+  t.is(r.code, 1);
+  t.regex(r.stdout, /CHANGED\s+\S*stages\/analyze\/[0-9a-f]+\/outputs\/analysis\.json/);
+});
+
+test('audit fails naming a frozen output file that was removed', async (t) => {
+  const dir = await frozenProject();
+  rmSync(join(outputsOf(dir, 'sample'), 'samples.duckdb'));
+  const r = await runCli(['audit', ...QUICK], dir);
+  t.is(r.code, 1);
+  t.regex(r.stdout, /MISSING\s+\S*outputs\/samples\.duckdb/);
+});
+
+test('audit fails naming a published report file that was edited', async (t) => {
+  const dir = await frozenProject();
+  appendFileSync(join(dir, 'reports', 'smoke', 'report.md'), '\nA sentence nobody measured.\n');
+  const r = await runCli(['audit', ...QUICK], dir);
+  t.is(r.code, 1);
+  t.regex(r.stdout, /CHANGED\s+reports\/smoke\/report\.md/);
+});
+
+test('a second concurrent run on the same data folder refuses, naming the holder pid', async (t) => {
+  const dir = smokeProject();
+  const { spawn } = await import('node:child_process');
+  // A live process of ours holds the lock: write its pid as the holder.
+  const holder = spawn('sleep', ['30']);
+  try {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, '.data'), { recursive: true });
+    writeFileSync(join(dir, '.data', 'run.lock'), `${holder.pid}\n`);
+    const r = await runCli(['run', ...QUICK], dir);
+    t.is(r.code, 2);
+    t.regex(r.stderr, new RegExp(`another pipeline run \\(pid ${holder.pid}\\) is using this data folder`));
+  } finally {
+    holder.kill();
+  }
+});
+
+test('a lock left by a process that is gone is taken over', async (t) => {
+  const dir = smokeProject();
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(dir, '.data'), { recursive: true });
+  writeFileSync(join(dir, '.data', 'run.lock'), '999999999\n');
+  const r = await runCli(['run', '--dry-run', ...QUICK], dir);
+  t.is(r.code, 0, r.stderr);
+});

@@ -1,0 +1,56 @@
+// SIGKILL of `pipeline run` in the middle of sampling, then a rerun.
+import test from 'ava';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Database } from '../harness/db/duckdb.js';
+import { runCli, smokeProject, startCli } from './helpers/cli.js';
+
+const ROUNDS = 12;
+const SETS = ['--set', `design.rounds=${ROUNDS}`, '--set', 'analysis.bootstrap.resamples=200'];
+
+function killWhen(dir: string, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = startCli(['run', ...SETS], dir);
+    let err = '';
+    child.stderr!.on('data', (b) => {
+      err += b;
+      if (pattern.test(err) && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+    });
+    child.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve(err) : reject(new Error(`run ended by itself (${code}): ${err}`))));
+  });
+}
+
+for (const [where, pattern] of [
+  ['in the first cohort', /echo formal round 4\//],
+  ['in the second cohort', /tail formal round 2\//],
+] as const) {
+  test(`after SIGKILL during sampling ${where}, a rerun ends with exactly the formal rounds, no duplicates and no killed round`, async (t) => {
+    const dir = smokeProject();
+    await killWhen(dir, pattern);
+    // nothing half-written counts as frozen
+    t.false(existsSync(join(dir, '.data', 'stages', 'sample')));
+    const r = await runCli(['run', '--json', ...SETS], dir);
+    t.is(r.code, 0, r.stderr);
+    t.regex(r.stderr, /discarding incomplete round|already complete/);
+    const base = join(dir, '.data', 'stages', 'sample');
+    const [key] = readdirSync(base);
+    const db = await Database.open(join(base, key!, 'outputs', 'samples.duckdb'), { readOnly: true });
+    try {
+      const cells = await db.all(`SELECT cohort, path, state, count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY ALL`);
+      t.is(cells.length, 2 * 2 * 2);
+      for (const c of cells) {
+        t.is(Number(c['n']), ROUNDS);
+        t.is(Number(c['rounds']), ROUNDS);
+      }
+      const dup = await db.one(`SELECT count(*) - count(DISTINCT launch_id) AS d FROM samples`);
+      t.is(Number(dup!['d']), 0);
+      // Rounds are taken from two sessions; the killed session's rows of its last round are gone.
+      const sessions = await db.all(`SELECT DISTINCT regexp_extract(launch_id, '-s([0-9]+)$', 1) AS s FROM samples WHERE phase = 'formal' ORDER BY 1`);
+      t.deepEqual(sessions.map((s) => s['s']), ['1', '2']);
+      const perRound = await db.all(`SELECT cohort, round, count(DISTINCT regexp_extract(launch_id, '-s([0-9]+)$', 1)) AS s FROM samples WHERE phase = 'formal' GROUP BY ALL HAVING s > 1`);
+      t.deepEqual(perRound, [], 'every formal round comes from one session');
+    } finally {
+      db.close();
+    }
+  });
+}
