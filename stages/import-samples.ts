@@ -13,6 +13,7 @@ const importSamples: StageDefinition = {
   kind: 'import-samples',
   description: 'Reads sample rows from a CSV (columns of schemas/sample.schema.json) into samples.duckdb',
   reads: [],
+  inputFiles: (params) => (typeof params['file'] === 'string' && params['file'] ? [params['file']] : []),
   async run(ctx) {
     const rel = ctx.params['file'];
     if (typeof rel !== 'string' || rel === '') {

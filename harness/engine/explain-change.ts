@@ -12,6 +12,9 @@ export function explainChange(before: KeyInputs, now: KeyInputs, limit = 6): str
     else if (!(f in now.code)) reasons.push(`code file ${f} removed`);
     else reasons.push(`code of ${f} changed`);
   }
+  for (const f of [...new Set([...Object.keys(before.files ?? {}), ...Object.keys(now.files ?? {})])].sort()) {
+    if (before.files?.[f] !== now.files?.[f]) reasons.push(`input file ${f} changed`);
+  }
   diffValues('', before.config, now.config, reasons);
   diffValues('with', before.params, now.params, reasons);
   const needs = new Set([...Object.keys(before.needs), ...Object.keys(now.needs)]);

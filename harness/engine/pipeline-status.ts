@@ -1,11 +1,12 @@
 // `pipeline status`: which stages are fresh (a frozen output exists for their
 // current key) and, for the stale ones, why, in words: by comparing their
 // current key inputs with those of the run recorded in the lock file.
+import { dirname } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { stageCodeDigests } from './code-digest.js';
 import { explainChange } from './explain-change.js';
 import { readLock } from './lock-file.js';
-import { configSlice, stageKey, type KeyInputs } from './stage-key.js';
+import { configSlice, inputFileDigests, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
 import { Store } from './store.js';
 import { topoOrder } from './graph.js';
@@ -39,6 +40,7 @@ export async function pipelineStatus(config: PipelineConfig, dataDir: string): P
       code: stageCodeDigests(def.kind, def.extraCode ?? []),
       config: configSlice(config as unknown as Record<string, unknown>, def.reads),
       params: decl.with,
+      files: inputFileDigests(def.inputFiles?.(decl.with) ?? [], dirname(config.file)),
       needs,
     };
     const previous = lock?.stages[id] ? store.readManifest(lock.stages[id]!.uses, lock.stages[id]!.key) : null;

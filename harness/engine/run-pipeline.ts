@@ -11,7 +11,7 @@ import { shutdownSignal } from './cleanup.js';
 import { stageCodeDigests } from './code-digest.js';
 import { hostFacts } from './host-facts.js';
 import { folderDigest } from './merkle.js';
-import { configSlice, stageKey, type KeyInputs } from './stage-key.js';
+import { configSlice, inputFileDigests, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
 import type { StageDefinition, StageInput } from './stage.js';
 import { Store } from './store.js';
@@ -82,6 +82,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       code: stageCodeDigests(def.kind, def.extraCode ?? []),
       config: configSlice(config as unknown as Record<string, unknown>, def.reads),
       params: decl.with,
+      files: inputFileDigests(def.inputFiles?.(decl.with) ?? [], dirname(config.file)),
       needs,
     };
     return { key: stageKey(inputs), inputs };

@@ -2,6 +2,8 @@
 // depend on: kind, code digests, the config it reads, its parameters and the
 // output digests of the stages it needs. Pure.
 import { canonicalJson } from './canonical-json.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { sha256Hex } from './sha256.js';
 
 export interface KeyInputs {
@@ -11,6 +13,8 @@ export interface KeyInputs {
   /** config sections (or dotted keys) the stage reads -> their values */
   config: Record<string, unknown>;
   params: Record<string, unknown>;
+  /** files outside the store the stage reads (as written in its parameters) -> sha256, or 'missing' */
+  files?: Record<string, string>;
   /** needed stage id -> its output digest (or `key:<key>` for a volatile stage) */
   needs: Record<string, string>;
 }
@@ -26,6 +30,17 @@ export function configSlice(config: Record<string, unknown>, reads: readonly str
     let cur: unknown = config;
     for (const seg of r.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[seg] : undefined;
     out[r] = cur === undefined ? null : cur;
+  }
+  return out;
+}
+
+/** sha256 of each input file named by a stage (pure apart from reading the files). */
+export function inputFileDigests(names: readonly string[], baseDir: string): Record<string, string> | undefined {
+  if (!names.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const n of [...names].sort()) {
+    const abs = isAbsolute(n) ? n : join(baseDir, n);
+    out[n] = existsSync(abs) ? sha256Hex(readFileSync(abs)) : 'missing';
   }
   return out;
 }

@@ -63,6 +63,12 @@ export interface StageDefinition {
    * contents are part of the stage's code digest.
    */
   extraCode?: readonly string[];
+  /**
+   * Files outside the store this stage reads (absolute, or relative to the
+   * pipeline file's folder), from its parameters: their sha256 joins the key,
+   * so editing such a file reruns the stage.
+   */
+  inputFiles?: (params: Record<string, unknown>) => string[];
   /** The engine starts the pipeline's services before this stage and keeps them up while needed. */
   services?: boolean;
   /**
