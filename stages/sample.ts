@@ -75,6 +75,8 @@ async function sampleCohorts(ctx: StageContext, journal: SampleJournal, session:
   let done = 0;
   let failures = 0;
   const t0 = Date.now();
+  const at = { cohort: '', phase: '', round: 0, rounds: 0 };
+  const line = (): string => formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
   const opened = await openSession(
     ctx,
     session,
@@ -82,26 +84,25 @@ async function sampleCohorts(ctx: StageContext, journal: SampleJournal, session:
       await journal.append(row);
       done++;
       if (!row['ok']) failures++;
+      if (ctx.interactive) process.stderr.write(`\r\x1b[K  ${ctx.id}: ${line()}`); // live line on a terminal
     },
     (ids, reason) => journal.markFailed(ids, reason),
   );
-  const show = (cohort: string, phase: string, round: number, rounds: number, live: boolean): void => {
-    const line = formatProgress({ cohort, phase, round, rounds, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
-    if (ctx.interactive && live) process.stderr.write(`\r\x1b[K  ${ctx.id}: ${line}`);
-    else if (!live) {
-      if (ctx.interactive) process.stderr.write('\r\x1b[K');
-      ctx.log(line);
-    }
+  const roundDone = (): void => {
+    if (ctx.interactive) process.stderr.write('\r\x1b[K');
+    ctx.log(line()); // one plain line per round
   };
   try {
     for (const w of work) {
       for (let r = 1; r <= design.warmup_rounds; r++) {
+        Object.assign(at, { cohort: w.cohort, phase: 'warmup', round: r, rounds: design.warmup_rounds });
         await opened.session.runRound(w.cohort, 'warmup', r);
-        show(w.cohort, 'warmup', r, design.warmup_rounds, false);
+        roundDone();
       }
       for (const r of w.rounds) {
+        Object.assign(at, { cohort: w.cohort, phase: 'formal', round: r, rounds: design.rounds });
         await opened.session.runRound(w.cohort, 'formal', r);
-        show(w.cohort, 'formal', r, design.rounds, false);
+        roundDone();
       }
     }
   } finally {

@@ -2,6 +2,7 @@
 // measured, so Node's own spawn is fine here. Output is kept for the failure
 // reason; a hook that exceeds its timeout is killed with its process group.
 import { spawn } from 'node:child_process';
+import { onCleanup } from '../engine/cleanup.js';
 
 export interface HookResult {
   ok: boolean;
@@ -16,6 +17,14 @@ export function runHook(argv: readonly string[], env: Record<string, string>, cw
       output = (output + b.toString('utf8')).slice(-4000);
     };
     const child = spawn(argv[0]!, argv.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // On a signal, a running hook is stopped with its whole process group.
+    const forget = onCleanup(`hook ${argv[0]}`, () => {
+      try {
+        if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    });
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const timer = setTimeout(() => {
@@ -27,10 +36,12 @@ export function runHook(argv: readonly string[], env: Record<string, string>, cw
     }, timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);
+      void forget();
       resolve({ ok: false, reason: `hook ${argv[0]} could not start: ${e.message}`, output });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      void forget();
       if (code === 0) resolve({ ok: true, reason: null, output });
       else {
         const last = output.trim().split('\n').at(-1) ?? '';

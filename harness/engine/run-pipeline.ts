@@ -7,7 +7,7 @@ import { basename, join, dirname, relative } from 'node:path';
 import type { PipelineConfig, StageDecl } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { noServices } from '../services/running-services.js';
-import { shutdownSignal } from './cleanup.js';
+import { onCleanup, shutdownSignal } from './cleanup.js';
 import { stageCodeDigests } from './code-digest.js';
 import { hostFacts } from './host-facts.js';
 import { folderDigest } from './merkle.js';
@@ -119,6 +119,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     const { decl, def } = resolved.get(id)!;
     if (def.services) await ensureServices();
     const temp = store.makeTemp(def.kind, k.key);
+    const dropTemp = onCleanup(`temporary outputs of ${id}`, () => rmSync(temp, { recursive: true, force: true }));
     const workDir = store.workDir(def.kind, k.key);
     mkdirSync(workDir, { recursive: true });
     const startedAt = new Date();
@@ -144,7 +145,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
         signal: shutdownSignal,
       });
     } catch (e) {
-      rmSync(temp, { recursive: true, force: true });
+      await dropTemp();
       throw e;
     }
     const { digest, files } = await folderDigest(join(temp, 'outputs'));
@@ -162,6 +163,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       seconds,
       host: hostFacts(),
     });
+    await dropTemp(); // renamed away by freeze: nothing left to remove
     rmSync(workDir, { recursive: true, force: true });
     options.log(`✓ ${id} ran in ${seconds.toFixed(2)} s → ${digest.slice(0, 12)}`);
     return { id, uses: def.kind, key: k.key, action: 'ran', outputDigest: digest, seconds };

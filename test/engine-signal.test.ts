@@ -1,0 +1,64 @@
+import test from 'ava';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { runCli, smokeProject, startCli } from './helpers/cli.js';
+
+function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
+  const kids = new Map<number, number[]>();
+  for (const line of out.trim().split('\n')) {
+    const [p, pp] = line.trim().split(/\s+/).map(Number) as [number, number];
+    kids.set(pp, [...(kids.get(pp) ?? []), p]);
+  }
+  const all: number[] = [];
+  const walk = (p: number): void => {
+    for (const k of kids.get(p) ?? []) {
+      all.push(k);
+      walk(k);
+    }
+  };
+  walk(pid);
+  return all;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  test(`${sig} during sampling stops the run, leaves no process, lock or temporary output, and the next run completes`, async (t) => {
+    const dir = smokeProject();
+    const child = startCli(['run', '--set', 'design.rounds=40'], dir);
+    let err = '';
+    let seen: number[] = [];
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      child.stderr!.on('data', (b) => {
+        err += b;
+        if (/echo formal round 3\//.test(err) && !child.killed) {
+          seen = descendants(child.pid!);
+          child.kill(sig);
+          resolve();
+        }
+      });
+    });
+    const code = await ended;
+    t.is(code, sig === 'SIGINT' ? 130 : 143, err);
+    t.true(seen.length > 0, 'the launch helper was running');
+    await new Promise((r) => setTimeout(r, 200));
+    const left = seen.filter(alive);
+    t.deepEqual(left, [], 'no process of the run is left: ' + (left.length ? execFileSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }) : ''));
+    t.false(existsSync(join(dir, '.data', 'run.lock')));
+    const tmp = join(dir, '.data', 'tmp');
+    t.deepEqual(existsSync(tmp) ? readdirSync(tmp) : [], []);
+    t.false(existsSync(join(dir, '.data', 'stages', 'sample')));
+    const again = await runCli(['run', '--set', 'design.rounds=4'], dir);
+    t.is(again.code, 0, again.stderr);
+  });
+}
