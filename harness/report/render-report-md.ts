@@ -19,7 +19,9 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
 }
 
-const code = (argv: readonly string[]): string => '`' + argv.join(' ').replace(/`/g, "'") + '`';
+/** An argv as a shell would need it typed: words with spaces or quotes are single-quoted. */
+const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./{}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+const code = (argv: readonly string[]): string => '`' + argv.map(shellWord).join(' ').replace(/`/g, "'") + '`';
 
 export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string {
   const f = formatters(inp.options);
