@@ -1,0 +1,52 @@
+#!/bin/sh
+# Teardown of a pair (after_pair) and safety net for a session (after_session,
+# or after a crash) of the lazy and oci-full paths; idempotent. Under ROOT, unmounts
+# every mount (deepest first: overlays, erofs, then the rclone FUSE mount; a
+# busy one lazily), then stops every rclone this path started there (pid files
+# named rclone.pid whose process is still that rclone mount), by pid, waiting
+# until each is gone. Running it again, or on a folder with nothing mounted,
+# does nothing and exits 0.
+#
+#   cleanup-pair.sh ROOT [--remove]   (--remove also deletes ROOT/lazy and ROOT/oci)
+set -u
+[ $# -ge 1 ] || { echo "usage: cleanup-pair.sh ROOT [--remove]" >&2; exit 64; }
+[ -d "$1" ] || exit 0
+root=$(cd "$1" && pwd -P)
+case "$root" in /|/tmp|/var|/home|/root|/usr) echo "cleanup-pair: refusing to clean $root" >&2; exit 64;; esac
+status=0
+
+mounts_under() {
+  # mount points (field 5 of mountinfo) at or under $root, deepest first
+  awk -v r="$root" '{ p = $5; gsub(/\\040/, " ", p); if (p == r || index(p, r "/") == 1) print length(p) "\t" p }' /proc/self/mountinfo |
+    sort -rn | cut -f2-
+}
+
+for _ in 1 2 3; do
+  list=$(mounts_under)
+  [ -z "$list" ] && break
+  echo "$list" | while IFS= read -r m; do
+    umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+  done
+done
+left=$(mounts_under)
+if [ -n "$left" ]; then echo "cleanup-pair: still mounted: $left" >&2; status=1; fi
+
+find "$root" -name rclone.pid -type f 2>/dev/null | while IFS= read -r f; do
+  pid=$(cat "$f" 2>/dev/null) || continue
+  case "$pid" in ''|*[!0-9]*) continue;; esac
+  mnt=$(cat "${f%.pid}.mountpoint" 2>/dev/null || echo "")
+  if [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "rclone mount .* $mnt "; then
+    kill -TERM "$pid" 2>/dev/null || true
+    i=0
+    while [ -d "/proc/$pid" ] && [ $i -lt 100 ]; do
+      # a zombie is gone for our purposes
+      grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null && break
+      sleep 0.05; i=$((i + 1))
+    done
+    [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+  fi
+  rm -f "$f"
+done
+
+if [ "${2:-}" = "--remove" ] && [ -z "$(mounts_under)" ]; then rm -rf "$root/lazy" "$root/oci"; fi
+exit $status

@@ -1,0 +1,52 @@
+#!/bin/sh
+# The lazy path's launcher: on-demand reads of an erofs image over HTTP.
+#
+#   lazy-launch.sh cold|warm PAIR_DIR WORKSPACE BASE_URL ERofs_FILE -- CMD [ARG...]
+#
+# cold: mounts BASE_URL with rclone (fresh client cache folder under PAIR_DIR,
+#   reads on demand in 64 KiB chunks, no buffering or read-ahead in rclone),
+#   then mounts ERofs_FILE from it with the kernel's erofs (read-only).
+# warm: reuses the pair's mounts from its cold launch.
+# Both: a fresh overlay upper layer in WORKSPACE and `crun run` (oci-run.sh).
+# On a failure while mounting, everything mounted so far is undone. The pair's
+# mounts are undone by the after_pair hook (cleanup-pair.sh PAIR_DIR --remove).
+set -eu
+[ $# -ge 6 ] && [ "$6" = "--" ] || { echo "usage: lazy-launch.sh cold|warm PAIR_DIR WORKSPACE BASE_URL EROFS_FILE -- CMD [ARG...]" >&2; exit 64; }
+state=$1; pair=$2; ws=$3; url=$4; file=$5; shift 6
+here=$(cd "$(dirname "$0")" && pwd -P)
+mkdir -p "$pair"
+pair=$(cd "$pair" && pwd -P)
+d="$pair/lazy"
+
+if [ "$state" = cold ]; then
+  "$here/cleanup-pair.sh" "$pair" --remove >&2 || { echo "lazy-launch: could not clear $d" >&2; exit 70; }
+  mkdir -p "$d/remote" "$d/lower" "$d/rclone-cache"
+  trap '"$here/cleanup-pair.sh" "$pair" >&2' EXIT
+  trap 'exit 143' INT TERM
+  echo "$d/remote" > "$d/rclone.mountpoint"
+  # In a subshell, so rclone is not a child of this launcher (crun, which this
+  # script becomes, waits for all its children).
+  (
+  rclone mount --http-url "$url" :http: "$d/remote" --config /dev/null --read-only \
+    --vfs-cache-mode off --buffer-size 0 --max-read-ahead 0 \
+    --vfs-read-chunk-size 64k --vfs-read-chunk-size-limit 64k \
+    --dir-cache-time 1000h --poll-interval 0 --cache-dir "$d/rclone-cache" \
+    --log-file "$d/rclone.log" --log-level NOTICE </dev/null >/dev/null 2>&1 &
+  echo $! > "$d/rclone.pid"
+  )
+  i=0
+  until mountpoint -q "$d/remote"; do
+    if [ ! -d "/proc/$(cat "$d/rclone.pid")" ] || [ $i -ge 2000 ]; then
+      echo "lazy-launch: rclone did not mount $url (see $d/rclone.log)" >&2; exit 71
+    fi
+    sleep 0.005; i=$((i + 1))
+  done
+  mount -t erofs -o ro "$d/remote/$file" "$d/lower" || { echo "lazy-launch: could not mount $file from $url" >&2; exit 72; }
+  trap - EXIT INT TERM
+elif [ "$state" = warm ]; then
+  mountpoint -q "$d/lower" || { echo "lazy-launch: warm launch without the pair's mounts ($d/lower); did the cold launch fail?" >&2; exit 73; }
+else
+  echo "lazy-launch: state must be cold or warm, not $state" >&2; exit 64
+fi
+
+exec "$here/oci-run.sh" "$d/lower" "$ws" -- "$@"
