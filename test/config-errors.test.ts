@@ -1,9 +1,8 @@
 // Each malformed pipeline gives exit 2 and one line `FILE:LINE:COL: key: what (hint)`, no stack trace.
 import test from 'ava';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, runCli } from './helpers/cli.js';
+import { projectRoot, runCli, tempDir } from './helpers/cli.js';
 
 const smoke = readFileSync(join(projectRoot, 'pipelines', 'smoke.yaml'), 'utf8');
 
@@ -66,7 +65,7 @@ const cases: Case[] = [
 
 for (const c of cases) {
   test(`${c.name} is a user error with its place named (exit 2, one line, no stack)`, async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'benchgraph-cfg-'));
+    const dir = tempDir('benchgraph-cfg-');
     writeFileSync(join(dir, 'pipeline.yaml'), c.text);
     const r = await runCli(['run', '--dry-run', ...(c.args ?? [])], dir);
     t.is(r.code, 2, r.stderr);
@@ -79,7 +78,7 @@ for (const c of cases) {
 }
 
 test('the smoke pipeline itself is valid', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'benchgraph-cfg-'));
+  const dir = tempDir('benchgraph-cfg-');
   writeFileSync(join(dir, 'pipeline.yaml'), smoke);
   const r = await runCli(['run', '--dry-run'], dir);
   t.is(r.code, 0, r.stderr);

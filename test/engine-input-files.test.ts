@@ -1,8 +1,7 @@
 import test from 'ava';
-import { mkdtempSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, stagesRan } from './helpers/cli.js';
+import { runCli, stagesRan, tempDir } from './helpers/cli.js';
 
 const HEADER = 'experiment,cohort,path,state,phase,round,order_in_round,launch_id,ready_ms,completion_ms,ok,started_at';
 
@@ -11,7 +10,7 @@ function row(path: string, state: string, round: number, ms: number): string {
 }
 
 test('editing an imported CSV reruns import-samples and what follows it', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'benchgraph-import-'));
+  const dir = tempDir('benchgraph-import-');
   const lines = [HEADER];
   for (let r = 1; r <= 5; r++) for (const [p, ms] of [['a', 10 + r], ['b', 20 + r]] as const) for (const s of ['cold', 'warm']) lines.push(row(p, s, r, ms));
   writeFileSync(join(dir, 'samples.csv'), lines.join('\n') + '\n');

@@ -1,6 +1,6 @@
 // Runs the real `pipeline` command in a child process, for tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,9 +30,21 @@ export function runCli(args: readonly string[], cwd: string): Promise<CliResult>
   });
 }
 
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A temporary folder removed when the test file's worker exits. */
+export function tempDir(prefix = 'benchgraph-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 /** A temporary project folder holding a copy of pipelines/smoke.yaml as pipeline.yaml. */
 export function smokeProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'benchgraph-test-'));
+  const dir = tempDir();
   cpSync(join(projectRoot, 'pipelines', 'smoke.yaml'), join(dir, 'pipeline.yaml'));
   return dir;
 }
