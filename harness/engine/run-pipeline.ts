@@ -186,8 +186,8 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       const { decl, def } = resolved.get(id)!;
       const k = computeKey(id);
       if (!k) {
-        // An upstream stage was left out by --only and has no frozen output.
-        outcomes.set(id, { id, uses: def.kind, key: null, action: 'skipped', outputDigest: null, seconds: 0 });
+        // An upstream stage would run first (dry run), or --only left it out and it has no frozen output.
+        outcomes.set(id, { id, uses: def.kind, key: null, action: options.dryRun && !selected ? 'would-run' : 'skipped', outputDigest: null, seconds: 0 });
         continue;
       }
       keys.set(id, k);
@@ -211,8 +211,8 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       }
       if (options.dryRun) {
         outcomes.set(id, { id, uses: def.kind, key: k.key, action: mustRun ? 'would-run' : 'would-reuse', outputDigest: manifest?.outputDigest ?? null, seconds: 0 });
+        // A stage that would run leaves its dependents without a key: they would run too.
         if (manifest && !mustRun) frozen.set(id, { id, kind: def.kind, outputDir: store.outputsDir(def.kind, k.key), outputDigest: manifest.outputDigest });
-        else break; // later keys depend on outputs not yet produced
         continue;
       }
       if (!mustRun && manifest) {
@@ -250,11 +250,12 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     if (!def.volatile || outcomes.has(id)) continue;
     const k = keys.get(id);
     const manifest = k ? store.readManifest(def.kind, k.key) : null;
+    const dependentRuns = config.stages.some((x) => x.needs.includes(id) && outcomes.get(x.id)?.action === 'would-run');
     outcomes.set(id, {
       id,
       uses: def.kind,
       key: k?.key ?? null,
-      action: options.dryRun ? 'would-reuse' : manifest ? 'reused' : 'skipped',
+      action: options.dryRun ? (dependentRuns ? 'would-run' : 'would-reuse') : manifest ? 'reused' : 'skipped',
       outputDigest: manifest?.outputDigest ?? null,
       seconds: 0,
     });
