@@ -117,6 +117,7 @@ export async function startDockerEngine(
   log: (l: string) => void,
 ): Promise<StartedService> {
   const runAbs = resolve(runDir);
+  mkdirSync(runAbs, { recursive: true });
   const dataRoot = resolve(String(section.with['data_root'] ?? join(runAbs, 'data')));
   mkdirSync(dataRoot, { recursive: true });
   const shortDir = mkdtempSync(join(tmpdir(), 'bg-engine-'));

@@ -23,6 +23,7 @@ export async function startDockerRegistry(
     throw new UserError(`prepared data of service ${id} is missing: ${preparedDir}`, { key: `services.${id}.data_from` }, 'run the prepare stage again');
   }
   mkdirSync(storageDir, { recursive: true });
+  mkdirSync(runDir, { recursive: true });
   const readOnly = section.with['read_only'] === undefined ? preparedDir !== undefined : Boolean(section.with['read_only']);
   const binary = String(section.with['binary'] ?? 'docker-registry');
   const port = await freeLoopbackPort();

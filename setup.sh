@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs what benchgraph needs, then builds it. Safe to run again.
+#  - as root on Debian or Ubuntu: the Debian packages of the real paths
+#    (apt-get update once, then apt-get install of what is missing);
+#  - not root: prints the exact install command and exits 1 if a package is
+#    missing (nothing else is done);
+#  - then npm ci and npm run build (TypeScript and the C launch helper).
+set -eu
+cd "$(dirname "$0")"
+
+PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev"
+
+missing=""
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in $PACKAGES; do
+    if ! dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then missing="$missing $p"; fi
+  done
+fi
+
+if [ -n "$missing" ]; then
+  if [ ! -r /etc/os-release ] || ! grep -Eq '^(ID|ID_LIKE)=.*(debian|ubuntu)' /etc/os-release; then
+    echo "setup.sh: not Debian or Ubuntu; install the equivalents of:$missing" >&2
+    exit 1
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup.sh: missing Debian packages:$missing" >&2
+    echo "run as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+    exit 1
+  fi
+  echo "setup.sh: installing:$missing"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci
+fi
+npm run build
+echo "setup.sh: ready (pipeline doctor lists what the real paths need)"
