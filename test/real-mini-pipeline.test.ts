@@ -6,7 +6,7 @@ import test from 'ava';
 import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, runCli } from './helpers/cli.js';
+import { projectRoot, runCli, startCli } from './helpers/cli.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/services/mount-table.js';
 
@@ -45,4 +45,41 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
   const again = await runCli(['run', '--set', 'design.rounds=3'], dir);
   t.is(again.code, 0, again.stderr);
   t.regex(again.stderr + again.stdout, /0 ran/, 'a second run reuses every stage');
+});
+
+function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid} ${cmd}`);
+    } catch {
+      /* gone */
+    }
+  }
+  return found;
+}
+
+rootTest('SIGINT during sampling of real-mini leaves no mount, no service process and no engine folder', async (t) => {
+  t.timeout(300_000);
+  const dir = mkdtempSync(join(tmpdir(), 'bg-real-sigint-'));
+  cpSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+  const enginesBefore = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-')));
+  const child = startCli(['run', '--set', 'design.rounds=200'], dir);
+  let stderr = '';
+  await new Promise<void>((resolve) => {
+    child.stderr!.on('data', (b: Buffer) => {
+      stderr += b.toString();
+      if (/formal round 2\//.test(stderr)) resolve();
+    });
+    child.on('close', () => resolve());
+  });
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  t.not(code, 0, stderr.slice(-2000));
+  t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
+  t.deepEqual(processesMentioning(dir), [], 'no process of the run is left');
+  // Other runs may be using engines of their own: a leftover is a new folder no live dockerd uses.
+  const enginesAfter = readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-') && !enginesBefore.has(f) && processesMentioning(join(tmpdir(), f)).length === 0);
+  t.deepEqual(enginesAfter, [], 'the private engine folder is removed');
 });
