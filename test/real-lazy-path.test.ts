@@ -4,7 +4,7 @@
 // rclone behind; the oci-full launcher pulls, unpacks and runs the same image.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,19 @@ if (!isRoot) console.warn('real-lazy-path: skipped, needs root (mounts, crun); C
 const noLog = (): void => {};
 const paths = () => join(harnessDir(), 'paths');
 const command = ['/bin/sh', '-c', 'grep -qx ID=busybox /etc/os-release && echo READY'];
+
+function loopFilesUnder(root: string): string[] {
+  return readdirSync('/sys/block')
+    .filter((d) => d.startsWith('loop'))
+    .map((d) => {
+      try {
+        return readFileSync(`/sys/block/${d}/loop/backing_file`, 'utf8').trim();
+      } catch {
+        return '';
+      }
+    })
+    .filter((b) => b.startsWith(root + '/'));
+}
 
 let dir: string;
 let tar: string;
@@ -62,6 +75,7 @@ rootTest('the lazy launcher runs busybox from an erofs image over rclone, warm r
 
     await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']);
     t.deepEqual(mountsUnder(pair), [], 'no mount is left after the after_pair hook');
+    t.deepEqual(loopFilesUnder(pair), [], 'no loop device reads the image any more');
     t.false(existsSync(`/proc/${rclonePid}/cmdline`) && readFileSync(`/proc/${rclonePid}/cmdline`, 'utf8').includes('rclone'), 'rclone is gone');
     t.false(existsSync(join(pair, 'lazy')));
     await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']); // idempotent

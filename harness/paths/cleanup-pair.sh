@@ -1,8 +1,9 @@
 #!/bin/sh
 # Teardown of a pair (after_pair) and safety net for a session (after_session,
 # or after a crash) of the lazy and oci-full paths; idempotent. Under ROOT, unmounts
-# every mount (deepest first: overlays, erofs, then the rclone FUSE mount; a
-# busy one lazily), then stops every rclone this path started there (pid files
+# every mount (newest first: overlays, erofs, then the rclone FUSE mount it
+# reads from; a busy one lazily), waits until no loop device reads a file
+# under ROOT any more, then stops every rclone this path started there (pid files
 # named rclone.pid whose process is still that rclone mount), by pid, waiting
 # until each is gone. Running it again, or on a folder with nothing mounted,
 # does nothing and exits 0.
@@ -16,8 +17,9 @@ case "$root" in /|/tmp|/var|/home|/root|/usr) echo "cleanup-pair: refusing to cl
 status=0
 
 mounts_under() {
-  # mount points (field 5 of mountinfo) at or under $root, deepest first
-  awk -v r="$root" '{ p = $5; gsub(/\\040/, " ", p); if (p == r || index(p, r "/") == 1) print length(p) "\t" p }' /proc/self/mountinfo |
+  # mount points (field 5 of mountinfo) at or under $root, newest mount first
+  # (mountinfo lists mounts in the order they were made)
+  awk -v r="$root" '{ p = $5; gsub(/\\040/, " ", p); if (p == r || index(p, r "/") == 1) print NR "\t" p }' /proc/self/mountinfo |
     sort -rn | cut -f2-
 }
 
@@ -28,6 +30,19 @@ for _ in 1 2 3; do
     umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
   done
 done
+# erofs was mounted through a loop device (autoclear): let it let go of the
+# image file before rclone, which serves that file, is stopped.
+loops_busy() {
+  for f in /sys/block/loop*/loop/backing_file; do
+    [ -r "$f" ] || continue
+    b=$(cat "$f" 2>/dev/null) || continue
+    case "$b" in "$root"/*) return 0;; esac
+  done
+  return 1
+}
+i=0
+while loops_busy && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+if loops_busy; then echo "cleanup-pair: a loop device still reads a file under $root" >&2; status=1; fi
 left=$(mounts_under)
 if [ -n "$left" ]; then echo "cleanup-pair: still mounted: $left" >&2; status=1; fi
 
