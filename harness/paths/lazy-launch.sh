@@ -4,7 +4,8 @@
 #   lazy-launch.sh cold|warm PAIR_DIR WORKSPACE BASE_URL ERofs_FILE -- CMD [ARG...]
 #
 # cold: mounts BASE_URL with rclone (fresh client cache folder under PAIR_DIR,
-#   reads on demand in 64 KiB chunks, no buffering or read-ahead in rclone),
+#   reads on demand in 64 KiB chunks, no buffering or read-ahead in rclone, FUSE
+#   reads served one at a time so the bytes fetched do not depend on timing),
 #   then mounts ERofs_FILE from it with the kernel's erofs (read-only).
 # warm: reuses the pair's mounts from its cold launch.
 # Both: a fresh overlay upper layer in WORKSPACE and `crun run` (oci-run.sh).
@@ -28,7 +29,7 @@ if [ "$state" = cold ]; then
   # script becomes, waits for all its children).
   (
   rclone mount --http-url "$url" :http: "$d/remote" --config /dev/null --read-only \
-    --vfs-cache-mode off --buffer-size 0 --max-read-ahead 0 \
+    --vfs-cache-mode off --buffer-size 0 --max-read-ahead 0 --async-read=false \
     --vfs-read-chunk-size 64k --vfs-read-chunk-size-limit 64k \
     --dir-cache-time 1000h --poll-interval 0 --cache-dir "$d/rclone-cache" \
     --log-file "$d/rclone.log" --log-level NOTICE </dev/null >/dev/null 2>&1 &
