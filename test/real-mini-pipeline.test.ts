@@ -3,7 +3,7 @@
 // the real registry, nginx, private dockerd, rclone, erofs and crun; no failed
 // launch, full pulls on cold docker/oci-full, and nothing left running or mounted.
 import test from 'ava';
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
@@ -45,6 +45,7 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
   const again = await runCli(['run', '--set', 'design.rounds=3'], dir);
   t.is(again.code, 0, again.stderr);
   t.regex(again.stderr + again.stdout, /0 ran/, 'a second run reuses every stage');
+  if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });
 
 function processesMentioning(text: string): string[] {
@@ -82,4 +83,5 @@ rootTest('SIGINT during sampling of real-mini leaves no mount, no service proces
   // Other runs may be using engines of their own: a leftover is a new folder no live dockerd uses.
   const enginesAfter = readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-') && !enginesBefore.has(f) && processesMentioning(join(tmpdir(), f)).length === 0);
   t.deepEqual(enginesAfter, [], 'the private engine folder is removed');
+  if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });
