@@ -6,7 +6,10 @@
 # cold: mounts BASE_URL with rclone (fresh client cache folder under PAIR_DIR,
 #   reads on demand in 64 KiB chunks, no buffering or read-ahead in rclone, FUSE
 #   reads served one at a time so the bytes fetched do not depend on timing),
-#   then mounts ERofs_FILE from it with the kernel's erofs (read-only).
+#   then mounts ERofs_FILE from it with the kernel's erofs (read-only). rclone
+#   runs in its own session, so it outlives the cold launch's process group
+#   (which the launch helper kills when the launch completes); its pid is in
+#   PAIR_DIR/lazy/rclone.pid.
 # warm: reuses the pair's mounts from its cold launch.
 # Both: a fresh overlay upper layer in WORKSPACE and `crun run` (oci-run.sh).
 # On a failure while mounting, everything mounted so far is undone. The pair's
@@ -25,19 +28,24 @@ if [ "$state" = cold ]; then
   trap '"$here/cleanup-pair.sh" "$pair" >&2' EXIT
   trap 'exit 143' INT TERM
   echo "$d/remote" > "$d/rclone.mountpoint"
-  # In a subshell, so rclone is not a child of this launcher (crun, which this
-  # script becomes, waits for all its children).
-  (
-  rclone mount --http-url "$url" :http: "$d/remote" --config /dev/null --read-only \
+  # rclone runs in a session (and process group) of its own: the launch helper
+  # kills whatever is left in the launch's process group when the launch
+  # completes, and rclone must serve the warm launch too. setsid -f forks, so
+  # rclone is not a child of this launcher either (crun, which this script
+  # becomes, waits for all its children). The forked shell writes its own pid
+  # (rclone's, after exec) for cleanup-pair.sh, which stops it by pid.
+  rm -f "$d/rclone.pid"
+  setsid -f /bin/sh -c 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && shift && exec "$@"' lazy-rclone "$d/rclone.pid" \
+    rclone mount --http-url "$url" :http: "$d/remote" --config /dev/null --read-only \
     --vfs-cache-mode off --buffer-size 0 --max-read-ahead 0 --async-read=false \
     --vfs-read-chunk-size 64k --vfs-read-chunk-size-limit 64k \
     --dir-cache-time 1000h --poll-interval 0 --cache-dir "$d/rclone-cache" \
-    --log-file "$d/rclone.log" --log-level NOTICE </dev/null >/dev/null 2>&1 &
-  echo $! > "$d/rclone.pid"
-  )
+    --log-file "$d/rclone.log" --log-level NOTICE </dev/null >/dev/null 2>&1 ||
+    { echo "lazy-launch: could not start rclone" >&2; exit 71; }
   i=0
-  until mountpoint -q "$d/remote"; do
-    if [ ! -d "/proc/$(cat "$d/rclone.pid")" ] || [ $i -ge 2000 ]; then
+  until [ -s "$d/rclone.pid" ] && mountpoint -q "$d/remote"; do
+    pid=$(cat "$d/rclone.pid" 2>/dev/null || true)
+    if { [ -n "$pid" ] && { [ ! -d "/proc/$pid" ] || grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; }; } || [ $i -ge 2000 ]; then
       echo "lazy-launch: rclone did not mount $url (see $d/rclone.log)" >&2; exit 71
     fi
     sleep 0.005; i=$((i + 1))
