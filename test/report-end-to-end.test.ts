@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
@@ -37,11 +37,17 @@ function context(dir: string, id: string, kind: string, outputDir: string, input
   };
 }
 
-async function runBoth(dir: string): Promise<{ analysisDir: string; reportDir: string }> {
+/**
+ * Runs analyze and report on synthetic samples. With samplesFile, that
+ * samples.duckdb is copied in (DuckDB does not write the same rows to
+ * byte-identical files every time, and report.md names the file's sha256).
+ */
+async function runBoth(dir: string, samplesFile?: string): Promise<{ analysisDir: string; reportDir: string }> {
   const cfg = config(dir);
   const sampleDir = join(dir, 'sample-out');
   await mkdir(sampleDir, { recursive: true });
-  await writeSamplesTable(join(sampleDir, 'samples.duckdb'), syntheticSamples({
+  if (samplesFile) await copyFile(samplesFile, join(sampleDir, 'samples.duckdb'));
+  else await writeSamplesTable(join(sampleDir, 'samples.duckdb'), syntheticSamples({
     experiment: 'e2e', cohorts: ['shell'], paths: { docker: 400, lazy: 180 }, states: ['cold', 'warm'], rounds: 30, seed: 'e2e', failEvery: 50,
   }));
   await writeFile(join(sampleDir, 'session.json'), JSON.stringify({ seed: 'e2e', rounds: 30, warmupRounds: 3, preflight: 1, paths: ['docker', 'lazy'], cohorts: ['shell'], states: ['cold', 'warm'], sessions: [] }));
@@ -74,7 +80,15 @@ test('analyze and report run end to end on a synthetic samples.duckdb', async (t
     t.true(md.startsWith('# Does the lazy path start faster?\n'));
     for (const h of ['## Conclusions', '## Motivation', '## Experiment design', '## Data and analysis', '## Downloads and sources']) t.true(md.includes(h), h);
     t.true(md.includes('No pins.json'));
-    t.true(md.includes('lazy is faster'));
+    t.true(md.includes('lazy has the lower median Ready'));
+    t.notRegex(md, /(docker|lazy) is faster/, 'a difference of medians is not reported as "faster"');
+    // failEvery=50 fails one warm docker and one warm lazy launch (exit code 1): every per-cell sentence and row says so
+    t.true(md.includes('docker has a P50 of 394.0 ms (n=30 of 30)'), 'a cell without failures covers all its launches');
+    t.regex(md, /docker has a P50 of [0-9.]+ ms \(n=29 of 30; 1 failed \(exit code 1\)\)/);
+    t.regex(md, /\| docker \| warm \| ready \| 29 of 30 \| 1 failed \(exit code 1\) \|/);
+    t.regex(md, /All 29 valid warm lazy observations precede every valid warm docker observation, but failed launches are not among them/);
+    t.regex(md, /over 28 of 30 paired rounds \(2 left out because a launch of docker or lazy failed or has no value\): lazy has the lower median Ready/);
+    t.true(md.includes('so the slowest launches may be missing'));
     t.true((await readFile(join(reportDir, 'ecdf-ready-shell-cold.svg'), 'utf8')).startsWith('<svg'));
     t.true((await readFile(join(reportDir, 'provenance.csv'), 'utf8')).includes('samples,samples.duckdb,'));
   } finally {
@@ -87,7 +101,7 @@ test('identical inputs give identical report bytes', async (t) => {
   const two = await mkdtemp(join(tmpdir(), 'benchgraph-same-'));
   try {
     const r1 = await runBoth(one);
-    const r2 = await runBoth(two);
+    const r2 = await runBoth(two, join(one, 'sample-out', 'samples.duckdb'));
     const files = (await readdir(r1.reportDir)).sort();
     t.deepEqual((await readdir(r2.reportDir)).sort(), files);
     for (const f of files) t.true((await readFile(join(r1.reportDir, f))).equals(await readFile(join(r2.reportDir, f))), f);

@@ -1,7 +1,9 @@
 // report.md: the source report's structure rendered from the statistics and
 // the pipeline file. Pure: the same inputs give the same bytes.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
-import { cap, centreText, cohortConclusions, contentSentences, differenceText, formatters, type Formatters } from './conclusions.js';
+import {
+  cap, centreText, cohortConclusions, comparisonRounds, contentSentences, countText, differenceText, failedText, failureCaveat, formatters, type Formatters,
+} from './conclusions.js';
 import { fixed, grouped, orDash } from './format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 
@@ -145,12 +147,15 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
     const valid = readyCells.reduce((s, c) => s + c.n, 0);
     const failures = readyCells.reduce((s, c) => s + c.failures, 0);
     L.push(`### ${cap(cohort)}: client start-up waiting`, '');
-    L.push(`${ns.length === 1 ? `n=${ns[0]} per cell` : `n from ${Math.min(...ns)} to ${Math.max(...ns)} per cell`}, ${valid} valid samples, ` +
-      `${failures === 0 ? 'zero' : failures} formal failures and zero speed-based exclusions. Unit ms; quantiles are ${a.quantile}. ` +
+    const launches = readyCells.reduce((s, c) => s + c.launches, 0);
+    L.push(`${ns.length === 1 ? `n=${ns[0]} per cell` : `n from ${Math.min(...ns)} to ${Math.max(...ns)} per cell`}, ${valid} valid samples of ${launches} formal launches, ` +
+      `${failures === 0 ? 'zero' : failures} formal failures and zero speed-based exclusions. ` +
+      (failures === 0 ? '' : 'Failed launches are left out of every statistic below (P50, clusters, P95, min, max, dominance, intervals), so the slowest launches may be missing from the cells that have failures; each row says how many. ') +
+      `Unit ms; quantiles are ${a.quantile}. ` +
       `Unsplit distributions report P50, separated ones report cluster medians and shares. ` +
       `P95 is reference-only below n=${r.p95ReferenceBelowN}.`, '');
-    L.push(...table(['path', 'state', 'metric', 'n', 'failures', 'P50 or clusters', 'P95', 'min', 'max'],
-      cells.map((c) => [c.path, c.state, c.metric, String(c.n), String(c.failures),
+    L.push(...table(['path', 'state', 'metric', 'n of launches', 'failed (reason)', 'P50 or clusters', 'P95', 'min', 'max'],
+      cells.map((c) => [c.path, c.state, c.metric, `${c.n} of ${c.launches}`, c.failures === 0 ? '0' : failedText(a, c),
         c.split ? c.groups.map((g) => `${fixed(g.medianMs, inp.options.msDecimals)} (${f.pct(g.share)})`).join(' / ') : orDash(c.p50Ms, (v) => fixed(v, inp.options.msDecimals)),
         orDash(c.p95Ms, (v) => fixed(v, inp.options.msDecimals)) + (c.p95ReferenceOnly && c.p95Ms !== null ? ' (ref.)' : ''),
         orDash(c.minMs, (v) => fixed(v, inp.options.msDecimals)), orDash(c.maxMs, (v) => fixed(v, inp.options.msDecimals))])), '');
@@ -158,11 +163,14 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
     if (dom.length) {
       L.push(dom.map((d) => {
         const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
-        return `Every ${d.state} ${first} ${d.metric} observation (n=${n}) precedes every ${d.state} ${second} observation.`;
+        const caveat = failureCaveat(a, cohort, d.state, d.metric, [d.a, d.b]);
+        return caveat
+          ? `Every valid ${d.state} ${first} ${d.metric} observation (n=${n}) precedes every valid ${d.state} ${second} observation, but ${caveat}.`
+          : `Every ${d.state} ${first} ${d.metric} observation (n=${n}) precedes every ${d.state} ${second} observation.`;
       }).join(' ') + ' The direction of these cells does not depend on a single median.', '');
     }
     const split = cells.filter((c) => c.split);
-    if (split.length) L.push(`Cells separated by the cluster rule: ${split.map((c) => `${c.path} ${c.state} ${c.metric} (${centreText(c, f)})`).join('; ')}. Their causes are undetermined.`, '');
+    if (split.length) L.push(`Cells separated by the cluster rule: ${split.map((c) => `${c.path} ${c.state} ${c.metric} (${centreText(c, f)}; ${countText(a, c)})`).join('; ')}. Their causes are undetermined.`, '');
     if (plots) for (const state of states) L.push(`![Ready ECDF, ${cohort}, ${state}](${plotFileName(cohort, state)})`, '');
 
     const diffs = a.differences.filter((d) => d.cohort === cohort);
@@ -170,23 +178,30 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
       L.push(`#### ${cap(cohort)}: differences of marginal medians`, '');
       L.push(`Resampling complete paired formal rounds ${grouped(r.bootstrap.resamples)} times with replacement (seed \`${r.bootstrap.seed}\`) gives ` +
         `${fixed(r.bootstrap.confidence * 100, 0)}% percentile intervals for each difference of marginal medians. ` +
-        'An interval containing 0 means no difference is detected. These intervals do not describe cluster centres and do not establish a speed multiplier or a cause.', '');
-      L.push(...table(['state', 'metric', 'difference', 'observed (ms)', `${fixed(r.bootstrap.confidence * 100, 0)}% interval (ms)`, 'rounds', 'result'],
+        'Only rounds in which both paths have a valid value are resampled; a round with a failed launch is left out. ' +
+        'An interval containing 0 means no difference is detected; one that excludes 0 shows which path has the lower median, not that every launch of it is faster. ' +
+        'These intervals do not describe cluster centres and do not establish a speed multiplier or a cause.', '');
+      L.push(...table(['state', 'metric', 'difference', 'observed (ms)', `${fixed(r.bootstrap.confidence * 100, 0)}% interval (ms)`, 'paired rounds used', 'result'],
         diffs.map((d) => [d.state, d.metric, `${d.a} − ${d.b}`, orDash(d.observedMs, (v) => fixed(v, inp.options.msDecimals)),
           d.lowMs === null || d.highMs === null ? '-' : `[${fixed(d.lowMs, inp.options.msDecimals)}, ${fixed(d.highMs, inp.options.msDecimals)}]`,
-          String(d.rounds), d.observedMs === null ? 'not computable' : d.detected ? 'difference detected' : 'no difference detected'])), '');
-      L.push(diffs.filter((d) => d.metric === 'ready').map((d) => cap(differenceText(d, f, 'Ready')) + '.').join(' '), '');
+          `${d.rounds} of ${comparisonRounds(a, d)}`, d.observedMs === null ? 'not computable' : d.detected ? 'difference detected' : 'no difference detected'])), '');
+      L.push(diffs.filter((d) => d.metric === 'ready').map((d) => cap(differenceText(d, f, 'Ready', comparisonRounds(a, d))) + '.').join(' '), '');
     }
 
     const bytes = a.bytes.filter((b) => b.cohort === cohort).sort((x, y) => paths.indexOf(x.path) * 10 + states.indexOf(x.state) - (paths.indexOf(y.path) * 10 + states.indexOf(y.state)));
     if (bytes.some((b) => b.contentBytes.n > 0 || b.responseBytes.n > 0)) {
       L.push(`#### ${cap(cohort)}: client content transfer`, '');
       const allSame = bytes.every((b) => b.contentBytes.identical && b.responseBytes.identical);
-      L.push(`Unit bytes, measured through Completion; ${allSame ? 'counts are identical within each cell' : 'counts differ within some cells (marked), so the median is shown with the range'}.`, '');
+      L.push(`Unit bytes, measured through Completion, of launches that succeeded; ${allSame ? 'counts are identical within each cell' : 'counts differ within some cells (marked), so the median is shown with the range'}.`, '');
       const cellText = (s: typeof bytes[number]['contentBytes']): string =>
         s.n === 0 ? 'not counted' : s.identical ? grouped(s.median!) : `${grouped(s.median!)} (varies: ${grouped(s.min!)}–${grouped(s.max!)})`;
-      L.push(...table(['path', 'state', 'n', 'content bytes', 'response bytes'],
-        bytes.map((b) => [b.path, b.state, String(Math.max(b.contentBytes.n, b.responseBytes.n)), cellText(b.contentBytes), cellText(b.responseBytes)])), '');
+      const launchesOf = (b: typeof bytes[number]): CellStatistics | undefined => a.cells.find((c) => c.cohort === b.cohort && c.path === b.path && c.state === b.state);
+      L.push(...table(['path', 'state', 'n of launches', 'failed (reason)', 'content bytes', 'response bytes'],
+        bytes.map((b) => {
+          const c = launchesOf(b);
+          const n = String(Math.max(b.contentBytes.n, b.responseBytes.n));
+          return [b.path, b.state, c ? `${n} of ${c.launches}` : n, !c || c.failures === 0 ? '0' : failedText(a, c), cellText(b.contentBytes), cellText(b.responseBytes)];
+        })), '');
     } else {
       L.push(`No byte counts were recorded for ${cohort} (no path uses a counted service).`, '');
     }

@@ -1,0 +1,67 @@
+// Conclusion sentences state how many launches each statistic covers and never
+// claim more than the statistic shows (a lower median, not "faster").
+import test from 'ava';
+import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harness/analysis/analysis-result.js';
+import { cohortConclusions, countText, differenceText, formatters, reasonLabel } from '../harness/report/conclusions.js';
+import type { ReportOptions } from '../harness/report/report-options.js';
+
+const options: ReportOptions = { title: null, plots: false, msDecimals: 1, secondsDecimals: 2, percentDecimals: 1, notes: [] };
+const f = formatters(options);
+
+function cell(path: string, launches: number, failures: number, p50Ms: number): CellStatistics {
+  const n = launches - failures;
+  return {
+    cohort: 'shell', path, state: 'cold', metric: 'ready', launches, failures, n,
+    p50Ms, p95Ms: null, p95ReferenceOnly: true, minMs: p50Ms - 10, maxMs: p50Ms + 10, split: false, groups: [],
+  };
+}
+
+const difference: DifferenceResult = {
+  cohort: 'shell', state: 'cold', metric: 'ready', a: 'docker', b: 'lazy', rounds: 28,
+  observedMs: 200, lowMs: 180, highMs: 220, resamples: 1000, confidence: 0.95, detected: true,
+};
+
+function analysis(dockerFailures: number): AnalysisResult {
+  return {
+    cells: [cell('docker', 30, dockerFailures, 400), cell('lazy', 30, 0, 190)],
+    dominance: [{ cohort: 'shell', state: 'cold', metric: 'ready', a: 'docker', b: 'lazy', nA: 30 - dockerFailures, nB: 30, result: 'b-precedes-a' }],
+    differences: [{ ...difference, rounds: 30 - dockerFailures }],
+    failures: dockerFailures === 0 ? [] : [
+      { cohort: 'shell', path: 'docker', state: 'cold', reason: 'timed out after 300000 ms (marker not seen); process group killed', count: dockerFailures - 1 },
+      { cohort: 'shell', path: 'docker', state: 'cold', reason: 'marker line "BENCHGRAPH-READY-L0000007" never appeared on stdout (exit code 1)', count: 1 },
+    ],
+    bytes: [],
+  } as unknown as AnalysisResult;
+}
+
+test('a cell sentence with failures says how many launches it covers, how many failed and why', (t) => {
+  const text = cohortConclusions(analysis(3), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
+  t.true(text.includes('docker has a P50 of 400.0 ms (n=27 of 30; 3 failed (2 timeout, 1 marker line never appeared on stdout (exit code 1)))'), text);
+  t.true(text.includes('lazy has a P50 of 190.0 ms (n=30 of 30)'), text);
+  t.regex(text, /3 formal launches failed; they are counted but left out of every P50, cluster, dominance and interval above, so the slowest launches may be missing/);
+});
+
+test('a dominance over a cell with failures says the failed launches are not among the observations', (t) => {
+  const withFailures = cohortConclusions(analysis(3), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
+  t.regex(withFailures, /All 30 valid cold lazy observations precede every valid cold docker observation, but failed launches are not among them \(cold docker: 3 failed [^)]*\)+, so this holds for the launches that succeeded only\./);
+  const clean = cohortConclusions(analysis(0), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
+  t.true(clean.includes('All 30 cold lazy observations precede every cold docker observation.'), clean);
+  t.false(clean.includes('valid'));
+  t.true(clean.includes('No formal launch failed.'));
+});
+
+test('a detected difference of medians says which path has the lower median, not which is faster', (t) => {
+  const text = differenceText(difference, f, 'Ready', 30);
+  t.true(text.endsWith(': lazy has the lower median Ready'), text);
+  t.false(text.includes('faster'));
+  t.true(text.includes('over 28 of 30 paired rounds (2 left out because a launch of docker or lazy failed or has no value)'), text);
+  t.true(differenceText({ ...difference, observedMs: -200, lowMs: -220, highMs: -180 }, f, 'Ready').endsWith(': docker has the lower median Ready'));
+  t.true(differenceText({ ...difference, lowMs: -5, detected: false }, f, 'Ready', 30).endsWith('the interval contains 0, no difference is detected'));
+});
+
+test('failure reasons are grouped by cause: timeouts and per-launch marker text collapse', (t) => {
+  t.is(reasonLabel('timed out after 300000 ms (marker seen); process group killed'), 'timeout');
+  t.is(reasonLabel('marker line "BENCHGRAPH-READY-L1" never appeared on stdout'), reasonLabel('marker line "BENCHGRAPH-READY-L2" never appeared on stdout'));
+  t.true(reasonLabel('x'.repeat(200)).length <= 60);
+  t.is(countText(analysis(0), cell('lazy', 30, 0, 190)), 'n=30 of 30');
+});
