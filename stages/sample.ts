@@ -81,17 +81,15 @@ async function sampleCohorts(ctx: StageContext, journal: SampleJournal, session:
     ctx,
     session,
     async (row) => {
+      if (ctx.signal.aborted) throw new Error('interrupted: launch not journaled'); // its round runs again
       await journal.append(row);
       done++;
       if (!row['ok']) failures++;
-      if (ctx.interactive) process.stderr.write(`\r\x1b[K  ${ctx.id}: ${line()}`); // live line on a terminal
+      ctx.progress?.(line());
     },
     (ids, reason) => journal.markFailed(ids, reason),
   );
-  const roundDone = (): void => {
-    if (ctx.interactive) process.stderr.write('\r\x1b[K');
-    ctx.log(line()); // one plain line per round
-  };
+  const roundDone = (): void => ctx.log(line()); // one plain line per round
   try {
     for (const w of work) {
       for (let r = 1; r <= design.warmup_rounds; r++) {

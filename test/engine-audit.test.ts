@@ -74,3 +74,17 @@ test('a lock left by a process that is gone is taken over', async (t) => {
   const r = await runCli(['run', '--dry-run', ...QUICK], dir);
   t.is(r.code, 0, r.stderr);
 });
+
+test('--force reruns a frozen stage under the same key, keeps its new outputs, and audit still passes', async (t) => {
+  const dir = await frozenProject();
+  const before = readFileSync(join(outputsOf(dir, 'sample'), 'session.json'), 'utf8');
+  const { statSync } = await import('node:fs');
+  const mtimeBefore = statSync(join(outputsOf(dir, 'sample'), 'samples.duckdb')).mtimeMs;
+  const r = await runCli(['run', ...QUICK, '--force', 'sample'], dir);
+  t.is(r.code, 0, r.stderr);
+  t.is(readdirSync(join(dir, '.data', 'stages', 'sample')).length, 1, 'same key');
+  t.true(statSync(join(outputsOf(dir, 'sample'), 'samples.duckdb')).mtimeMs > mtimeBefore, 'the new samples replaced the old');
+  t.is(readFileSync(join(outputsOf(dir, 'sample'), 'session.json'), 'utf8'), before);
+  const audit = await runCli(['audit', ...QUICK], dir);
+  t.is(audit.code, 0, audit.stdout + audit.stderr);
+});

@@ -21,8 +21,11 @@ const ALIASES = { f: 'file' };
 function load(flags: Record<string, unknown>): { config: PipelineConfig; dataDir: string } {
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
   const config = loadPipeline(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() });
-  const dataDir = resolve((flags['data'] as string | undefined) ?? process.env['BENCHGRAPH_DATA'] ?? '.data');
-  return { config, dataDir };
+  return { config, dataDir: dataDirOf(flags) };
+}
+
+function dataDirOf(flags: Record<string, unknown>): string {
+  return resolve((flags['data'] as string | undefined) ?? process.env['BENCHGRAPH_DATA'] ?? '.data');
 }
 
 const log = (line: string): void => {
@@ -85,7 +88,7 @@ export async function auditCommand(args: string[]): Promise<number> {
 export async function gcCommand(args: string[]): Promise<number> {
   const { flags } = parseArgs(args, COMMON, ALIASES);
   const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
-  const dataDir = resolve((flags['data'] as string | undefined) ?? '.data');
+  const dataDir = dataDirOf(flags);
   const release = acquireDataLock(dataDir);
   try {
     const r = garbageCollect(file, dataDir);

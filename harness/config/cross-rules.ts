@@ -41,6 +41,11 @@ export function checkCrossRules(src: YamlSource, value: Record<string, unknown>,
     throw err(['stages', first, 'needs'], `cycle in needs: ${[...cycle, cycle[0]].join(' -> ')}`, 'a stage cannot depend on itself through others; remove one of these needs');
   }
 
+  const states = ((value['design'] as { states?: string[] } | undefined)?.states ?? []) as string[];
+  if (states.length === 2 && states[0] !== 'cold') {
+    throw err(['design', 'states'], 'warm comes before cold', 'write [cold, warm]: each cold launch is followed immediately by the warm launch of its pair');
+  }
+
   const services = (value['services'] ?? {}) as Record<string, { data_from?: string }>;
   for (const [id, svc] of Object.entries(services)) {
     if (svc && svc.data_from !== undefined && !seen.has(svc.data_from)) {

@@ -3,6 +3,7 @@
 // run resumes where it stopped and nothing is counted twice.
 import { Database } from './duckdb.js';
 import { sampleColumns, type SampleRow } from '../analysis/sample-columns.js';
+import { SESSION_OF_LAUNCH_SQL } from '../design/session-plan.js';
 
 export class SampleJournal {
   private constructor(private readonly db: Database, readonly file: string) {}
@@ -36,9 +37,9 @@ export class SampleJournal {
     for (const r of rounds) await this.db.exec(`DELETE FROM samples WHERE phase = 'formal' AND cohort = $1 AND round = $2`, [cohort, r]);
   }
 
-  /** Sessions recorded so far (launch ids end in -s<session>). */
+  /** Sessions recorded so far (launch ids end in .s<session>). */
   async lastSession(): Promise<number> {
-    const row = await this.db.one(`SELECT max(CAST(regexp_extract(launch_id, '-s([0-9]+)$', 1) AS INTEGER)) AS s FROM samples`);
+    const row = await this.db.one(`SELECT max(${SESSION_OF_LAUNCH_SQL}) AS s FROM samples`);
     const s = row?.['s'];
     return s === null || s === undefined ? 0 : Number(s);
   }

@@ -91,7 +91,12 @@ export class SamplingSession {
     mkdirSync(pairDir, { recursive: true });
     const rows: SampleRow[] = [];
     const teardown = onCleanup(`after_pair hooks of ${baseId}`, async () => {
-      for (const hook of path.hooks.after_pair) await this.hook(pathId, path, hook, this.place(cohortId, pathId, 'warm', phase, round, pairDir));
+      // On a signal the launch in flight is stopped before its pair is torn down under it.
+      if (this.o.signal.aborted) await this.o.launcher.close();
+      for (const hook of path.hooks.after_pair) {
+        const r = await this.hook(pathId, path, hook, this.place(cohortId, pathId, 'warm', phase, round, pairDir));
+        if (!r.ok) throw new Error(r.reason ?? 'failed');
+      }
     });
     let teardownFailure: string | null = null;
     try {
@@ -108,6 +113,8 @@ export class SamplingSession {
           }
         }
         const row = hookFailure ? this.failedRow(place, phase, orderInRound, hookFailure) : await this.measure(place, cohort, path, phase, orderInRound);
+        // A launch cut short by a signal is not a sample: its round is incomplete and runs again.
+        this.throwIfAborted();
         await this.o.record(row); // journaled as the launch ends
         rows.push(row);
       }
@@ -182,15 +189,13 @@ export class SamplingSession {
       ok = false;
       reason = `mounts left in the workspace: ${left.join(', ')}`;
     }
+    if (ok && this.o.launcher.lastStrayKilled) {
+      // The path left processes in the launch's group; the helper killed them, so what follows may not be what was measured.
+      ok = false;
+      reason = 'processes left running in the launch process group were killed after it completed';
+    }
     return {
-      experiment: this.o.config.experiment.name,
-      cohort: place.cohort,
-      path: place.path,
-      state: place.state,
-      phase,
-      round: place.round,
-      order_in_round: orderInRound,
-      launch_id: place.launchId,
+      ...this.failedRow(place, phase, orderInRound, reason ?? 'failed'),
       ready_ms: result.readyMs,
       completion_ms: result.completionMs,
       content_bytes: bytes ? bytes.contentBytes : null,
@@ -206,6 +211,7 @@ export class SamplingSession {
     };
   }
 
+  /** A row with no measurement: a launch that could not run, with its reason. */
   private failedRow(place: LaunchPlace, phase: Phase, orderInRound: number, reason: string): SampleRow {
     return {
       experiment: this.o.config.experiment.name,

@@ -39,7 +39,14 @@ export function remainingRounds(total: number, progress: CohortProgress): number
   return out;
 }
 
+/**
+ * `cohort.path.state.f12.s1`: '.' cannot occur in cohort or path ids, so two
+ * different launches never share an id.
+ */
 export function launchId(session: number, cohort: string, path: string, state: string, phase: 'preflight' | 'warmup' | 'formal', round: number): string {
   const p = phase === 'formal' ? 'f' : phase === 'warmup' ? 'w' : 'p';
-  return `${cohort}-${path}-${state}-${p}${round}-s${session}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${cohort}.${path}.${state}.${p}${round}.s${session}`;
 }
+
+/** The session number at the end of a launch id. */
+export const SESSION_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.s([0-9]+)$', 1) AS INTEGER)`;

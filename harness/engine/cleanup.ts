@@ -50,6 +50,9 @@ export function pendingCleanups(): string[] {
   return stack.map((e) => e.label);
 }
 
+/** 128 + signal number, as shells report it. */
+const EXIT_CODE = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
 const abort = new AbortController();
 /** Aborted on the first SIGINT/SIGTERM. */
 export const shutdownSignal: AbortSignal = abort.signal;
@@ -59,12 +62,16 @@ function installSignalHandlers(): void {
   signalsInstalled = true;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(sig, () => {
-      if (abort.signal.aborted) return; // second signal: cleanup is already running
+      if (abort.signal.aborted) {
+        // A second signal while undoing: the user insists; say what may be left and go.
+        process.stderr.write(`\n${sig} again: exiting now; still to undo: ${pendingCleanups().join(', ') || 'nothing'}\n`);
+        process.exit(EXIT_CODE[sig]);
+      }
       process.stderr.write(`\n${sig}: stopping, undoing mounts, containers and services...\n`);
       abort.abort(new Error(`interrupted by ${sig}`));
       void runCleanup().then((failures) => {
         for (const f of failures) process.stderr.write(f + '\n');
-        process.exit(sig === 'SIGINT' ? 130 : 143);
+        process.exit(EXIT_CODE[sig]);
       });
     });
   }

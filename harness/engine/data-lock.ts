@@ -1,6 +1,6 @@
 // One `pipeline run` per data folder at a time. The lock file holds the
 // holder's pid; a lock whose process is gone is taken over.
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isAlive } from './store.js';
@@ -27,7 +27,14 @@ export function acquireDataLock(dataDir: string): () => Promise<void> {
           `wait for it to finish, stop it with 'kill ${pid}', or use another --data folder`,
         );
       }
-      rmSync(file, { force: true }); // stale: its process is gone
+      // Stale: its process is gone. Rename it away first; of two runners that
+      // both saw it stale, only one rename succeeds, then both retry O_EXCL.
+      try {
+        renameSync(file, `${file}.stale-${process.pid}`);
+        rmSync(`${file}.stale-${process.pid}`, { force: true });
+      } catch {
+        // another runner took it over first
+      }
     }
   }
   throw new UserError('could not take the data folder lock', { file }, 'remove the file if no pipeline run is active');

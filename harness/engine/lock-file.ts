@@ -37,9 +37,12 @@ export function renderLock(lock: LockFile): string {
   return `{\n  "lockVersion": 1,\n  "pipeline": ${JSON.stringify(lock.pipeline)},\n  "stages": {\n${lines.join('\n')}\n  }\n}\n`;
 }
 
-export function writeLock(pipelineFile: string, stages: Record<string, LockEntry>): void {
+/** Records this run's stages over the previous lock; entries of stage ids no longer in the pipeline are dropped. */
+export function writeLock(pipelineFile: string, stages: Record<string, LockEntry>, stageIds: readonly string[]): void {
   const old = readLock(pipelineFile);
-  const merged = { ...(old?.stages ?? {}), ...stages };
+  const ids = new Set(stageIds);
+  const kept = Object.fromEntries(Object.entries(old?.stages ?? {}).filter(([id]) => ids.has(id)));
+  const merged = { ...kept, ...stages };
   const text = renderLock({ lockVersion: 1, pipeline: basename(pipelineFile), stages: merged });
   const file = lockPathFor(pipelineFile);
   writeFileSync(file + '.tmp', text);

@@ -3,10 +3,9 @@
 // current key inputs with those of the run recorded in the lock file.
 import { dirname } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
-import { stageCodeDigests } from './code-digest.js';
 import { explainChange } from './explain-change.js';
 import { readLock } from './lock-file.js';
-import { configSlice, inputFileDigests, stageKey, type KeyInputs } from './stage-key.js';
+import { keyInputsFor, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
 import { Store } from './store.js';
 import { topoOrder } from './graph.js';
@@ -35,14 +34,7 @@ export async function pipelineStatus(config: PipelineConfig, dataDir: string): P
       if (d === undefined) staleUp.push(n);
       else needs[n] = d;
     }
-    const inputs: KeyInputs = {
-      kind: def.kind,
-      code: stageCodeDigests(def.kind, def.extraCode ?? []),
-      config: configSlice(config as unknown as Record<string, unknown>, def.reads),
-      params: decl.with,
-      files: inputFileDigests(def.inputFiles?.(decl.with) ?? [], dirname(config.file)),
-      needs,
-    };
+    const inputs = keyInputsFor(def, decl.with, config as unknown as Record<string, unknown>, dirname(config.file), needs);
     const previous = lock?.stages[id] ? store.readManifest(lock.stages[id]!.uses, lock.stages[id]!.key) : null;
     if (staleUp.length) {
       const reasons = staleUp.map((n) => `upstream ${n} is stale and will run`);

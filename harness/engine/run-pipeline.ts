@@ -3,15 +3,15 @@
 // run right before a stage that needs them runs; services are started around
 // the stages that need them.
 import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+import { removeScratch } from '../design/safe-remove.js';
 import { basename, join, dirname, relative } from 'node:path';
 import type { PipelineConfig, StageDecl } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { noServices } from '../services/running-services.js';
 import { onCleanup, shutdownSignal } from './cleanup.js';
-import { stageCodeDigests } from './code-digest.js';
 import { hostFacts } from './host-facts.js';
 import { folderDigest } from './merkle.js';
-import { configSlice, inputFileDigests, stageKey, type KeyInputs } from './stage-key.js';
+import { keyInputsFor, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
 import type { StageDefinition, StageInput } from './stage.js';
 import { Store } from './store.js';
@@ -56,6 +56,10 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
   }
   const selected = options.only?.length ? new Set(options.only) : null;
   const forced = new Set(options.force ?? []);
+  // A volatile stage runs only with a stage that needs it: forcing it forces them.
+  for (const f of [...forced]) {
+    if (resolved.get(f)?.def.volatile) for (const s of config.stages) if (s.needs.includes(f)) forced.add(s.id);
+  }
 
   const outcomes = new Map<string, StageOutcome>();
   const frozen = new Map<string, StageInput>(); // stage id -> frozen output
@@ -77,14 +81,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
         needs[n] = f.outputDigest;
       }
     }
-    const inputs: KeyInputs = {
-      kind: def.kind,
-      code: stageCodeDigests(def.kind, def.extraCode ?? []),
-      config: configSlice(config as unknown as Record<string, unknown>, def.reads),
-      params: decl.with,
-      files: inputFileDigests(def.inputFiles?.(decl.with) ?? [], dirname(config.file)),
-      needs,
-    };
+    const inputs = keyInputsFor(def, decl.with, config as unknown as Record<string, unknown>, dirname(config.file), needs);
     return { key: stageKey(inputs), inputs };
   };
 
@@ -140,8 +137,14 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
         pipelineFile: config.file,
         services: session ? (session as ServiceSession).services : noServices,
         key: k.key,
-        log: (line) => options.log(`  ${id}: ${line}`),
+        log: (line) => {
+          if (options.interactive) process.stderr.write('\r\x1b[K');
+          options.log(`  ${id}: ${line}`);
+        },
         interactive: options.interactive,
+        progress: (line) => {
+          if (options.interactive) process.stderr.write(`\r\x1b[K  ${id}: ${line}`);
+        },
         signal: shutdownSignal,
       });
     } catch (e) {
@@ -164,7 +167,8 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       host: hostFacts(),
     });
     await dropTemp(); // renamed away by freeze: nothing left to remove
-    rmSync(workDir, { recursive: true, force: true });
+    const blocked = removeScratch(workDir); // never walks into a mount a path left behind
+    if (blocked.length) options.log(`  ${id}: kept ${workDir}: still mounted below it: ${blocked.join(', ')}`);
     options.log(`✓ ${id} ran in ${seconds.toFixed(2)} s → ${digest.slice(0, 12)}`);
     return { id, uses: def.kind, key: k.key, action: 'ran', outputDigest: digest, seconds };
   };
@@ -266,7 +270,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     for (const o of outcomes.values()) {
       if (o.key && o.outputDigest) entries[o.id] = { uses: o.uses, key: o.key, outputDigest: o.outputDigest };
     }
-    writeLock(config.file, entries);
+    writeLock(config.file, entries, config.stages.map((s) => s.id));
   }
   return order.filter((id) => outcomes.has(id)).map((id) => outcomes.get(id)!);
 }

@@ -32,8 +32,17 @@ export async function startServiceSession(
   const stops: (() => Promise<void>)[] = [];
   const byId: Record<string, ServiceEndpoint> = {};
   const proxies: CountingProxy[] = [];
+  // Every service is stopped even when one stop fails; the failures are reported together.
   const stopAll = async (): Promise<void> => {
-    while (stops.length) await stops.pop()!();
+    const failures: string[] = [];
+    while (stops.length) {
+      try {
+        await stops.pop()!();
+      } catch (e) {
+        failures.push((e as Error).message);
+      }
+    }
+    if (failures.length) throw new Error(`stopping services: ${failures.join('; ')}`);
   };
   try {
     for (const [id, section] of Object.entries(config.services) as [string, ServiceSection][]) {

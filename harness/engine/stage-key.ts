@@ -5,6 +5,7 @@ import { canonicalJson } from './canonical-json.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { sha256Hex } from './sha256.js';
+import { stageCodeDigests } from './code-digest.js';
 
 export interface KeyInputs {
   kind: string;
@@ -43,4 +44,22 @@ export function inputFileDigests(names: readonly string[], baseDir: string): Rec
     out[n] = existsSync(abs) ? sha256Hex(readFileSync(abs)) : 'missing';
   }
   return out;
+}
+
+/** Key inputs of a stage (pure apart from reading its code and input files). */
+export function keyInputsFor(
+  def: { kind: string; reads: readonly string[]; extraCode?: readonly string[]; inputFiles?: (params: Record<string, unknown>) => string[] },
+  params: Record<string, unknown>,
+  config: Record<string, unknown>,
+  pipelineDir: string,
+  needs: Record<string, string>,
+): KeyInputs {
+  return {
+    kind: def.kind,
+    code: stageCodeDigests(def.kind, def.extraCode ?? []),
+    config: configSlice(config, def.reads),
+    params,
+    files: inputFileDigests(def.inputFiles?.(params) ?? [], pipelineDir),
+    needs,
+  };
 }

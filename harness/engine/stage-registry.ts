@@ -1,8 +1,10 @@
 // Stage kinds are the modules in stages/: the file name is the kind.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { stagesDistDir, stagesSourceDir } from './project-root.js';
+import { projectRoot, stagesDistDir, stagesSourceDir } from './project-root.js';
+import { stageCodeDigests } from './code-digest.js';
+import { UserError } from '../errors.js';
 import type { StageDefinition } from './stage.js';
 
 export function knownStageKinds(): Set<string> {
@@ -25,6 +27,22 @@ export async function loadStage(kind: string): Promise<StageDefinition> {
   if (!def || typeof def.run !== 'function' || def.kind !== kind || !Array.isArray(def.reads)) {
     throw new Error(`stages/${kind}.ts must default-export a StageDefinition with kind '${kind}', reads and run()`);
   }
+  assertBuilt(def);
   loaded.set(kind, def);
   return def;
+}
+
+/**
+ * Keys hash the TypeScript sources while the compiled JavaScript runs: a
+ * source newer than its build would run old code under a new key.
+ */
+function assertBuilt(def: StageDefinition): void {
+  const root = projectRoot();
+  for (const rel of Object.keys(stageCodeDigests(def.kind, def.extraCode ?? []))) {
+    if (!rel.endsWith('.ts')) continue;
+    const built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
+    if (!existsSync(built) || statSync(built).mtimeMs + 1 < statSync(join(root, rel)).mtimeMs) {
+      throw new UserError(`the build is older than ${rel}`, { file: rel }, "run 'npm run build' so the code that runs is the code that is hashed");
+    }
+  }
 }

@@ -41,8 +41,10 @@ export interface StageContext {
   key: string;
   /** Progress and log lines for the user (stderr). */
   log: (line: string) => void;
-  /** True when stderr is a terminal (a live progress line is fine). */
+  /** True when stderr is a terminal. */
   interactive: boolean;
+  /** A live progress line, redrawn in place on a terminal; ignored otherwise (use log for lines that stay). */
+  progress?: (line: string) => void;
   /** Aborted on SIGINT/SIGTERM; long work should stop promptly. */
   signal: AbortSignal;
 }

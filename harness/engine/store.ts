@@ -64,8 +64,13 @@ export class Store {
     const target = this.stageDir(manifest.kind, manifest.key);
     mkdirSync(join(this.dataDir, 'stages', manifest.kind), { recursive: true });
     if (existsSync(target)) {
-      // Same key frozen meanwhile (should not happen under the data lock): keep the first.
-      rmSync(tempDir, { recursive: true, force: true });
+      // A forced or volatile stage ran again under the same key: the new
+      // outputs replace the old ones. Moved aside first, so a crash between
+      // the two renames leaves no folder (stale, reruns) rather than a mix.
+      const old = `${tempDir}-replaced`;
+      renameSync(target, old);
+      renameSync(tempDir, target);
+      rmSync(old, { recursive: true, force: true });
       return;
     }
     renameSync(tempDir, target);

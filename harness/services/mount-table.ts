@@ -1,5 +1,5 @@
 // Mount points at or under a folder, from /proc/self/mountinfo.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Pure: mount points in mountinfo text that are `dir` or below it. */
@@ -15,9 +15,16 @@ export function mountPointsUnder(mountinfo: string, dir: string): string[] {
   return out;
 }
 
+/** Mount points at or under `dir` (symlinks in `dir` resolved, as the kernel records real paths). */
 export function mountsUnder(dir: string): string[] {
+  let real = dir;
   try {
-    return mountPointsUnder(readFileSync('/proc/self/mountinfo', 'utf8'), dir);
+    real = realpathSync(dir);
+  } catch {
+    // a folder that does not exist has nothing mounted under it, unless a parent resolves
+  }
+  try {
+    return mountPointsUnder(readFileSync('/proc/self/mountinfo', 'utf8'), real);
   } catch {
     return [];
   }
