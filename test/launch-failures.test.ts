@@ -1,11 +1,11 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Launcher, type LaunchRequest } from '../harness/launch/launcher.js';
 import { makeMarker } from '../harness/launch/marker.js';
+import { alive } from './helpers/processes.js';
 
 let launcher: Launcher;
 let dir: string;
@@ -36,14 +36,6 @@ function request(script: string, overrides: Partial<LaunchRequest> = {}): Launch
 }
 
 /** Running and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 async function gone(pid: number): Promise<boolean> {
   for (let i = 0; i < 100 && alive(pid); i++) await sleep(10);

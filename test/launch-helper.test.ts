@@ -8,15 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../harness/errors.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { pendingCleanups } from '../harness/engine/cleanup.js';
+import { alive } from './helpers/processes.js';
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(cond: () => boolean): Promise<boolean> {
   for (let i = 0; i < 200 && !cond(); i++) await sleep(10);

@@ -22,6 +22,7 @@ import { mountsUnder } from '../harness/services/mount-table.js';
 import { sha256File } from '../harness/engine/sha256.js';
 import { Launcher, type LaunchRequest, type LaunchResult } from '../harness/launch/launcher.js';
 import { makeMarker } from '../harness/launch/marker.js';
+import { alive } from './helpers/processes.js';
 
 const run = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
@@ -45,14 +46,6 @@ function loopFilesUnder(root: string): string[] {
 }
 
 /** Running and not a zombie (state field of /proc/PID/stat). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Pids of live rclone processes whose command line names a path under root. */
 function rclonesUnder(root: string): number[] {

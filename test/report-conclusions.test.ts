@@ -2,7 +2,7 @@
 // claim more than the statistic shows (a lower median, not "faster").
 import test from 'ava';
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harness/analysis/analysis-result.js';
-import { cohortConclusions, countText, differenceText, formatters, reasonLabel } from '../harness/report/conclusions.js';
+import { cohortConclusions, contentSentences, countText, differenceText, formatters, reasonLabel } from '../harness/report/conclusions.js';
 import type { ReportOptions } from '../harness/report/report-options.js';
 
 const options: ReportOptions = { title: null, plots: false, msDecimals: 1, secondsDecimals: 2, percentDecimals: 1, notes: [] };
@@ -64,4 +64,16 @@ test('failure reasons are grouped by cause: timeouts and per-launch marker text 
   t.is(reasonLabel('marker line "BENCHGRAPH-READY-L1" never appeared on stdout'), reasonLabel('marker line "BENCHGRAPH-READY-L2" never appeared on stdout'));
   t.true(reasonLabel('x'.repeat(200)).length <= 60);
   t.is(countText(analysis(0), cell('lazy', 30, 0, 190)), 'n=30 of 30');
+});
+
+test('a content count that varies within its cell is stated as its range and said to vary, not dropped', (t) => {
+  const bytes = (path: string, min: number, max: number) => ({
+    cohort: 'shell', path, state: 'cold',
+    contentBytes: { n: 30, min, median: min, max, identical: min === max, distinct: min === max ? 1 : 2 },
+  });
+  const a = { ...analysis(0), bytes: [bytes('docker', 1000, 1000), bytes('lazy', 300, 364)] } as unknown as AnalysisResult;
+  const text = contentSentences(a, 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
+  t.true(text.includes('Cold content is 1,000 bytes for docker versus 300–364 bytes for lazy, 70.0% less for lazy at the medians (varies within the lazy cell).'), text);
+  const same = { ...analysis(0), bytes: [bytes('docker', 1000, 1000), bytes('lazy', 300, 300)] } as unknown as AnalysisResult;
+  t.true(contentSentences(same, 'shell', ['docker', 'lazy'], ['cold'], f).join(' ').includes('versus 300 bytes for lazy, 70.0% less for lazy (identical within each cell).'));
 });

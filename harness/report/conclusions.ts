@@ -138,18 +138,21 @@ export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: 
   return out;
 }
 
-/** Content transfer comparison for cold clients when both counts are identical within their cells. */
+/** Content transfer comparison per state; a count that varies within its cell is shown as its range and said so. */
 export function contentSentences(a: AnalysisResult, cohort: string, pathOrder: string[], stateOrder: string[], f: Formatters): string[] {
   const out: string[] = [];
   for (const d of a.differences.filter((x) => x.cohort === cohort && x.metric === 'ready')) {
     for (const state of stateOrder.filter((s) => s === d.state)) {
       const ba = a.bytes.find((b) => b.cohort === cohort && b.path === d.a && b.state === state)?.contentBytes;
       const bb = a.bytes.find((b) => b.cohort === cohort && b.path === d.b && b.state === state)?.contentBytes;
-      if (!ba || !bb || ba.n === 0 || bb.n === 0 || !ba.identical || !bb.identical) continue;
+      if (!ba || !bb || ba.n === 0 || bb.n === 0) continue;
+      const amount = (b: typeof ba): string => (b.identical ? grouped(b.median!) : `${grouped(b.min!)}–${grouped(b.max!)}`);
       const r = relativeReduction(ba.median, bb.median);
-      const rel = r === null ? '' : r > 0 ? `, ${f.pct(r)} less for ${d.b}` : r < 0 ? `, ${f.pct(-r)} more for ${d.b}` : ', the same';
+      const rel = r === null ? '' : r > 0 ? `, ${f.pct(r)} less for ${d.b} at the medians` : r < 0 ? `, ${f.pct(-r)} more for ${d.b} at the medians` : ', the same';
+      const varying = [ba.identical ? null : d.a, bb.identical ? null : d.b].filter((x): x is string => x !== null);
+      const within = varying.length ? `varies within the ${varying.join(' and ')} cell${varying.length > 1 ? 's' : ''}` : 'identical within each cell';
       const caveat = failureCaveat(a, cohort, state, 'ready', [d.a, d.b]);
-      out.push(`${cap(state)} content is ${grouped(ba.median!)} bytes for ${d.a} versus ${grouped(bb.median!)} bytes for ${d.b}${rel} (identical within each cell)${caveat ? `; ${caveat}` : ''}.`);
+      out.push(`${cap(state)} content is ${amount(ba)} bytes for ${d.a} versus ${amount(bb)} bytes for ${d.b}${ba.identical && bb.identical ? rel.replace(' at the medians', '') : rel} (${within})${caveat ? `; ${caveat}` : ''}.`);
     }
   }
   void pathOrder;

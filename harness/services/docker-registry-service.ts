@@ -4,20 +4,13 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { ServiceSection } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { freeLoopbackPort } from './free-port.js';
 import { registryConfigYaml } from './registry-config.js';
-import { canConnect, startProcess, waitPortClosed, waitUntil } from './service-process.js';
-import type { StartedService } from './started-service.js';
+import { canConnect, loopbackTcpService, startProcess, waitUntil } from './service-process.js';
+import type { ServiceStarter } from './started-service.js';
 
-export async function startDockerRegistry(
-  id: string,
-  section: ServiceSection,
-  preparedDir: string | undefined,
-  runDir: string,
-  log: (l: string) => void,
-): Promise<StartedService> {
+export const startDockerRegistry: ServiceStarter = async (id, section, preparedDir, runDir, log) => {
   const storageDir = preparedDir ?? join(runDir, 'storage');
   if (preparedDir && !existsSync(preparedDir)) {
     throw new UserError(`prepared data of service ${id} is missing: ${preparedDir}`, { key: `services.${id}.data_from` }, 'run the prepare stage again');
@@ -33,13 +26,5 @@ export async function startDockerRegistry(
   const proc = startProcess(`registry ${id}`, binary, ['serve', configFile], logFile);
   await waitUntil(`registry ${id}`, proc, logFile, () => canConnect('127.0.0.1', port));
   log(`service ${id}: docker-registry on 127.0.0.1:${port} (pid ${proc.pid}${readOnly ? ', read-only' : ''})`);
-  const address = `127.0.0.1:${port}`;
-  return {
-    endpoint: { url: `http://${address}`, address, values: { storage: storageDir, port: String(port) } },
-    upstream: { host: '127.0.0.1', port },
-    stop: async () => {
-      await proc.stop();
-      await waitPortClosed('127.0.0.1', port);
-    },
-  };
-}
+  return loopbackTcpService(proc, port, { storage: storageDir });
+};

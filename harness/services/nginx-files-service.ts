@@ -2,20 +2,13 @@
 // prepared data, e.g. erofs images) with Range support on 127.0.0.1 only.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ServiceSection } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { freeLoopbackPort } from './free-port.js';
 import { nginxConfig } from './nginx-config.js';
-import { canConnect, startProcess, waitPortClosed, waitUntil } from './service-process.js';
-import type { StartedService } from './started-service.js';
+import { canConnect, loopbackTcpService, startProcess, waitUntil } from './service-process.js';
+import type { ServiceStarter } from './started-service.js';
 
-export async function startNginxFiles(
-  id: string,
-  section: ServiceSection,
-  preparedDir: string | undefined,
-  runDir: string,
-  log: (l: string) => void,
-): Promise<StartedService> {
+export const startNginxFiles: ServiceStarter = async (id, section, preparedDir, runDir, log) => {
   const rootDir = resolve(preparedDir ?? String(section.with['root'] ?? join(runDir, 'files')));
   if (!existsSync(rootDir)) {
     if (preparedDir) throw new UserError(`prepared data of service ${id} is missing: ${rootDir}`, { key: `services.${id}.data_from` }, 'run the prepare stage again');
@@ -32,13 +25,5 @@ export async function startNginxFiles(
   const proc = startProcess(`nginx ${id}`, binary, ['-p', ngDir, '-c', configFile, '-e', join(ngDir, 'logs', 'error.log')], logFile);
   await waitUntil(`nginx ${id}`, proc, join(ngDir, 'logs', 'error.log'), () => canConnect('127.0.0.1', port));
   log(`service ${id}: nginx on 127.0.0.1:${port} serving ${rootDir} (pid ${proc.pid})`);
-  const address = `127.0.0.1:${port}`;
-  return {
-    endpoint: { url: `http://${address}`, address, values: { root: rootDir, port: String(port) } },
-    upstream: { host: '127.0.0.1', port },
-    stop: async () => {
-      await proc.stop();
-      await waitPortClosed('127.0.0.1', port);
-    },
-  };
-}
+  return loopbackTcpService(proc, port, { root: rootDir });
+};

@@ -8,6 +8,8 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onCleanup } from '../engine/cleanup.js';
 
+import type { StartedService } from './started-service.js';
+
 export interface ServiceProcess {
   pid: number;
   /** Resolves with the exit code (or signal name) when the process has ended. */
@@ -134,4 +136,17 @@ export function logTail(file: string, bytes = 1500): string {
   } catch {
     return '(no log)';
   }
+}
+
+/** A service process listening on 127.0.0.1:port, as the engine sees it; stop() waits for the port to close. */
+export function loopbackTcpService(proc: ServiceProcess, port: number, values: Record<string, string>): StartedService {
+  const address = `127.0.0.1:${port}`;
+  return {
+    endpoint: { url: `http://${address}`, address, values: { ...values, port: String(port) } },
+    upstream: { host: '127.0.0.1', port },
+    stop: async () => {
+      await proc.stop();
+      await waitPortClosed('127.0.0.1', port);
+    },
+  };
 }

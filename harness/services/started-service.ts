@@ -1,4 +1,5 @@
 // What starting a service gives the engine (see docs/CONTRACTS.md).
+import type { ServiceSection } from '../config/pipeline-config.js';
 
 export interface StartedService {
   endpoint: { url?: string; address?: string; socket?: string; values: Record<string, string> };
@@ -7,3 +8,12 @@ export interface StartedService {
   /** Stops every process of the service and waits until they are gone and their sockets closed. */
   stop(): Promise<void>;
 }
+
+/** Starts one kind of service from its prepared data folder (if any) in its own run folder. */
+export type ServiceStarter = (
+  id: string,
+  section: ServiceSection,
+  preparedDir: string | undefined,
+  runDir: string,
+  log: (line: string) => void,
+) => Promise<StartedService>;
