@@ -6,7 +6,7 @@ export function renderReproduce(inp: ReportInputs): string {
   const L: string[] = [];
   const file = inp.pipelineFileName;
   L.push(`# Reproducing "${inp.config.experiment.name}"`, '');
-  L.push(`Run these in the folder that holds \`${file}\`, with Node 20 and the benchgraph checkout set up (\`npm ci && npm run build\`).`, '');
+  L.push(`Run these in the folder that holds \`${file}\`, with Node 20 and the benchgraph checkout set up by \`./setup.sh\` (as root on Debian it also installs the Debian packages the real paths run; \`pipeline doctor\` lists what is missing).`, '');
   L.push('```', `pipeline run -f ${file}`, `pipeline status -f ${file}`, `pipeline audit -f ${file}`, '```', '');
   L.push('`pipeline run` reuses every stage whose inputs are unchanged; compare `pipeline.lock` with the stage digests below. ' +
     `To re-analyse only, e.g.: \`pipeline run -f ${file} --set analysis.bootstrap.resamples=2000\` (reruns analyze and report).`, '');
