@@ -81,3 +81,14 @@ test('status explains a stale stage by the key that changed', async (t) => {
   t.regex(r.stdout, /STALE\s+analyze \(analyze\): analysis\.bootstrap\.resamples changed 200 -> 2000/);
   t.regex(r.stdout, /fresh\s+sample/);
 });
+
+test('a stage rerun alone gets the same inputs as in the full run, volatile warmup included, so its output is byte-identical', async (t) => {
+  const dir = smokeProject();
+  t.is((await runCli(['run', ...QUICK], dir)).code, 0);
+  const report = join(dir, 'reports', 'smoke', 'report.md');
+  const before = readFileSync(report, 'utf8');
+  const r = await runCli(['run', '--json', ...QUICK, '--force', 'report'], dir);
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(stagesRan(r), ['report']);
+  t.is(readFileSync(report, 'utf8'), before);
+});

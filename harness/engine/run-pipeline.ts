@@ -195,7 +195,14 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
         continue;
       }
       keys.set(id, k);
-      if (def.volatile) continue; // decided when a stage that needs it is reached
+      if (def.volatile) {
+        // Whether it runs is decided when a stage that needs it is reached; its
+        // frozen output (if any) is an input of later stages either way, so
+        // their inputs do not depend on whether it ran in this run.
+        const frozenVolatile = store.readManifest(def.kind, k.key);
+        if (frozenVolatile) frozen.set(id, { id, kind: def.kind, outputDir: store.outputsDir(def.kind, k.key), outputDigest: frozenVolatile.outputDigest });
+        continue;
+      }
 
       const manifest = store.readManifest(def.kind, k.key);
       const inScope = !selected || selected.has(id);
