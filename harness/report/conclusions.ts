@@ -139,7 +139,7 @@ export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: 
 }
 
 /** Content transfer comparison per state; a count that varies within its cell is shown as its range and said so. */
-export function contentSentences(a: AnalysisResult, cohort: string, pathOrder: string[], stateOrder: string[], f: Formatters): string[] {
+export function contentSentences(a: AnalysisResult, cohort: string, stateOrder: string[], f: Formatters): string[] {
   const out: string[] = [];
   for (const d of a.differences.filter((x) => x.cohort === cohort && x.metric === 'ready')) {
     for (const state of stateOrder.filter((s) => s === d.state)) {
@@ -155,7 +155,6 @@ export function contentSentences(a: AnalysisResult, cohort: string, pathOrder: s
       out.push(`${cap(state)} content is ${amount(ba)} bytes for ${d.a} versus ${amount(bb)} bytes for ${d.b}${ba.identical && bb.identical ? rel.replace(' at the medians', '') : rel} (${within})${caveat ? `; ${caveat}` : ''}.`);
     }
   }
-  void pathOrder;
   return out;
 }
 

@@ -44,7 +44,7 @@ export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string
     L.push('The sample table holds no formal launch: there is nothing to conclude.', '');
   } else {
     for (const cohort of cohorts) {
-      const s = [...cohortConclusions(a, cohort, paths, states, f), ...contentSentences(a, cohort, paths, states, f)];
+      const s = [...cohortConclusions(a, cohort, paths, states, f), ...contentSentences(a, cohort, states, f)];
       L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + s.join(' '), '');
     }
   }
