@@ -4,11 +4,11 @@
 // digest of its upstream outputs.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StageDefinition } from '../harness/engine/stage.js';
+import type { StageDefinition } from '../harness/contract/stage.js';
 import { UserError } from '../harness/errors.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
-import { findInputFile } from '../harness/analysis/find-input.js';
+import { findInputFile } from '../harness/contract/find-input.js';
 import { readPreparation } from '../harness/analysis/read-preparation.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 

@@ -3,8 +3,8 @@
 // samples.duckdb (and session.json) exactly where the sample stage would.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { StageDefinition } from '../harness/engine/stage.js';
-import { sha256Hex } from '../harness/engine/sha256.js';
+import type { StageDefinition } from '../harness/contract/stage.js';
+import { sha256Hex } from '../harness/digest/sha256.js';
 import { UserError } from '../harness/errors.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';

@@ -5,14 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext, StageDefinition } from '../harness/engine/stage.js';
-import { sha256File } from '../harness/engine/sha256.js';
-import { imageRecipes, recipeHash, type ImageRecipe } from '../harness/paths/image-recipe.js';
-import { buildImageTar } from '../harness/paths/build-image-tar.js';
-import { buildOciLayout, type OciImagePin } from '../harness/paths/oci-layout.js';
-import { buildErofsImage } from '../harness/paths/erofs-image.js';
-import { pinBinaries, kernelRelease, binaryVersion, BINARIES, whichBinary } from '../harness/paths/binary-pins.js';
-import { cacheDirFor, fillCache, linkFile, linkTree, readCacheMeta } from '../harness/paths/artifact-cache.js';
+import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import { sha256File } from '../harness/digest/sha256.js';
+import { imageRecipes, recipeHash, type ImageRecipe } from '../harness/artifacts/image-recipe.js';
+import { buildImageTar } from '../harness/artifacts/build-image-tar.js';
+import { buildOciLayout, type OciImagePin } from '../harness/artifacts/oci-layout.js';
+import { buildErofsImage } from '../harness/artifacts/erofs-image.js';
+import { pinBinaries, kernelRelease, binaryVersion, BINARIES, whichBinary } from '../harness/artifacts/binary-pins.js';
+import { cacheDirFor, fillCache, linkFile, linkTree, readCacheMeta } from '../harness/artifacts/artifact-cache.js';
 
 interface CachedImage extends OciImagePin {
   tarSha256: string;

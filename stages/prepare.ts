@@ -6,13 +6,13 @@
 // preparation.json, reported apart from client timing.
 import { mkdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext, StageDefinition } from '../harness/engine/stage.js';
+import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
-import { sha256File } from '../harness/engine/sha256.js';
+import { sha256File } from '../harness/digest/sha256.js';
 import { startService } from '../harness/services/service-kinds.js';
-import { pushOciLayout, registryHasManifest } from '../harness/paths/registry-push.js';
-import { buildErofsImage } from '../harness/paths/erofs-image.js';
+import { pushOciLayout, registryHasManifest } from '../harness/artifacts/registry-push.js';
+import { buildErofsImage } from '../harness/artifacts/erofs-image.js';
 import type { ImagePin } from './pin.js';
 
 interface Preparation {

@@ -3,10 +3,10 @@
 // The engine copies the frozen outputs to reports/<experiment.name>/.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { StageDefinition } from '../harness/engine/stage.js';
-import { sha256File } from '../harness/engine/sha256.js';
+import type { StageDefinition } from '../harness/contract/stage.js';
+import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
-import { findInputFile } from '../harness/analysis/find-input.js';
+import { findInputFile } from '../harness/contract/find-input.js';
 import { readReadyValues } from '../harness/analysis/read-samples.js';
 import { renderReport } from '../harness/report/render-report.js';
 import { reportOptions } from '../harness/report/report-options.js';

@@ -5,7 +5,7 @@
 // are never repeated or counted twice.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext, StageDefinition } from '../harness/engine/stage.js';
+import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { openSession } from '../harness/design/open-session.js';
 import { cohortProgress, remainingRounds } from '../harness/design/session-plan.js';

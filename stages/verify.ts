@@ -5,13 +5,13 @@
 // verify.json; a mismatch fails the stage naming the artifact.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext, StageDefinition } from '../harness/engine/stage.js';
+import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
-import { sha256File } from '../harness/engine/sha256.js';
+import { sha256File } from '../harness/digest/sha256.js';
 import { Database } from '../harness/db/duckdb.js';
 import type { ImagePin } from './pin.js';
-import type { BinaryPin } from '../harness/paths/binary-pins.js';
+import type { BinaryPin } from '../harness/artifacts/binary-pins.js';
 
 interface ArtifactCheck {
   name: string;

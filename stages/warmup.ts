@@ -6,8 +6,8 @@
 // hours of sampling.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageDefinition } from '../harness/engine/stage.js';
-import type { SampleRow } from '../harness/analysis/sample-columns.js';
+import type { StageDefinition } from '../harness/contract/stage.js';
+import type { SampleRow } from '../harness/db/sample-columns.js';
 import { openSession } from '../harness/design/open-session.js';
 import { CheckFailed } from '../harness/errors.js';
 

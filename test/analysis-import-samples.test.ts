@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../harness/errors.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
-import { sampleColumns } from '../harness/analysis/sample-columns.js';
+import { sampleColumns } from '../harness/db/sample-columns.js';
 import { Database } from '../harness/db/duckdb.js';
 import { noServices } from '../harness/services/running-services.js';
 import importSamples from '../stages/import-samples.js';

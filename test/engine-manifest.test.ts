@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { projectRoot, QUICK, runCli, smokeProject } from './helpers/cli.js';
-import { merkleRoot } from '../harness/engine/merkle.js';
+import { merkleRoot } from '../harness/digest/merkle.js';
 import { stageKey } from '../harness/engine/stage-key.js';
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../harness/errors.js';
 import { Launcher } from '../harness/launch/launcher.js';
-import { pendingCleanups } from '../harness/engine/cleanup.js';
+import { pendingCleanups } from '../harness/process/cleanup.js';
 import { alive } from './helpers/processes.js';
 
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
 import { Database } from '../harness/db/duckdb.js';
-import { mountsUnder } from '../harness/services/mount-table.js';
+import { mountsUnder } from '../harness/process/mount-table.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;

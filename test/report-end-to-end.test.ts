@@ -3,7 +3,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
-import type { StageContext, StageInput } from '../harness/engine/stage.js';
+import type { StageContext, StageInput } from '../harness/contract/stage.js';
 import { noServices } from '../harness/services/running-services.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';

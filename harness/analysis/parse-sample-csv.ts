@@ -2,7 +2,7 @@
 // schemas/sample.schema.json, any order). Pure: text in, rows out; a bad row
 // is a UserError naming file:line and the column.
 import { UserError } from '../errors.js';
-import { sampleColumns, type SampleColumn, type SampleRow, type SampleValue } from './sample-columns.js';
+import { sampleColumns, type SampleColumn, type SampleRow, type SampleValue } from '../db/sample-columns.js';
 
 /** RFC 4180 records with the 1-based line each starts on. */
 function records(text: string): { line: number; fields: string[] }[] {

@@ -1,7 +1,7 @@
 // Synthetic formal sample rows for tests and benchmarks: seeded log-normal
 // Ready times per path, Completion a little later, fixed byte counts.
 import { seededRandom, shuffled } from '../stats/seeded-random.js';
-import type { SampleRow } from './sample-columns.js';
+import type { SampleRow } from '../db/sample-columns.js';
 
 export interface SyntheticDesign {
   experiment: string;

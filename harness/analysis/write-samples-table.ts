@@ -1,7 +1,7 @@
 // Writes sample rows into a new samples.duckdb (table `samples`), the file the
 // sample stage writes; used by import-samples, tests and benchmarks.
 import { Database } from '../db/duckdb.js';
-import { sampleColumns, type SampleRow } from './sample-columns.js';
+import { sampleColumns, type SampleRow } from '../db/sample-columns.js';
 
 const batchRows = 500;
 

@@ -2,7 +2,7 @@
 // kernel file systems, /dev/fuse, root) as met or not, with the command that
 // installs what is missing. Exit code 0 when all are met, 1 otherwise.
 import { existsSync, readFileSync } from 'node:fs';
-import { BINARIES, DEBIAN_PACKAGES, whichBinary } from '../paths/binary-pins.js';
+import { BINARIES, DEBIAN_PACKAGES, whichBinary } from '../artifacts/binary-pins.js';
 
 export interface Requirement {
   name: string;

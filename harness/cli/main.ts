@@ -1,7 +1,7 @@
 // The `pipeline` command: a thin dispatcher. It alone prints errors and
 // chooses the exit code: 0 success, 1 a failed check or stage, 2 a user error.
 import { CheckFailed, UserError } from '../errors.js';
-import { runCleanup, installShutdownHandlers } from '../engine/cleanup.js';
+import { runCleanup, installShutdownHandlers } from '../process/cleanup.js';
 import { auditCommand, gcCommand, runCommand, showCommand, statusCommand } from './pipeline-commands.js';
 
 const USAGE = `usage: pipeline <command> [flags]

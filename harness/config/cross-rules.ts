@@ -3,7 +3,7 @@
 // references between sections.
 import { UserError } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
-import { findCycle } from '../engine/graph.js';
+import { findCycle } from './stage-graph.js';
 
 interface RawStage {
   id: string;

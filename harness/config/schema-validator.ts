@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Ajv2020Module, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { UserError } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
-import { schemasDir } from '../engine/project-root.js';
+import { schemasDir } from '../process/project-root.js';
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
 type Ajv = InstanceType<typeof Ajv2020>;

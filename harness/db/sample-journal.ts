@@ -2,8 +2,10 @@
 // folder, one row per launch written as the launch ends, so an interrupted
 // run resumes where it stopped and nothing is counted twice.
 import { Database } from './duckdb.js';
-import { sampleColumns, type SampleRow } from '../analysis/sample-columns.js';
-import { SESSION_OF_LAUNCH_SQL } from '../design/session-plan.js';
+import { sampleColumns, type SampleRow } from './sample-columns.js';
+
+/** The attempt number at the end of a launch id (`….s<N>`, see design/session-plan.ts launchId). */
+const SESSION_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.s([0-9]+)$', 1) AS INTEGER)`;
 
 export class SampleJournal {
   private constructor(private readonly db: Database, readonly file: string) {}

@@ -1,12 +1,12 @@
 // Everything a sampling stage needs around a SamplingSession: the launch
 // helper, image values, the cold checks, and their teardown.
 import { join } from 'node:path';
-import type { StageContext } from '../engine/stage.js';
+import type { StageContext } from '../contract/stage.js';
 import { Launcher } from '../launch/launcher.js';
-import { harnessDir } from '../engine/project-root.js';
+import { harnessDir } from '../process/project-root.js';
 import { SamplingSession, type ColdCheck } from './sampling-session.js';
 import { sessionImages } from './session-images.js';
-import type { SampleRow } from '../analysis/sample-columns.js';
+import type { SampleRow } from '../db/sample-columns.js';
 
 export interface OpenedSession {
   session: SamplingSession;
@@ -22,7 +22,7 @@ export async function openSession(
   const images = sessionImages(ctx.inputs);
   const usesFullPull = Object.values(ctx.config.paths).some((p) => p.cold_check === 'full-pull');
   // Loaded only when a path asks for it: the smoke pipeline never needs image pins.
-  const { fullPullCheck } = usesFullPull ? await import('../paths/full-pull-check.js') : { fullPullCheck: null };
+  const { fullPullCheck } = usesFullPull ? await import('../services/full-pull-check.js') : { fullPullCheck: null };
   const coldCheck: ColdCheck = (pathId, cohortId, contentBytes) => {
     const check = ctx.config.paths[pathId]?.cold_check ?? '';
     if (check === '') return { ok: true, reason: null };

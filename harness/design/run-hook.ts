@@ -2,7 +2,7 @@
 // measured, so Node's own spawn is fine here. Output is kept for the failure
 // reason; a hook that exceeds its timeout is killed with its process group.
 import { spawn } from 'node:child_process';
-import { onCleanup } from '../engine/cleanup.js';
+import { onCleanup } from '../process/cleanup.js';
 
 export interface HookResult {
   ok: boolean;

@@ -10,13 +10,13 @@ import type { Launcher } from '../launch/launcher.js';
 import type { LaunchResult } from '../launch/launch-types.js';
 import { checkOutput } from '../launch/output-check.js';
 import { makeMarker } from '../launch/marker.js';
-import type { SampleRow } from '../analysis/sample-columns.js';
-import { onCleanup } from '../engine/cleanup.js';
+import type { SampleRow } from '../db/sample-columns.js';
+import { onCleanup } from '../process/cleanup.js';
 import { expandArgv, expandString } from './command-template.js';
 import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from './launch-values.js';
 import { launchId } from './session-plan.js';
 import { runHook } from './run-hook.js';
-import { removeScratch } from './safe-remove.js';
+import { removeScratch } from '../process/safe-remove.js';
 import { roundOrder } from './round-order.js';
 
 export type Phase = 'preflight' | 'warmup' | 'formal';

@@ -2,7 +2,7 @@
 // stage: pins.json (pin) merged with images.json (prepare), by image id.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageInput } from '../engine/stage.js';
+import type { StageInput } from '../contract/stage.js';
 
 export function sessionImages(inputs: Record<string, StageInput>): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};

@@ -47,6 +47,3 @@ export function launchId(session: number, cohort: string, path: string, state: s
   const p = phase === 'formal' ? 'f' : phase === 'warmup' ? 'w' : 'p';
   return `${cohort}.${path}.${state}.${p}${round}.s${session}`;
 }
-
-/** The session number at the end of a launch id. */
-export const SESSION_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.s([0-9]+)$', 1) AS INTEGER)`;

@@ -4,8 +4,8 @@
 // can say which file changed.
 import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { sha256Hex } from './sha256.js';
-import { projectRoot } from './project-root.js';
+import { sha256Hex } from '../digest/sha256.js';
+import { projectRoot } from '../process/project-root.js';
 
 const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
 

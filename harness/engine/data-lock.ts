@@ -3,8 +3,8 @@
 import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { isAlive } from './store.js';
-import { onCleanup } from './cleanup.js';
+import { isAlive } from '../process/pid.js';
+import { onCleanup } from '../process/cleanup.js';
 
 export function acquireDataLock(dataDir: string): () => Promise<void> {
   mkdirSync(dataDir, { recursive: true });

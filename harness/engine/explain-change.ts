@@ -1,6 +1,6 @@
 // Why a stage is stale, in words, from the key inputs of its last frozen run
 // and the current ones. Pure.
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../digest/canonical-json.js';
 import type { KeyInputs } from './stage-key.js';
 
 export function explainChange(before: KeyInputs, now: KeyInputs, limit = 6): string[] {

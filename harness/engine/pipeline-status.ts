@@ -8,7 +8,7 @@ import { readLock } from './lock-file.js';
 import { keyInputsFor, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
 import { Store } from './store.js';
-import { topoOrder } from './graph.js';
+import { topoOrder } from '../config/stage-graph.js';
 
 export interface StageStatus {
   id: string;

@@ -3,20 +3,20 @@
 // run right before a stage that needs them runs; services are started around
 // the stages that need them.
 import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
-import { removeScratch } from '../design/safe-remove.js';
+import { removeScratch } from '../process/safe-remove.js';
 import { basename, join, dirname, relative } from 'node:path';
 import type { PipelineConfig, StageDecl } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { noServices } from '../services/running-services.js';
-import { onCleanup, shutdownSignal } from './cleanup.js';
+import { onCleanup, shutdownSignal } from '../process/cleanup.js';
 import { hostFacts } from './host-facts.js';
-import { folderDigest } from './merkle.js';
+import { folderDigest } from '../digest/merkle.js';
 import { keyInputsFor, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
-import type { StageDefinition, StageInput } from './stage.js';
+import type { StageDefinition, StageInput } from '../contract/stage.js';
 import { Store } from './store.js';
 import { writeLock, type LockEntry } from './lock-file.js';
-import { ancestors, topoOrder } from './graph.js';
+import { ancestors, topoOrder } from '../config/stage-graph.js';
 import { startServiceSession, type ServiceSession } from './service-session.js';
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';

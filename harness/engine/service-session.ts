@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
 import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceEndpoint } from '../services/running-services.js';
 import type { CountingProxy } from '../net/counting-proxy.js';
-import { onCleanup } from './cleanup.js';
+import { onCleanup } from '../process/cleanup.js';
 import { UserError } from '../errors.js';
 
 export interface ServiceSession {

@@ -1,10 +1,10 @@
 // Stage key = sha256 of the canonical JSON of everything a stage's output can
 // depend on: kind, code digests, the config it reads, its parameters and the
 // output digests of the stages it needs. Pure.
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../digest/canonical-json.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../digest/sha256.js';
 import { stageCodeDigests } from './code-digest.js';
 
 export interface KeyInputs {

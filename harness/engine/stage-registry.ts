@@ -2,10 +2,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectRoot, stagesDistDir, stagesSourceDir } from './project-root.js';
+import { projectRoot, stagesDistDir, stagesSourceDir } from '../process/project-root.js';
 import { stageCodeDigests } from './code-digest.js';
 import { UserError } from '../errors.js';
-import type { StageDefinition } from './stage.js';
+import type { StageDefinition } from '../contract/stage.js';
 
 export function knownStageKinds(): Set<string> {
   return new Set(

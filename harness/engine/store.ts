@@ -6,9 +6,10 @@
 // crash never leaves a half stage that looks fresh.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FileDigest } from './merkle.js';
+import type { FileDigest } from '../digest/merkle.js';
 import type { HostFacts } from './host-facts.js';
 import type { KeyInputs } from './stage-key.js';
+import { isAlive } from '../process/pid.js';
 
 export interface StageManifest {
   manifestVersion: 1;
@@ -82,8 +83,8 @@ export class Store {
     if (!existsSync(base)) return [];
     const removed: string[] = [];
     for (const name of readdirSync(base)) {
-      const pid = Number(name.split('-').at(-2));
-      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+      const pid = tempOwnerPid(name);
+      if (pid !== null && pid !== process.pid && isAlive(pid)) continue;
       rmSync(join(base, name), { recursive: true, force: true });
       removed.push(name);
     }
@@ -102,11 +103,8 @@ export class Store {
   }
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The pid in a temporary folder's name (`<kind>-<key16>-<pid>-<n>`, optionally `-replaced`), or null. */
+export function tempOwnerPid(name: string): number | null {
+  const m = /-(\d+)-\d+(?:-replaced)?$/.exec(name);
+  return m ? Number(m[1]) : null;
 }

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onCleanup } from '../engine/cleanup.js';
+import { onCleanup } from '../process/cleanup.js';
 import { UserError } from '../errors.js';
 import { launchOutcome } from './launch-outcome.js';
 import type { HelperResult, LaunchRequest, LaunchResult } from './launch-types.js';

@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceSection } from '../config/pipeline-config.js';
-import { onCleanup } from '../engine/cleanup.js';
-import { mountsUnder } from './mount-table.js';
+import { onCleanup } from '../process/cleanup.js';
+import { mountsUnder } from '../process/mount-table.js';
 import { canConnectUnix, startProcess, waitSocketClosed, waitUntil } from './service-process.js';
 import type { StartedService } from './started-service.js';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { onCleanup } from '../engine/cleanup.js';
+import { onCleanup } from '../process/cleanup.js';
 
 import type { StartedService } from './started-service.js';
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { release } from 'node:os';
-import { sha256File } from '../engine/sha256.js';
+import { sha256File } from '../digest/sha256.js';
 import { UserError } from '../errors.js';
 
 export interface BinarySpec {

@@ -7,7 +7,7 @@ import { createGzip, constants } from 'node:zlib';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { sha256Hex } from '../engine/sha256.js';
+import { sha256Hex } from '../digest/sha256.js';
 
 export interface OciImagePin {
   manifestDigest: string;

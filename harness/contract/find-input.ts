@@ -2,7 +2,7 @@
 // sorted order, so the choice never depends on object key order).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageInput } from '../engine/stage.js';
+import type { StageInput } from './stage.js';
 
 export interface FoundInput {
   input: StageInput;

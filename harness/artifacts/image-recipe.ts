@@ -1,7 +1,7 @@
 // Pure: what an image artifact is built from (pipeline.yaml artifacts.images.<id>),
 // and the hash of that recipe that names its build cache folder.
-import { canonicalJson } from '../engine/canonical-json.js';
-import { sha256Hex } from '../engine/sha256.js';
+import { canonicalJson } from '../digest/canonical-json.js';
+import { sha256Hex } from '../digest/sha256.js';
 
 export type ImageRecipe =
   | { id: string; kind: 'mmdebstrap'; suite: string; variant: string; include: string[]; mirror: string; sourceDateEpoch: number; repository: string }

@@ -1,0 +1,70 @@
+// The import graph shows the architecture: every relative import between
+// top-level folders points down the layer order below, so no folder imports one
+// that imports it (no cycles), and the engine's key inputs never follow a
+// module that only serves the CLI.
+import test from 'ava';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { projectRoot } from '../harness/process/project-root.js';
+
+/** Layers, top first. A folder may import its own files and folders of a lower layer. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['cli'],
+  ['stages', 'executors'],
+  ['engine'],
+  ['design', 'report', 'compare', 'cluster'],
+  ['analysis', 'launch', 'artifacts'],
+  ['contract'],
+  ['services'],
+  ['config', 'net'],
+  ['stats', 'db', 'process', 'digest', 'paths', '.'],
+];
+
+const IMPORT_RE = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function folderOf(root: string, file: string): string {
+  const rel = relative(root, file);
+  if (rel.startsWith('stages/')) return 'stages';
+  const parts = rel.split('/');
+  return parts.length === 2 ? '.' : parts[1]!; // harness/<folder>/file.ts, or harness/errors.ts
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+function rank(folder: string): number {
+  const i = LAYERS.findIndex((l) => l.includes(folder));
+  return i;
+}
+
+/** Every folder-crossing import as `from -> to (file)`. */
+export function crossImports(root: string): { from: string; to: string; file: string }[] {
+  const out: { from: string; to: string; file: string }[] = [];
+  for (const file of [...tsFiles(join(root, 'harness')), ...tsFiles(join(root, 'stages'))]) {
+    const from = folderOf(root, file);
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT_RE)) {
+      const target = resolve(dirname(file), m[1]!);
+      const to = folderOf(root, target);
+      if (to !== from) out.push({ from, to, file: relative(root, file) });
+    }
+  }
+  return out;
+}
+
+test('every top-level folder of harness/ has a layer', (t) => {
+  const root = projectRoot();
+  const folders = readdirSync(join(root, 'harness')).filter((n) => statSync(join(root, 'harness', n)).isDirectory());
+  t.deepEqual(folders.filter((f) => rank(f) < 0), []);
+});
+
+test('imports between folders point down the layers only: no upward edge, no folder cycle', (t) => {
+  const root = projectRoot();
+  const upward = crossImports(root)
+    .filter((e) => !(rank(e.to) > rank(e.from)))
+    .map((e) => `${e.file}: ${e.from} -> ${e.to}`);
+  t.deepEqual(upward, []);
+});
