@@ -47,3 +47,11 @@ export class CheckFailed extends Error {
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }
+
+/** The run was stopped by a signal (SIGINT/SIGTERM): exit code 130, no trace. */
+export class Interrupted extends Error {
+  constructor(readonly signalName: string) {
+    super(`interrupted by ${signalName}`);
+    this.name = 'Interrupted';
+  }
+}

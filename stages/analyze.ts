@@ -8,7 +8,7 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import { UserError } from '../harness/errors.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
-import { findInputFile } from '../harness/contract/find-input.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
 import { readPreparation } from '../harness/analysis/read-preparation.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 
@@ -16,6 +16,7 @@ const analyze: StageDefinition = {
   kind: 'analyze',
   description: 'Per-cell statistics, clusters, dominance, paired-round bootstrap differences and byte counts from the formal samples',
   reads: ['analysis', 'experiment'],
+  readsObservations: true, // preparation times go into analysis.json
   async run(ctx) {
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     if (!samples) {

@@ -9,7 +9,8 @@ import type { StageContext, StageDefinition } from '../harness/contract/stage.js
 import { sha256File } from '../harness/digest/sha256.js';
 import { imageRecipes, recipeHash, type ImageRecipe } from '../harness/artifacts/image-recipe.js';
 import { buildImageTar } from '../harness/artifacts/build-image-tar.js';
-import { buildOciLayout, type OciImagePin } from '../harness/artifacts/oci-layout.js';
+import { buildOciLayout } from '../harness/artifacts/oci-layout.js';
+import type { ImagePin, OciImagePin, Pins } from '../harness/contract/exchange-files.js';
 import { buildErofsImage } from '../harness/artifacts/erofs-image.js';
 import { pinBinaries, kernelRelease, binaryVersion, BINARIES, whichBinary } from '../harness/artifacts/binary-pins.js';
 import { cacheDirFor, fillCache, linkFile, linkTree, readCacheMeta } from '../harness/artifacts/artifact-cache.js';
@@ -22,13 +23,6 @@ interface CachedImage extends OciImagePin {
   recipeHash: string;
 }
 
-export interface ImagePin extends CachedImage {
-  tarFile: string;
-  ociDir: string;
-  erofsFile: string;
-  repository: string;
-  kind: string;
-}
 
 function toolVersions(recipe: ImageRecipe): Record<string, string> {
   const spec = (name: string) => BINARIES.find((b) => b.name === name)!;
@@ -91,7 +85,7 @@ const pin: StageDefinition = {
       ctx.log(`pin: ${recipe.id}: manifest ${meta.manifestDigest}, layer ${meta.layers[0]!.size} bytes, erofs ${meta.erofsBytes} bytes`);
     }
     const binaries = await pinBinaries();
-    const pins = { images, binaries, kernel: kernelRelease(), node: process.version };
+    const pins: Pins = { images, binaries, kernel: kernelRelease(), node: process.version };
     writeFileSync(join(ctx.outputDir, 'pins.json'), JSON.stringify(pins, null, 2) + '\n');
   },
 };

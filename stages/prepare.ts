@@ -3,7 +3,7 @@
 // a registry mirror gets the OCI image pushed with its pinned digests; a file
 // server gets the erofs image built again with mkfs.erofs (and must match its
 // pin byte for byte). Each operation's wall time is one observation in
-// preparation.json, reported apart from client timing.
+// observations/preparation.json, reported apart from client timing.
 import { mkdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
@@ -13,29 +13,12 @@ import { sha256File } from '../harness/digest/sha256.js';
 import { startService } from '../harness/services/service-kinds.js';
 import { pushOciLayout, registryHasManifest } from '../harness/artifacts/registry-push.js';
 import { buildErofsImage } from '../harness/artifacts/erofs-image.js';
-import type { ImagePin } from './pin.js';
+import { readExchange, type PreparationCost, type PreparedImages } from '../harness/contract/exchange-files.js';
 
-interface Preparation {
-  service: string;
-  artifact: string;
-  operation: string;
-  seconds: number;
-}
-
-interface Pins {
-  images: Record<string, ImagePin>;
-}
-
-function findPins(ctx: StageContext): { dir: string; pins: Pins } {
-  for (const input of Object.values(ctx.inputs)) {
-    try {
-      const pins = JSON.parse(readFileSync(join(input.outputDir, 'pins.json'), 'utf8')) as Pins;
-      return { dir: input.outputDir, pins };
-    } catch {
-      /* not the pin stage */
-    }
-  }
-  throw new UserError(`stage ${ctx.id} needs a pin stage`, { key: `stages.${ctx.id}.needs` }, 'add the pin stage to needs');
+function findPins(ctx: StageContext) {
+  const found = readExchange(ctx.inputs, 'pins.json');
+  if (!found) throw new UserError(`stage ${ctx.id} needs a pin stage`, { key: `stages.${ctx.id}.needs` }, 'add the pin stage to needs');
+  return { dir: found.dir, pins: found.value };
 }
 
 async function timed(fn: () => Promise<void>): Promise<number> {
@@ -50,8 +33,8 @@ const prepare: StageDefinition = {
   reads: ['artifacts', 'services'],
   async run(ctx) {
     const { dir: pinDir, pins } = findPins(ctx);
-    const preparations: Preparation[] = [];
-    const images: Record<string, Record<string, unknown>> = {};
+    const preparations: PreparationCost[] = [];
+    const images: PreparedImages['images'] = {};
     for (const [imageId, img] of Object.entries(pins.images)) {
       images[imageId] = { repository: img.repository, manifest_digest: img.manifestDigest, config_digest: img.configDigest, config_size: img.configSize };
     }
@@ -88,14 +71,15 @@ const prepare: StageDefinition = {
           if (sha !== img.erofsSha256) {
             throw new CheckFailed(`erofs image of ${imageId} built for ${serviceId} differs from its pin`, [`pinned ${img.erofsSha256}`, `built  ${sha}`]);
           }
-          images[imageId] = { ...images[imageId], erofs_file: file, erofs_bytes: statSync(out).size };
+          images[imageId] = { ...images[imageId]!, erofs_file: file, erofs_bytes: statSync(out).size };
           preparations.push({ service: serviceId, artifact: imageId, operation: 'build erofs image (tar extract + mkfs.erofs)', seconds });
           ctx.log(`prepare: ${serviceId}: built ${file} in ${seconds.toFixed(3)} s`);
         }
       }
     }
-    writeFileSync(join(ctx.outputDir, 'preparation.json'), JSON.stringify(preparations, null, 2) + '\n');
-    writeFileSync(join(ctx.outputDir, 'images.json'), JSON.stringify({ images }, null, 2) + '\n');
+    // Wall times are observations: a prepare rerun with the same products reruns no sampling.
+    writeFileSync(join(ctx.observationsDir, 'preparation.json'), JSON.stringify(preparations, null, 2) + '\n');
+    writeFileSync(join(ctx.outputDir, 'images.json'), JSON.stringify({ images } satisfies PreparedImages, null, 2) + '\n');
   },
 };
 

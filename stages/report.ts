@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
-import { findInputFile } from '../harness/contract/find-input.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
 import { readReadyValues } from '../harness/analysis/read-samples.js';
 import { renderReport } from '../harness/report/render-report.js';
 import { reportOptions } from '../harness/report/report-options.js';

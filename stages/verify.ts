@@ -10,8 +10,7 @@ import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { Database } from '../harness/db/duckdb.js';
-import type { ImagePin } from './pin.js';
-import type { BinaryPin } from '../harness/artifacts/binary-pins.js';
+import { findInputFile, readExchange, type VerifyResult } from '../harness/contract/exchange-files.js';
 
 interface ArtifactCheck {
   name: string;
@@ -20,13 +19,6 @@ interface ArtifactCheck {
   ok: boolean;
 }
 
-function findFile(ctx: StageContext, file: string): string | null {
-  for (const input of Object.values(ctx.inputs)) {
-    const p = join(input.outputDir, file);
-    if (existsSync(p)) return input.outputDir;
-  }
-  return null;
-}
 
 async function check(name: string, file: string, expected: string): Promise<ArtifactCheck> {
   const actual = existsSync(file) ? await sha256File(file) : 'missing';
@@ -43,10 +35,10 @@ const verify: StageDefinition = {
   description: 'Re-hashes every pinned artifact where it is stored and served, and checks every formal sample passed.',
   reads: ['artifacts', 'services'],
   async run(ctx) {
-    const pinDir = findFile(ctx, 'pins.json');
-    if (!pinDir) throw new UserError(`stage ${ctx.id} needs the pin stage`, { key: `stages.${ctx.id}.needs` }, 'add pin (through sample) to needs');
-    const pins = JSON.parse(readFileSync(join(pinDir, 'pins.json'), 'utf8')) as { images: Record<string, ImagePin>; binaries: BinaryPin[] };
-    const prepDir = findFile(ctx, 'preparation.json');
+    const pinned = readExchange(ctx.inputs, 'pins.json');
+    if (!pinned) throw new UserError(`stage ${ctx.id} needs the pin stage`, { key: `stages.${ctx.id}.needs` }, 'add pin (through sample) to needs');
+    const { value: pins, dir: pinDir } = pinned;
+    const prepDir = findInputFile(ctx.inputs, 'images.json')?.dir ?? null;
     const checks: ArtifactCheck[] = [];
     for (const [id, img] of Object.entries(pins.images)) {
       const hex = (d: string) => d.replace(/^sha256:/, '');
@@ -67,7 +59,7 @@ const verify: StageDefinition = {
     }
     for (const b of pins.binaries) checks.push(await check(`binary ${b.name} (${b.path})`, b.path, b.sha256));
 
-    const samplesDir = findFile(ctx, 'samples.duckdb');
+    const samplesDir = findInputFile(ctx.inputs, 'samples.duckdb')?.dir ?? null;
     let samples = { formal: 0, failed: 0 };
     const failures: string[] = [];
     if (samplesDir) {
@@ -87,7 +79,7 @@ const verify: StageDefinition = {
     const badArtifacts = checks.filter((c) => !c.ok);
     const allowFailed = ctx.params['allow_failed_samples'] === true;
     const ok = badArtifacts.length === 0 && (allowFailed || samples.failed === 0);
-    writeFileSync(join(ctx.outputDir, 'verify.json'), JSON.stringify({ ok, artifacts: checks, samples }, null, 2) + '\n');
+    writeFileSync(join(ctx.outputDir, 'verify.json'), JSON.stringify({ ok, artifacts: checks, samples } satisfies VerifyResult, null, 2) + '\n');
     ctx.log(`verify: ${checks.length - badArtifacts.length}/${checks.length} artifacts match their pins; ${samples.formal} formal samples, ${samples.failed} failed`);
     if (badArtifacts.length) {
       throw new CheckFailed(

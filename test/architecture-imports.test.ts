@@ -17,7 +17,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['contract'],
   ['services'],
   ['config', 'net'],
-  ['stats', 'db', 'process', 'digest', 'paths', '.'],
+  ['stats', 'db', 'process', 'digest', 'paths'],
+  ['.'], // harness/errors.ts
 ];
 
 const IMPORT_RE = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;

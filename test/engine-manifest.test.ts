@@ -23,6 +23,7 @@ test('every frozen stage has a manifest that matches the schema, its key and its
       t.is(m.key, key);
       t.is(stageKey(m.keyInputs), key);
       t.is(merkleRoot(m.files), m.outputDigest);
+      t.is(merkleRoot(m.observationFiles), m.observationsDigest);
       n++;
     }
   }

@@ -31,7 +31,7 @@ function config(dir: string): PipelineConfig {
 
 function context(dir: string, id: string, kind: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext {
   return {
-    id, kind, params: {}, config: cfg, outputDir, inputs, workDir: join(dir, 'work', id), dataDir: join(dir, '.data'),
+    id, kind, params: {}, config: cfg, outputDir, observationsDir: join(dir, 'obs', id), inputs, workDir: join(dir, 'work', id), dataDir: join(dir, '.data'),
     pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, key: '0'.repeat(64),
     log: () => {}, interactive: false, signal: new AbortController().signal,
   };
@@ -51,13 +51,13 @@ async function runBoth(dir: string, samplesFile?: string): Promise<{ analysisDir
     experiment: 'e2e', cohorts: ['shell'], paths: { docker: 400, lazy: 180 }, states: ['cold', 'warm'], rounds: 30, seed: 'e2e', failEvery: 50,
   }));
   await writeFile(join(sampleDir, 'session.json'), JSON.stringify({ seed: 'e2e', rounds: 30, warmupRounds: 3, preflight: 1, paths: ['docker', 'lazy'], cohorts: ['shell'], states: ['cold', 'warm'], sessions: [] }));
-  const sampleInput: StageInput = { id: 'sample', kind: 'sample', outputDir: sampleDir, outputDigest: 'sha256:' + 'a'.repeat(64) };
+  const sampleInput: StageInput = { id: 'sample', kind: 'sample', outputDir: sampleDir, outputDigest: 'sha256:' + 'a'.repeat(64), observationsDir: join(dir, 'obs', 'sample'), observationsDigest: '' };
   const analysisDir = join(dir, 'analyze-out');
   await mkdir(analysisDir);
   await analyze.run(context(dir, 'analyze', 'analyze', analysisDir, { sample: sampleInput }, cfg));
   const reportDir = join(dir, 'report-out');
   await mkdir(reportDir);
-  const analysisInput: StageInput = { id: 'analyze', kind: 'analyze', outputDir: analysisDir, outputDigest: 'sha256:' + 'b'.repeat(64) };
+  const analysisInput: StageInput = { id: 'analyze', kind: 'analyze', outputDir: analysisDir, outputDigest: 'sha256:' + 'b'.repeat(64), observationsDir: join(dir, 'obs', 'analyze'), observationsDigest: '' };
   await report.run(context(dir, 'report', 'report', reportDir, { sample: sampleInput, analyze: analysisInput }, cfg));
   return { analysisDir, reportDir };
 }

@@ -14,12 +14,8 @@ export interface BinarySpec {
   debianPackage: string;
 }
 
-export interface BinaryPin {
-  name: string;
-  path: string;
-  version: string;
-  sha256: string;
-}
+import type { BinaryPin } from '../contract/exchange-files.js';
+export type { BinaryPin };
 
 export const BINARIES: BinarySpec[] = [
   { name: 'dockerd', versionArgs: ['--version'], debianPackage: 'docker.io' },

@@ -9,13 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { sha256Hex } from '../digest/sha256.js';
 
-export interface OciImagePin {
-  manifestDigest: string;
-  manifestSize: number;
-  configDigest: string;
-  configSize: number;
-  layers: { digest: string; size: number; diffId: string }[];
-}
+import type { OciImagePin } from '../contract/exchange-files.js';
+export type { OciImagePin };
 
 /** Pure: the image config of a single-layer image whose uncompressed layer has digest diffId. */
 export function imageConfigJson(diffId: string): string {

@@ -1,6 +1,6 @@
 // The `pipeline` command: a thin dispatcher. It alone prints errors and
 // chooses the exit code: 0 success, 1 a failed check or stage, 2 a user error.
-import { CheckFailed, UserError } from '../errors.js';
+import { CheckFailed, Interrupted, UserError } from '../errors.js';
 import { runCleanup, installShutdownHandlers } from '../process/cleanup.js';
 import { auditCommand, gcCommand, runCommand, showCommand, statusCommand } from './pipeline-commands.js';
 
@@ -57,7 +57,7 @@ function report(e: unknown): number {
     for (const d of e.details) process.stderr.write(`  ${d}\n`);
     return 1;
   }
-  if ((e as Error)?.name === 'AbortError' || (e as Error)?.message?.startsWith('interrupted by')) {
+  if (e instanceof Interrupted || (e as Error)?.name === 'AbortError') {
     process.stderr.write(`stopped: ${(e as Error).message}\n`);
     return 130;
   }

@@ -10,9 +10,12 @@ import type { RunningServices } from '../services/running-services.js';
 export interface StageInput {
   id: string;
   kind: string;
-  /** Frozen outputs folder of the needed stage (read only). */
+  /** Frozen products of the needed stage (read only): they enter downstream keys. */
   outputDir: string;
   outputDigest: string;
+  /** Frozen observations of the needed stage (timings, logs; read only): audited, never in a downstream key unless the reader declares `readsObservations`. */
+  observationsDir: string;
+  observationsDigest: string;
 }
 
 export interface StageContext {
@@ -23,8 +26,13 @@ export interface StageContext {
   params: Record<string, unknown>;
   /** The whole validated pipeline config; read only the sections in `reads`. */
   config: PipelineConfig;
-  /** Where to write outputs: a temporary folder renamed into the store on success. */
+  /** Where to write products (what later stages compute from): a temporary folder renamed into the store on success. */
   outputDir: string;
+  /**
+   * Where to write observations: wall times, logs, host facts. They are frozen,
+   * audited and shown, but a rerun that changes only them reruns nothing after it.
+   */
+  observationsDir: string;
   /** Frozen outputs of every stage this one needs, transitively, by stage id. */
   inputs: Record<string, StageInput>;
   /** A folder that survives a crash, keyed by this stage's key: for resumable work (journals). */
@@ -71,6 +79,8 @@ export interface StageDefinition {
    * so editing such a file reruns the stage.
    */
   inputFiles?: (params: Record<string, unknown>) => string[];
+  /** The key also holds the observation digests of the stages it needs (e.g. analyze and report show preparation times). */
+  readsObservations?: boolean;
   /** The engine starts the pipeline's services before this stage and keeps them up while needed. */
   services?: boolean;
   /**

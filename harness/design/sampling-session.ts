@@ -4,6 +4,7 @@
 // the decisions (order, remaining rounds, values, checks) are pure modules.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Interrupted } from '../errors.js';
 import type { CohortSection, PathSection, PipelineConfig } from '../config/pipeline-config.js';
 import type { RunningServices } from '../services/running-services.js';
 import type { Launcher } from '../launch/launcher.js';
@@ -260,6 +261,6 @@ export class SamplingSession {
   }
 
   private throwIfAborted(): void {
-    if (this.o.signal.aborted) throw this.o.signal.reason instanceof Error ? this.o.signal.reason : new Error('interrupted');
+    if (this.o.signal.aborted) throw this.o.signal.reason instanceof Error ? this.o.signal.reason : new Interrupted('abort');
   }
 }

@@ -8,7 +8,7 @@ import type { PipelineConfig } from '../config/pipeline-config.js';
 import { readLock, lockPathFor } from './lock-file.js';
 import { listFileDigests, merkleRoot, type FileDigest } from '../digest/merkle.js';
 import { sha256File } from '../digest/sha256.js';
-import { loadStage } from './stage-registry.js';
+import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { UserError } from '../errors.js';
 
@@ -23,7 +23,7 @@ export interface AuditResult {
   findings: AuditFinding[];
 }
 
-export async function auditPipeline(config: PipelineConfig, dataDir: string): Promise<AuditResult> {
+export async function auditPipeline(config: PipelineConfig, dataDir: string, registry: StageRegistry = projectStageRegistry(null)): Promise<AuditResult> {
   const lock = readLock(config.file);
   if (!lock) {
     throw new UserError('no lock file: nothing has been frozen for this pipeline yet', { file: relative(process.cwd(), lockPathFor(config.file)) }, 'run `pipeline run` first');
@@ -43,11 +43,17 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string): Pr
     if (merkleRoot(manifest.files) !== entry.outputDigest) {
       findings.push({ stage: id, file: relative(process.cwd(), join(stageDir, 'manifest.json')), problem: 'changed' });
     }
+    if (manifest.observationFiles) {
+      checkedFiles += await compareFiles(id, store.observationsDir(entry.uses, entry.key), manifest.observationFiles, findings);
+      if (merkleRoot(manifest.observationFiles) !== manifest.observationsDigest) {
+        findings.push({ stage: id, file: relative(process.cwd(), join(stageDir, 'manifest.json')), problem: 'changed' });
+      }
+    }
     const pins = join(outputs, 'pins.json');
     if (existsSync(pins)) checkedFiles += await auditPinnedBinaries(id, pins, findings);
     const decl = config.stages.find((s) => s.id === id);
     if (decl) {
-      const def = await loadStage(decl.uses);
+      const def = await registry.load(decl.uses);
       if (def.publishDir) {
         const published = join(projectDirOf(config.file), def.publishDir(config));
         checkedFiles += await compareFiles(id, published, manifest.files, findings);

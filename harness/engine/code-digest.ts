@@ -1,59 +1,165 @@
-// The code a stage runs: its module in stages/ and every project module it
-// imports, transitively (relative imports only; npm packages are pinned by
-// package-lock.json). The key holds one sha256 per source file, so `status`
-// can say which file changed.
-import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+// The code a stage runs: its compiled module in dist/stages/ and every project
+// module it imports, transitively (relative static and dynamic imports of the
+// emitted JavaScript; npm packages are pinned by package-lock.json), plus the
+// scripts and C sources it runs by path (`extraCode`).
+//
+// A digest covers what executes, not the text around it: a JavaScript module
+// is hashed as its token sequence (comments and whitespace dropped, string,
+// template and regex literals kept exactly), so a comment, a type-only import
+// or a formatting change never changes a key. A shell script is hashed without
+// its comment lines and blank lines; other files byte for byte.
+//
+// Digests are cached by path, size and mtime in a JSON file (under .data/), so
+// a no-op run does not load the TypeScript parser.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { sha256Hex } from '../digest/sha256.js';
 import { projectRoot } from '../process/project-root.js';
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
+/** Bump when the way a file is reduced to its digest changes. */
+const DIGEST_FORMAT = 2;
 
-const cache = new Map<string, Record<string, string>>();
+interface FileEntry {
+  size: number;
+  mtimeMs: number;
+  digest: string;
+  /** Absolute paths of the project files this one imports. */
+  imports: string[];
+}
+
+interface CacheFile {
+  format: number;
+  files: Record<string, FileEntry>;
+}
+
+type TsModule = typeof import('typescript');
+let tsModule: TsModule | null = null;
+function ts(): TsModule {
+  // Loaded only on a cache miss: it is large.
+  tsModule ??= createRequire(import.meta.url)('typescript') as TsModule;
+  return tsModule;
+}
 
 /**
- * Map of project-relative source path -> sha256 for a stage kind's code, plus
- * every file under `extraCode` folders (scripts and C sources the stage runs
- * by path rather than importing).
+ * Digests of code files, cached by (path, size, mtime). One instance per
+ * command; `save()` writes the cache back when something was computed.
  */
-export function stageCodeDigests(kind: string, extraCode: readonly string[] = []): Record<string, string> {
-  const cacheKey = [kind, ...extraCode].join('\0');
-  const hit = cache.get(cacheKey);
-  if (hit) return hit;
-  const root = projectRoot();
-  const out: Record<string, string> = {};
-  const visit = (abs: string): void => {
-    const rel = relative(root, abs);
-    if (rel in out) return;
-    const text = readFileSync(abs, 'utf8');
-    out[rel] = sha256Hex(text);
-    for (const m of text.matchAll(IMPORT_RE)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (!spec) continue;
-      const target = resolveSource(dirname(abs), spec);
-      if (target) visit(target);
+export class CodeDigester {
+  private cache: CacheFile;
+  private dirty = false;
+  private readonly stageMemo = new Map<string, Record<string, string>>();
+
+  constructor(private readonly cacheFile: string | null) {
+    this.cache = { format: DIGEST_FORMAT, files: {} };
+    if (cacheFile && existsSync(cacheFile)) {
+      try {
+        const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as CacheFile;
+        if (c.format === DIGEST_FORMAT && c.files) this.cache = c;
+      } catch {
+        // unreadable cache: recompute
+      }
     }
-  };
-  visit(join(root, 'stages', `${kind}.ts`));
-  for (const rel of extraCode) for (const f of listFiles(join(root, rel))) visit(f);
-  const sorted: Record<string, string> = {};
-  for (const k of Object.keys(out).sort()) sorted[k] = out[k]!;
-  cache.set(cacheKey, sorted);
-  return sorted;
-}
-
-/** `./x.js` -> the `./x.ts` source; also .json, .sh, .c files imported or read by path. */
-function resolveSource(fromDir: string, spec: string): string | null {
-  const abs = resolve(fromDir, spec);
-  for (const cand of [abs.replace(/\.js$/, '.ts'), abs, abs + '.ts']) {
-    if (existsSync(cand) && !cand.endsWith('/')) return cand;
   }
-  return null;
+
+  /**
+   * Map of project-relative source path (stages/x.ts, harness/…/y.ts, scripts
+   * as they are) -> sha256 of what runs, for a stage kind's code.
+   */
+  stageDigests(kind: string, extraCode: readonly string[] = []): Record<string, string> {
+    const memoKey = [kind, ...extraCode].join('\0');
+    const hit = this.stageMemo.get(memoKey);
+    if (hit) return hit;
+    const root = projectRoot();
+    const out: Record<string, string> = {};
+    const seen = new Set<string>();
+    const visit = (abs: string): void => {
+      if (seen.has(abs)) return;
+      seen.add(abs);
+      const entry = this.entry(abs);
+      out[sourceLabel(root, abs)] = entry.digest;
+      for (const dep of entry.imports) visit(dep);
+    };
+    const stageJs = join(root, 'dist', 'stages', `${kind}.js`);
+    if (!existsSync(stageJs)) throw new Error(`stage module ${stageJs} is missing: run 'npm run build'`);
+    visit(stageJs);
+    for (const rel of extraCode) for (const f of listFiles(join(root, rel))) visit(f);
+    const sorted: Record<string, string> = {};
+    for (const k of Object.keys(out).sort()) sorted[k] = out[k]!;
+    this.stageMemo.set(memoKey, sorted);
+    return sorted;
+  }
+
+  /** Writes the cache back if anything new was computed. */
+  save(): void {
+    if (!this.dirty || !this.cacheFile) return;
+    mkdirSync(dirname(this.cacheFile), { recursive: true });
+    const tmp = `${this.cacheFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.cache));
+    renameSync(tmp, this.cacheFile);
+    this.dirty = false;
+  }
+
+  private entry(abs: string): FileEntry {
+    const st = statSync(abs);
+    const hit = this.cache.files[abs];
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;
+    const text = readFileSync(abs, 'utf8');
+    const computed = abs.endsWith('.js') ? jsDigest(abs, text) : { digest: fileDigest(abs, text), imports: [] };
+    const entry: FileEntry = { size: st.size, mtimeMs: st.mtimeMs, ...computed };
+    this.cache.files[abs] = entry;
+    this.dirty = true;
+    return entry;
+  }
 }
 
-/** Forgets computed digests (tests edit sources between runs). */
-export function clearCodeDigestCache(): void {
-  cache.clear();
+/** dist/harness/x/y.js -> harness/x/y.ts; other files relative to the root. */
+function sourceLabel(root: string, abs: string): string {
+  const rel = relative(root, abs);
+  return rel.startsWith('dist/') && rel.endsWith('.js') ? rel.slice('dist/'.length, -3) + '.ts' : rel;
+}
+
+/** Token sequence digest and project imports of an emitted JavaScript module. */
+export function jsDigest(abs: string, text: string): { digest: string; imports: string[] } {
+  const t = ts();
+  const sf = t.createSourceFile(abs, text, t.ScriptTarget.Latest, true, t.ScriptKind.JS);
+  const tokens: string[] = [];
+  const imports = new Set<string>();
+  const walk = (node: import('typescript').Node): void => {
+    if (node.kind >= t.SyntaxKind.FirstJSDocNode && node.kind <= t.SyntaxKind.LastJSDocNode) return;
+    if ((t.isImportDeclaration(node) || t.isExportDeclaration(node)) && node.moduleSpecifier && t.isStringLiteral(node.moduleSpecifier)) {
+      addImport(abs, node.moduleSpecifier.text, imports);
+    } else if (t.isCallExpression(node) && node.expression.kind === t.SyntaxKind.ImportKeyword) {
+      const arg = node.arguments[0];
+      if (arg && t.isStringLiteralLike(arg)) addImport(abs, arg.text, imports);
+    }
+    const kids = node.getChildren(sf);
+    if (kids.length === 0) {
+      if (node.kind !== t.SyntaxKind.EndOfFileToken) tokens.push(node.getText(sf));
+      return;
+    }
+    for (const k of kids) walk(k);
+  };
+  walk(sf);
+  return { digest: sha256Hex(tokens.join('\u0001')), imports: [...imports].sort() };
+}
+
+function addImport(fromAbs: string, spec: string, into: Set<string>): void {
+  if (!spec.startsWith('./') && !spec.startsWith('../')) return; // npm packages: pinned by the lock file
+  const target = resolve(dirname(fromAbs), spec);
+  if (existsSync(target) && statSync(target).isFile()) into.add(target);
+}
+
+/** A shell script without its comment lines and blank lines; any other file as it is. */
+export function fileDigest(abs: string, text: string): string {
+  if (!abs.endsWith('.sh')) return sha256Hex(text);
+  const lines = text.split('\n');
+  const kept = lines.filter((l, i) => {
+    const s = l.trim();
+    if (!s) return false;
+    return !(s.startsWith('#') && !(i === 0 && s.startsWith('#!')));
+  });
+  return sha256Hex(kept.map((l) => l.replace(/\s+$/, '')).join('\n'));
 }
 
 function listFiles(abs: string): string[] {

@@ -1,23 +1,24 @@
-// Runs the stage graph: every stage whose key has a frozen output is reused,
-// the others run in dependency order and are frozen. Volatile stages (warmup)
-// run right before a stage that needs them runs; services are started around
-// the stages that need them.
+// Runs the stage graph by its plan (plan-run.ts): execute the first stage the
+// plan says must run, freeze it, plan again, until nothing is left to run.
+// Planning again after each stage gives early cutoff: a stage that reran with
+// identical products leaves every stage after it reused. Volatile stages
+// (warmup) run right before the stage that needs them; services are started
+// around the stages that need them.
 import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
-import { removeScratch } from '../process/safe-remove.js';
-import { basename, join, dirname, relative } from 'node:path';
-import type { PipelineConfig, StageDecl } from '../config/pipeline-config.js';
-import { UserError } from '../errors.js';
-import { noServices } from '../services/running-services.js';
-import { onCleanup, shutdownSignal } from '../process/cleanup.js';
-import { hostFacts } from './host-facts.js';
-import { folderDigest } from '../digest/merkle.js';
-import { keyInputsFor, stageKey, type KeyInputs } from './stage-key.js';
-import { loadStage } from './stage-registry.js';
+import { basename, dirname, join, relative } from 'node:path';
+import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageDefinition, StageInput } from '../contract/stage.js';
-import { Store } from './store.js';
-import { writeLock, type LockEntry } from './lock-file.js';
-import { ancestors, topoOrder } from '../config/stage-graph.js';
+import { folderDigest } from '../digest/merkle.js';
+import { onCleanup, shutdownSignal } from '../process/cleanup.js';
+import { removeScratch } from '../process/safe-remove.js';
+import { noServices } from '../services/running-services.js';
+import { ancestors } from '../config/stage-graph.js';
+import { hostFacts } from './host-facts.js';
+import { readLock, writeLock, type LockEntry } from './lock-file.js';
+import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
 import { startServiceSession, type ServiceSession } from './service-session.js';
+import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
+import { Store } from './store.js';
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';
 
@@ -28,6 +29,8 @@ export interface StageOutcome {
   action: StageAction;
   outputDigest: string | null;
   seconds: number;
+  /** Why it runs (or would), in words. */
+  reasons?: string[];
 }
 
 export interface RunOptions {
@@ -37,113 +40,130 @@ export interface RunOptions {
   dryRun?: boolean;
   log: (line: string) => void;
   interactive: boolean;
+  /** Where stages come from; the project's stages/ by default. */
+  registry?: StageRegistry;
 }
 
-interface Resolved {
-  decl: StageDecl;
-  def: StageDefinition;
+/** Loads every stage kind the pipeline uses and binds the store: what planRun needs. */
+export async function planContext(config: PipelineConfig, store: Store, registry: StageRegistry): Promise<PlanContext> {
+  const definitions = new Map<string, StageDefinition>();
+  for (const s of config.stages) if (!definitions.has(s.uses)) definitions.set(s.uses, await registry.load(s.uses));
+  return { config, definitions, code: (def) => registry.code(def), readManifest: (kind, key) => store.readManifest(kind, key) };
 }
 
 export async function runPipeline(config: PipelineConfig, options: RunOptions): Promise<StageOutcome[]> {
   const store = new Store(options.dataDir);
-  const decls = new Map(config.stages.map((s) => [s.id, s]));
-  const resolved = new Map<string, Resolved>();
-  for (const s of config.stages) resolved.set(s.id, { decl: s, def: await loadStage(s.uses) });
-  const order = topoOrder(config.stages);
+  const registry = options.registry ?? projectStageRegistry(options.dataDir);
+  try {
+    const ctx = await planContext(config, store, registry);
+    const lock = readLock(config.file);
+    const force = new Set(options.force ?? []);
+    const plan = () => planRun(ctx, { only: options.only, force: [...force], lock });
 
-  for (const name of [...(options.only ?? []), ...(options.force ?? [])]) {
-    if (!decls.has(name)) throw new UserError(`no stage with id '${name}'`, { key: options.only?.includes(name) ? '--only' : '--force' }, `stage ids: ${order.join(', ')}`);
-  }
-  const selected = options.only?.length ? new Set(options.only) : null;
-  const forced = new Set(options.force ?? []);
-  // A volatile stage runs only with a stage that needs it: forcing it forces them.
-  for (const f of [...forced]) {
-    if (resolved.get(f)?.def.volatile) for (const s of config.stages) if (s.needs.includes(f)) forced.add(s.id);
-  }
+    if (options.dryRun) {
+      return plan().map((p) => ({
+        id: p.id,
+        uses: p.uses,
+        key: p.key,
+        action: p.action === 'run' ? 'would-run' : p.action === 'reuse' ? 'would-reuse' : 'skipped',
+        outputDigest: p.manifest?.outputDigest ?? null,
+        seconds: 0,
+        reasons: p.reasons,
+      }));
+    }
 
-  const outcomes = new Map<string, StageOutcome>();
-  const frozen = new Map<string, StageInput>(); // stage id -> frozen output
-  const keys = new Map<string, { key: string; inputs: KeyInputs }>();
-  let session: ServiceSession | null = null;
-
-  const computeKey = (id: string): { key: string; inputs: KeyInputs } | null => {
-    const { decl, def } = resolved.get(id)!;
-    const needs: Record<string, string> = {};
-    for (const n of decl.needs) {
-      const nd = resolved.get(n)!;
-      if (nd.def.volatile) {
-        const k = keys.get(n);
-        if (!k) return null;
-        needs[n] = `key:${k.key}`;
-      } else {
-        const f = frozen.get(n);
-        if (!f) return null;
-        needs[n] = f.outputDigest;
+    const executor = new StageExecutor(config, store, ctx, options);
+    let current = plan();
+    try {
+      for (;;) {
+        const next = current.find((p) => p.action === 'run' && !p.volatile && p.key !== null);
+        if (!next) break;
+        if (executor.ran.has(next.id)) throw new Error(`bug: stage ${next.id} would run twice in one run`);
+        const decl = config.stages.find((s) => s.id === next.id)!;
+        for (const n of decl.needs) {
+          const need = current.find((p) => p.id === n)!;
+          if (need.volatile && !executor.ran.has(n)) await executor.execute(need, current);
+        }
+        await executor.execute(next, current);
+        force.delete(next.id);
+        for (const n of decl.needs) force.delete(n);
+        current = plan();
+        // Services stay up only while the next stage to run needs them too.
+        const after = current.find((p) => p.action === 'run' && !p.volatile && p.key !== null);
+        if (!after || !ctx.definitions.get(after.uses)!.services) await executor.stopServices();
       }
+    } finally {
+      await executor.stopServices();
     }
-    const inputs = keyInputsFor(def, decl.with, config as unknown as Record<string, unknown>, dirname(config.file), needs);
-    return { key: stageKey(inputs), inputs };
-  };
 
-  const inputsFor = (id: string): Record<string, StageInput> => {
-    const out: Record<string, StageInput> = {};
-    for (const a of ancestors(config.stages, id)) {
-      const f = frozen.get(a);
-      if (f) out[a] = f;
-    }
-    return out;
-  };
+    for (const p of current) if (p.manifest && executor.ran.has(p.id) === false) executor.publish(p);
+    const outcomes = current.map((p): StageOutcome => {
+      const ran = executor.ran.get(p.id);
+      if (ran) return ran;
+      if (p.manifest) {
+        options.log(`· ${p.id} reused ${p.manifest.outputDigest.slice(0, 12)}`);
+        return { id: p.id, uses: p.uses, key: p.key, action: 'reused', outputDigest: p.manifest.outputDigest, seconds: 0 };
+      }
+      if (!p.volatile) options.log(`- ${p.id} skipped (${p.reasons.join('; ')})`);
+      return { id: p.id, uses: p.uses, key: p.key, action: 'skipped', outputDigest: null, seconds: 0, reasons: p.reasons };
+    });
+    const entries: Record<string, LockEntry> = {};
+    for (const o of outcomes) if (o.key && o.outputDigest) entries[o.id] = { uses: o.uses, key: o.key, outputDigest: o.outputDigest };
+    writeLock(config.file, entries, config.stages.map((s) => s.id));
+    return outcomes;
+  } finally {
+    registry.close();
+  }
+}
 
-  const ensureServices = async (): Promise<void> => {
-    if (session) return;
-    const runDir = join(options.dataDir, 'run', `services-${process.pid}`);
-    mkdirSync(runDir, { recursive: true });
-    session = await startServiceSession(
-      config,
-      (stageId) => frozen.get(stageId)?.outputDir ?? null,
-      runDir,
-      options.log,
-    );
-  };
-  const stopServices = async (): Promise<void> => {
-    if (!session) return;
-    const s: ServiceSession = session;
-    session = null;
-    await s.stop();
-  };
+/** Executes planned stages one at a time: temp folder, run, digests, freeze, publish. */
+class StageExecutor {
+  readonly ran = new Map<string, StageOutcome>();
+  private session: ServiceSession | null = null;
 
-  const execute = async (id: string, k: { key: string; inputs: KeyInputs }): Promise<StageOutcome> => {
-    const { decl, def } = resolved.get(id)!;
-    if (def.services) await ensureServices();
-    const temp = store.makeTemp(def.kind, k.key);
-    const dropTemp = onCleanup(`temporary outputs of ${id}`, () => rmSync(temp, { recursive: true, force: true }));
-    const workDir = store.workDir(def.kind, k.key);
+  constructor(
+    private readonly config: PipelineConfig,
+    private readonly store: Store,
+    private readonly ctx: PlanContext,
+    private readonly options: RunOptions,
+  ) {}
+
+  async execute(p: PlannedStage, plan: readonly PlannedStage[]): Promise<void> {
+    const { config, store, options } = this;
+    const decl = config.stages.find((s) => s.id === p.id)!;
+    const def = this.ctx.definitions.get(p.uses)!;
+    const key = p.key!;
+    if (def.services) await this.startServices(plan);
+    const temp = store.makeTemp(def.kind, key);
+    const dropTemp = onCleanup(`temporary outputs of ${p.id}`, () => rmSync(temp, { recursive: true, force: true }));
+    const workDir = store.workDir(def.kind, key);
     mkdirSync(workDir, { recursive: true });
     const startedAt = new Date();
     const t0 = process.hrtime.bigint();
-    options.log(`▶ ${id} (${def.kind}) running`);
-    appendFileSync(join(options.dataDir, 'executions.log'), `${startedAt.toISOString()}\t${id}\t${def.kind}\t${k.key}\n`);
+    options.log(`▶ ${p.id} (${def.kind}) running${p.reasons.length ? ': ' + p.reasons.join('; ') : ''}`);
+    appendFileSync(join(options.dataDir, 'executions.log'), `${startedAt.toISOString()}\t${p.id}\t${def.kind}\t${key}\n`);
     try {
       await def.run({
-        id,
+        id: p.id,
         kind: def.kind,
         params: decl.with,
         config,
         outputDir: join(temp, 'outputs'),
-        inputs: inputsFor(id),
+        observationsDir: join(temp, 'observations'),
+        inputs: this.inputsFor(p.id, plan),
         workDir,
         dataDir: options.dataDir,
         pipelineDir: dirname(config.file),
         pipelineFile: config.file,
-        services: session ? (session as ServiceSession).services : noServices,
-        key: k.key,
+        services: this.session ? this.session.services : noServices,
+        key,
         log: (line) => {
           if (options.interactive) process.stderr.write('\r\x1b[K');
-          options.log(`  ${id}: ${line}`);
+          options.log(`  ${p.id}: ${line}`);
         },
         interactive: options.interactive,
         progress: (line) => {
-          if (options.interactive) process.stderr.write(`\r\x1b[K  ${id}: ${line}`);
+          if (options.interactive) process.stderr.write(`\r\x1b[K  ${p.id}: ${line}`);
         },
         signal: shutdownSignal,
       });
@@ -151,16 +171,19 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       await dropTemp();
       throw e;
     }
-    const { digest, files } = await folderDigest(join(temp, 'outputs'));
+    const products = await folderDigest(join(temp, 'outputs'));
+    const observations = await folderDigest(join(temp, 'observations'));
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     store.freeze(temp, {
       manifestVersion: 1,
-      id,
+      id: p.id,
       kind: def.kind,
-      key: k.key,
-      keyInputs: k.inputs,
-      outputDigest: digest,
-      files,
+      key,
+      keyInputs: p.inputs!,
+      outputDigest: products.digest,
+      files: products.files,
+      observationsDigest: observations.digest,
+      observationFiles: observations.files,
       startedAt: startedAt.toISOString(),
       endedAt: new Date().toISOString(),
       seconds,
@@ -168,118 +191,58 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     });
     await dropTemp(); // renamed away by freeze: nothing left to remove
     const blocked = removeScratch(workDir); // never walks into a mount a path left behind
-    if (blocked.length) options.log(`  ${id}: kept ${workDir}: still mounted below it: ${blocked.join(', ')}`);
-    options.log(`✓ ${id} ran in ${seconds.toFixed(2)} s → ${digest.slice(0, 12)}`);
-    return { id, uses: def.kind, key: k.key, action: 'ran', outputDigest: digest, seconds };
-  };
+    if (blocked.length) options.log(`  ${p.id}: kept ${workDir}: still mounted below it: ${blocked.join(', ')}`);
+    options.log(`✓ ${p.id} ran in ${seconds.toFixed(2)} s → ${products.digest.slice(0, 12)}`);
+    this.ran.set(p.id, { id: p.id, uses: def.kind, key, action: 'ran', outputDigest: products.digest, seconds, reasons: p.reasons });
+    this.publish({ ...p, manifest: store.readManifest(def.kind, key) });
+  }
 
-  const publish = (id: string): void => {
-    const { def } = resolved.get(id)!;
-    const f = frozen.get(id);
-    if (!def.publishDir || !f) return;
-    const target = join(projectDirOf(config.file), def.publishDir(config));
+  /** Copies a frozen stage's products to its publish folder (reports/<experiment>/), if it has one. */
+  publish(p: PlannedStage): void {
+    const def = this.ctx.definitions.get(p.uses)!;
+    if (!def.publishDir || !p.key || !p.manifest) return;
+    const target = join(projectDirOf(this.config.file), def.publishDir(this.config));
     rmSync(target, { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
-    cpSync(f.outputDir, target, { recursive: true });
-    options.log(`  published ${relative(process.cwd(), target) || target}`);
-  };
+    cpSync(this.store.outputsDir(p.uses, p.key), target, { recursive: true });
+    this.options.log(`  published ${relative(process.cwd(), target) || target}`);
+  }
 
-  const volatileRan = new Set<string>();
-  try {
-    for (const id of order) {
-      const { decl, def } = resolved.get(id)!;
-      const k = computeKey(id);
-      if (!k) {
-        // An upstream stage would run first (dry run), or --only left it out and it has no frozen output.
-        outcomes.set(id, { id, uses: def.kind, key: null, action: options.dryRun && !selected ? 'would-run' : 'skipped', outputDigest: null, seconds: 0 });
-        continue;
-      }
-      keys.set(id, k);
-      if (def.volatile) {
-        // Whether it runs is decided when a stage that needs it is reached; its
-        // frozen output (if any) is an input of later stages either way, so
-        // their inputs do not depend on whether it ran in this run.
-        const frozenVolatile = store.readManifest(def.kind, k.key);
-        if (frozenVolatile) frozen.set(id, { id, kind: def.kind, outputDir: store.outputsDir(def.kind, k.key), outputDigest: frozenVolatile.outputDigest });
-        continue;
-      }
+  async stopServices(): Promise<void> {
+    const s = this.session;
+    this.session = null;
+    if (s) await s.stop();
+  }
 
-      const manifest = store.readManifest(def.kind, k.key);
-      const inScope = !selected || selected.has(id);
-      const mustRun = forced.has(id) || (!manifest && inScope);
-      if (!mustRun && !manifest) {
-        const neededBySelected = [...(selected ?? [])].some((sel) => ancestors(config.stages, sel).has(id));
-        if (!neededBySelected) {
-          outcomes.set(id, { id, uses: def.kind, key: k.key, action: 'skipped', outputDigest: null, seconds: 0 });
-          options.log(`- ${id} skipped (not in --only, stale)`);
-          continue;
-        }
-        throw new UserError(
-          `stage '${id}' has no frozen output for its current inputs, and --only leaves it out`,
-          { key: '--only' },
-          `add ${id} to --only, or run without --only`,
-        );
-      }
-      if (options.dryRun) {
-        outcomes.set(id, { id, uses: def.kind, key: k.key, action: mustRun ? 'would-run' : 'would-reuse', outputDigest: manifest?.outputDigest ?? null, seconds: 0 });
-        // A stage that would run leaves its dependents without a key: they would run too.
-        if (manifest && !mustRun) frozen.set(id, { id, kind: def.kind, outputDir: store.outputsDir(def.kind, k.key), outputDigest: manifest.outputDigest });
-        continue;
-      }
-      if (!mustRun && manifest) {
-        frozen.set(id, { id, kind: def.kind, outputDir: store.outputsDir(def.kind, k.key), outputDigest: manifest.outputDigest });
-        outcomes.set(id, { id, uses: def.kind, key: k.key, action: 'reused', outputDigest: manifest.outputDigest, seconds: 0 });
-        options.log(`· ${id} reused ${manifest.outputDigest.slice(0, 12)}`);
-        publish(id);
-        continue;
-      }
-      // This stage runs: first the volatile stages it needs (its sampling session).
-      for (const n of decl.needs) {
-        const nd = resolved.get(n)!;
-        if (!nd.def.volatile || volatileRan.has(n)) continue;
-        const nk = keys.get(n)!;
-        const out = await execute(n, nk);
-        volatileRan.add(n);
-        frozen.set(n, { id: n, kind: nd.def.kind, outputDir: store.outputsDir(nd.def.kind, nk.key), outputDigest: out.outputDigest! });
-        outcomes.set(n, out);
-      }
-      const out = await execute(id, k);
-      frozen.set(id, { id, kind: def.kind, outputDir: store.outputsDir(def.kind, k.key), outputDigest: out.outputDigest! });
-      outcomes.set(id, out);
-      publish(id);
-      // Services stay up only while the next stage in order needs them too.
-      const next = order[order.indexOf(id) + 1];
-      if (session && (!next || !resolved.get(next)!.def.services)) await stopServices();
+  private async startServices(plan: readonly PlannedStage[]): Promise<void> {
+    if (this.session) return;
+    const runDir = join(this.options.dataDir, 'run', `services-${process.pid}`);
+    mkdirSync(runDir, { recursive: true });
+    const frozenDir = (stageId: string): string | null => {
+      const p = plan.find((x) => x.id === stageId);
+      return p?.key && p.manifest ? this.store.outputsDir(p.uses, p.key) : null;
+    };
+    this.session = await startServiceSession(this.config, frozenDir, runDir, this.options.log);
+  }
+
+  /** Frozen outputs of every stage this one needs, transitively, by stage id. */
+  private inputsFor(id: string, plan: readonly PlannedStage[]): Record<string, StageInput> {
+    const out: Record<string, StageInput> = {};
+    for (const a of ancestors(this.config.stages, id)) {
+      const p = plan.find((x) => x.id === a);
+      const manifest = p?.key ? this.store.readManifest(p.uses, p.key) : null;
+      if (!p?.key || !manifest) continue;
+      out[a] = {
+        id: a,
+        kind: p.uses,
+        outputDir: this.store.outputsDir(p.uses, p.key),
+        outputDigest: manifest.outputDigest,
+        observationsDir: this.store.observationsDir(p.uses, p.key),
+        observationsDigest: manifest.observationsDigest ?? '',
+      };
     }
-  } finally {
-    await stopServices();
+    return out;
   }
-
-  // Volatile stages that no running stage needed: reused if frozen, else skipped.
-  for (const id of order) {
-    const { def } = resolved.get(id)!;
-    if (!def.volatile || outcomes.has(id)) continue;
-    const k = keys.get(id);
-    const manifest = k ? store.readManifest(def.kind, k.key) : null;
-    const dependentRuns = config.stages.some((x) => x.needs.includes(id) && outcomes.get(x.id)?.action === 'would-run');
-    outcomes.set(id, {
-      id,
-      uses: def.kind,
-      key: k?.key ?? null,
-      action: options.dryRun ? (dependentRuns ? 'would-run' : 'would-reuse') : manifest ? 'reused' : 'skipped',
-      outputDigest: manifest?.outputDigest ?? null,
-      seconds: 0,
-    });
-  }
-
-  if (!options.dryRun) {
-    const entries: Record<string, LockEntry> = {};
-    for (const o of outcomes.values()) {
-      if (o.key && o.outputDigest) entries[o.id] = { uses: o.uses, key: o.key, outputDigest: o.outputDigest };
-    }
-    writeLock(config.file, entries, config.stages.map((s) => s.id));
-  }
-  return order.filter((id) => outcomes.has(id)).map((id) => outcomes.get(id)!);
 }
 
 /**

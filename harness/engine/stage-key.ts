@@ -1,22 +1,23 @@
-// Stage key = sha256 of the canonical JSON of everything a stage's output can
-// depend on: kind, code digests, the config it reads, its parameters and the
-// output digests of the stages it needs. Pure.
+// Stage key = sha256 of the canonical JSON of everything a stage's products can
+// depend on: kind, code digests, the config it reads, its parameters, the files
+// it reads from outside the store and the product digests of the stages it
+// needs (plus their observation digests when the stage reads observations).
 import { canonicalJson } from '../digest/canonical-json.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { sha256Hex } from '../digest/sha256.js';
-import { stageCodeDigests } from './code-digest.js';
+import type { StageDefinition } from '../contract/stage.js';
 
 export interface KeyInputs {
   kind: string;
-  /** project-relative source path -> sha256 */
+  /** project-relative source path -> sha256 of what runs */
   code: Record<string, string>;
   /** config sections (or dotted keys) the stage reads -> their values */
   config: Record<string, unknown>;
   params: Record<string, unknown>;
   /** files outside the store the stage reads (as written in its parameters) -> sha256, or 'missing' */
   files?: Record<string, string>;
-  /** needed stage id -> its output digest (or `key:<key>` for a volatile stage) */
+  /** needed stage id -> its output digest (or `key:<key>` for a volatile stage; `+obs:<digest>` appended when observations are read) */
   needs: Record<string, string>;
 }
 
@@ -35,7 +36,7 @@ export function configSlice(config: Record<string, unknown>, reads: readonly str
   return out;
 }
 
-/** sha256 of each input file named by a stage (pure apart from reading the files). */
+/** sha256 of each input file named by a stage (reads the files). */
 export function inputFileDigests(names: readonly string[], baseDir: string): Record<string, string> | undefined {
   if (!names.length) return undefined;
   const out: Record<string, string> = {};
@@ -46,9 +47,10 @@ export function inputFileDigests(names: readonly string[], baseDir: string): Rec
   return out;
 }
 
-/** Key inputs of a stage (pure apart from reading its code and input files). */
+/** Key inputs of a stage (reads its input files). */
 export function keyInputsFor(
-  def: { kind: string; reads: readonly string[]; extraCode?: readonly string[]; inputFiles?: (params: Record<string, unknown>) => string[] },
+  def: Pick<StageDefinition, 'kind' | 'reads' | 'inputFiles'>,
+  code: Record<string, string>,
   params: Record<string, unknown>,
   config: Record<string, unknown>,
   pipelineDir: string,
@@ -56,7 +58,7 @@ export function keyInputsFor(
 ): KeyInputs {
   return {
     kind: def.kind,
-    code: stageCodeDigests(def.kind, def.extraCode ?? []),
+    code,
     config: configSlice(config, def.reads),
     params,
     files: inputFileDigests(def.inputFiles?.(params) ?? [], pipelineDir),

@@ -1,11 +1,21 @@
-// Stage kinds are the modules in stages/: the file name is the kind.
+// Where stage definitions and the digests of their code come from. The engine
+// takes a registry as a parameter: the project's registry loads the compiled
+// modules of stages/ (the file name is the kind); engine tests pass toy stages.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot, stagesDistDir, stagesSourceDir } from '../process/project-root.js';
-import { stageCodeDigests } from './code-digest.js';
+import { CodeDigester } from './code-digest.js';
 import { UserError } from '../errors.js';
 import type { StageDefinition } from '../contract/stage.js';
+
+export interface StageRegistry {
+  load(kind: string): Promise<StageDefinition>;
+  /** Project-relative file -> digest of the code a stage runs (part of its key). */
+  code(def: StageDefinition): Record<string, string>;
+  /** Called once a command is done with the registry (persists caches). */
+  close(): void;
+}
 
 export function knownStageKinds(): Set<string> {
   return new Set(
@@ -17,7 +27,21 @@ export function knownStageKinds(): Set<string> {
 
 const loaded = new Map<string, StageDefinition>();
 
-export async function loadStage(kind: string): Promise<StageDefinition> {
+/** The project's stages; code digests cached under `<dataDir>/cache/` (none when dataDir is null). */
+export function projectStageRegistry(dataDir: string | null): StageRegistry {
+  const digester = new CodeDigester(dataDir ? join(dataDir, 'cache', 'code-digests.json') : null);
+  return {
+    load: loadStage,
+    code: (def) => {
+      const code = digester.stageDigests(def.kind, def.extraCode ?? []);
+      assertBuilt(code);
+      return code;
+    },
+    close: () => digester.save(),
+  };
+}
+
+async function loadStage(kind: string): Promise<StageDefinition> {
   const hit = loaded.get(kind);
   if (hit) return hit;
   const file = join(stagesDistDir(), `${kind}.js`);
@@ -27,22 +51,22 @@ export async function loadStage(kind: string): Promise<StageDefinition> {
   if (!def || typeof def.run !== 'function' || def.kind !== kind || !Array.isArray(def.reads)) {
     throw new Error(`stages/${kind}.ts must default-export a StageDefinition with kind '${kind}', reads and run()`);
   }
-  assertBuilt(def);
   loaded.set(kind, def);
   return def;
 }
 
 /**
- * Keys hash the TypeScript sources while the compiled JavaScript runs: a
- * source newer than its build would run old code under a new key.
+ * Keys hash the compiled JavaScript that runs; a source newer than its build
+ * would run old code while the user believes the edit is in effect.
  */
-function assertBuilt(def: StageDefinition): void {
+function assertBuilt(code: Record<string, string>): void {
   const root = projectRoot();
-  for (const rel of Object.keys(stageCodeDigests(def.kind, def.extraCode ?? []))) {
+  for (const rel of Object.keys(code)) {
     if (!rel.endsWith('.ts')) continue;
+    const source = join(root, rel);
     const built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
-    if (!existsSync(built) || statSync(built).mtimeMs + 1 < statSync(join(root, rel)).mtimeMs) {
-      throw new UserError(`the build is older than ${rel}`, { file: rel }, "run 'npm run build' so the code that runs is the code that is hashed");
+    if (existsSync(source) && statSync(built).mtimeMs + 1 < statSync(source).mtimeMs) {
+      throw new UserError(`the build is older than ${rel}`, { file: rel }, "run 'npm run build' so the code that runs is the code you edited");
     }
   }
 }

@@ -1,5 +1,5 @@
 // The store of frozen stage outputs under the data folder:
-//   stages/<kind>/<key>/outputs/ and manifest.json   (frozen, never changed)
+//   stages/<kind>/<key>/outputs/ observations/ manifest.json   (frozen, never changed)
 //   tmp/<kind>-<key>-<pid>-<n>/                       (a stage being written)
 //   work/<kind>/<key>/                                 (resumable scratch, e.g. journals)
 // A stage is written into tmp/ and renamed into stages/ in one step, so a
@@ -17,8 +17,12 @@ export interface StageManifest {
   kind: string;
   key: string;
   keyInputs: KeyInputs;
+  /** Merkle root of the products (outputs/): what downstream keys hold. */
   outputDigest: string;
   files: FileDigest[];
+  /** Merkle root of the observations (observations/): audited, shown, not in downstream keys. Absent in manifests written before the split. */
+  observationsDigest?: string;
+  observationFiles?: FileDigest[];
   startedAt: string;
   endedAt: string;
   seconds: number;
@@ -34,6 +38,10 @@ export class Store {
 
   outputsDir(kind: string, key: string): string {
     return join(this.stageDir(kind, key), 'outputs');
+  }
+
+  observationsDir(kind: string, key: string): string {
+    return join(this.stageDir(kind, key), 'observations');
   }
 
   workDir(kind: string, key: string): string {
@@ -54,6 +62,7 @@ export class Store {
       const dir = join(base, `${kind}-${key.slice(0, 16)}-${process.pid}-${n}`);
       if (!existsSync(dir)) {
         mkdirSync(join(dir, 'outputs'), { recursive: true });
+        mkdirSync(join(dir, 'observations'), { recursive: true });
         return dir;
       }
     }

@@ -3,6 +3,7 @@
 // right after it succeeds; undos run in reverse order on normal exit, on error
 // and on SIGINT/SIGTERM. An undo that fails is reported, the rest still run.
 
+import { Interrupted } from '../errors.js';
 export type Undo = () => Promise<void> | void;
 
 interface Entry {
@@ -68,7 +69,7 @@ function installSignalHandlers(): void {
         process.exit(EXIT_CODE[sig]);
       }
       process.stderr.write(`\n${sig}: stopping, undoing mounts, containers and services...\n`);
-      abort.abort(new Error(`interrupted by ${sig}`));
+      abort.abort(new Interrupted(sig));
       void runCleanup().then((failures) => {
         for (const f of failures) process.stderr.write(f + '\n');
         process.exit(EXIT_CODE[sig]);
