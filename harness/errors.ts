@@ -55,3 +55,17 @@ export class Interrupted extends Error {
     this.name = 'Interrupted';
   }
 }
+
+/** Several user errors found together (config rules): one line each, up to a limit. */
+export class UserErrors extends UserError {
+  constructor(readonly errors: readonly UserError[], readonly limit: number) {
+    super(`${errors.length} problems`, errors[0]!.place, errors[0]!.hint);
+    this.name = 'UserErrors';
+  }
+
+  override format(): string {
+    const shown = this.errors.slice(0, this.limit).map((e) => e.format());
+    if (this.errors.length > this.limit) shown.push(`… and ${this.errors.length - this.limit} more`);
+    return shown.join('\n');
+  }
+}

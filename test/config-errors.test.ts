@@ -45,13 +45,13 @@ const cases: Case[] = [
   { name: 'a missing stages section', text: minimal.slice(0, minimal.indexOf('stages:')), expect: /^pipeline\.yaml:1:1: \(top level\): missing required key 'stages'/ },
   { name: 'an unknown stage kind', text: minimal.replace('uses: sample', 'uses: sampel'), expect: /^pipeline\.yaml:14:11: stages\[1\]\.uses: unknown stage kind 'sampel'/ },
   { name: 'an unknown need', text: minimal.replace('needs: [warmup]', 'needs: [warmpu]'), expect: /^pipeline\.yaml:15:13: stages\[1\]\.needs\[0\]: needs unknown stage 'warmpu'/ },
-  { name: 'a duplicate stage id', text: minimal.replace('id: sample', 'id: warmup'), expect: /^pipeline\.yaml:13:\d+: stages\[1\]\.id: duplicate stage id 'warmup'/ },
+  { name: 'a duplicate stage id', text: minimal + '  - id: sample\n    uses: warmup\n', expect: /^pipeline\.yaml:16:\d+: stages\[2\]\.id: duplicate stage id 'sample'/ },
   { name: 'a cycle', text: minimal.replace('    uses: warmup\n', '    uses: warmup\n    needs: [sample]\n'), expect: /^pipeline\.yaml:\d+:\d+: stages\[0\]\.needs: cycle in needs: warmup -> sample -> warmup/ },
   { name: 'a stage that needs itself', text: minimal.replace('needs: [warmup]', 'needs: [sample]'), expect: /stages\[1\]\.needs\[0\]: stage 'sample' needs itself/ },
   { name: 'a stage id with capitals', text: minimal.replace('id: sample', 'id: Sample'), expect: /^pipeline\.yaml:13:\d+: stages\[1\]\.id: must match pattern/ },
   { name: 'an unknown stage parameter', text: minimal.replace('    needs: [warmup]\n', '    needs: [warmup]\n    with: { speed: fast }\n'), expect: /^pipeline\.yaml:16:\d+: stages\[1\]\.with\.speed: unknown key/ },
   { name: 'a launch that is a string', text: minimal.replace("launch: ['{command}']", "launch: '{command}'"), expect: /^pipeline\.yaml:9:\d+: paths\.p\.launch: must be array/ },
-  { name: 'an invalid stdout pattern', text: minimal.replace("command: [sh, -c, 'echo {marker}']", "command: [sh, -c, 'echo {marker}']\n    expect: { stdout_patterns: ['(unclosed'] }"), expect: /^pipeline\.yaml:7:\d+: cohorts\.c\.expect\.stdout_patterns\[0\]: must match format "regex"/ },
+  { name: 'an invalid stdout pattern', text: minimal.replace("command: [sh, -c, 'echo {marker}']", "command: [sh, -c, 'echo {marker}']\n    expect: { stdout_patterns: ['(unclosed'] }"), expect: /^pipeline\.yaml:7:\d+: cohorts\.c\.expect\.stdout_patterns\[0\]: not a regular expression/ },
   { name: 'a cohort image that is not declared', text: minimal.replace("    command: [sh, -c, 'echo {marker}']\n", "    image: nope\n    command: [sh, -c, 'echo {marker}']\n"), expect: /^pipeline\.yaml:6:\d+: cohorts\.c\.image: unknown image 'nope'/ },
   { name: 'a path counting an undeclared service', text: minimal.replace("    launch: ['{command}']\n", "    launch: ['{command}']\n    services: [registry]\n"), expect: /^pipeline\.yaml:10:\d+: paths\.p\.services\[0\]: unknown service 'registry'/ },
   { name: 'a negative timeout', text: minimal + 'design:\n  timeout_s: -1\n', expect: /^pipeline\.yaml:17:\d+: design\.timeout_s: must be > 0/ },
@@ -82,4 +82,17 @@ test('the smoke pipeline itself is valid', async (t) => {
   writeFileSync(join(dir, 'pipeline.yaml'), smoke);
   const r = await runCli(['run', '--dry-run'], dir);
   t.is(r.code, 0, r.stderr);
+});
+
+test('several problems found by the cross-key rules are all reported, one line each, each at its place', async (t) => {
+  const dir = tempDir('benchgraph-cfg-');
+  const text = minimal.replace("    command: [sh, -c, 'echo {marker}']\n", "    image: nope\n    command: [sh, -c, 'echo {marker}']\n") + '  - id: sample\n    uses: nosuchkind\n';
+  writeFileSync(join(dir, 'pipeline.yaml'), text);
+  const r = await runCli(['run', '--dry-run'], dir);
+  t.is(r.code, 2, r.stderr);
+  const lines = r.stderr.trim().split('\n');
+  t.is(lines.length, 3, r.stderr);
+  t.regex(lines[0]!, /^error: pipeline\.yaml:\d+:\d+: stages\[2\]\.id: duplicate stage id 'sample'/);
+  t.regex(lines[1]!, /^error: pipeline\.yaml:\d+:\d+: stages\[2\]\.uses: unknown stage kind 'nosuchkind'/);
+  t.regex(lines[2]!, /^error: pipeline\.yaml:6:\d+: cohorts\.c\.image: unknown image 'nope'/);
 });

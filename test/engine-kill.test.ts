@@ -45,7 +45,8 @@ for (const [where, pattern, cohort, partial] of [
     t.false(existsSync(join(dir, '.data', 'stages', 'sample')));
     const r = await runCli(['run', '--json', ...SETS], dir);
     t.is(r.code, 0, r.stderr);
-    t.regex(r.stderr, new RegExp(`${cohort}: discarding incomplete round\\(s\\) ${partial} of an interrupted session`));
+    // The kill lands in round `partial` unless the machine is so slow that round had not begun: then no round is partial.
+    t.regex(r.stderr, new RegExp(`${cohort}: (discarding incomplete round\\(s\\) ${partial} of an interrupted session|${partial - 1} formal rounds already complete)`));
     const base = join(dir, '.data', 'stages', 'sample');
     const [key] = readdirSync(base);
     const db = await Database.open(join(base, key!, 'outputs', 'samples.duckdb'), { readOnly: true });

@@ -1,80 +1,47 @@
-// Step 2 of config loading: JSON Schema validation with ajv (draft 2020-12),
-// defaults applied. Schemas live in schemas/*.schema.json and
-// schemas/stages/<kind>.schema.json; the first error becomes a UserError that
-// names file, line, column and key.
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+// Step 2 of config loading: JSON Schema validation (draft 2020-12), defaults
+// applied, by the validators ajv compiled at build time (compile-schemas.ts)
+// from schemas/*.schema.json and schemas/stages/<kind>.schema.json; the first
+// error becomes a UserError that names file, line, column and key.
+import { createRequire } from 'node:module';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020Module, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { UserError } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
-import { schemasDir } from '../process/project-root.js';
+import { projectRoot, schemasDir } from '../process/project-root.js';
+import { SECTIONS } from './schema-ids.js';
 
-const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+interface Validate {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
-const SCHEMA_BASE = 'https://benchgraph.invalid/schemas/';
-/** Sections referenced by the pipeline schema; each accepts an object when its schema is absent. */
-const SECTIONS = ['experiment', 'artifacts', 'services', 'cohorts', 'paths', 'design', 'analysis', 'report'];
+let validators: Record<string, Validate> | null = null;
 
-let ajvInstance: Ajv | null = null;
-
-function ajv(): Ajv {
-  if (ajvInstance) return ajvInstance;
-  const a = new Ajv2020({ useDefaults: true, allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
-  a.addFormat('regex', (s: string) => {
-    try {
-      new RegExp(s);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+/** The validators compiled at build time (dist/schemas/validators.cjs). */
+function compiled(): Record<string, Validate> {
+  if (validators) return validators;
+  const file = join(projectRoot(), 'dist', 'schemas', 'validators.cjs');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run 'npm run build'`);
   const dir = schemasDir();
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
-    a.addSchema(readSchema(join(dir, f)));
-  }
-  for (const s of SECTIONS) {
-    if (!a.getSchema(`${SCHEMA_BASE}${s}.schema.json`)) {
-      a.addSchema({ $id: `${SCHEMA_BASE}${s}.schema.json`, type: 'object' });
-    }
-  }
-  ajvInstance = a;
-  return a;
-}
-
-/** A schema file; a default at its root is dropped (ajv ignores it there; the loader fills empty sections). */
-function readSchema(file: string): Record<string, unknown> {
-  const { default: _rootDefault, ...schema } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  return schema;
-}
-
-function validatorFor(id: string): ValidateFunction {
-  const v = ajv().getSchema(`${SCHEMA_BASE}${id}`);
-  if (!v) throw new Error(`schema ${id} is not loaded`);
-  return v;
+  const sources = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'stages')).map((f) => join(dir, 'stages', f))].filter((f) => f.endsWith('.json'));
+  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+  if (statSync(file).mtimeMs + 1 < newest) throw new UserError('the compiled schemas are older than schemas/', { file }, "run 'npm run build'");
+  validators = createRequire(import.meta.url)(file) as Record<string, Validate>;
+  return validators;
 }
 
 /** Validates the whole pipeline value in place (defaults applied). */
 export function validatePipeline(src: YamlSource, value: Record<string, unknown>): void {
   for (const s of SECTIONS) if (value[s] === undefined && s !== 'experiment') value[s] = {};
-  const validate = validatorFor('pipeline.schema.json');
+  const validate = compiled()['pipeline']!;
   if (!validate(value)) throw toUserError(src, validate.errors![0]!, []);
-}
-
-export function hasStageSchema(kind: string): boolean {
-  return existsSync(join(schemasDir(), 'stages', `${kind}.schema.json`));
 }
 
 /** Validates one stage's `with` against schemas/stages/<kind>.schema.json (defaults applied). */
 export function validateStageParams(src: YamlSource, stageIndex: number, kind: string, params: Record<string, unknown>): void {
-  const file = join(schemasDir(), 'stages', `${kind}.schema.json`);
-  const a = ajv();
-  const id = `${SCHEMA_BASE}stages/${kind}.schema.json`;
-  if (!a.getSchema(id)) {
-    const schema = existsSync(file) ? readSchema(file) : { type: 'object', additionalProperties: false, properties: {} };
-    a.addSchema({ ...schema, $id: id });
-  }
-  const validate = a.getSchema(id)!;
+  const validate = compiled()[`stage:${kind}`];
+  if (!validate) throw new Error(`no compiled schema for stage kind ${kind}: run 'npm run build'`);
   if (!validate(params)) throw toUserError(src, validate.errors![0]!, ['stages', stageIndex, 'with']);
 }
 

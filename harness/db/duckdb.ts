@@ -1,6 +1,6 @@
 // The one adapter around DuckDB (@duckdb/node-api). Everything else in the
 // project talks to a Database; swapping the library is a change to this file.
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 
 export type Row = Record<string, unknown>;
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -16,6 +16,8 @@ export class Database {
   static async open(path: string, options: { readOnly?: boolean } = {}): Promise<Database> {
     const config: Record<string, string> = { threads: '2' };
     if (options.readOnly) config['access_mode'] = 'READ_ONLY';
+    // Loaded on first use: a command that opens no database never loads DuckDB.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(path, config);
     const connection = await instance.connect();
     return new Database(path, instance, connection);
