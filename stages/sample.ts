@@ -1,85 +1,108 @@
-// Formal sampling: for each cohort, `design.warmup_rounds` excluded rounds and
-// then the formal rounds still missing from the journal. Every launch is
-// written to DuckDB as it ends; after a crash or signal the next run discards
-// the incomplete round and resumes after a fresh warmup, so completed rounds
-// are never repeated or counted twice.
+// Formal sampling in `design.sessions` independent sessions. Each session
+// starts every service afresh (the first uses the services the engine started
+// for this stage, right after its warmup), runs its own preflight (sessions
+// after the first; the warmup stage is the first's), then per cohort
+// `design.warmup_rounds` excluded rounds and its formal rounds, in an order
+// seeded from (seed, session). Every launch is written to DuckDB as it ends;
+// after a crash or signal the next run discards the incomplete round and
+// resumes the first incomplete session there, so completed rounds are never
+// repeated or counted twice.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import type { SamplingSummary } from '../harness/contract/exchange-files.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { openSession } from '../harness/design/open-session.js';
-import { cohortProgress, remainingRounds } from '../harness/design/session-plan.js';
+import { remainingWork, type SessionWork } from '../harness/design/session-plan.js';
 import { formatProgress } from '../harness/design/progress-line.js';
-
-interface CohortWork {
-  cohort: string;
-  rounds: number[];
-}
+import type { RunningServices } from '../harness/services/running-services.js';
+import { hostName } from '../harness/process/host-name.js';
 
 const sample: StageDefinition = {
   kind: 'sample',
-  description: 'Formal rounds of cold/warm pairs in seeded random path order, journaled in DuckDB, resumable.',
+  description: 'Independent sessions of formal rounds of cold/warm pairs in seeded random path order, journaled in DuckDB, resumable.',
   reads: ['experiment', 'design', 'cohorts', 'paths', 'services'],
   extraCode: ['harness/paths', 'harness/launch/launcher.c'],
   services: true,
   async run(ctx) {
     const design = ctx.config.design;
     const paths = Object.keys(ctx.config.paths);
+    const cohorts = Object.keys(ctx.config.cohorts);
     const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'));
     try {
-      const session = (await journal.lastSession()) + 1;
-      const work: CohortWork[] = [];
-      for (const cohort of Object.keys(ctx.config.cohorts)) {
-        const progress = cohortProgress(await journal.formalRows(cohort), paths, design.states);
-        if (progress.partialRounds.size) {
-          ctx.log(`${cohort}: discarding incomplete round(s) ${[...progress.partialRounds].sort((a, b) => a - b).join(', ')} of an interrupted session`);
-          await journal.discardRounds(cohort, [...progress.partialRounds]);
+      const attempt = (await journal.lastAttempt()) + 1;
+      const work = remainingWork(await journal.formalRows(), { sessions: design.sessions, rounds: design.rounds, cohorts, paths, states: design.states });
+      for (const w of work) {
+        for (const c of w.cohorts) {
+          if (c.partialRounds.length) {
+            ctx.log(`session ${w.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted run`);
+            await journal.discardRounds(w.session, c.cohort, c.partialRounds);
+          }
+          if (c.completeRounds) ctx.log(`session ${w.session} ${c.cohort}: ${c.completeRounds} formal rounds already complete, ${c.rounds.length} to go`);
         }
-        const rounds = remainingRounds(design.rounds, progress);
-        if (progress.completeRounds.size) ctx.log(`${cohort}: ${progress.completeRounds.size} formal rounds already complete, ${rounds.length} to go`);
-        if (rounds.length) work.push({ cohort, rounds });
       }
-      if (work.length) await sampleCohorts(ctx, journal, session, work);
+      const sessionLog: SessionRecord[] = [];
+      let services = ctx.services;
+      for (const [i, w] of work.entries()) {
+        // The first session of this run has the services the warmup stage just used; every other starts them afresh.
+        if (i > 0) services = await ctx.restartServices();
+        sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services }, w, i > 0));
+      }
       const counts = await journal.counts();
       await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
-      writeFileSync(
-        join(ctx.outputDir, 'session.json'),
-        JSON.stringify(
-          {
-            seed: design.seed,
-            rounds: design.rounds,
-            warmupRounds: design.warmup_rounds,
-            preflight: design.preflight,
-            states: design.states,
-            paths,
-            cohorts: Object.keys(ctx.config.cohorts),
-            sessions: session,
-            formalLaunches: counts.formal,
-            formalFailures: counts.failed,
-          },
-          null,
-          2,
-        ) + '\n',
-      );
-      ctx.log(`${counts.formal} formal launches, ${counts.failed} failures, over ${session} session(s)`);
+      const summary: SamplingSummary = {
+        seed: design.seed,
+        sessions: design.sessions,
+        rounds: design.rounds,
+        warmupRounds: design.warmup_rounds,
+        preflight: design.preflight,
+        states: design.states,
+        paths,
+        cohorts,
+        attempts: attempt,
+        formalLaunches: counts.formal,
+        formalFailures: counts.failed,
+      };
+      writeFileSync(join(ctx.outputDir, 'session.json'), JSON.stringify(summary, null, 2) + '\n');
+      // When and where each session of this attempt ran: observations, never in a downstream key.
+      writeFileSync(join(ctx.observationsDir, `sessions-attempt-${attempt}.json`), JSON.stringify(sessionLog, null, 2) + '\n');
+      ctx.log(`${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)`);
     } finally {
       await journal.close();
     }
   },
 };
 
-async function sampleCohorts(ctx: StageContext, journal: SampleJournal, session: number, work: CohortWork[]): Promise<void> {
+interface SessionRecord {
+  session: number;
+  attempt: number;
+  host: string;
+  startedAt: string;
+  endedAt: string;
+}
+
+/** One session: its preflight (when asked), then per cohort its warmup rounds and remaining formal rounds. */
+async function sampleSession(
+  ctx: StageContext,
+  journal: SampleJournal,
+  id: { session: number; attempt: number; services: RunningServices },
+  work: SessionWork,
+  preflight: boolean,
+): Promise<SessionRecord> {
   const design = ctx.config.design;
+  const startedAt = new Date().toISOString();
   const perRound = Object.keys(ctx.config.paths).length * design.states.length;
-  const total = work.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
+  const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
+  const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
   let done = 0;
   let failures = 0;
   const t0 = Date.now();
   const at = { cohort: '', phase: '', round: 0, rounds: 0 };
-  const line = (): string => formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
+  const line = (): string =>
+    `session ${id.session}/${design.sessions} ` + formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
   const opened = await openSession(
     ctx,
-    session,
+    id,
     async (row) => {
       await journal.append(row);
       done++;
@@ -90,7 +113,16 @@ async function sampleCohorts(ctx: StageContext, journal: SampleJournal, session:
   );
   const roundDone = (): void => ctx.log(line()); // one plain line per round
   try {
-    for (const w of work) {
+    if (preflight) {
+      for (const cohort of Object.keys(ctx.config.cohorts)) {
+        for (let p = 1; p <= design.preflight; p++) {
+          Object.assign(at, { cohort, phase: 'preflight', round: p, rounds: design.preflight });
+          await opened.session.runRound(cohort, 'preflight', p);
+          roundDone();
+        }
+      }
+    }
+    for (const w of work.cohorts) {
       for (let r = 1; r <= design.warmup_rounds; r++) {
         Object.assign(at, { cohort: w.cohort, phase: 'warmup', round: r, rounds: design.warmup_rounds });
         await opened.session.runRound(w.cohort, 'warmup', r);
@@ -105,6 +137,7 @@ async function sampleCohorts(ctx: StageContext, journal: SampleJournal, session:
   } finally {
     await opened.close();
   }
+  return { session: id.session, attempt: id.attempt, host: hostName(), startedAt, endedAt: new Date().toISOString() };
 }
 
 export default sample;

@@ -21,7 +21,7 @@ const warmup: StageDefinition = {
   services: true,
   async run(ctx) {
     const rows: SampleRow[] = [];
-    const opened = await openSession(ctx, 0, async (r) => void rows.push(r), async (ids, reason) => {
+    const opened = await openSession(ctx, { session: 1, attempt: 0, services: ctx.services }, async (r) => void rows.push(r), async (ids, reason) => {
       for (const r of rows) if (ids.includes(String(r['launch_id']))) Object.assign(r, { ok: false, failure_reason: reason });
     });
     try {

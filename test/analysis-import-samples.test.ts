@@ -51,7 +51,7 @@ test('import-samples writes samples.duckdb with every row', async (t) => {
     await mkdir(out);
     await importSamples.run({
       id: 'import', kind: 'import-samples', params: { file: 'samples.csv' }, config: {} as never, outputDir: out, observationsDir: join(dir, 'obs'), inputs: {},
-      workDir: dir, dataDir: dir, pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, key: '0',
+      workDir: dir, dataDir: dir, pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, restartServices: async () => noServices, key: '0',
       log: () => {}, interactive: false, signal: new AbortController().signal,
     });
     const db = await Database.open(join(out, 'samples.duckdb'), { readOnly: true });

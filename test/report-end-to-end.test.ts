@@ -22,7 +22,7 @@ function config(dir: string): PipelineConfig {
       docker: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
       lazy: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
     },
-    design: { preflight: 1, warmup_rounds: 3, rounds: 30, seed: 'e2e', states: ['cold', 'warm'], timeout_s: 60, tail_bytes: 4096 },
+    design: { preflight: 1, warmup_rounds: 3, sessions: 1, rounds: 30, seed: 'e2e', states: ['cold', 'warm'], timeout_s: 60, tail_bytes: 4096 },
     analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },
     report: {},
     stages: [],
@@ -32,7 +32,7 @@ function config(dir: string): PipelineConfig {
 function context(dir: string, id: string, kind: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext {
   return {
     id, kind, params: {}, config: cfg, outputDir, observationsDir: join(dir, 'obs', id), inputs, workDir: join(dir, 'work', id), dataDir: join(dir, '.data'),
-    pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, key: '0'.repeat(64),
+    pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, restartServices: async () => noServices, key: '0'.repeat(64),
     log: () => {}, interactive: false, signal: new AbortController().signal,
   };
 }

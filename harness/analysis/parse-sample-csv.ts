@@ -41,6 +41,7 @@ function cell(raw: string, c: SampleColumn, file: string, line: number): SampleV
     throw new UserError(`column ${c.name}: ${what}, got ${JSON.stringify(raw)}`, { file, line }, 'fix the row or remove it');
   };
   if (raw === '') {
+    if (c.default !== undefined) return c.default;
     if (c.nullable) return null;
     return bad('a value is required');
   }
@@ -84,7 +85,7 @@ export function parseSampleCsv(text: string, file: string): SampleRow[] {
       throw new UserError(`expected ${header.length} fields, got ${fields.length}`, { file, line }, 'quote fields that contain commas');
     }
     const row: SampleRow = {};
-    for (const c of sampleColumns) row[c.name] = null;
+    for (const c of sampleColumns) row[c.name] = c.default ?? null;
     header.forEach((h, i) => { row[h] = cell(fields[i]!, known.get(h)!, file, line); });
     const id = row['launch_id'] as string;
     const first = seen.get(id);

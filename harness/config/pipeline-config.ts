@@ -66,6 +66,7 @@ export interface PathSection {
 export interface DesignSection {
   preflight: number;
   warmup_rounds: number;
+  sessions: number;
   rounds: number;
   seed: string;
   states: ('cold' | 'warm')[];

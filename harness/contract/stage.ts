@@ -45,6 +45,12 @@ export interface StageContext {
   pipelineFile: string;
   /** Services started by the engine for this stage (empty unless `services` is set). */
   services: RunningServices;
+  /**
+   * Stops the stage's services and starts them afresh from their prepared
+   * data (new data roots, new ports): an independent sampling session.
+   * Returns the new services; `services` above is then stale.
+   */
+  restartServices: () => Promise<RunningServices>;
   /** Stage key (hex). */
   key: string;
   /** Progress and log lines for the user (stderr). */

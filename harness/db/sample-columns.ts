@@ -12,6 +12,8 @@ export interface SampleColumn {
   nullable: boolean;
   enum?: readonly string[];
   minimum?: number;
+  /** Value when an imported CSV has no such column (or an empty cell). */
+  default?: SampleValue;
 }
 
 const col = (name: string, type: ColumnType, sqlType: string, extra: Partial<SampleColumn> = {}): SampleColumn => ({
@@ -28,6 +30,8 @@ export const sampleColumns: readonly SampleColumn[] = [
   col('round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
   col('order_in_round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
   col('launch_id', 'string', 'VARCHAR', req),
+  col('session', 'integer', 'INTEGER', { nullable: false, minimum: 1, default: 1 }),
+  col('host', 'string', 'VARCHAR', { nullable: false, default: 'unknown' }),
   col('ready_ms', 'number', 'DOUBLE'),
   col('completion_ms', 'number', 'DOUBLE'),
   col('content_bytes', 'integer', 'BIGINT', { minimum: 0 }),
@@ -44,3 +48,8 @@ export const sampleColumns: readonly SampleColumn[] = [
 
 export type SampleValue = string | number | boolean | null;
 export type SampleRow = Record<string, SampleValue>;
+
+/** The column list of the samples table, as SQL (`name TYPE [NOT NULL], …`): the one definition of its DDL. */
+export function samplesTableColumnsSql(): string {
+  return sampleColumns.map((c) => `${c.name} ${c.sqlType}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
+}

@@ -2,18 +2,17 @@
 // folder, one row per launch written as the launch ends, so an interrupted
 // run resumes where it stopped and nothing is counted twice.
 import { Database } from './duckdb.js';
-import { sampleColumns, type SampleRow } from './sample-columns.js';
+import { sampleColumns, samplesTableColumnsSql, type SampleRow } from './sample-columns.js';
 
-/** The attempt number at the end of a launch id (`….s<N>`, see design/session-plan.ts launchId). */
-const SESSION_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.s([0-9]+)$', 1) AS INTEGER)`;
+/** The attempt number at the end of a launch id (`….a<N>`, see design/session-plan.ts launchId). */
+const ATTEMPT_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.a([0-9]+)$', 1) AS INTEGER)`;
 
 export class SampleJournal {
   private constructor(private readonly db: Database, readonly file: string) {}
 
   static async open(file: string): Promise<SampleJournal> {
     const db = await Database.open(file);
-    const cols = sampleColumns.map((c) => `${c.name} ${c.sqlType}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
-    await db.exec(`CREATE TABLE IF NOT EXISTS samples (${cols}, PRIMARY KEY (launch_id))`);
+    await db.exec(`CREATE TABLE IF NOT EXISTS samples (${samplesTableColumnsSql()}, PRIMARY KEY (launch_id))`);
     return new SampleJournal(db, file);
   }
 
@@ -21,7 +20,7 @@ export class SampleJournal {
     const names = sampleColumns.map((c) => c.name);
     await this.db.exec(
       `INSERT INTO samples (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
-      names.map((n) => row[n] ?? null),
+      sampleColumns.map((c) => row[c.name] ?? c.default ?? null),
     );
   }
 
@@ -29,19 +28,19 @@ export class SampleJournal {
     for (const id of launchIds) await this.db.exec(`UPDATE samples SET ok = false, failure_reason = $1 WHERE launch_id = $2`, [reason, id]);
   }
 
-  async formalRows(cohort: string): Promise<{ round: number; path: string; state: string }[]> {
-    const rows = await this.db.all(`SELECT round, path, state FROM samples WHERE phase = 'formal' AND cohort = $1`, [cohort]);
-    return rows.map((r) => ({ round: Number(r['round']), path: String(r['path']), state: String(r['state']) }));
+  async formalRows(): Promise<{ session: number; cohort: string; round: number; path: string; state: string }[]> {
+    const rows = await this.db.all(`SELECT session, cohort, round, path, state FROM samples WHERE phase = 'formal'`);
+    return rows.map((r) => ({ session: Number(r['session']), cohort: String(r['cohort']), round: Number(r['round']), path: String(r['path']), state: String(r['state']) }));
   }
 
-  /** Removes the rows of formal rounds that did not complete. */
-  async discardRounds(cohort: string, rounds: readonly number[]): Promise<void> {
-    for (const r of rounds) await this.db.exec(`DELETE FROM samples WHERE phase = 'formal' AND cohort = $1 AND round = $2`, [cohort, r]);
+  /** Removes the rows of formal rounds of a session that did not complete. */
+  async discardRounds(session: number, cohort: string, rounds: readonly number[]): Promise<void> {
+    for (const r of rounds) await this.db.exec(`DELETE FROM samples WHERE phase = 'formal' AND session = $1 AND cohort = $2 AND round = $3`, [session, cohort, r]);
   }
 
-  /** Sessions recorded so far (launch ids end in .s<session>). */
-  async lastSession(): Promise<number> {
-    const row = await this.db.one(`SELECT max(${SESSION_OF_LAUNCH_SQL}) AS s FROM samples`);
+  /** Attempts recorded so far (launch ids end in .a<attempt>): the stage's starts that journaled anything. */
+  async lastAttempt(): Promise<number> {
+    const row = await this.db.one(`SELECT max(${ATTEMPT_OF_LAUNCH_SQL}) AS s FROM samples`);
     const s = row?.['s'];
     return s === null || s === undefined ? 0 : Number(s);
   }
@@ -54,9 +53,8 @@ export class SampleJournal {
   /** Writes a compact copy of the journal (rows ordered) to `target`. */
   async exportTo(target: string): Promise<void> {
     await this.db.exec(`ATTACH '${target.replace(/'/g, "''")}' AS out`);
-    const cols = sampleColumns.map((c) => `${c.name} ${c.sqlType}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
-    await this.db.exec(`CREATE TABLE out.samples (${cols})`);
-    await this.db.exec(`INSERT INTO out.samples SELECT * FROM samples ORDER BY cohort, CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, launch_id`);
+    await this.db.exec(`CREATE TABLE out.samples (${samplesTableColumnsSql()})`);
+    await this.db.exec(`INSERT INTO out.samples SELECT * FROM samples ORDER BY session, cohort, CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, launch_id`);
     await this.db.exec('DETACH out');
   }
 

@@ -7,15 +7,26 @@ import { harnessDir } from '../process/project-root.js';
 import { SamplingSession, type ColdCheck } from './sampling-session.js';
 import { sessionImages } from './session-images.js';
 import type { SampleRow } from '../db/sample-columns.js';
+import type { RunningServices } from '../services/running-services.js';
+import { hostName } from '../process/host-name.js';
 
 export interface OpenedSession {
   session: SamplingSession;
   close(): Promise<void>;
 }
 
+export interface SessionIdentity {
+  /** The design's session, from 1. */
+  session: number;
+  /** The stage's start journaling it, from 1 (0 for launches that are never journaled). */
+  attempt: number;
+  /** The services this session launches against (started afresh for each session). */
+  services: RunningServices;
+}
+
 export async function openSession(
   ctx: StageContext,
-  sessionNumber: number,
+  id: SessionIdentity,
   record: (row: SampleRow) => Promise<void>,
   markFailed: (ids: readonly string[], reason: string) => Promise<void>,
 ): Promise<OpenedSession> {
@@ -34,11 +45,13 @@ export async function openSession(
   const launcher = await Launcher.start();
   const session = new SamplingSession({
     config: ctx.config,
-    session: sessionNumber,
-    sessionDir: join(ctx.workDir, `session-${sessionNumber}`),
-    values: { harnessDir: harnessDir(), dataDir: ctx.dataDir, images, services: ctx.services },
+    session: id.session,
+    attempt: id.attempt,
+    host: hostName(),
+    sessionDir: join(ctx.workDir, `session-${id.session}-a${id.attempt}`),
+    values: { harnessDir: harnessDir(), dataDir: ctx.dataDir, images, services: id.services },
     launcher,
-    services: ctx.services,
+    services: id.services,
     record,
     markFailed,
     coldCheck,

@@ -15,12 +15,12 @@ import type { SampleRow } from '../db/sample-columns.js';
 import { onCleanup } from '../process/cleanup.js';
 import { expandArgv, expandString } from './command-template.js';
 import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from './launch-values.js';
-import { launchId } from './session-plan.js';
+import { launchId, type Phase } from './session-plan.js';
 import { runHook } from './run-hook.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { roundOrder } from './round-order.js';
 
-export type Phase = 'preflight' | 'warmup' | 'formal';
+export type { Phase };
 
 export interface ColdCheck {
   (path: string, cohort: string, contentBytes: number | null): { ok: boolean; reason: string | null };
@@ -28,7 +28,12 @@ export interface ColdCheck {
 
 export interface SessionOptions {
   config: PipelineConfig;
+  /** The design's session (from 1): it seeds the path order and is journaled with each launch. */
   session: number;
+  /** The sampling stage's start that journals these launches (from 1; a resume is a new attempt). */
+  attempt: number;
+  /** Name of the host running the launches, journaled with each. */
+  host: string;
   sessionDir: string;
   values: SessionValues;
   launcher: Launcher;
@@ -75,7 +80,7 @@ export class SamplingSession {
 
   /** One round: every path in seeded random order, each as a cold/warm pair. Returns the rows. */
   async runRound(cohortId: string, phase: Phase, round: number): Promise<SampleRow[]> {
-    const order = roundOrder(this.o.config.design.seed, cohortId, phase, round, this.pathIds);
+    const order = roundOrder(this.o.config.design.seed, this.o.session, cohortId, phase, round, this.pathIds);
     const rows: SampleRow[] = [];
     for (let i = 0; i < order.length; i++) {
       this.throwIfAborted();
@@ -87,7 +92,7 @@ export class SamplingSession {
   async runPair(cohortId: string, pathId: string, phase: Phase, round: number, orderInRound: number): Promise<SampleRow[]> {
     const cohort = this.o.config.cohorts[cohortId]!;
     const path = this.o.config.paths[pathId]!;
-    const baseId = launchId(this.o.session, cohortId, pathId, 'pair', phase, round);
+    const baseId = launchId(this.o.session, this.o.attempt, cohortId, pathId, 'pair', phase, round);
     const pairDir = join(this.o.sessionDir, 'pairs', baseId);
     mkdirSync(pairDir, { recursive: true });
     const rows: SampleRow[] = [];
@@ -142,7 +147,7 @@ export class SamplingSession {
   }
 
   private place(cohort: string, path: string, state: 'cold' | 'warm', phase: Phase, round: number, pairDir: string): LaunchPlace {
-    const id = launchId(this.o.session, cohort, path, state, phase, round);
+    const id = launchId(this.o.session, this.o.attempt, cohort, path, state, phase, round);
     return {
       launchId: id,
       marker: makeMarker(id),
@@ -223,6 +228,8 @@ export class SamplingSession {
       round: place.round,
       order_in_round: orderInRound,
       launch_id: place.launchId,
+      session: this.o.session,
+      host: this.o.host,
       ready_ms: null,
       completion_ms: null,
       content_bytes: null,

@@ -156,6 +156,12 @@ class StageExecutor {
         pipelineDir: dirname(config.file),
         pipelineFile: config.file,
         services: this.session ? this.session.services : noServices,
+        restartServices: async () => {
+          if (!def.services) throw new Error(`bug: stage kind ${def.kind} has no services to restart`);
+          await this.stopServices();
+          await this.startServices(plan);
+          return this.session!.services;
+        },
         key,
         log: (line) => {
           if (options.interactive) process.stderr.write('\r\x1b[K');
@@ -214,9 +220,12 @@ class StageExecutor {
     if (s) await s.stop();
   }
 
+  private starts = 0;
+
   private async startServices(plan: readonly PlannedStage[]): Promise<void> {
     if (this.session) return;
-    const runDir = join(this.options.dataDir, 'run', `services-${process.pid}`);
+    // A fresh folder per start: every service starts from its prepared data, with new data roots.
+    const runDir = join(this.options.dataDir, 'run', `services-${process.pid}-${++this.starts}`);
     mkdirSync(runDir, { recursive: true });
     const frozenDir = (stageId: string): string | null => {
       const p = plan.find((x) => x.id === stageId);

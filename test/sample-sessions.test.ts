@@ -1,0 +1,83 @@
+// Independent sessions: the session and host columns through sampling, resume
+// and import (real pipeline runs of the smoke experiment, real DuckDB files).
+import test from 'ava';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Database } from '../harness/db/duckdb.js';
+import { runCli, smokeProject, startCli } from './helpers/cli.js';
+
+const SETS = ['--set', 'design.sessions=2', '--set', 'design.rounds=3', '--set', 'analysis.bootstrap.resamples=200'];
+
+async function sampleRows(dir: string, sql: string): Promise<Record<string, unknown>[]> {
+  const base = join(dir, '.data', 'stages', 'sample');
+  const [key] = readdirSync(base);
+  const db = await Database.open(join(base, key!, 'outputs', 'samples.duckdb'), { readOnly: true });
+  try {
+    return await db.all(sql);
+  } finally {
+    db.close();
+  }
+}
+
+test('two sessions journal every formal round once per session, with the session number and the host name', async (t) => {
+  const dir = smokeProject();
+  const r = await runCli(['run', ...SETS], dir);
+  t.is(r.code, 0, r.stderr);
+  const cells = await sampleRows(dir, `SELECT session, cohort, path, state, count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY ALL`);
+  t.is(cells.length, 2 * 2 * 2 * 2);
+  for (const c of cells) t.is(Number(c['n']), 3);
+  const hosts = await sampleRows(dir, `SELECT DISTINCT host FROM samples`);
+  t.deepEqual(hosts.map((h) => h['host']), [hostname()]);
+  // The second session has its own preflight; the first one's is the warmup stage.
+  const preflight = await sampleRows(dir, `SELECT DISTINCT session FROM samples WHERE phase = 'preflight'`);
+  t.deepEqual(preflight.map((p) => Number(p['session'])), [2]);
+  const warmups = await sampleRows(dir, `SELECT session, count(*) AS n FROM samples WHERE phase = 'warmup' GROUP BY ALL ORDER BY 1`);
+  t.deepEqual(warmups.map((w) => Number(w['session'])), [1, 2]);
+});
+
+test('a run killed in the second session resumes there: the first session is kept whole, nothing is counted twice', async (t) => {
+  const dir = smokeProject();
+  const file = join(dir, 'pipeline.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('sleep 0.05', 'sleep 0.2'));
+  await new Promise<void>((resolve, reject) => {
+    const child = startCli(['run', ...SETS], dir);
+    let err = '';
+    let armed = false;
+    child.stderr!.on('data', (b) => {
+      err += b;
+      if (!armed && /session 2\/2 echo formal round 1\//.test(err)) {
+        armed = true;
+        setTimeout(() => child.kill('SIGKILL'), 300);
+      }
+    });
+    child.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`ended by itself (${code}): ${err}`))));
+  });
+  const r = await runCli(['run', '--json', ...SETS], dir);
+  t.is(r.code, 0, r.stderr);
+  t.notRegex(r.stderr, /session 1 \w+: discarding/);
+  const perSession = await sampleRows(dir, `SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY 1`);
+  t.deepEqual(perSession.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]), [[1, 24, 24], [2, 24, 24]]);
+  const attemptsOfSession1 = await sampleRows(dir, `SELECT DISTINCT regexp_extract(launch_id, '\\.a([0-9]+)$', 1) AS a FROM samples WHERE session = 1 AND phase = 'formal'`);
+  t.deepEqual(attemptsOfSession1.map((a) => a['a']), ['1'], 'session 1 ran whole in the first attempt');
+});
+
+test('import-samples keeps session and host columns and defaults them to 1 and unknown', async (t) => {
+  const dir = smokeProject();
+  const header = 'experiment,cohort,path,state,phase,round,order_in_round,launch_id,ok,started_at,ready_ms';
+  const rows = ['e,c,a,cold,formal,1,0,x1,true,t,1.5', 'e,c,b,cold,formal,1,1,x2,true,t,2.5'];
+  writeFileSync(join(dir, 'plain.csv'), [header, ...rows].join('\n') + '\n');
+  writeFileSync(join(dir, 'sessions.csv'), [header + ',session,host', ...rows.map((r, i) => `${r},${i + 2},node${i}`)].join('\n') + '\n');
+  const pipeline = (csv: string) => `experiment:\n  name: imp\n  question: q?\nstages:\n  - id: import\n    uses: import-samples\n    with: { file: ${csv} }\n`;
+  for (const [csv, expected] of [['plain.csv', [[1, 'unknown'], [1, 'unknown']]], ['sessions.csv', [[2, 'node0'], [3, 'node1']]]] as const) {
+    writeFileSync(join(dir, 'pipeline.yaml'), pipeline(csv));
+    const r = await runCli(['run'], dir);
+    t.is(r.code, 0, r.stderr);
+    const base = join(dir, '.data', 'stages', 'import-samples');
+    const lock = JSON.parse(readFileSync(join(dir, 'pipeline.lock'), 'utf8'));
+    const db = await Database.open(join(base, lock.stages.import.key, 'outputs', 'samples.duckdb'), { readOnly: true });
+    const got = await db.all('SELECT session, host FROM samples ORDER BY launch_id');
+    db.close();
+    t.deepEqual(got.map((g) => [Number(g['session']), g['host']]), expected.map((e) => [...e]));
+  }
+});
