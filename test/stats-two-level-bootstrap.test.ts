@@ -4,7 +4,7 @@ import { pairedRoundBootstrap, type PairedRound } from '../harness/stats/paired-
 import { quantileSorted } from '../harness/stats/quantile.js';
 import { randomInt, seededRandom } from '../harness/stats/seeded-random.js';
 import { selectQuantile } from '../harness/stats/select-quantile.js';
-import { pairSessions, twoLevelBootstrap, type PairedSession, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
+import { pairSessions, sessionDirectionSentence, twoLevelBootstrap, type PairedSession, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
 
 const oneSession: PairedRound[] = [
   { a: [120], b: [100] },
@@ -56,7 +56,7 @@ test('per-session directions say the difference held in 2 of 3 sessions when one
   t.is(r.sessions, 3);
   t.is(r.sameDirection, 2);
   t.deepEqual(r.perSession.map((s) => s.direction), [1, 1, -1]);
-  t.true(r.betweenSessionEstimated);
+  t.is(sessionDirectionSentence(r), 'same direction in 2 of 3 sessions');
 });
 
 test('with fewer than three sessions the between-session uncertainty is marked as not estimated', (t) => {
@@ -64,6 +64,7 @@ test('with fewer than three sessions the between-session uncertainty is marked a
   const r = twoLevelBootstrap(pairSessions(rows, 'a', 'b'), { resamples: 10, confidence: 0.95, seed: 's' });
   t.is(r.sessions, 2);
   t.false(r.betweenSessionEstimated);
+  t.is(sessionDirectionSentence(r), 'same direction in 2 of 2 sessions; between-session uncertainty not estimated (fewer than 3 sessions)');
 });
 
 test('pairSessions groups the two paths by session and round in ascending order and ignores other paths', (t) => {

@@ -168,3 +168,9 @@ export function twoLevelBootstrap(allSessions: readonly PairedSession[], options
   const high = selectQuantile(diffs, 1 - tail);
   return { ...base, observed, low, high, containsZero: !(low > 0 || high < 0), perSession, sameDirection };
 }
+
+/** "same direction in k of K sessions", with the K < 3 caveat the report must carry. */
+export function sessionDirectionSentence(r: Pick<TwoLevelResult, 'sessions' | 'sameDirection' | 'betweenSessionEstimated'>): string {
+  const base = `same direction in ${r.sameDirection} of ${r.sessions} session${r.sessions === 1 ? '' : 's'}`;
+  return r.betweenSessionEstimated ? base : `${base}; between-session uncertainty not estimated (fewer than 3 sessions)`;
+}
