@@ -10,6 +10,9 @@
 //   n0  = (N - sum_s n_s^2 / N) / (K - 1)   (= n when balanced)
 //   betweenVar = max(0, (MSB - MSW) / n0)    (a negative estimate means no
 //                                             detectable session effect)
+// Balanced, betweenVar = S_2^2 - S_1^2 / n: the paper's corrected T_2^2 (the
+// first printing subtracted T_1^2 / n; the authors' revised version and their
+// libkalibera use S_1^2 / n, which is the same number at two levels).
 // Which level dominates: the level contributing more to the variance of the
 // cell's mean as it was measured, betweenVar / K against withinVar / N. That
 // is the level where more repetition narrows the interval more.
