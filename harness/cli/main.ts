@@ -13,6 +13,7 @@ const USAGE = `usage: pipeline <command> [flags]
   show    ID [-f FILE]                print a stage's manifest
   measure [--runs N] [--warmup N] [--marker TEXT] [--timeout S] [--json] -- CMD ARGS..
   doctor                              list requirements and whether they are met
+  compare BASELINE CANDIDATE [--json] [--write FOLDER]   hold a report folder against a published one
 `;
 
 type Command = (args: string[]) => Promise<number>;
@@ -25,6 +26,7 @@ const commands: Record<string, () => Promise<Command>> = {
   show: async () => showCommand,
   measure: async () => (await import('./measure-command.js')).measureCommand,
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
+  compare: async () => (await import('./compare-command.js')).compareCommand,
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,0 +1,139 @@
+// Holds a candidate report against a baseline, conclusion by conclusion.
+// Pure: two published reports in, statuses out.
+//
+// A conclusion is one median difference (cohort, state, metric, a, b). Its
+// direction in one report: 'a>b' or 'a<b' when detected (by the sign of the
+// observed difference), 'none' when not detected, 'absent' when the report
+// has no such row. Status:
+//   held     same direction in both, "no difference" in both included;
+//   changed  opposite directions, both detected;
+//   lost     detected in the baseline, not in the candidate (or absent there);
+//   gained   the reverse;
+//   unmatched  in one report only and not detected there.
+// Per cell (cohort, path, state, metric): candidate P50 / baseline P50.
+import type { PublishedDifference, PublishedReport } from './published-report.js';
+
+export type Direction = 'a>b' | 'a<b' | 'none' | 'absent';
+export type Status = 'held' | 'changed' | 'lost' | 'gained' | 'unmatched';
+
+export interface ConclusionComparison {
+  cohort: string;
+  state: string;
+  metric: string;
+  a: string;
+  b: string;
+  baseline: Direction;
+  candidate: Direction;
+  status: Status;
+  baselineValue: number | null;
+  candidateValue: number | null;
+  baselineSessions: string | null;
+  candidateSessions: string | null;
+}
+
+export interface CellRatio {
+  cohort: string;
+  path: string;
+  state: string;
+  metric: string;
+  unit: string;
+  baselineP50: number | null;
+  candidateP50: number | null;
+  /** candidate / baseline; null when either is missing or the baseline is 0. */
+  ratio: number | null;
+}
+
+export interface ReportComparison {
+  conclusions: ConclusionComparison[];
+  cells: CellRatio[];
+  held: number;
+  changed: number;
+  lost: number;
+  gained: number;
+  unmatched: number;
+}
+
+const key = (...parts: string[]): string => parts.join('\u0000');
+
+export function directionOf(d: PublishedDifference | undefined): Direction {
+  if (!d) return 'absent';
+  if (!d.detected || d.value === null || d.value === 0) return 'none';
+  return d.value > 0 ? 'a>b' : 'a<b';
+}
+
+const detected = (d: Direction): boolean => d === 'a>b' || d === 'a<b';
+
+export function statusOf(baseline: Direction, candidate: Direction): Status {
+  if (baseline === candidate) return 'held';
+  if (detected(baseline) && detected(candidate)) return 'changed';
+  if (detected(baseline)) return 'lost';
+  if (detected(candidate)) return 'gained';
+  if (baseline === 'absent' || candidate === 'absent') return 'unmatched';
+  return 'held';
+}
+
+export function compareReports(baseline: PublishedReport, candidate: PublishedReport): ReportComparison {
+  const dKey = (d: PublishedDifference): string => key(d.cohort, d.state, d.metric, d.a, d.b);
+  const base = new Map(baseline.differences.map((d) => [dKey(d), d]));
+  const cand = new Map(candidate.differences.map((d) => [dKey(d), d]));
+  const order = [...base.keys(), ...[...cand.keys()].filter((k) => !base.has(k))];
+  const conclusions = order.map((k): ConclusionComparison => {
+    const b = base.get(k);
+    const c = cand.get(k);
+    const any = (b ?? c)!;
+    const baselineDirection = directionOf(b);
+    const candidateDirection = directionOf(c);
+    return {
+      cohort: any.cohort, state: any.state, metric: any.metric, a: any.a, b: any.b,
+      baseline: baselineDirection, candidate: candidateDirection, status: statusOf(baselineDirection, candidateDirection),
+      baselineValue: b?.value ?? null, candidateValue: c?.value ?? null,
+      baselineSessions: b?.sessionsSameDirection ?? null, candidateSessions: c?.sessionsSameDirection ?? null,
+    };
+  });
+  const cKey = (c: { cohort: string; path: string; state: string; metric: string }): string => key(c.cohort, c.path, c.state, c.metric);
+  const candCells = new Map(candidate.cells.map((c) => [cKey(c), c]));
+  const cells = baseline.cells.map((bc): CellRatio => {
+    const cc = candCells.get(cKey(bc));
+    const baselineP50 = bc.p50;
+    const candidateP50 = cc?.p50 ?? null;
+    return {
+      cohort: bc.cohort, path: bc.path, state: bc.state, metric: bc.metric, unit: bc.unit, baselineP50, candidateP50,
+      ratio: baselineP50 !== null && candidateP50 !== null && baselineP50 !== 0 ? candidateP50 / baselineP50 : null,
+    };
+  });
+  const count = (s: Status): number => conclusions.filter((c) => c.status === s).length;
+  return { conclusions, cells, held: count('held'), changed: count('changed'), lost: count('lost'), gained: count('gained'), unmatched: count('unmatched') };
+}
+
+/** `numpy cold ready: docker − oci-full` */
+export function conclusionLabel(c: { cohort: string; state: string; metric: string; a: string; b: string }): string {
+  return `${c.cohort} ${c.state} ${c.metric}: ${c.a} − ${c.b}`;
+}
+
+/** `docker > oci-full`, `no difference`, `absent` */
+export function directionLabel(d: Direction, a: string, b: string): string {
+  if (d === 'a>b') return `${a} > ${b}`;
+  if (d === 'a<b') return `${a} < ${b}`;
+  return d === 'none' ? 'no difference' : 'absent';
+}
+
+/** "20 of 24 conclusions held; 4 changed: …; 1 lost: …" */
+export function summaryLine(r: ReportComparison): string {
+  const parts = [`${r.held} of ${r.conclusions.length} conclusions held`];
+  for (const status of ['changed', 'lost', 'gained', 'unmatched'] as const) {
+    const list = r.conclusions.filter((c) => c.status === status);
+    if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
+  }
+  return parts.join('; ');
+}
+
+/** The machine-readable shape of `pipeline compare --json`. */
+export function comparisonJson(r: ReportComparison): {
+  conclusions: { cohort: string; state: string; metric: string; a: string; b: string; baseline: Direction; candidate: Direction; status: Status }[];
+  held: number; changed: number; lost: number; gained: number; unmatched: number;
+} {
+  return {
+    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status }) => ({ cohort, state, metric, a, b, baseline, candidate, status })),
+    held: r.held, changed: r.changed, lost: r.lost, gained: r.gained, unmatched: r.unmatched,
+  };
+}

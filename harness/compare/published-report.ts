@@ -1,0 +1,37 @@
+// What `pipeline compare` needs from a published report folder
+// (reports/<experiment>/): the median differences of differences.csv and the
+// cell P50s of statistics.csv. Columns are read by header name, so today's
+// format and later ones (e.g. with `sessions_same_direction`) both read.
+
+/** One row of differences.csv with kind = median_difference. */
+export interface PublishedDifference {
+  cohort: string;
+  state: string;
+  metric: string;
+  a: string;
+  b: string;
+  /** Observed median(a) - median(b); null when the report has none. */
+  value: number | null;
+  low: number | null;
+  high: number | null;
+  detected: boolean;
+  /** `sessions_same_direction` as written (e.g. "2 of 3" or "2"), when the report has that column. */
+  sessionsSameDirection: string | null;
+}
+
+/** One row of statistics.csv. */
+export interface PublishedCell {
+  cohort: string;
+  path: string;
+  state: string;
+  metric: string;
+  unit: string;
+  p50: number | null;
+}
+
+export interface PublishedReport {
+  /** The folder as the user named it. */
+  folder: string;
+  differences: PublishedDifference[];
+  cells: PublishedCell[];
+}

@@ -1,0 +1,53 @@
+// Reads a published report folder: differences.csv and statistics.csv, by
+// header name. A missing folder, file or column is a UserError naming it.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { parseCsvTable, type CsvTable } from './csv-table.js';
+import type { PublishedCell, PublishedDifference, PublishedReport } from './published-report.js';
+
+const FOLDER_HINT = 'pass a published report folder such as reports/lazy-startup/, which holds statistics.csv and differences.csv';
+
+function readTable(folder: string, name: string, required: readonly string[]): CsvTable {
+  const file = join(folder, name);
+  if (!existsSync(file)) throw new UserError(`missing ${name} in the report folder`, { file }, FOLDER_HINT);
+  const table = parseCsvTable(readFileSync(file, 'utf8'));
+  for (const column of required) {
+    if (!table.header.includes(column)) {
+      throw new UserError(`missing column ${column}`, { file, line: 1 }, `the header has ${table.header.join(', ') || 'no columns'}`);
+    }
+  }
+  return table;
+}
+
+const num = (raw: string | undefined): number | null => {
+  if (raw === undefined || raw.trim() === '') return null;
+  const v = Number(raw);
+  return Number.isFinite(v) ? v : null;
+};
+
+export function readPublishedReport(folder: string): PublishedReport {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UserError('no such report folder', { file: folder }, FOLDER_HINT);
+  const diff = readTable(folder, 'differences.csv', ['cohort', 'state', 'metric', 'a', 'b', 'value']);
+  const hasDetected = diff.header.includes('detected');
+  if (!hasDetected && !(diff.header.includes('low') && diff.header.includes('high'))) {
+    throw new UserError('missing column detected (or low and high)', { file: join(folder, 'differences.csv'), line: 1 }, 'a published differences.csv says whether each difference was detected');
+  }
+  const differences: PublishedDifference[] = diff.rows
+    .filter((r) => (r['kind'] ?? 'median_difference') === 'median_difference')
+    .map((r) => {
+      const low = num(r['low']);
+      const high = num(r['high']);
+      const detected = hasDetected ? r['detected'] === 'true' : low !== null && high !== null && (low > 0 || high < 0);
+      return {
+        cohort: r['cohort']!, state: r['state']!, metric: r['metric']!, a: r['a']!, b: r['b']!,
+        value: num(r['value']), low, high, detected,
+        sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
+      };
+    });
+  const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
+  const cells: PublishedCell[] = stats.rows.map((r) => ({
+    cohort: r['cohort']!, path: r['path']!, state: r['state']!, metric: r['metric']!, unit: r['unit'] ?? '', p50: num(r['p50']),
+  }));
+  return { folder, differences, cells };
+}

@@ -1,0 +1,156 @@
+import test from 'ava';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { statusOf } from '../harness/compare/compare-reports.js';
+import { projectRoot, runCli, tempDir } from './helpers/cli.js';
+
+const published = join(projectRoot, 'reports', 'lazy-startup');
+
+/**
+ * A report folder in today's format (the headers of the published report) with fixed conclusions of
+ * our own, so the tests do not depend on the published figures: docker − oci-full detected in every
+ * cell of both cohorts, oci-full − lazy warm not detected.
+ */
+function copyReport(name: string): string {
+  const dir = join(tempDir('benchgraph-compare-'), name);
+  mkdirSync(dir);
+  const header = (file: string): string => readFileSync(join(published, file), 'utf8').split('\n')[0]!;
+  const diff: string[] = [header('differences.csv')];
+  const stats: string[] = [header('statistics.csv')];
+  const statColumns = header('statistics.csv').split(',');
+  for (const cohort of ['numpy', 'shell']) {
+    for (const state of ['cold', 'warm']) {
+      for (const metric of ['ready', 'completion']) {
+        const dockerMinusOci = state === 'cold' ? '-6632.4,-6697.7,-6499.3,0.95,5000,30,true' : '127.2,124.8,129.1,0.95,5000,30,true';
+        diff.push(`median_difference,${cohort},${state},${metric},docker,oci-full,,,,ms,${dockerMinusOci}`);
+        diff.push(`median_difference,${cohort},${state},${metric},oci-full,lazy,,,,ms,${state === 'cold' ? '8746.0,8637.0,8807.2,0.95,5000,30,true' : '-1.6,-4.5,0.8,0.95,5000,30,false'}`);
+        for (const path of ['docker', 'oci-full', 'lazy']) {
+          const row: Record<string, string> = { cohort, path, state, metric, unit: 'ms', p50: path === 'lazy' ? '183.4' : '2297.0' };
+          stats.push(statColumns.map((c) => row[c] ?? '').join(','));
+        }
+      }
+    }
+  }
+  diff.push('preparation,,,,,,registry,debian-minbase,push OCI image into the registry mirror (skopeo copy),s,0.480,,,,,1,');
+  writeFileSync(join(dir, 'differences.csv'), diff.join('\n') + '\n');
+  writeFileSync(join(dir, 'statistics.csv'), stats.join('\n') + '\n');
+  return dir;
+}
+
+/** Rewrites differences.csv rows that match `where` (by header name) with `edit`. */
+function editDifferences(folder: string, where: (r: Record<string, string>) => boolean, edit: (r: Record<string, string>) => void): void {
+  const file = join(folder, 'differences.csv');
+  const [head, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const header = head!.split(',');
+  const out = lines.map((line) => {
+    const r = Object.fromEntries(line.split(',').map((v, i) => [header[i]!, v]));
+    if (where(r)) edit(r);
+    return header.map((h) => r[h] ?? '').join(',');
+  });
+  writeFileSync(file, [header.join(','), ...out].join('\n') + '\n');
+}
+
+const dockerVsOciCold = (r: Record<string, string>): boolean =>
+  r['kind'] === 'median_difference' && r['a'] === 'docker' && r['b'] === 'oci-full' && r['state'] === 'cold';
+
+function reverse(r: Record<string, string>): void {
+  const [value, low, high] = [r['value']!, r['low']!, r['high']!].map(Number) as [number, number, number];
+  r['value'] = String(-value);
+  r['low'] = String(-high);
+  r['high'] = String(-low);
+}
+
+test('the published report compared with itself holds every conclusion and exits 0', async (t) => {
+  const r = await runCli(['compare', published, published], projectRoot);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /\n(\d+) of \1 conclusions held\n$/);
+});
+
+test('a reversed conclusion exits 1 and names it', async (t) => {
+  const candidate = copyReport('candidate');
+  editDifferences(candidate, dockerVsOciCold, reverse);
+  const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
+  t.is(r.code, 1);
+  t.regex(r.stdout, /\n12 of 16 conclusions held; 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/);
+  t.regex(r.stderr, /changed: shell cold completion: docker − oci-full \(docker < oci-full → docker > oci-full\)/);
+});
+
+test('a conclusion no longer detected is lost and exits 1', async (t) => {
+  const candidate = copyReport('candidate');
+  editDifferences(candidate, (r) => dockerVsOciCold(r) && r['cohort'] === 'shell' && r['metric'] === 'ready', (r) => (r['detected'] = 'false'));
+  const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
+  t.is(r.code, 1);
+  t.regex(r.stderr, /lost: shell cold ready: docker − oci-full/);
+});
+
+test('--json ends with the conclusions and the counts of each status', async (t) => {
+  const candidate = copyReport('candidate');
+  editDifferences(candidate, dockerVsOciCold, reverse);
+  const r = await runCli(['compare', copyReport('baseline'), candidate, '--json'], projectRoot);
+  const json = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown> & { conclusions: Record<string, unknown>[] };
+  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched']);
+  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status']);
+  t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
+  t.like(json.conclusions.find((c) => c['cohort'] === 'numpy' && c['metric'] === 'ready' && dockerVsOciCold({ ...c, kind: 'median_difference' } as Record<string, string>)), {
+    baseline: 'a<b', candidate: 'a>b', status: 'changed',
+  });
+});
+
+test('a missing report folder is a user error naming it, exit 2', async (t) => {
+  const missing = join(tempDir(), 'no-such-report');
+  const r = await runCli(['compare', published, missing], projectRoot);
+  t.is(r.code, 2);
+  t.true(r.stderr.startsWith(`error: ${missing}: no such report folder`), r.stderr);
+});
+
+test('a report folder without differences.csv is a user error naming the file, exit 2', async (t) => {
+  const candidate = copyReport('candidate');
+  rmSync(join(candidate, 'differences.csv'));
+  const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
+  t.is(r.code, 2);
+  t.true(r.stderr.includes(`${join(candidate, 'differences.csv')}: missing differences.csv`), r.stderr);
+});
+
+test('columns are read by name, so a differences.csv with a new sessions column still compares and shows it', async (t) => {
+  const candidate = copyReport('candidate');
+  const file = join(candidate, 'differences.csv');
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+  // put the new column first, so reading by position would go wrong
+  writeFileSync(file, lines.map((l, i) => (i === 0 ? 'sessions_same_direction,' : l.startsWith('median_difference') ? '3 of 3,' : ',') + l).join('\n') + '\n');
+  const out = join(tempDir(), 'written');
+  const r = await runCli(['compare', copyReport('baseline'), candidate, '--write', out], projectRoot);
+  t.is(r.code, 0, r.stderr);
+  const md = readFileSync(join(out, 'reproduction.md'), 'utf8');
+  t.regex(md, /\*\*16 of 16 conclusions held\.\*\*/);
+  t.regex(md, /\| shell warm ready: oci-full − lazy \| no difference \| no difference \| held \| – \| 3 of 3 \|/);
+});
+
+test('without --write no reproduction.md is written', async (t) => {
+  const dir = tempDir();
+  const r = await runCli(['compare', published, published], dir);
+  t.is(r.code, 0);
+  t.false(existsSync(join(dir, 'reproduction.md')));
+});
+
+test('statuses: no difference in both is held, detected then not is lost, the reverse gained', (t) => {
+  t.is(statusOf('none', 'none'), 'held');
+  t.is(statusOf('a>b', 'none'), 'lost');
+  t.is(statusOf('none', 'a<b'), 'gained');
+  t.is(statusOf('a>b', 'absent'), 'lost');
+  t.is(statusOf('none', 'absent'), 'unmatched');
+});
+
+test('each cell shows the ratio of candidate to baseline P50', async (t) => {
+  const candidate = copyReport('candidate');
+  const file = join(candidate, 'statistics.csv');
+  const [head, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const p50 = head!.split(',').indexOf('p50');
+  const edited = lines.map((l) => {
+    const f = l.split(',');
+    if (f.slice(0, 4).join(',') === 'shell,docker,cold,ready') f[p50] = String(Number(f[p50]) * 2.38);
+    return f.join(',');
+  });
+  writeFileSync(file, [head, ...edited].join('\n') + '\n');
+  const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
+  t.regex(r.stdout, /shell docker cold ready\s+2297\.000 ms\s+5466\.860 ms\s+×2\.38\n/);
+});
