@@ -13,11 +13,13 @@ function cell(path: string, launches: number, failures: number, p50Ms: number): 
   return {
     cohort: 'shell', path, state: 'cold', metric: 'ready', launches, failures, n,
     p50Ms, p95Ms: null, p95ReferenceOnly: true, minMs: p50Ms - 10, maxMs: p50Ms + 10, split: false, groups: [],
+    sessions: [{ session: 1, n, p50Ms }], sessionSpread: null, variance: { betweenSessions: null, withinSessions: 1, dominant: null },
   };
 }
 
 const difference: DifferenceResult = {
   cohort: 'shell', state: 'cold', metric: 'ready', a: 'docker', b: 'lazy', rounds: 28,
+  sessions: 1, perSession: [{ session: 1, rounds: 28, observedMs: 200, direction: 1 }], sameDirection: 1, betweenSessionEstimated: false,
   observedMs: 200, lowMs: 180, highMs: 220, resamples: 1000, confidence: 0.95, detected: true,
 };
 

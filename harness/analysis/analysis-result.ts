@@ -5,7 +5,7 @@ import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
 
-export const analysisFormat = 'benchgraph-analysis/1';
+export const analysisFormat = 'benchgraph-analysis/2';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
 
 export interface PhaseCount {
@@ -42,6 +42,12 @@ export interface CellStatistics {
   /** True when the cluster rule separates the values into more than one group. */
   split: boolean;
   groups: ClusterGroupMs[];
+  /** Median of each session (type 7), sessions ascending. */
+  sessions: { session: number; n: number; p50Ms: number }[];
+  /** Largest / smallest session median; null with one session or a non-positive median. */
+  sessionSpread: number | null;
+  /** Between-session and between-round-within-session variance (ms²), and which level dominates the variance of the cell's mean. */
+  variance: { betweenSessions: number | null; withinSessions: number | null; dominant: 'sessions' | 'rounds' | null };
 }
 
 export interface DominanceResult {
@@ -61,15 +67,23 @@ export interface DifferenceResult {
   metric: MetricId;
   a: string;
   b: string;
-  /** Complete rounds (values of both paths) resampled. */
+  /** Complete rounds (values of both paths) resampled, over all sessions. */
   rounds: number;
+  /** Sessions with at least one complete round. */
+  sessions: number;
+  /** The difference within each session and its sign (1: a larger, -1: b larger). */
+  perSession: { session: number; rounds: number; observedMs: number; direction: -1 | 0 | 1 }[];
+  /** Sessions whose difference has the sign of the pooled one. */
+  sameDirection: number;
+  /** False with fewer than 3 sessions: between-session uncertainty is not estimated. */
+  betweenSessionEstimated: boolean;
   /** median(a) - median(b) over the complete rounds. */
   observedMs: number | null;
   lowMs: number | null;
   highMs: number | null;
   resamples: number;
   confidence: number;
-  /** False when the interval contains 0 ("no difference detected"). */
+  /** False when the two-level interval contains 0 ("no difference detected"). */
   detected: boolean;
 }
 
@@ -109,4 +123,20 @@ export interface AnalysisResult {
   failures: FailureCount[];
   /** null when no preparation.json was among the inputs. */
   preparation: PreparationCost[] | null;
+  /** Recommended sessions x rounds for the next run (Ready cells), by the variance components of this one. */
+  nextRun: NextRunRecommendation;
 }
+
+export interface NextRunRecommendation {
+  /** False when no design within the limits reaches the target, or no cell could be planned (fewer than 2 sessions). */
+  reachable: boolean;
+  sessions: number;
+  rounds: number;
+  launches: number;
+  /** Launch time of the recommended design plus session start-ups, seconds. */
+  costS: number;
+  target: { relativeHalfWidth: number; confidence: number; sessionStartS: number; launchMs: number; launchesPerRound: number };
+  cells: { id: string; dominant: 'sessions' | 'rounds' | null; optimalRounds: number; targetMs: number; halfWidthMs: number }[];
+  unplanned: string[];
+}
+

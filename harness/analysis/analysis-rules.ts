@@ -21,6 +21,8 @@ export interface AnalysisRules {
   bootstrap: { resamples: number; confidence: number; seed: string };
   /** Empty: every pair of paths found in the samples, alphabetical, a before b. */
   comparisons: Comparison[];
+  /** The next run's recommended design: target half width (share of the mean) and a session's start-up cost. */
+  nextRun: { relativeHalfWidth: number; sessionStartS: number };
 }
 
 export const defaultAnalysisRules: AnalysisRules = {
@@ -29,6 +31,7 @@ export const defaultAnalysisRules: AnalysisRules = {
   clusters: defaultClusterRule,
   bootstrap: { resamples: 5000, confidence: 0.95, seed: 'benchgraph' },
   comparisons: [],
+  nextRun: { relativeHalfWidth: 0.05, sessionStartS: 60 },
 };
 
 type Section = Record<string, unknown>;
@@ -50,6 +53,7 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
   const section = obj(sectionIn);
   const clusters = obj(section['clusters']);
   const bootstrap = obj(section['bootstrap']);
+  const nextRun = obj(section['next_run']);
   const metrics = (section['metrics'] as unknown[] | undefined) ?? defaultAnalysisRules.metrics;
   for (const m of metrics) {
     if (!metricIds.includes(m as MetricId)) {
@@ -78,5 +82,9 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
       seed: String(seed),
     },
     comparisons,
+    nextRun: {
+      relativeHalfWidth: num(nextRun, 'relative_half_width', defaultAnalysisRules.nextRun.relativeHalfWidth, 'analysis.next_run', 1e-6, 1),
+      sessionStartS: num(nextRun, 'session_start_s', defaultAnalysisRules.nextRun.sessionStartS, 'analysis.next_run', 0, 1e7),
+    },
   };
 }

@@ -4,12 +4,14 @@ import { summarizeBytes } from '../stats/byte-summary.js';
 import { summarizeSorted } from '../stats/cell-summary.js';
 import { clusterSorted } from '../stats/cluster-rule.js';
 import { dominanceSorted } from '../stats/dominance.js';
-import { pairedRoundBootstrap, type PairedRound } from '../stats/paired-bootstrap.js';
+import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
+import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
+import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
   analysisFormat, quantileDefinition,
-  type AnalysisResult, type BytesResult, type CellStatistics, type DifferenceResult, type DominanceResult, type PreparationCost,
+  type AnalysisResult, type BytesResult, type CellStatistics, type DifferenceResult, type DominanceResult, type NextRunRecommendation, type PreparationCost,
 } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
 
@@ -52,19 +54,36 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     return s;
   };
 
+  const cellValues = (cohort: string, path: string, state: string, metric: MetricId): CellValue[] => {
+    const out: CellValue[] = [];
+    for (const r of rowsByCell.get(key(cohort, path, state)) ?? []) {
+      const v = metricValue[metric](r);
+      if (v !== null && Number.isFinite(v)) out.push({ session: r.session, round: r.round, value: v });
+    }
+    return out;
+  };
+
   const cells: CellStatistics[] = [];
+  const planCells: PlanCell[] = [];
   const bytes: BytesResult[] = [];
   for (const c of data.cells) {
     for (const metric of rules.metrics) {
       const sorted = sortedValues(c.cohort, c.path, c.state, metric);
       const s = summarizeSorted(sorted, rules.p95ReferenceBelowN);
       const groups = clusterSorted(sorted, rules.clusters);
+      const values = cellValues(c.cohort, c.path, c.state, metric);
+      const spread = sessionSpread(values);
+      const components = varianceComponents(values);
+      if (metric === 'ready') planCells.push({ id: `${c.cohort}/${c.path}/${c.state}`, components });
       cells.push({
         cohort: c.cohort, path: c.path, state: c.state, metric,
         launches: c.launches, failures: c.failures, n: s.n,
         p50Ms: s.p50, p95Ms: s.p95, p95ReferenceOnly: s.p95ReferenceOnly, minMs: s.min, maxMs: s.max,
         split: groups.length > 1,
         groups: groups.map((g) => ({ n: g.n, share: g.share, medianMs: g.median, minMs: g.min, maxMs: g.max })),
+        sessions: spread.medians.map((m) => ({ session: m.session, n: m.values, p50Ms: m.median })),
+        sessionSpread: spread.medians.length > 1 ? spread.spreadRatio : null,
+        variance: { betweenSessions: components.betweenVar, withinSessions: components.withinVar, dominant: components.dominant },
       });
     }
     const rows = rowsByCell.get(key(c.cohort, c.path, c.state)) ?? [];
@@ -100,14 +119,21 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
       if (!paths.includes(cmp.a) || !paths.includes(cmp.b)) continue;
       for (const state of states) {
         for (const metric of rules.metrics) {
-          const rounds = pairRounds(rowsByCell.get(key(cohort, cmp.a, state)) ?? [], rowsByCell.get(key(cohort, cmp.b, state)) ?? [], metricValue[metric]);
-          const r = pairedRoundBootstrap(rounds, {
+          const rows = [
+            ...cellValues(cohort, cmp.a, state, metric).map((v) => ({ ...v, path: cmp.a })),
+            ...cellValues(cohort, cmp.b, state, metric).map((v) => ({ ...v, path: cmp.b })),
+          ];
+          const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), {
             resamples: rules.bootstrap.resamples,
             confidence: rules.bootstrap.confidence,
             seed: [rules.bootstrap.seed, cohort, state, metric, cmp.a, cmp.b].join('|'),
           });
           differences.push({
             cohort, state, metric, a: cmp.a, b: cmp.b, rounds: r.rounds,
+            sessions: r.sessions,
+            perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
+            sameDirection: r.sameDirection,
+            betweenSessionEstimated: r.betweenSessionEstimated,
             observedMs: r.observed, lowMs: r.low, highMs: r.high, resamples: r.resamples, confidence: r.confidence,
             detected: r.observed !== null && !r.containsZero,
           });
@@ -127,6 +153,29 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     bytes,
     failures: data.failures,
     preparation,
+    nextRun: recommendNextRun(planCells, data, rules),
+  };
+}
+
+/**
+ * Sessions x rounds for the next run at least launch time (a round: every
+ * cohort, path and state once; a launch costs the mean Completion measured).
+ */
+function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRules): NextRunRecommendation {
+  const completions = data.values.flatMap((r) => (r.completionMs === null ? [] : [r.completionMs]));
+  const launchMs = completions.length ? completions.reduce((s, v) => s + v, 0) / completions.length : 0;
+  const launchesPerRound = data.cells.length;
+  const target = { relativeHalfWidth: rules.nextRun.relativeHalfWidth, confidence: rules.bootstrap.confidence };
+  const plan = planNextRun(cells, { sessionStartMs: rules.nextRun.sessionStartS * 1000, launchMs, launchesPerRound }, target);
+  return {
+    reachable: plan.reachable,
+    sessions: plan.sessions,
+    rounds: plan.rounds,
+    launches: plan.launches,
+    costS: plan.costMs / 1000,
+    target: { ...target, sessionStartS: rules.nextRun.sessionStartS, launchMs, launchesPerRound },
+    cells: plan.cells,
+    unplanned: plan.unplanned,
   };
 }
 
@@ -148,21 +197,4 @@ function resolveComparisons(configured: Comparison[], paths: string[]): Comparis
     }
   });
   return configured;
-}
-
-/** Values of two paths grouped by formal round, rounds ascending. */
-function pairRounds(aRows: ValueRow[], bRows: ValueRow[], pick: (r: ValueRow) => number | null): PairedRound[] {
-  const byRound = new Map<number, { a: number[]; b: number[] }>();
-  const add = (rows: ValueRow[], side: 'a' | 'b'): void => {
-    for (const r of rows) {
-      const v = pick(r);
-      if (v === null || !Number.isFinite(v)) continue;
-      let e = byRound.get(r.round);
-      if (!e) byRound.set(r.round, (e = { a: [], b: [] }));
-      e[side].push(v);
-    }
-  };
-  add(aRows, 'a');
-  add(bRows, 'b');
-  return [...byRound.keys()].sort((x, y) => x - y).map((k) => byRound.get(k)!);
 }

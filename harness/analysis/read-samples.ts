@@ -23,9 +23,9 @@ export async function readSamples(file: string): Promise<SampleData> {
       FROM samples WHERE phase = 'formal' AND NOT ok
       GROUP BY cohort, path, state, reason ORDER BY cohort, path, state, reason`);
     const values = await db.all(`
-      SELECT cohort, path, state, round, ready_ms, completion_ms, content_bytes, response_bytes
+      SELECT cohort, path, state, session, round, ready_ms, completion_ms, content_bytes, response_bytes
       FROM samples WHERE phase = 'formal' AND ok
-      ORDER BY cohort, path, state, round, order_in_round, launch_id`);
+      ORDER BY cohort, path, state, session, round, order_in_round, launch_id`);
     return {
       phases: phases.map((r) => ({
         cohort: str(r['cohort']), phase: str(r['phase']), launches: int(r['launches']), failures: int(r['failures']), rounds: int(r['rounds']),
@@ -37,7 +37,7 @@ export async function readSamples(file: string): Promise<SampleData> {
         cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), reason: str(r['reason']), count: int(r['n']),
       })),
       values: values.map((r) => ({
-        cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), round: int(r['round']),
+        cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), session: int(r['session']), round: int(r['round']),
         readyMs: numOrNull(r['ready_ms']), completionMs: numOrNull(r['completion_ms']),
         contentBytes: numOrNull(r['content_bytes']), responseBytes: numOrNull(r['response_bytes']),
       })),

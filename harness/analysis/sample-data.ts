@@ -30,6 +30,7 @@ export interface ValueRow {
   cohort: string;
   path: string;
   state: string;
+  session: number;
   round: number;
   readyMs: number | null;
   completionMs: number | null;
