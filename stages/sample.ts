@@ -15,7 +15,7 @@ import { SampleJournal } from '../harness/db/sample-journal.js';
 import { openSession } from '../harness/design/open-session.js';
 import { remainingWork, type SessionWork } from '../harness/design/session-plan.js';
 import { formatProgress } from '../harness/design/progress-line.js';
-import type { RunningServices } from '../harness/services/running-services.js';
+import type { RunningServices } from '../harness/contract/running-services.js';
 import { hostName } from '../harness/process/host-name.js';
 
 const sample: StageDefinition = {

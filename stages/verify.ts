@@ -10,6 +10,7 @@ import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { Database } from '../harness/db/duckdb.js';
+import { serviceKind } from '../harness/services/service-kinds.js';
 import { findInputFile, readExchange, type VerifyResult } from '../harness/contract/exchange-files.js';
 
 interface ArtifactCheck {
@@ -25,10 +26,6 @@ async function check(name: string, file: string, expected: string): Promise<Arti
   return { name, expectedSha256: expected, actualSha256: actual, ok: actual === expected };
 }
 
-function registryBlob(storage: string, digest: string): string {
-  const hex = digest.replace(/^sha256:/, '');
-  return join(storage, 'docker', 'registry', 'v2', 'blobs', 'sha256', hex.slice(0, 2), hex, 'data');
-}
 
 const verify: StageDefinition = {
   kind: 'verify',
@@ -50,10 +47,8 @@ const verify: StageDefinition = {
       for (const [serviceId, section] of Object.entries(ctx.config.services) as [string, ServiceSection][]) {
         const storage = join(prepDir, 'services', serviceId);
         if (!existsSync(storage)) continue;
-        if (section.kind === 'docker-registry') {
-          for (const d of blobs) checks.push(await check(`${id}: ${serviceId} blob ${d}`, registryBlob(storage, d), hex(d)));
-        } else if (section.kind === 'nginx-files') {
-          checks.push(await check(`${id}: ${serviceId} ${id}.erofs`, join(storage, `${id}.erofs`), img.erofsSha256));
+        for (const a of serviceKind(serviceId, section).storedArtifacts?.(storage, id, img) ?? []) {
+          checks.push(await check(`${serviceId} ${a.name}`, a.file, a.sha256));
         }
       }
     }

@@ -6,7 +6,7 @@ import { UserError } from '../harness/errors.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { sampleColumns } from '../harness/db/sample-columns.js';
 import { Database } from '../harness/db/duckdb.js';
-import { noServices } from '../harness/services/running-services.js';
+import { noServices } from '../harness/contract/running-services.js';
 import importSamples from '../stages/import-samples.js';
 
 const header = 'experiment,cohort,path,state,phase,round,order_in_round,launch_id,ready_ms,completion_ms,ok,started_at';

@@ -13,9 +13,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages', 'executors'],
   ['engine'],
   ['design', 'report', 'compare', 'cluster'],
-  ['analysis', 'launch', 'artifacts'],
-  ['contract'],
+  ['analysis', 'launch'],
   ['services'],
+  ['artifacts'],
+  ['contract'],
   ['config', 'net'],
   ['stats', 'db', 'process', 'digest', 'paths'],
   ['.'], // harness/errors.ts

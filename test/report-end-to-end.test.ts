@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
 import type { StageContext, StageInput } from '../harness/contract/stage.js';
-import { noServices } from '../harness/services/running-services.js';
+import { noServices } from '../harness/contract/running-services.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';

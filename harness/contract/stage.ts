@@ -5,7 +5,7 @@
 // its `with` parameters and the output digests of the stages it `needs`.
 
 import type { PipelineConfig } from '../config/pipeline-config.js';
-import type { RunningServices } from '../services/running-services.js';
+import type { RunningServices } from './running-services.js';
 
 export interface StageInput {
   id: string;

@@ -1,7 +1,7 @@
 // Pure: the values command templates may use for one launch (see
 // docs/CONTRACTS.md), and the environment of the launch and its hooks.
 import type { CohortSection, PathSection } from '../config/pipeline-config.js';
-import type { RunningServices } from '../services/running-services.js';
+import type { RunningServices } from '../contract/running-services.js';
 import { flattenValues, type TemplateValues } from './command-template.js';
 
 export interface LaunchPlace {

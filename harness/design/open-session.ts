@@ -7,7 +7,7 @@ import { harnessDir } from '../process/project-root.js';
 import { SamplingSession, type ColdCheck } from './sampling-session.js';
 import { sessionImages } from './session-images.js';
 import type { SampleRow } from '../db/sample-columns.js';
-import type { RunningServices } from '../services/running-services.js';
+import type { RunningServices } from '../contract/running-services.js';
 import { hostName } from '../process/host-name.js';
 
 export interface OpenedSession {

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Interrupted } from '../errors.js';
 import type { CohortSection, PathSection, PipelineConfig } from '../config/pipeline-config.js';
-import type { RunningServices } from '../services/running-services.js';
+import type { RunningServices } from '../contract/running-services.js';
 import type { Launcher } from '../launch/launcher.js';
 import type { LaunchResult } from '../launch/launch-types.js';
 import { checkOutput } from '../launch/output-check.js';

@@ -11,7 +11,7 @@ import type { StageDefinition, StageInput } from '../contract/stage.js';
 import { folderDigest } from '../digest/merkle.js';
 import { onCleanup, shutdownSignal } from '../process/cleanup.js';
 import { removeScratch } from '../process/safe-remove.js';
-import { noServices } from '../services/running-services.js';
+import { noServices } from '../contract/running-services.js';
 import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
 import { readLock, writeLock, type LockEntry } from './lock-file.js';

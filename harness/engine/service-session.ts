@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
-import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceEndpoint } from '../services/running-services.js';
+import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceEndpoint } from '../contract/running-services.js';
 import type { CountingProxy } from '../net/counting-proxy.js';
 import { onCleanup } from '../process/cleanup.js';
 import { UserError } from '../errors.js';
@@ -14,10 +14,6 @@ export interface ServiceSession {
   stop(): Promise<void>;
 }
 
-/** Content paths counted per service kind (body bytes of image data). */
-const CONTENT_PATH: Record<string, RegExp> = {
-  'docker-registry': /^\/v2\/.+\/blobs\//,
-};
 
 export async function startServiceSession(
   config: PipelineConfig,
@@ -27,7 +23,7 @@ export async function startServiceSession(
 ): Promise<ServiceSession> {
   if (Object.keys(config.services).length === 0) return { services: noServices, stop: async () => {} };
   // Loaded on demand: a pipeline without services never loads these adapters.
-  const { startService } = await import('../services/service-kinds.js');
+  const { serviceKind } = await import('../services/service-kinds.js');
   const { startCountingProxy } = await import('../net/counting-proxy.js');
   const stops: (() => Promise<void>)[] = [];
   const byId: Record<string, ServiceEndpoint> = {};
@@ -55,7 +51,8 @@ export async function startServiceSession(
       const serviceRun = join(runDir, id);
       mkdirSync(serviceRun, { recursive: true });
       log(`starting service ${id} (${section.kind})`);
-      const started = await startService(id, section, prepared, serviceRun, log);
+      const kind = serviceKind(id, section);
+      const started = await kind.start(id, section, prepared, serviceRun, log);
       stops.push(() => started.stop());
       const endpoint: ServiceEndpoint = { id, kind: section.kind, ...started.endpoint, values: { ...started.endpoint.values } };
       if (section.count_bytes) {
@@ -63,7 +60,7 @@ export async function startServiceSession(
         const proxy = await startCountingProxy({
           upstreamHost: started.upstream.host,
           upstreamPort: started.upstream.port,
-          ...(CONTENT_PATH[section.kind] ? { contentPath: CONTENT_PATH[section.kind]! } : {}),
+          contentPath: kind.contentPath ?? /(?!)/, // a kind without image data counts no content
         });
         proxies.push(proxy);
         stops.push(() => proxy.close());

@@ -19,6 +19,7 @@ import { onCleanup } from '../process/cleanup.js';
 import { mountsUnder } from '../process/mount-table.js';
 import { canConnectUnix, startProcess, waitSocketClosed, waitUntil } from './service-process.js';
 import type { StartedService } from './started-service.js';
+import type { ServiceKind } from './service-kind.js';
 
 const IP_FORWARD = '/proc/sys/net/ipv4/ip_forward';
 
@@ -177,3 +178,10 @@ export async function startDockerEngine(
     stop: undo,
   };
 }
+
+export const dockerEngineKind: ServiceKind = {
+  kind: 'docker-engine',
+  start: startDockerEngine,
+  contentPath: null,
+};
+

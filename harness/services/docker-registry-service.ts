@@ -9,6 +9,9 @@ import { freeLoopbackPort } from './free-port.js';
 import { registryConfigYaml } from './registry-config.js';
 import { canConnect, loopbackTcpService, startProcess, waitUntil } from './service-process.js';
 import type { ServiceStarter } from './started-service.js';
+import { timedSeconds, type ServiceKind } from './service-kind.js';
+import { pushOciLayout, registryHasManifest } from '../artifacts/registry-push.js';
+import { CheckFailed } from '../errors.js';
 
 export const startDockerRegistry: ServiceStarter = async (id, section, preparedDir, runDir, log) => {
   const storageDir = preparedDir ?? join(runDir, 'storage');
@@ -28,3 +31,39 @@ export const startDockerRegistry: ServiceStarter = async (id, section, preparedD
   log(`service ${id}: docker-registry on 127.0.0.1:${port} (pid ${proc.pid}${readOnly ? ', read-only' : ''})`);
   return loopbackTcpService(proc, port, { storage: storageDir });
 };
+
+function registryBlob(storage: string, digest: string): string {
+  const hex = digest.replace(/^sha256:/, '');
+  return join(storage, 'docker', 'registry', 'v2', 'blobs', 'sha256', hex.slice(0, 2), hex, 'data');
+}
+
+export const dockerRegistryKind: ServiceKind = {
+  kind: 'docker-registry',
+  start: startDockerRegistry,
+  // Image data: manifest-referenced blobs (layers and config), compressed as pinned.
+  contentPath: /^\/v2\/.+\/blobs\//,
+  async prepare(ctx) {
+    mkdirSync(ctx.target, { recursive: true });
+    const registry = await startDockerRegistry(ctx.serviceId, { ...ctx.section, with: { ...ctx.section.with, read_only: false } }, ctx.target, ctx.runDir, ctx.log);
+    const out: Awaited<ReturnType<NonNullable<ServiceKind['prepare']>>> = { preparations: [], images: {} };
+    try {
+      for (const [imageId, img] of Object.entries(ctx.pins.images)) {
+        const address = registry.endpoint.address!;
+        const seconds = await timedSeconds(() => pushOciLayout(join(ctx.pinDir, img.ociDir), address, img.repository, ctx.tag, ctx.signal));
+        if (!(await registryHasManifest(address, img.repository, img.manifestDigest))) {
+          throw new CheckFailed(`registry ${ctx.serviceId} does not serve ${img.repository}@${img.manifestDigest} after the push of ${imageId}`);
+        }
+        out.preparations.push({ service: ctx.serviceId, artifact: imageId, operation: 'push OCI image into the registry mirror (skopeo copy)', seconds });
+        ctx.log(`prepare: ${ctx.serviceId}: pushed ${imageId} in ${seconds.toFixed(3)} s`);
+      }
+    } finally {
+      await registry.stop();
+    }
+    return out;
+  },
+  storedArtifacts(storage, imageId, pin) {
+    const hex = (d: string) => d.replace(/^sha256:/, '');
+    return [pin.manifestDigest, pin.configDigest, ...pin.layers.map((l) => l.digest)].map((d) => ({ name: `${imageId}: blob ${d}`, file: registryBlob(storage, d), sha256: hex(d) }));
+  },
+};
+

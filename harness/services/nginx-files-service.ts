@@ -7,6 +7,11 @@ import { freeLoopbackPort } from './free-port.js';
 import { nginxConfig } from './nginx-config.js';
 import { canConnect, loopbackTcpService, startProcess, waitUntil } from './service-process.js';
 import type { ServiceStarter } from './started-service.js';
+import { timedSeconds, type ServiceKind } from './service-kind.js';
+import { buildErofsImage } from '../artifacts/erofs-image.js';
+import { sha256File } from '../digest/sha256.js';
+import { CheckFailed } from '../errors.js';
+import { statSync } from 'node:fs';
 
 export const startNginxFiles: ServiceStarter = async (id, section, preparedDir, runDir, log) => {
   const rootDir = resolve(preparedDir ?? String(section.with['root'] ?? join(runDir, 'files')));
@@ -27,3 +32,31 @@ export const startNginxFiles: ServiceStarter = async (id, section, preparedDir, 
   log(`service ${id}: nginx on 127.0.0.1:${port} serving ${rootDir} (pid ${proc.pid})`);
   return loopbackTcpService(proc, port, { root: rootDir });
 };
+
+export const nginxFilesKind: ServiceKind = {
+  kind: 'nginx-files',
+  start: startNginxFiles,
+  // Image data: the erofs image files (uncompressed), read in ranges; a listing or any other body is not content.
+  contentPath: /\.erofs(?:\?|$)/,
+  async prepare(ctx) {
+    mkdirSync(ctx.target, { recursive: true });
+    const out: Awaited<ReturnType<NonNullable<ServiceKind['prepare']>>> = { preparations: [], images: {} };
+    for (const [imageId, img] of Object.entries(ctx.pins.images)) {
+      const file = `${imageId}.erofs`;
+      const built = join(ctx.target, file);
+      const seconds = await timedSeconds(() => buildErofsImage(join(ctx.pinDir, img.tarFile), built, ctx.signal));
+      const sha = await sha256File(built);
+      if (sha !== img.erofsSha256) {
+        throw new CheckFailed(`erofs image of ${imageId} built for ${ctx.serviceId} differs from its pin`, [`pinned ${img.erofsSha256}`, `built  ${sha}`]);
+      }
+      out.images[imageId] = { erofs_file: file, erofs_bytes: statSync(built).size };
+      out.preparations.push({ service: ctx.serviceId, artifact: imageId, operation: 'build erofs image (tar extract + mkfs.erofs)', seconds });
+      ctx.log(`prepare: ${ctx.serviceId}: built ${file} in ${seconds.toFixed(3)} s`);
+    }
+    return out;
+  },
+  storedArtifacts(storage, imageId, pin) {
+    return [{ name: `${imageId}: ${imageId}.erofs`, file: join(storage, `${imageId}.erofs`), sha256: pin.erofsSha256 }];
+  },
+};
+
