@@ -6,14 +6,11 @@ import {
 } from './conclusions.js';
 import { fixed, grouped, orDash } from './format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
+import type { Plot } from './plot-specs.js';
 
-export function plotFileName(cohort: string, state: string): string {
-  return `ecdf-ready-${safe(cohort)}-${safe(state)}.svg`;
-}
-export const differencesPlotFile = 'differences.svg';
-
-function safe(id: string): string {
-  return id.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+/** A figure line: the page replaces it with the interactive view of the same plot. */
+export function figure(p: Plot): string {
+  return `![${p.caption}](${p.file})`;
 }
 
 function table(header: string[], rows: string[][]): string[] {
@@ -25,7 +22,7 @@ function table(header: string[], rows: string[][]): string[] {
 const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./{}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 const code = (argv: readonly string[]): string => '`' + argv.map(shellWord).join(' ').replace(/`/g, "'") + '`';
 
-export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string {
+export function renderReportMd(inp: ReportInputs, plots: readonly Plot[]): string {
   const f = formatters(inp.options);
   const a = inp.analysis;
   const cfg = inp.config;
@@ -59,7 +56,7 @@ export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string
 
   // Data and analysis
   L.push('## Data and analysis', '');
-  if (a) L.push(...dataSection(inp, a, cohorts, paths, states, f, plotsWritten));
+  if (a) L.push(...dataSection(inp, a, cohorts, paths, states, f, plots));
   else L.push('No analysis.json was among the inputs.', '');
   for (const note of inp.options.notes) L.push(note.trim(), '');
 
@@ -136,7 +133,8 @@ function designSection(inp: ReportInputs, cohorts: string[], paths: string[], a:
   return L;
 }
 
-function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], paths: string[], states: string[], f: Formatters, plots: boolean): string[] {
+function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], paths: string[], states: string[], f: Formatters, plots: readonly Plot[]): string[] {
+  const plot = (file: string): string[] => { const p = plots.find((x) => x.file === file); return p ? [figure(p), ''] : []; };
   const L: string[] = [];
   const r = a.rules;
   const order = (c: CellStatistics): number => paths.indexOf(c.path) * 100 + states.indexOf(c.state) * 10 + (c.metric === 'ready' ? 0 : 1);
@@ -171,7 +169,7 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
     }
     const split = cells.filter((c) => c.split);
     if (split.length) L.push(`Cells separated by the cluster rule: ${split.map((c) => `${c.path} ${c.state} ${c.metric} (${centreText(c, f)}; ${countText(a, c)})`).join('; ')}. Their causes are undetermined.`, '');
-    if (plots) for (const state of states) L.push(`![Ready ECDF, ${cohort}, ${state}](${plotFileName(cohort, state)})`, '');
+    L.push(...plot(`ecdf-${cohort.toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}.svg`));
 
     const diffs = a.differences.filter((d) => d.cohort === cohort);
     if (diffs.length) {
@@ -206,7 +204,7 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
       L.push(`No byte counts were recorded for ${cohort} (no path uses a counted service).`, '');
     }
   }
-  if (plots && a.differences.some((d) => d.observedMs !== null)) L.push(`![Differences with intervals](${differencesPlotFile})`, '');
+  L.push(...plot('differences.svg'), ...plot('rounds.svg'), ...plot('content-bytes.svg'));
 
   L.push('### Cluster rule', '');
   L.push(`A cell splits when, after sorting, some split point leaves at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) on each side ` +
