@@ -40,6 +40,7 @@ const report: StageDefinition = {
       stages: Object.keys(ctx.inputs).sort().map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
       launches: samples ? await readLaunchRows(samples.file) : [],
+      preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) => (w ? { launches: w.launches, failures: w.failures } : null)),
       provenance: readProvenance({ dataDir: ctx.dataDir, sampleOutputDir: samples?.input.outputDir ?? null, pinOutputDir: pins?.input.outputDir ?? null, mirror }),
     };
     const files = await renderReport(inputs, await readPageLibraries());

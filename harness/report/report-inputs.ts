@@ -86,6 +86,8 @@ export interface ReportInputs {
   /** Every launch of samples.duckdb (all phases, sample schema columns) in run order. */
   launches: SampleRow[];
   provenance: Provenance;
+  /** Preflight launches, run by the warmup stage (warmup.json) and not stored in the sample table; null when absent. */
+  preflight: { launches: number; failures: number } | null;
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */
