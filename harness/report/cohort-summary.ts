@@ -61,9 +61,9 @@ function stackSentence(a: AnalysisResult, cohort: string, states: string[], note
         const crossMs = Math.abs(from(cross, same.b));
         const sameMs = Math.abs(same.observedMs!);
         if (!cross.detected || sameMs * 4 > crossMs) continue;
-        return `With ${state} clients, ${same.a} and ${same.b}, which share the ${stack(same.a)} stack, differ by ${fixed(same.observedMs!, 1)} ms (${ci(same)}), ` +
-          `while ${other} (${stack(other) ?? 'another stack'}) differs from ${same.b} by ${fixed(from(cross, other), 1)} ms: ` +
-          `that gap goes with the runtime stack, not with how the image is read.`;
+        return `The ${state} gap goes with the runtime stack, not with how the image is read: ${same.a} and ${same.b}, both on ${stack(same.a)}, ` +
+          `differ by ${fixed(same.observedMs!, 1)} ms (${same.a} − ${same.b}, ${ci(same)}), while ${other}, on ${stack(other) ?? 'another stack'}, ` +
+          `is ${fixed(Math.abs(from(cross, other)), 1)} ms ${from(cross, other) > 0 ? 'slower' : 'faster'} than ${same.b} at the median.`;
       }
     }
   }
@@ -86,8 +86,9 @@ function sourceSentence(verdicts: FindingVerdict[], cohort: string): string | nu
   if (mine.length === 0) return null;
   const differs = mine.filter((v) => v.verdict === 'differs');
   if (differs.length === 0) return `All ${mine.length} of the source report's findings for ${cohort} hold here (see "Against the source report").`;
-  return `Unlike the source report, ${differs.map((v) => `where ${v.finding.statement.replace(/\.$/, '')} (${v.source}), here ${v.ours}`).join('; and ')}` +
-    `${mine.length > differs.length ? `; its other ${mine.length - differs.length} finding${mine.length - differs.length > 1 ? 's' : ''} for ${cohort} hold` : ''}.`;
+  const rest = mine.length - differs.length;
+  return `Unlike the source report, ${differs.map((v) => `where ${v.finding.statement.replace(/\.$/, '')}, here ${v.ours}`).join('; and ')}` +
+    `${rest === 0 ? '' : rest === 1 ? `; its other finding for ${cohort} holds` : `; its other ${rest} findings for ${cohort} hold`}.`;
 }
 
 export function cohortSummary(a: AnalysisResult, cohort: string, paths: string[], states: string[], f: Formatters,

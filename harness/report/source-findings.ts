@@ -82,7 +82,7 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       const theirs = sign(f.low, f.high);
       return {
         finding: f, verdict: ours === theirs ? 'agrees' : 'differs', source: sourceText(f),
-        ours: `${ms(obs)}, ${fixed(d.confidence * 100, 0)}% CI [${fixed(low, 1)}, ${fixed(high, 1)}] ms: ${directionText(ours, a, b)}`,
+        ours: `${a} − ${b} ${ms(obs)}, ${fixed(d.confidence * 100, 0)}% CI [${fixed(low, 1)}, ${fixed(high, 1)}] ms: ${directionText(ours, a, b)}`,
       };
     }
     case 'dominance': {
