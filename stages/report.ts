@@ -10,7 +10,7 @@ import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { findInputFile } from '../harness/contract/find-input.js';
 import { readLaunchRows } from '../harness/report/launch-rows.js';
 import { readPageLibraries } from '../harness/report/page-libraries.js';
-import { readProvenance } from '../harness/report/read-provenance.js';
+import { readProvenance, readStageRuns } from '../harness/report/read-provenance.js';
 import { renderReport } from '../harness/report/render-report.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
@@ -41,6 +41,7 @@ const report: StageDefinition = {
       samplesSha256: samples ? await sha256File(samples.file) : null,
       launches: samples ? await readLaunchRows(samples.file) : [],
       preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) => (w ? { launches: w.launches, failures: w.failures } : null)),
+      stageRuns: readStageRuns(ctx.inputs),
       provenance: readProvenance({ dataDir: ctx.dataDir, sampleOutputDir: samples?.input.outputDir ?? null, pinOutputDir: pins?.input.outputDir ?? null, mirror }),
     };
     const files = await renderReport(inputs, await readPageLibraries());

@@ -17,7 +17,7 @@ function run(cmd: string, args: string[], cwd?: string): string | null {
   }
 }
 
-interface Manifest { startedAt?: string; host?: { cpuModel?: string; cores?: number; memoryBytes?: number; kernel?: string } }
+interface Manifest { startedAt?: string; seconds?: number; host?: { cpuModel?: string; cores?: number; memoryBytes?: number; kernel?: string } }
 
 /** manifest.json of a frozen stage sits beside its outputs folder. */
 export function readStageManifest(outputDir: string): Manifest | null {
@@ -79,4 +79,14 @@ export function readProvenance(opts: { dataDir: string; sampleOutputDir: string 
     commit: checkoutCommit(),
     packageSet: opts.mirror ? { mirror: opts.mirror, builtAt: pinManifest?.startedAt ?? null } : null,
   };
+}
+
+/** Run time of each upstream stage from its manifest (stages without one are left out). */
+export function readStageRuns(inputs: Record<string, { kind: string; outputDir: string }>): { id: string; kind: string; seconds: number; startedAt: string }[] {
+  const out: { id: string; kind: string; seconds: number; startedAt: string }[] = [];
+  for (const id of Object.keys(inputs).sort()) {
+    const m = readStageManifest(inputs[id]!.outputDir);
+    if (m && typeof m.seconds === 'number' && typeof m.startedAt === 'string') out.push({ id, kind: inputs[id]!.kind, seconds: m.seconds, startedAt: m.startedAt });
+  }
+  return out;
 }

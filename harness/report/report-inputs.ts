@@ -88,6 +88,8 @@ export interface ReportInputs {
   provenance: Provenance;
   /** Preflight launches, run by the warmup stage (warmup.json) and not stored in the sample table; null when absent. */
   preflight: { launches: number; failures: number } | null;
+  /** How long each upstream stage ran (from its manifest), when recorded. */
+  stageRuns: { id: string; kind: string; seconds: number; startedAt: string }[];
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */
