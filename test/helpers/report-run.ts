@@ -61,8 +61,9 @@ function context(dir: string, id: string, outputDir: string, inputs: Record<stri
 }
 
 /** Runs analyze then report; samples come from `samplesFile` (copied) or from reportSamples(). */
-export async function runReport(dir: string, samplesFile?: string): Promise<{ sampleDir: string; analysisDir: string; reportDir: string }> {
+export async function runReport(dir: string, samplesFile?: string, tweak?: (cfg: PipelineConfig) => void): Promise<{ sampleDir: string; analysisDir: string; reportDir: string }> {
   const cfg = reportConfig(dir);
+  tweak?.(cfg);
   const sampleDir = join(dir, 'sample-out');
   await mkdir(sampleDir, { recursive: true });
   if (samplesFile) await copyFile(samplesFile, join(sampleDir, 'samples.duckdb'));
