@@ -9,6 +9,7 @@ set -eu
 cd "$(dirname "$0")"
 
 # python3-numpy: the independent reference of the bootstrap test; hyperfine: bench/ only.
+# librsvg2-bin (rsvg-convert) and chromium: the report tests render plots to PNG and open index.html headless.
 PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy librsvg2-bin chromium"
 
 missing=""
