@@ -94,8 +94,10 @@ export function renderReportMd(inp: ReportInputs, plots: readonly Plot[]): strin
 function scopeSentence(inp: ReportInputs): string {
   if (inp.options.scope) return `Scope: ${inp.options.scope.trim().replace(/\.$/, '')}.`;
   const h = inp.provenance.host;
-  return `Scope: one host${h?.vcpus ? ` with ${h.vcpus} vCPUs` : ''}${h?.virtualization && h.virtualization !== 'none' && h.virtualization !== 'none detected' ? ` (${h.virtualization})` : ''}, ` +
-    'every service on local loopback, and the parts named in the design section; the conclusions hold for this setup only.';
+  const virt = h?.virtualization && h.virtualization !== 'none' && h.virtualization !== 'none detected' ? ` (virtualization: ${h.virtualization})` : '';
+  const services = Object.keys(inp.config.services ?? {}).length > 0;
+  return `Scope: one host${h?.vcpus ? ` with ${h.vcpus} vCPUs` : ''}${virt}, ${services ? 'every service on local loopback, ' : ''}` +
+    'and the parts named in the design section; the conclusions hold for this setup only.';
 }
 
 function sourceSection(source: string, setup: string | null, verdicts: FindingVerdict[]): string[] {
