@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { runReport } from './helpers/report-run.js';
 import { fixed } from '../harness/report/format-number.js';
 
@@ -27,7 +27,6 @@ test.before(async () => {
   ({ reportDir } = await runReport(dir));
   const userDataDir = join(dir, 'chromium-profile');
   const context = await chromium.launchPersistentContext(userDataDir, { executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true, offline: true });
-  let browser: Browser | null = context.browser();
   try {
     const page = await context.newPage();
     const consoleErrors: string[] = [];
@@ -53,7 +52,6 @@ test.before(async () => {
     result = { views, consoleErrors, requests, firstTable, tooltip };
   } finally {
     await context.close();
-    browser = null;
   }
 });
 test.after.always(async () => {
