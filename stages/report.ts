@@ -1,5 +1,6 @@
-// report: renders report.md, the CSV files, REPRODUCE.md and SVG plots from
-// analysis.json and whatever upstream files exist (pins, session, verify).
+// report: renders report.md, index.html, the CSV files (samples.csv with
+// every launch), REPRODUCE.md and SVG plots from analysis.json and whatever
+// upstream files exist (pins, session, verify).
 // The engine copies the frozen outputs to reports/<experiment.name>/.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -7,7 +8,9 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
-import { readReadyValues } from '../harness/analysis/read-samples.js';
+import { readLaunchRows } from '../harness/report/launch-rows.js';
+import { readPageLibraries } from '../harness/report/page-libraries.js';
+import { readProvenance, readStageRuns } from '../harness/report/read-provenance.js';
 import { renderReport } from '../harness/report/render-report.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
@@ -19,11 +22,13 @@ async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: st
 
 const report: StageDefinition = {
   kind: 'report',
-  description: 'report.md, statistics/differences/provenance CSVs, REPRODUCE.md and SVG plots',
+  description: 'report.md, index.html, statistics/differences/provenance/samples CSVs, REPRODUCE.md and SVG plots',
   reads: ['report', 'experiment', 'design', 'cohorts', 'paths', 'artifacts', 'services'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
+    const pins = findInputFile(ctx.inputs, 'pins.json');
+    const mirror = typeof ctx.config.artifacts?.['mirror'] === 'string' && pins ? (ctx.config.artifacts['mirror'] as string) : null;
     const inputs: ReportInputs = {
       config: ctx.config,
       options: reportOptions(ctx.config.report),
@@ -34,9 +39,12 @@ const report: StageDefinition = {
       verify: await readJson<Verify>(ctx.inputs, 'verify.json'),
       stages: Object.keys(ctx.inputs).sort().map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
-      readyValues: samples ? await readReadyValues(samples.file) : [],
+      launches: samples ? await readLaunchRows(samples.file) : [],
+      preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) => (w ? { launches: w.launches, failures: w.failures } : null)),
+      stageRuns: readStageRuns(ctx.inputs),
+      provenance: readProvenance({ dataDir: ctx.dataDir, sampleOutputDir: samples?.input.outputDir ?? null, pinOutputDir: pins?.input.outputDir ?? null, mirror }),
     };
-    const files = await renderReport(inputs);
+    const files = await renderReport(inputs, await readPageLibraries());
     for (const [name, content] of files) await writeFile(join(ctx.outputDir, name), content);
     ctx.log(`report: ${[...files.keys()].join(', ')}`);
   },

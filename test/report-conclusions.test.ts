@@ -5,7 +5,7 @@ import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harnes
 import { cohortConclusions, contentSentences, countText, differenceText, formatters, reasonLabel } from '../harness/report/conclusions.js';
 import type { ReportOptions } from '../harness/report/report-options.js';
 
-const options: ReportOptions = { title: null, plots: false, msDecimals: 1, secondsDecimals: 2, percentDecimals: 1, notes: [] };
+const options: ReportOptions = { title: null, plots: false, msDecimals: 1, secondsDecimals: 2, percentDecimals: 1, notes: [], scope: null, paths: {} };
 const f = formatters(options);
 
 function cell(path: string, launches: number, failures: number, p50Ms: number): CellStatistics {
@@ -45,9 +45,9 @@ test('a cell sentence with failures says how many launches it covers, how many f
 
 test('a dominance over a cell with failures says the failed launches are not among the observations', (t) => {
   const withFailures = cohortConclusions(analysis(3), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
-  t.regex(withFailures, /All 30 valid cold lazy observations precede every valid cold docker observation, but failed launches are not among them \(cold docker: 3 failed [^)]*\)+, so this holds for the launches that succeeded only\./);
+  t.regex(withFailures, /Each of the 30 valid cold lazy Ready values is shorter than every valid cold docker one, but failed launches are not among them \(cold docker: 3 failed [^)]*\)+, so this holds for the launches that succeeded only\./);
   const clean = cohortConclusions(analysis(0), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
-  t.true(clean.includes('All 30 cold lazy observations precede every cold docker observation.'), clean);
+  t.true(clean.includes('Each of the 30 cold lazy Ready values is shorter than every cold docker one.'), clean);
   t.false(clean.includes('valid'));
   t.true(clean.includes('No formal launch failed.'));
 });

@@ -16,6 +16,8 @@ export interface ExperimentSection {
   motivation?: string;
   /** Free text describing what the experiment does not measure. */
   unmeasured?: string[];
+  /** The source report's headline findings (schemas/experiment.schema.json; read by harness/report/source-findings.ts). */
+  reference?: Record<string, unknown>;
 }
 
 /** A command template: argv whose strings may hold {placeholders}. */

@@ -124,8 +124,8 @@ export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: 
       const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
       const caveat = failureCaveat(a, cohort, state, 'ready', [d.a, d.b]);
       out.push(caveat
-        ? `All ${n} valid ${state} ${first} observations precede every valid ${state} ${second} observation, but ${caveat}.`
-        : `All ${n} ${state} ${first} observations precede every ${state} ${second} observation.`);
+        ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}.`
+        : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one.`);
     }
   }
   for (const d of a.differences.filter((x) => x.cohort === cohort && x.metric === 'ready')) {

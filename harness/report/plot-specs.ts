@@ -1,71 +1,204 @@
-// Vega-Lite specs of the report's plots, built from the statistics (pure).
+// Vega-Lite specs of the report's plots, built from the statistics and the
+// launch points (pure). Labels are never truncated (labelLimit 0), every facet
+// has its own x scale, and every point's hover names its launch.
 import type { DifferenceResult } from '../analysis/analysis-result.js';
 import type { PlotSpec } from './plot-adapter.js';
-import type { ReadyValue } from './report-inputs.js';
+import { formalOk, type LaunchPoint } from './launch-points.js';
 
-const font = { font: 'sans-serif', labelFont: 'sans-serif', titleFont: 'sans-serif' };
+export interface Plot {
+  /** File name of the rendered SVG, e.g. differences.svg. */
+  file: string;
+  /** What the plot shows, one line (alt text and figure caption). */
+  caption: string;
+  spec: PlotSpec;
+}
 
-/** ECDF of Ready for one cohort and state: one step line per path. */
-export function ecdfSpec(cohort: string, state: string, values: readonly ReadyValue[], pathOrder: readonly string[]): PlotSpec {
-  const points: { path: string; readyMs: number; fraction: number }[] = [];
-  for (const path of pathOrder) {
-    const sorted = values.filter((v) => v.path === path).map((v) => v.readyMs).sort((a, b) => a - b);
-    sorted.forEach((readyMs, i) => points.push({ path, readyMs, fraction: (i + 1) / sorted.length }));
-  }
+const schema = 'https://vega.github.io/schema/vega-lite/v5.json';
+const config = {
+  font: 'sans-serif',
+  axis: { labelLimit: 0, titleLimit: 0, labelFontSize: 11, titleFontSize: 12 },
+  legend: { labelLimit: 0, titleLimit: 0, labelFontSize: 11 },
+  header: { labelLimit: 0, titleLimit: 0, labelFontSize: 12, labelFontWeight: 'bold' },
+  title: { limit: 0, fontSize: 14, subtitleFontSize: 11, anchor: 'start' },
+};
+
+const launchTooltip = [
+  { field: 'path', type: 'nominal' },
+  { field: 'state', type: 'nominal' },
+  { field: 'round', type: 'quantitative', title: 'round' },
+  { field: 'session', type: 'nominal', title: 'session' },
+  { field: 'launchId', type: 'nominal', title: 'launch id' },
+];
+
+function safe(id: string): string {
+  return id.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+}
+
+/**
+ * Differences of marginal medians with their bootstrap intervals, one facet
+ * per cohort (rows) and state (columns), each with its own x scale and a zero line.
+ */
+export function differencesPlot(differences: readonly DifferenceResult[], cohorts: readonly string[], states: readonly string[]): Plot | null {
+  const rows = differences
+    .filter((d) => d.observedMs !== null && d.lowMs !== null && d.highMs !== null)
+    .map((d) => ({
+      cohort: d.cohort,
+      state: d.state,
+      comparison: `${d.metric === 'ready' ? 'Ready' : 'Completion'}: ${d.a} − ${d.b}`,
+      observedMs: d.observedMs,
+      lowMs: d.lowMs,
+      highMs: d.highMs,
+      rounds: d.rounds,
+      result: d.detected ? 'interval excludes 0' : 'interval contains 0',
+    }));
+  if (rows.length === 0) return null;
+  const order = [...new Set(rows.map((r) => r.comparison))];
+  const y = { field: 'comparison', type: 'nominal', title: null, sort: order, axis: { labelLimit: 0 } };
+  const color = { field: 'result', type: 'nominal', title: 'bootstrap interval', sort: ['interval excludes 0', 'interval contains 0'], scale: { range: ['#1f77b4', '#999999'] } };
+  const tooltip = [
+    { field: 'cohort', type: 'nominal' }, { field: 'state', type: 'nominal' }, { field: 'comparison', type: 'nominal' },
+    { field: 'observedMs', type: 'quantitative', title: 'observed (ms)', format: '.1f' },
+    { field: 'lowMs', type: 'quantitative', title: 'low (ms)', format: '.1f' },
+    { field: 'highMs', type: 'quantitative', title: 'high (ms)', format: '.1f' },
+    { field: 'rounds', type: 'quantitative', title: 'paired rounds' },
+  ];
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: `Ready, ${cohort}, ${state} clients: empirical distribution`,
-    width: 480,
-    height: 260,
-    config: { axis: font, legend: font, title: { font: 'sans-serif' } },
-    data: { values: points },
-    mark: { type: 'line', interpolate: 'step-after' },
-    encoding: {
-      x: { field: 'readyMs', type: 'quantitative', title: 'Ready (ms)', scale: { zero: false } },
-      y: { field: 'fraction', type: 'quantitative', title: 'fraction of launches', scale: { domain: [0, 1] } },
-      color: { field: 'path', type: 'nominal', title: 'path', sort: [...pathOrder] },
+    file: 'differences.svg',
+    caption: 'Differences of marginal medians (a − b, ms) with paired-round bootstrap percentile intervals; one panel per cohort and cache state, each with its own x axis; the vertical line is 0',
+    spec: {
+      $schema: schema,
+      title: { text: 'Differences of marginal medians, a − b (ms)', subtitle: 'bar with end ticks: bootstrap percentile interval; dot: observed difference; dashed line: 0; each panel has its own x scale' },
+      config,
+      data: { values: rows },
+      facet: {
+        row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts], header: { labelAngle: 0, labelAlign: 'left' } },
+        column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
+      },
+      spec: {
+        width: 300,
+        layer: [
+          { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 0, type: 'quantitative' } } },
+          {
+            mark: { type: 'rule', strokeWidth: 3 },
+            encoding: { y, x: { field: 'lowMs', type: 'quantitative', title: 'difference (ms)', scale: { zero: true, nice: true } }, x2: { field: 'highMs' }, color, tooltip },
+          },
+          { mark: { type: 'tick', orient: 'vertical', thickness: 2, size: 12 }, encoding: { y, x: { field: 'lowMs', type: 'quantitative' }, color, tooltip } },
+          { mark: { type: 'tick', orient: 'vertical', thickness: 2, size: 12 }, encoding: { y, x: { field: 'highMs', type: 'quantitative' }, color, tooltip } },
+          { mark: { type: 'point', filled: true, size: 30, color: '#000' }, encoding: { y, x: { field: 'observedMs', type: 'quantitative' }, tooltip } },
+        ],
+      },
+      resolve: { scale: { x: 'independent' }, axis: { x: 'independent' } },
     },
   };
 }
 
-/** Differences of marginal medians with their bootstrap intervals. */
-export function differencesSpec(differences: readonly DifferenceResult[]): PlotSpec {
-  const rows = differences
-    .filter((d) => d.observedMs !== null)
-    .map((d) => ({
-      label: `${d.cohort} · ${d.state} · ${d.metric} · ${d.a} − ${d.b}`,
-      observedMs: d.observedMs,
-      lowMs: d.lowMs,
-      highMs: d.highMs,
-      detected: d.detected ? 'difference detected' : 'no difference detected',
-    }));
-  const order = rows.map((r) => r.label);
-  const y = { field: 'label', type: 'nominal', title: null, sort: order };
+/** ECDFs of Ready and Completion for one cohort: rows are metrics, columns states, log x, one step line per path. */
+export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: readonly string[], states: readonly string[]): Plot | null {
+  const values: Record<string, unknown>[] = [];
+  for (const p of points.filter((x) => x.cohort === cohort && formalOk(x))) {
+    for (const [metric, v] of [['Ready', p.readyMs], ['Completion', p.completionMs]] as const) {
+      if (v !== null && v > 0) values.push({ path: p.path, state: p.state, metric, valueMs: v, round: p.round, session: p.session, launchId: p.launchId });
+    }
+  }
+  if (values.length === 0) return null;
+  const x = { field: 'valueMs', type: 'quantitative', title: 'ms (log scale)', scale: { type: 'log', nice: false, padding: 8 } };
+  const y = { field: 'fraction', type: 'quantitative', title: 'fraction of launches ≤ x', scale: { domain: [0, 1] } };
+  const color = { field: 'path', type: 'nominal', title: 'path', sort: [...paths] };
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: 'Differences of marginal medians (paired-round bootstrap percentile intervals)',
-    width: 420,
-    config: { axis: font, legend: font, title: { font: 'sans-serif' } },
-    data: { values: rows },
-    layer: [
-      { mark: { type: 'rule', color: '#888' }, data: { values: [{ zero: 0 }] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
-      {
-        mark: { type: 'rule', strokeWidth: 2 },
+    file: `ecdf-${safe(cohort)}.svg`,
+    caption: `Empirical distributions of Ready and Completion, ${cohort}, cold and warm clients, log x axis, every valid formal launch`,
+    spec: {
+      $schema: schema,
+      title: { text: `${cohort}: empirical distribution of Ready and Completion`, subtitle: 'every valid formal launch; log x axis, each panel with its own x scale' },
+      config,
+      data: { values },
+      transform: [{ window: [{ op: 'cume_dist', as: 'fraction' }], sort: [{ field: 'valueMs' }], groupby: ['path', 'state', 'metric'] }],
+      facet: {
+        row: { field: 'metric', type: 'nominal', title: null, sort: ['Ready', 'Completion'] },
+        column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
+      },
+      spec: {
+        width: 300,
+        height: 180,
+        layer: [
+          { mark: { type: 'line', interpolate: 'step-after' }, encoding: { x, y, color } },
+          { mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y, color, tooltip: [...launchTooltip, { field: 'valueMs', type: 'quantitative', title: 'ms', format: '.1f' }] } },
+        ],
+      },
+      resolve: { scale: { x: 'independent' }, axis: { x: 'independent' } },
+    },
+  };
+}
+
+/** Every launch of every cohort in run order (all phases), Ready on a log axis, coloured by path. */
+export function roundsPlot(points: readonly LaunchPoint[], cohorts: readonly string[], paths: readonly string[]): Plot | null {
+  const values = points.filter((p) => p.readyMs !== null && p.readyMs > 0).map((p) => ({
+    cohort: p.cohort, path: p.path, state: p.state, phase: p.phase, round: p.round, session: p.session, launchId: p.launchId, runIndex: p.runIndex, readyMs: p.readyMs,
+  }));
+  if (values.length === 0) return null;
+  return {
+    file: 'rounds.svg',
+    caption: 'Ready of every launch in run order (preflight, warmup and formal), log y axis, coloured by path, one panel per cohort: drift and order effects show as trends',
+    spec: {
+      $schema: schema,
+      title: { text: 'Ready of every launch in run order', subtitle: 'x: launch number within the cohort (all phases); hollow: preflight and warmup; log y axis, each panel with its own scale' },
+      config,
+      data: { values },
+      facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
+      spec: {
+        width: 640,
+        height: 200,
+        mark: { type: 'point', size: 28 },
         encoding: {
-          y,
-          x: { field: 'lowMs', type: 'quantitative', title: 'difference (ms)' },
-          x2: { field: 'highMs' },
-          color: { field: 'detected', type: 'nominal', title: null, sort: ['difference detected', 'no difference detected'] },
+          x: { field: 'runIndex', type: 'quantitative', title: 'launch number in run order' },
+          y: { field: 'readyMs', type: 'quantitative', title: 'Ready (ms, log scale)', scale: { type: 'log' } },
+          color: { field: 'path', type: 'nominal', title: 'path', sort: [...paths] },
+          shape: { field: 'state', type: 'nominal', title: 'state' },
+          fill: { condition: { test: "datum.phase === 'formal'", field: 'path', type: 'nominal', sort: [...paths], legend: null }, value: 'transparent' },
+          tooltip: [...launchTooltip, { field: 'phase', type: 'nominal' }, { field: 'readyMs', type: 'quantitative', title: 'Ready (ms)', format: '.1f' }],
         },
       },
-      {
-        mark: { type: 'point', filled: true, size: 50 },
+      resolve: { scale: { x: 'independent', y: 'independent' } },
+    },
+  };
+}
+
+/** Content bytes of every valid formal launch per path and state (log x), one panel per cohort; 0-byte cells are named in the subtitle. */
+export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly string[], paths: readonly string[], states: readonly string[]): Plot | null {
+  const formal = points.filter((p) => formalOk(p) && p.contentBytes !== null);
+  const cellLabel = (p: LaunchPoint): string => `${p.path} · ${p.state}`;
+  const cellOrder = paths.flatMap((p) => states.map((s) => `${p} · ${s}`));
+  const values = formal.filter((p) => p.contentBytes! > 0).map((p) => ({
+    cohort: p.cohort, path: p.path, state: p.state, cell: cellLabel(p), round: p.round, session: p.session, launchId: p.launchId, contentBytes: p.contentBytes,
+  }));
+  if (values.length === 0) return null;
+  const zero = new Map<string, Set<string>>();
+  for (const p of formal.filter((x) => x.contentBytes === 0)) zero.set(p.cohort, (zero.get(p.cohort) ?? new Set()).add(cellLabel(p)));
+  const zeroText = cohorts.filter((c) => zero.has(c)).map((c) => `${c}: ${cellOrder.filter((l) => zero.get(c)!.has(l)).join(', ')}`);
+  return {
+    file: 'content-bytes.svg',
+    caption: 'Content bytes (image data bytes received) of every valid formal launch per path and cache state, log x axis, one panel per cohort',
+    spec: {
+      $schema: schema,
+      title: {
+        text: 'Content bytes per launch (image data bytes received by the client)',
+        subtitle: ['log x axis; one dot per launch, darker where launches received the same count',
+          zeroText.length ? `launches with 0 bytes, not drawn (a log axis has no 0), in: ${zeroText.join('; ')}` : 'no launch received 0 bytes'],
+      },
+      config,
+      data: { values },
+      facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
+      spec: {
+        width: 480,
+        mark: { type: 'point', filled: true, size: 60, opacity: 0.35 },
         encoding: {
-          y,
-          x: { field: 'observedMs', type: 'quantitative' },
-          color: { field: 'detected', type: 'nominal', title: null, sort: ['difference detected', 'no difference detected'] },
+          y: { field: 'cell', type: 'nominal', title: null, sort: cellOrder },
+          x: { field: 'contentBytes', type: 'quantitative', title: 'content bytes (log scale)', scale: { type: 'log' }, axis: { format: '~s' } },
+          color: { field: 'path', type: 'nominal', title: 'path', sort: [...paths], legend: null },
+          tooltip: [...launchTooltip, { field: 'contentBytes', type: 'quantitative', title: 'content bytes', format: ',d' }],
         },
       },
-    ],
+      resolve: { scale: { x: 'independent', y: 'independent' } },
+    },
   };
 }

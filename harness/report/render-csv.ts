@@ -2,6 +2,7 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { csv, fixed } from './format-number.js';
 import type { ReportInputs } from './report-inputs.js';
+import { measuredBetween } from './render-provenance-md.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -62,6 +63,20 @@ export function provenanceCsv(inp: ReportInputs): string {
     if (pins.kernel) rows.push(['host', 'kernel', pins.kernel, null, null]);
     if (pins.node) rows.push(['host', 'node', pins.node, null, null]);
   }
+  const h = inp.provenance.host;
+  if (h) {
+    for (const [name, v] of [['cpu_model', h.cpuModel], ['vcpus', h.vcpus], ['memory_bytes', h.memoryBytes], ['virtualization', h.virtualization],
+      ['data_filesystem', h.storageDriver], ['cgroup', h.cgroupVersion], ['sample_kernel', h.kernel]] as const) {
+      if (v !== null) rows.push(['host', name, String(v), null, h.source]);
+    }
+  }
+  const c = inp.provenance.commit;
+  if (c) rows.push(['benchgraph', 'commit', c.sha, null, c.dirty ? 'dirty: tracked files differ from the commit' : 'clean']);
+  const m = measuredBetween(inp.launches);
+  if (m) rows.push(['measured', 'formal launches', `${m.first}..${m.last}`, null, 'first and last started_at of the formal launches']);
+  const ps = inp.provenance.packageSet;
+  if (ps) rows.push(['package-set', 'debian', ps.mirror, null, ps.builtAt ? `images built from it at ${ps.builtAt}` : 'build date not recorded']);
+  if (inp.launches.length) rows.push(['samples', 'samples.csv', null, null, `${inp.launches.length} launches, every phase in the sample table, sample schema columns`]);
   for (const s of inp.stages) rows.push(['stage', s.id, s.kind, s.outputDigest.replace(/^sha256:/, ''), 'output digest']);
   if (inp.samplesSha256) rows.push(['samples', 'samples.duckdb', null, inp.samplesSha256, 'raw sample table file']);
   if (inp.verify) rows.push(['verify', 'artifacts', null, null, inp.verify.ok ? 'hashes match after sampling' : 'hash mismatch after sampling']);

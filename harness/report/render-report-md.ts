@@ -6,14 +6,15 @@ import {
 } from './conclusions.js';
 import { fixed, grouped, orDash } from './format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
+import type { Plot } from './plot-specs.js';
+import { cohortSummary } from './cohort-summary.js';
+import { judgeFindings, sourceReference, type FindingVerdict } from './source-findings.js';
+import { provenanceLines } from './render-provenance-md.js';
+import { distinctContentText } from './content-detail.js';
 
-export function plotFileName(cohort: string, state: string): string {
-  return `ecdf-ready-${safe(cohort)}-${safe(state)}.svg`;
-}
-export const differencesPlotFile = 'differences.svg';
-
-function safe(id: string): string {
-  return id.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+/** A figure line: the page replaces it with the interactive view of the same plot. */
+export function figure(p: Plot): string {
+  return `![${p.caption}](${p.file})`;
 }
 
 function table(header: string[], rows: string[][]): string[] {
@@ -25,7 +26,7 @@ function table(header: string[], rows: string[][]): string[] {
 const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./{}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 const code = (argv: readonly string[]): string => '`' + argv.map(shellWord).join(' ').replace(/`/g, "'") + '`';
 
-export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string {
+export function renderReportMd(inp: ReportInputs, plots: readonly Plot[]): string {
   const f = formatters(inp.options);
   const a = inp.analysis;
   const cfg = inp.config;
@@ -36,6 +37,9 @@ export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string
   const paths = a ? orderIds(a.cells.map((c) => c.path), Object.keys(cfg.paths ?? {})) : [];
   const states = a ? orderIds(a.cells.map((c) => c.state), cfg.design?.states ?? ['cold', 'warm']) : [];
 
+  const reference = sourceReference(cfg.experiment.reference);
+  const verdicts = judgeFindings(reference, a);
+
   // Conclusions
   L.push('## Conclusions', '');
   if (!a) {
@@ -43,10 +47,17 @@ export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string
   } else if (a.cells.length === 0) {
     L.push('The sample table holds no formal launch: there is nothing to conclude.', '');
   } else {
+    L.push(scopeSentence(inp), '');
     for (const cohort of cohorts) {
-      const s = [...cohortConclusions(a, cohort, paths, states, f), ...contentSentences(a, cohort, states, f)];
+      const s = cohortSummary(a, cohort, paths, states, f, inp.options.paths, verdicts);
       L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + s.join(' '), '');
     }
+    L.push('Every interval, dominance and byte count behind these sentences is in "Data and analysis".', '');
+  }
+
+  if (reference) {
+    L.push('## Against the source report', '');
+    L.push(...sourceSection(reference.source, reference.setup, verdicts), '');
   }
 
   // Motivation
@@ -59,22 +70,48 @@ export function renderReportMd(inp: ReportInputs, plotsWritten: boolean): string
 
   // Data and analysis
   L.push('## Data and analysis', '');
-  if (a) L.push(...dataSection(inp, a, cohorts, paths, states, f, plotsWritten));
+  if (a) L.push(...dataSection(inp, a, cohorts, paths, states, f, plots));
   else L.push('No analysis.json was among the inputs.', '');
   for (const note of inp.options.notes) L.push(note.trim(), '');
 
   // Downloads and sources
   L.push('## Downloads and sources', '');
   L.push('[Start-up and payload statistics CSV](statistics.csv) · [Differences and preparation costs CSV](differences.csv) · ' +
-    '[Artifact and experiment provenance CSV](provenance.csv) · [Reproduction manual](REPRODUCE.md)', '');
+    '[Artifact and experiment provenance CSV](provenance.csv) · ' +
+    (inp.launches.length ? '[Every launch, sample schema columns (samples.csv)](samples.csv) · ' : '') +
+    '[This report as a web page](index.html) · [Reproduction manual](REPRODUCE.md)', '');
   const src: string[] = [];
-  if (inp.samplesSha256) src.push(`The raw samples are the DuckDB file with sha256 ${inp.samplesSha256}; it stays in the data folder with every frozen stage output.`);
+  if (inp.samplesSha256) src.push(`The raw samples are the DuckDB file with sha256 ${inp.samplesSha256}; it stays in the data folder with every frozen stage output, and samples.csv beside this report holds all its ${inp.launches.length} rows, which the import-samples stage reads back.`);
   else src.push('No samples.duckdb was among the inputs.');
   src.push(`provenance.csv lists the output digest of each of the ${inp.stages.length} upstream stages${inp.pins ? ', every pinned artifact and binary with its sha256' : ''}.`);
   if (inp.verify) src.push(inp.verify.ok ? 'Artifact hashes matched after sampling (verify).' : 'Artifact hashes did NOT all match after sampling (verify): see provenance.csv.');
   else src.push('No verify stage ran: artifact hashes were not re-checked after sampling.');
   L.push(src.join(' '), '');
   return L.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+/** Where and with what the data was measured: the scope every conclusion carries. */
+function scopeSentence(inp: ReportInputs): string {
+  if (inp.options.scope) return `Scope: ${inp.options.scope.trim().replace(/\.$/, '')}.`;
+  const h = inp.provenance.host;
+  const virt = h?.virtualization && h.virtualization !== 'none' && h.virtualization !== 'none detected' ? ` (virtualization: ${h.virtualization})` : '';
+  const services = Object.keys(inp.config.services ?? {}).length > 0;
+  return `Scope: one host${h?.vcpus ? ` with ${h.vcpus} vCPUs` : ''}${virt}, ${services ? 'every service on local loopback, ' : ''}` +
+    'and the parts named in the design section; the conclusions hold for this setup only.';
+}
+
+function sourceSection(source: string, setup: string | null, verdicts: FindingVerdict[]): string[] {
+  const L: string[] = [];
+  const judged = verdicts.filter((v) => v.verdict !== 'not measured');
+  const differs = judged.filter((v) => v.verdict === 'differs');
+  L.push(`Source: ${source.trim()}${setup ? ` Its setup: ${setup.trim().replace(/\.$/, '')}.` : ''} ` +
+    `Of its ${verdicts.length} headline findings, ${judged.length - differs.length} agree with this run and ${differs.length} differ` +
+    `${verdicts.length > judged.length ? `; ${verdicts.length - judged.length} cannot be judged here` : ''}. ` +
+    'A difference of medians agrees when both runs detect the same direction or both detect none; a P50 agrees within the stated ratio; ' +
+    'a dominance agrees when every launch of the first path is shorter than every launch of the second here too; a content reduction agrees when it points the same way.', '');
+  L.push(...table(['finding', 'cohort', 'state', 'source says', 'source', 'this run', 'verdict'],
+    verdicts.map((v) => [v.finding.id, v.finding.cohort, v.finding.state ?? '-', v.finding.statement, v.source, v.ours, v.verdict === 'differs' ? '**differs**' : v.verdict])));
+  return L;
 }
 
 function designSection(inp: ReportInputs, cohorts: string[], paths: string[], a: AnalysisResult | null): string[] {
@@ -105,26 +142,29 @@ function designSection(inp: ReportInputs, cohorts: string[], paths: string[], a:
   for (const id of paths.length ? paths : Object.keys(cfg.paths ?? {})) {
     const p = cfg.paths?.[id];
     if (!p) continue;
-    L.push(`- Path \`${id}\`${p.description ? `: ${p.description.trim()}` : ''}. Launch ${code(p.launch)}.`);
+    const n = inp.options.paths[id];
+    L.push(`- Path \`${id}\`${p.description ? `: ${p.description.trim()}` : ''}. Launch ${code(p.launch)}.` +
+      (n?.stack ? ` Runtime stack: ${n.stack}.` : '') + (n?.content ? ` Its content bytes are ${n.content.trim().replace(/\.$/, '')}.` : ''));
+    if (n?.confounds.length) for (const c of n.confounds) L.push(`  - Confound: ${c.trim()}`);
+    else L.push('  - Confounds: none listed (report.paths in the pipeline file); no comparison with this path is said to isolate anything.');
   }
   L.push('');
+  L.push('A comparison of two paths measures their whole start-up configurations: it isolates no single factor where the paths differ in more than one (the confounds above).', '');
   const d = cfg.design;
   if (d) {
     L.push(`${d.rounds} formal rounds per cohort, cache states ${d.states.join(' and ')}, seed \`${d.seed}\`. ` +
       `The order of paths is randomized within each round; each path's cold launch is followed immediately by its warm launch. ` +
-      `${d.preflight} preflight launch(es) per path and state and ${d.warmup_rounds} warmup round(s) run first and are excluded from analysis. ` +
+      `Before them, ${d.preflight} preflight round${d.preflight === 1 ? '' : 's'} per cohort (the warmup stage) and ${d.warmup_rounds} warmup round${d.warmup_rounds === 1 ? '' : 's'} run; neither enters the analysis. ` +
       `A launch times out after ${d.timeout_s} s.`, '');
   }
-  if (inp.session) {
-    const s = inp.session;
-    L.push(`The sampling session recorded seed \`${String(s.seed ?? '-')}\`, ${s.rounds ?? '-'} rounds, ${s.warmupRounds ?? '-'} warmup rounds and ${s.preflight ?? '-'} preflight launch(es).`, '');
-  } else {
-    L.push('No session.json was among the inputs.', '');
-  }
+  if (!inp.session) L.push('No session.json was among the inputs.', '');
   if (a) {
     const byPhase = (phase: string): number => a.phases.filter((p) => p.phase === phase).reduce((s, p) => s + p.launches, 0);
-    L.push(`The sample table holds ${byPhase('formal')} formal, ${byPhase('warmup')} warmup and ${byPhase('preflight')} preflight launches; ` +
-      'only formal launches enter the statistics. Failed launches are counted as failures, never dropped silently, and no launch is excluded for its speed.', '');
+    const pre = inp.preflight
+      ? `${inp.preflight.launches} preflight launches (${inp.preflight.failures} failed) ran in the warmup stage and are recorded in its warmup.json, not in the sample table`
+      : 'no preflight launch was recorded among the inputs (no warmup.json)';
+    L.push(`The sample table holds ${byPhase('formal')} formal and ${byPhase('warmup')} warmup launches; ${pre}. ` +
+      'Only formal launches enter the statistics. Failed launches are counted as failures, never dropped silently, and no launch is excluded for its speed.', '');
   }
   L.push('Ready is measured from spawning the launch command to reading the complete marker line from its stdout. ' +
     "Completion ends when the process has exited and both stdout and stderr are closed, so it includes the path's own teardown. " +
@@ -133,10 +173,13 @@ function designSection(inp: ReportInputs, cohorts: string[], paths: string[], a:
   const unmeasured = cfg.experiment.unmeasured ?? [];
   if (unmeasured.length) L.push(`Unmeasured: ${unmeasured.map((u) => u.trim().replace(/\.$/, '')).join('; ')}.`, '');
   else L.push('The pipeline file lists nothing as unmeasured (experiment.unmeasured); results describe only the configurations above.', '');
+  L.push('### Host and provenance', '');
+  L.push(...provenanceLines(inp.provenance, inp.launches), '');
   return L;
 }
 
-function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], paths: string[], states: string[], f: Formatters, plots: boolean): string[] {
+function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], paths: string[], states: string[], f: Formatters, plots: readonly Plot[]): string[] {
+  const plot = (file: string): string[] => { const p = plots.find((x) => x.file === file); return p ? [figure(p), ''] : []; };
   const L: string[] = [];
   const r = a.rules;
   const order = (c: CellStatistics): number => paths.indexOf(c.path) * 100 + states.indexOf(c.state) * 10 + (c.metric === 'ready' ? 0 : 1);
@@ -165,13 +208,16 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
         const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
         const caveat = failureCaveat(a, cohort, d.state, d.metric, [d.a, d.b]);
         return caveat
-          ? `Every valid ${d.state} ${first} ${d.metric} observation (n=${n}) precedes every valid ${d.state} ${second} observation, but ${caveat}.`
-          : `Every ${d.state} ${first} ${d.metric} observation (n=${n}) precedes every ${d.state} ${second} observation.`;
+          ? `Every valid ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every valid ${d.state} ${second} value, but ${caveat}.`
+          : `Every ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every ${d.state} ${second} value.`;
       }).join(' ') + ' The direction of these cells does not depend on a single median.', '');
     }
     const split = cells.filter((c) => c.split);
-    if (split.length) L.push(`Cells separated by the cluster rule: ${split.map((c) => `${c.path} ${c.state} ${c.metric} (${centreText(c, f)}; ${countText(a, c)})`).join('; ')}. Their causes are undetermined.`, '');
-    if (plots) for (const state of states) L.push(`![Ready ECDF, ${cohort}, ${state}](${plotFileName(cohort, state)})`, '');
+    L.push(split.length
+      ? `Cluster rule outcome: it separated ${split.length} of ${cells.length} cells: ${split.map((c) => `${c.path} ${c.state} ${c.metric} (${centreText(c, f)}; ${countText(a, c)})`).join('; ')}. Their causes are undetermined.`
+      : `Cluster rule outcome: it separated none of the ${cells.length} cells, so every cell is reported by its P50.`, '');
+    L.push(`Per-cell detail: ${[...cohortConclusions(a, cohort, paths, states, f), ...contentSentences(a, cohort, states, f)].join(' ')}`, '');
+    L.push(...plot(`ecdf-${cohort.toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}.svg`));
 
     const diffs = a.differences.filter((d) => d.cohort === cohort);
     if (diffs.length) {
@@ -202,11 +248,19 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
           const n = String(Math.max(b.contentBytes.n, b.responseBytes.n));
           return [b.path, b.state, c ? `${n} of ${c.launches}` : n, !c || c.failures === 0 ? '0' : failedText(a, c), cellText(b.contentBytes), cellText(b.responseBytes)];
         })), '');
+      const varying = bytes.filter((b) => b.contentBytes.n > 0 && !b.contentBytes.identical);
+      if (varying.length) {
+        L.push(`Content counts that vary within a cell, each distinct value with its number of launches: ${varying.map((b) => `${b.path} ${b.state}: ${distinctContentText(inp.launches, cohort, b.path, b.state)}`).join('; ')}. ` +
+          'The cause of the variation is not recorded by the sample table.', '');
+      }
+      const defs = paths.filter((p) => inp.options.paths[p]?.content).map((p) => `${p}: ${inp.options.paths[p]!.content!.trim().replace(/\.$/, '')}`);
+      L.push((defs.length ? `What each path's content bytes are: ${defs.join('; ')}. ` : 'The pipeline file does not say what each path\'s content bytes are (report.paths.<path>.content), so compressed and uncompressed counts may be mixed. ') +
+        'Request counts per launch are not recorded in the sample table, so they are not shown.', '');
     } else {
       L.push(`No byte counts were recorded for ${cohort} (no path uses a counted service).`, '');
     }
   }
-  if (plots && a.differences.some((d) => d.observedMs !== null)) L.push(`![Differences with intervals](${differencesPlotFile})`, '');
+  L.push(...plot('differences.svg'), ...plot('rounds.svg'), ...plot('content-bytes.svg'));
 
   L.push('### Cluster rule', '');
   L.push(`A cell splits when, after sorting, some split point leaves at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) on each side ` +

@@ -1,34 +1,28 @@
 // All report files from the gathered inputs: name -> content. Pure apart from
 // the plotting adapter (deterministic: headless renderer, no clock).
 import { differencesCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
-import { differencesPlotFile, plotFileName, renderReportMd } from './render-report-md.js';
+import { renderReportMd } from './render-report-md.js';
 import { renderReproduce } from './render-reproduce.js';
-import { differencesSpec, ecdfSpec } from './plot-specs.js';
 import { renderSvg } from './plot-adapter.js';
-import { orderIds, type ReportInputs } from './report-inputs.js';
+import { reportPlots } from './report-plots.js';
+import { samplesCsv, samplesCsvFile } from './samples-csv.js';
+import type { ReportInputs } from './report-inputs.js';
+import { renderIndexHtml, type PageLibraries } from './render-index-html.js';
 
-export async function renderReport(inp: ReportInputs): Promise<Map<string, string>> {
+export async function renderReport(inp: ReportInputs, libraries: PageLibraries | null = null): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const a = inp.analysis;
-  const plots = inp.options.plots && a !== null;
-  if (a && plots) {
-    const cohorts = orderIds(a.cells.map((c) => c.cohort), Object.keys(inp.config.cohorts ?? {}));
-    const paths = orderIds(a.cells.map((c) => c.path), Object.keys(inp.config.paths ?? {}));
-    const states = orderIds(a.cells.map((c) => c.state), inp.config.design?.states ?? ['cold', 'warm']);
-    for (const cohort of cohorts) {
-      for (const state of states) {
-        const values = inp.readyValues.filter((v) => v.cohort === cohort && v.state === state);
-        files.set(plotFileName(cohort, state), await renderSvg(ecdfSpec(cohort, state, values, paths)));
-      }
-    }
-    if (a.differences.some((d) => d.observedMs !== null)) files.set(differencesPlotFile, await renderSvg(differencesSpec(a.differences)));
-  }
-  files.set('report.md', renderReportMd(inp, plots));
+  const plots = reportPlots(inp);
+  for (const p of plots) files.set(p.file, await renderSvg(p.spec));
+  const md = renderReportMd(inp, plots);
+  files.set('report.md', md);
   files.set('REPRODUCE.md', renderReproduce(inp));
   if (a) {
     files.set('statistics.csv', statisticsCsv(a));
     files.set('differences.csv', differencesCsv(a));
   }
+  if (inp.launches.length) files.set(samplesCsvFile, samplesCsv(inp.launches));
   files.set('provenance.csv', provenanceCsv(inp));
+  if (libraries) files.set('index.html', renderIndexHtml(md, plots, libraries));
   return new Map([...files.entries()].sort(([x], [y]) => (x < y ? -1 : 1)));
 }

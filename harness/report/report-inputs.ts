@@ -2,6 +2,7 @@
 // passed to the pure renderers. Each upstream file may be absent.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
+import type { SampleRow } from '../db/sample-columns.js';
 import type { ReportOptions } from './report-options.js';
 
 export interface PinnedImage {
@@ -47,11 +48,28 @@ export interface UpstreamStage {
   outputDigest: string;
 }
 
-export interface ReadyValue {
-  cohort: string;
-  path: string;
-  state: string;
-  readyMs: number;
+/** Facts about the host that ran the samples (read by the report stage; null when unknown). */
+export interface HostDescription {
+  cpuModel: string | null;
+  vcpus: number | null;
+  memoryBytes: number | null;
+  /** e.g. 'kvm', 'none' (bare metal), from systemd-detect-virt or /proc/cpuinfo. */
+  virtualization: string | null;
+  /** Filesystem type under the data folder, e.g. 'ext4', 'overlay'. */
+  storageDriver: string | null;
+  /** 'v1', 'v2' or 'hybrid'. */
+  cgroupVersion: string | null;
+  kernel: string | null;
+  /** Where the facts come from, e.g. 'sample stage manifest and the report host'. */
+  source: string;
+}
+
+export interface Provenance {
+  host: HostDescription | null;
+  /** The benchgraph checkout that rendered the report. */
+  commit: { sha: string; dirty: boolean } | null;
+  /** The Debian mirror the images were built from and when (the pin stage's start). */
+  packageSet: { mirror: string; builtAt: string | null } | null;
 }
 
 export interface ReportInputs {
@@ -65,7 +83,13 @@ export interface ReportInputs {
   verify: Verify | null;
   stages: UpstreamStage[];
   samplesSha256: string | null;
-  readyValues: ReadyValue[];
+  /** Every launch of samples.duckdb (all phases, sample schema columns) in run order. */
+  launches: SampleRow[];
+  provenance: Provenance;
+  /** Preflight launches, run by the warmup stage (warmup.json) and not stored in the sample table; null when absent. */
+  preflight: { launches: number; failures: number } | null;
+  /** How long each upstream stage ran (from its manifest), when recorded. */
+  stageRuns: { id: string; kind: string; seconds: number; startedAt: string }[];
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */

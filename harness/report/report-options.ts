@@ -1,5 +1,19 @@
 // The `report:` section of pipeline.yaml (schemas/report.schema.json holds the
 // keys, descriptions and defaults; they are applied here again for tests).
+import type { PathNotes } from './cohort-summary.js';
+
+function pathNotes(raw: unknown): Record<string, PathNotes> {
+  const out: Record<string, PathNotes> = {};
+  if (!raw || typeof raw !== 'object') return out;
+  for (const [id, v] of Object.entries(raw as Record<string, Record<string, unknown>>)) {
+    out[id] = {
+      confounds: Array.isArray(v?.['confounds']) ? (v['confounds'] as unknown[]).map(String) : [],
+      content: typeof v?.['content'] === 'string' ? (v['content'] as string) : null,
+      stack: typeof v?.['stack'] === 'string' ? (v['stack'] as string) : null,
+    };
+  }
+  return out;
+}
 
 export interface ReportOptions {
   /** Report title; default: experiment.question. */
@@ -14,6 +28,10 @@ export interface ReportOptions {
   percentDecimals: number;
   /** Extra paragraphs appended to Data and analysis (what a reader must know that the data cannot say). */
   notes: string[];
+  /** One sentence of scope before the conclusions; null: generated from the host facts. */
+  scope: string | null;
+  /** What a reader must know about each path: confounds, what its content bytes are, its runtime stack. */
+  paths: Record<string, PathNotes>;
 }
 
 export function reportOptions(sectionIn: unknown): ReportOptions {
@@ -26,5 +44,7 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     secondsDecimals: int('seconds_decimals', 3),
     percentDecimals: int('percent_decimals', 1),
     notes: Array.isArray(s['notes']) ? (s['notes'] as unknown[]).map(String) : [],
+    scope: typeof s['scope'] === 'string' && s['scope'] !== '' ? (s['scope'] as string) : null,
+    paths: pathNotes(s['paths']),
   };
 }

@@ -1,0 +1,92 @@
+// Provenance facts for the report (effects at the edge, read once by the
+// report stage): the host that ran the samples, the benchgraph commit with a
+// dirty flag, and the Debian mirror and date of the package set.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { projectRoot } from '../process/project-root.js';
+import type { HostDescription, Provenance } from './report-inputs.js';
+
+function run(cmd: string, args: string[], cwd?: string): string | null {
+  try {
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+  } catch (e) {
+    const out = (e as { stdout?: string }).stdout;
+    return typeof out === 'string' && out.trim() !== '' ? out.trim() : null;
+  }
+}
+
+interface Manifest { startedAt?: string; seconds?: number; host?: { cpuModel?: string; cores?: number; memoryBytes?: number; kernel?: string } }
+
+/** manifest.json of a frozen stage sits beside its outputs folder. */
+export function readStageManifest(outputDir: string): Manifest | null {
+  const file = join(dirname(outputDir), 'manifest.json');
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : null;
+  } catch {
+    return null;
+  }
+}
+
+function virtualization(): string | null {
+  const v = run('systemd-detect-virt', []);
+  if (v) return v;
+  try {
+    return /^flags\s*:.*\bhypervisor\b/m.test(readFileSync('/proc/cpuinfo', 'utf8')) ? 'a hypervisor (kind unknown)' : 'none detected';
+  } catch {
+    return null;
+  }
+}
+
+function cgroupVersion(): string | null {
+  const fs = run('stat', ['-f', '-c', '%T', '/sys/fs/cgroup']);
+  if (fs === 'cgroup2fs') return 'v2';
+  if (fs === 'tmpfs') return existsSync('/sys/fs/cgroup/unified') ? 'hybrid (v1 controllers, v2 unified)' : 'v1';
+  return fs;
+}
+
+/** Host facts: CPU, vCPUs, RAM and kernel from the sample stage's manifest when there is one, the rest probed here. */
+export function describeHost(dataDir: string, sampleManifest: Manifest | null): HostDescription {
+  const m = sampleManifest?.host;
+  return {
+    cpuModel: m?.cpuModel ?? cpus()[0]?.model ?? null,
+    vcpus: m?.cores ?? cpus().length,
+    memoryBytes: m?.memoryBytes ?? totalmem(),
+    virtualization: virtualization(),
+    storageDriver: run('stat', ['-f', '-c', '%T', existsSync(dataDir) ? dataDir : '.']),
+    cgroupVersion: cgroupVersion(),
+    kernel: m?.kernel ?? release(),
+    source: m ? 'CPU, vCPUs, RAM and kernel from the sample stage manifest; virtualization, filesystem and cgroups probed when the report was rendered'
+      : 'all probed when the report was rendered, as no sample stage manifest was among the inputs',
+  };
+}
+
+/** The benchgraph commit and whether tracked files differ from it. */
+export function checkoutCommit(): { sha: string; dirty: boolean } | null {
+  const root = projectRoot();
+  const sha = run('git', ['rev-parse', 'HEAD'], root);
+  if (!sha || !/^[0-9a-f]{40}$/.test(sha)) return null;
+  const status = run('git', ['status', '--porcelain', '--untracked-files=no'], root);
+  return { sha, dirty: status !== null && status !== '' };
+}
+
+export function readProvenance(opts: { dataDir: string; sampleOutputDir: string | null; pinOutputDir: string | null; mirror: string | null }): Provenance {
+  const sampleManifest = opts.sampleOutputDir ? readStageManifest(opts.sampleOutputDir) : null;
+  const pinManifest = opts.pinOutputDir ? readStageManifest(opts.pinOutputDir) : null;
+  return {
+    host: describeHost(opts.dataDir, sampleManifest),
+    commit: checkoutCommit(),
+    packageSet: opts.mirror ? { mirror: opts.mirror, builtAt: pinManifest?.startedAt ?? null } : null,
+  };
+}
+
+/** Run time of each upstream stage from its manifest (stages without one are left out). */
+export function readStageRuns(inputs: Record<string, { kind: string; outputDir: string }>): { id: string; kind: string; seconds: number; startedAt: string }[] {
+  const out: { id: string; kind: string; seconds: number; startedAt: string }[] = [];
+  for (const id of Object.keys(inputs).sort()) {
+    const m = readStageManifest(inputs[id]!.outputDir);
+    if (m && typeof m.seconds === 'number' && typeof m.startedAt === 'string') out.push({ id, kind: inputs[id]!.kind, seconds: m.seconds, startedAt: m.startedAt });
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+// What report.md says about provenance, bytes and the design, on synthetic launches.
+import test from 'ava';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harness/analysis/analysis-result.js';
+import { cohortSummary } from '../harness/report/cohort-summary.js';
+import { formatters } from '../harness/report/conclusions.js';
+import { reportOptions } from '../harness/report/report-options.js';
+import { runReport } from './helpers/report-run.js';
+
+let dir = '';
+let md = '';
+let reproduce = '';
+
+test.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'benchgraph-sections-'));
+  const out = await runReport(dir);
+  md = await readFile(join(out.reportDir, 'report.md'), 'utf8');
+  reproduce = await readFile(join(out.reportDir, 'REPRODUCE.md'), 'utf8');
+});
+test.after.always(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('the design section names the host, the benchgraph commit with its dirty flag and the measurement date', (t) => {
+  const section = md.split('### Host and provenance\n')[1]!.split('\n## ')[0]!;
+  t.regex(section, /- Host: CPU .+, \d+ vCPUs, \d+\.\d GiB RAM, virtualization or container: .+, cgroup (v1|v2|hybrid)/);
+  t.regex(section, /- benchgraph commit [0-9a-f]{40} (\(clean\)|with uncommitted changes \(dirty\))\./);
+  t.regex(section, /- Measured on 2026-10-07, formal launches from 10:00 to \d\d:\d\d UTC\./);
+});
+
+test('a content count that varies within a cell is listed value by value with its number of launches', (t) => {
+  t.regex(md, /numpy|Numpy/);
+  t.regex(md, /lazy cold: 36,886,444 \(\d+ launches\), 36,951,980 \(\d+ launches\)/);
+});
+
+test('the report says request counts are not recorded rather than leaving them out silently', (t) => {
+  t.true(md.includes('Request counts per launch are not recorded in the sample table'));
+});
+
+test('the cluster outcome is stated even when no cell splits', (t) => {
+  t.regex(md, /Cluster rule outcome: it separated (none of the \d+ cells|\d+ of \d+ cells)/);
+});
+
+test('dominance reads as "shorter than", never "precedes"', (t) => {
+  t.regex(md, /is shorter than every/);
+  t.notRegex(md, /precede/);
+});
+
+test('REPRODUCE.md of a pipeline with images gives the exact commands, root and kernel needs and what counts as reproduced', async (t) => {
+  const other = await mkdtemp(join(tmpdir(), 'benchgraph-reproduce-'));
+  try {
+    const out = await runReport(other, undefined, (cfg) => { cfg.artifacts = { images: { 'debian-minbase': { kind: 'mmdebstrap' } } }; });
+    reproduce = await readFile(join(out.reportDir, 'REPRODUCE.md'), 'utf8');
+  } finally {
+    await rm(other, { recursive: true, force: true });
+  }
+  t.regex(reproduce, /Debian 12 \(bookworm\)/);
+  t.regex(reproduce, /- root: /);
+  t.true(reproduce.includes('```\n./setup.sh\n./bin/pipeline.js run -f pipeline.yaml\n```'));
+  t.regex(reproduce, /erofs.*overlay.*FUSE.*loop/);
+  t.regex(reproduce, /## What counts as reproduced\n\n.*pipeline\.js compare/);
+  t.notRegex(reproduce, /^pipeline run/m);
+});
+
+function cell(path: string, state: string, p50Ms: number): CellStatistics {
+  return { cohort: 'c', path, state, metric: 'ready', launches: 30, failures: 0, n: 30, p50Ms, p95Ms: null, p95ReferenceOnly: true, minMs: p50Ms - 1, maxMs: p50Ms + 1, split: false, groups: [],
+    sessions: [{ session: 1, n: 30, p50Ms }], sessionSpread: null, variance: { betweenSessions: null, withinSessions: 1, dominant: null } };
+}
+function diff(a: string, b: string, observedMs: number, lowMs: number, highMs: number): DifferenceResult {
+  return { cohort: 'c', state: 'warm', metric: 'ready', a, b, rounds: 30, sessions: 1, perSession: [], sameDirection: 1, betweenSessionEstimated: false, observedMs, lowMs, highMs, resamples: 1000, confidence: 0.95, detected: lowMs > 0 || highMs < 0 };
+}
+
+test('the warm gap is put down to the runtime stack only when two paths on one stack are close and a path on another stack is far', (t) => {
+  const a = {
+    cells: [cell('docker', 'warm', 158), cell('lazy', 'warm', 32), cell('oci-full', 'warm', 30.5)],
+    dominance: [], bytes: [], failures: [],
+    differences: [diff('docker', 'lazy', 126, 120, 131), diff('oci-full', 'lazy', -1.5, -3, 0.5)],
+  } as unknown as AnalysisResult;
+  const f = formatters(reportOptions({}));
+  const stacks = { docker: { stack: 'Docker engine', confounds: [], content: null }, lazy: { stack: 'crun', confounds: [], content: null }, 'oci-full': { stack: 'crun', confounds: [], content: null } };
+  const withStacks = cohortSummary(a, 'c', ['docker', 'lazy', 'oci-full'], ['warm'], f, stacks, []).join(' ');
+  t.regex(withStacks, /The warm gap goes with the runtime stack, not with how the image is read: oci-full and lazy, both on crun, differ by -1\.5 ms .* docker, on Docker engine, is 126\.0 ms slower than lazy/);
+  const oneStack = { ...stacks, docker: { ...stacks.docker, stack: 'crun' } };
+  t.notRegex(cohortSummary(a, 'c', ['docker', 'lazy', 'oci-full'], ['warm'], f, oneStack, []).join(' '), /runtime stack/);
+});
