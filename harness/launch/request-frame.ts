@@ -1,6 +1,7 @@
 // Pure: checks a launch request and encodes it for the C helper:
 // "<payload bytes>\n" + NUL-terminated fields
 //   launchId, cwd, marker, timeoutMs, tailBytes, argc, argv..., envc, env ("K=V")...
+// An empty marker field means no marker is matched (ready 'first-line' or 'none').
 // None of these strings may contain NUL, so the framing needs no escaping.
 
 import type { LaunchRequest } from './launch-types.js';
@@ -12,7 +13,9 @@ const MAX_TAIL_BYTES = 16 * 1024 * 1024;
 export function requestProblem(req: LaunchRequest): string | null {
   if (!LAUNCH_ID.test(req.launchId)) return `launchId ${JSON.stringify(req.launchId)} must be letters, digits, '.', '_' or '-'`;
   if (req.argv.length === 0 || req.argv[0] === '') return 'argv must name a program';
-  if (req.marker === '' || /[\r\n]/.test(req.marker)) return 'marker must be one non-empty line';
+  const mode = req.ready ?? 'marker';
+  if (!['marker', 'first-line', 'none'].includes(mode)) return `ready must be marker, first-line or none (got ${JSON.stringify(mode)})`;
+  if (mode === 'marker' && (req.marker === '' || /[\r\n]/.test(req.marker))) return 'marker must be one non-empty line';
   if (!Number.isFinite(req.timeoutMs) || req.timeoutMs < 1) return `timeoutMs must be at least 1 (got ${req.timeoutMs})`;
   if (!Number.isInteger(req.tailBytes) || req.tailBytes < 0 || req.tailBytes > MAX_TAIL_BYTES) {
     return `tailBytes must be an integer from 0 to ${MAX_TAIL_BYTES}`;
@@ -29,7 +32,7 @@ export function encodeRequest(req: LaunchRequest): Buffer {
   const fields = [
     req.launchId,
     req.cwd,
-    req.marker,
+    (req.ready ?? 'marker') === 'marker' ? req.marker : '',
     String(Math.ceil(req.timeoutMs)),
     String(req.tailBytes),
     String(req.argv.length),
