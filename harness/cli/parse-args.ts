@@ -110,8 +110,10 @@ function foldArity(args: readonly string[], defs: Map<string, FlagDef>): string[
 
 function userErrorOf(e: Error & { code?: string }, defs: Map<string, FlagDef>): Error {
   if (!e.code?.startsWith('ERR_PARSE_ARGS')) return e;
-  const quoted = /'(-[^' ]*)/.exec(e.message)?.[1] ?? '';
-  const name = quoted.replace(/^--?/, '').replace(/=.*$/, '');
+  // node:util quotes the option first: '--frob', '-r, --runs <value>', '--json'.
+  const first = /'([^']*)'/.exec(e.message)?.[1] ?? '';
+  const quoted = /--[\w-]+/.exec(first)?.[0] ?? /-\w/.exec(first)?.[0] ?? '';
+  const name = quoted.replace(/^--?/, '');
   const def = defs.get(name) ?? [...defs.entries()].find(([, d]) => d.short === name)?.[1];
   const flagName = def ? `--${[...defs.entries()].find(([, d]) => d === def)![0]}` : quoted || 'flags';
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
