@@ -36,9 +36,9 @@ function commandBlock(s: CommandSummary, ctx: RenderContext): string[] {
   const head = `Command ${s.index + 1}: ${s.name}${s.name !== typed ? `  (${typed})` : ''}`;
   const failed = s.failures > 0 ? `, ${s.failures} failed` : '';
   const out = [head, `  ${s.runs} runs${failed}`];
-  out.push(spreadLine('Completion', s.completionMs, ctx.unit) ?? `  ${'Completion'.padEnd(16)}no successful runs`);
-  if (ctx.ready === 'none') out.push(`  ${'Ready'.padEnd(16)}not measured (give --marker TEXT, or --ready first-line)`);
-  else out.push(spreadLine(ctx.ready === 'marker' ? 'Ready' : 'Ready (1st line)', s.readyMs, ctx.unit) ?? `  ${'Ready'.padEnd(16)}never seen`);
+  out.push(spreadLine('Completion', s.completionMs, ctx.unit) ?? `  ${'Completion'.padEnd(18)}no successful runs`);
+  if (ctx.ready === 'none') out.push(`  ${'Ready'.padEnd(18)}not measured (give --marker TEXT, or --ready first-line)`);
+  else out.push(spreadLine(ctx.ready === 'marker' ? 'Ready' : 'Ready (1st line)', s.readyMs, ctx.unit) ?? `  ${'Ready'.padEnd(18)}never seen`);
   if (s.clusters.length > 1) {
     const groups = s.clusters.map((g) => `${Math.round(g.share * 100)}% around ${withUnit(g.median, ctx.unit)}`).join(', ');
     out.push(`  note: Completion separates into ${s.clusters.length} groups (${groups}); the median alone hides this`);
@@ -49,7 +49,7 @@ function commandBlock(s: CommandSummary, ctx: RenderContext): string[] {
 
 function spreadLine(label: string, s: Spread | null, unit: TimeUnit): string | null {
   if (!s) return null;
-  return `  ${label.padEnd(16)}median ${withUnit(s.median, unit).padEnd(11)} P95 ${withUnit(s.p95, unit).padEnd(11)} min ${withUnit(s.min, unit).padEnd(11)} max ${withUnit(s.max, unit)}`;
+  return `  ${label.padEnd(18)}median ${withUnit(s.median, unit).padEnd(11)} P95 ${withUnit(s.p95, unit).padEnd(11)} min ${withUnit(s.min, unit).padEnd(11)} max ${withUnit(s.max, unit)}`;
 }
 
 function x(v: number | null): string {
