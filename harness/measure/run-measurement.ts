@@ -59,6 +59,9 @@ export interface MeasureOutcome {
   resumedRounds: number;
 }
 
+/** Longest time between two writes of the record. */
+export const JOURNAL_FLUSH_MS = 1000;
+
 /** hyperfine's target time per command when the runs are not fixed. */
 export const TARGET_MS_PER_COMMAND = 3000;
 
@@ -108,14 +111,23 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
       if (!o.ok) failures++;
       progress(phase, round);
       if (!o.ok && !plan.ignoreFailure) {
-        await record?.append(out);
+        pending.push(...out);
         throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${o.failureReason}`, ['use -i/--ignore-failure to record failures and go on']);
       }
     }
-    // One journal write per round, not per launch: a resume keeps or discards whole rounds,
-    // and no DuckDB work runs between the launches of a round.
-    await record?.append(out);
+    pending.push(...out);
+    if (now() - flushedAt >= JOURNAL_FLUSH_MS) await flush();
     return out;
+  };
+  // The record is written by whole rounds, at most once per JOURNAL_FLUSH_MS and at the end:
+  // DuckDB work between two launches slows the second one (bench/measure-vs-hyperfine.ts
+  // measured it), and a resume keeps or discards whole rounds anyway.
+  const pending: Observation[] = [];
+  let flushedAt = now();
+  const flush = async (): Promise<void> => {
+    if (record && pending.length > 0) await record.append(pending.splice(0));
+    pending.length = 0;
+    flushedAt = now();
   };
   let setupDone = false;
   let cleanupStarted = false;
@@ -138,6 +150,7 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
     cleanupStarted = true;
     for (const c of plan.commands) await hook('--cleanup', plan.cleanup, c.index, `cleanup.c${c.index}.s${session}`);
   } finally {
+    await flush();
     // After a failure, still try to undo what --setup did; the failure itself is what gets reported.
     if (setupDone && !cleanupStarted) {
       for (const c of plan.commands) await hook('--cleanup', plan.cleanup, c.index, `cleanup.c${c.index}.s${session}`).catch(() => undefined);
