@@ -31,7 +31,7 @@ export async function usage(): Promise<string> {
   const width = Math.max(...rows.map(([n]) => n.length));
   return [
     'usage: pipeline <command> [flags]',
-    '       pipeline <command> --help    flags of one command',
+    '       pipeline <command> --help    flags of one command (or: pipeline help <command>)',
     '       pipeline --version',
     '',
     'commands:',
@@ -46,6 +46,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     process.stdout.write(`pipeline (benchgraph) ${version()}\n`);
     return 0;
   }
+  if (name === 'help' && rest[0] !== undefined) return dispatch([rest[0], '--help']);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(await usage());
     return name ? 0 : 2;

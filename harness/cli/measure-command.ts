@@ -86,9 +86,10 @@ export function planOf(parsed: ParsedArgs, env: Record<string, string>, cwd: str
   if (shellFlag !== undefined && flags['no-shell'] === true && shellFlag !== 'none') throw new UserError(`conflicts with -N/--no-shell`, { key: '--shell' }, 'give one of them');
   const shell = shellFlag ?? 'none';
   if (shell === '') throw new UserError('needs a shell or none', { key: '--shell' }, 'e.g. --shell sh');
+  // In the order they were typed: strings come before the first --.
   const sources: CommandSource[] = [
-    ...argvGroups(parsed.rest).map((argv): CommandSource => ({ kind: 'argv', argv })),
     ...parsed.positional.map((text): CommandSource => ({ kind: 'string', text })),
+    ...argvGroups(parsed.rest).map((argv): CommandSource => ({ kind: 'argv', argv })),
   ];
   const parameters: Parameter[] = [];
   const scan = str(flags, 'parameter-scan');
