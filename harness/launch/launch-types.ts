@@ -5,7 +5,7 @@ export interface LaunchRequest {
   launchId: string;
   /** Program and arguments, spawned directly (no shell); argv[0] is looked up in env.PATH. */
   argv: string[];
-  /** The complete environment of the launched process (nothing is inherited implicitly). */
+  /** The complete environment of the launched process (nothing is inherited implicitly). Not mutated after it is passed: its encoding is cached per object. */
   env: Record<string, string>;
   /** Working directory of the launched process (must exist). */
   cwd: string;
