@@ -11,7 +11,7 @@ import { MeasureRecord } from '../measure/measure-record.js';
 import { summarizeMeasurement } from '../measure/measure-summary.js';
 import { formatMeasureProgress } from '../measure/progress-line.js';
 import { renderText } from '../measure/render-text.js';
-import { runMeasurement, type MeasurePlan } from '../measure/run-measurement.js';
+import { runMeasurement, type MeasureOutcome, type MeasurePlan, type MeasureProgress } from '../measure/run-measurement.js';
 import { substitute } from '../measure/command-list.js';
 import { autoUnit, TIME_UNITS, type TimeUnit } from '../measure/time-unit.js';
 import type { CliCommand } from './cli-command.js';
@@ -178,12 +178,17 @@ export const measureCommand: CliCommand = {
       marker: plan.ready === 'marker' ? plan.marker : null,
     }, plan.commands);
     const live = process.stderr.isTTY === true;
-    let outcome;
+    // At most 10 redraws a second: terminal writes between launches are work the launches would feel.
+    let drawnAt = -Infinity;
+    const draw = (p: MeasureProgress): void => {
+      const t = performance.now();
+      if (t - drawnAt < 100) return;
+      drawnAt = t;
+      process.stderr.write(`\r\x1b[K${formatMeasureProgress(p)}`);
+    };
+    let outcome: MeasureOutcome | undefined;
     try {
-      outcome = await runMeasurement(plan, {
-        record,
-        onProgress: live ? (p) => process.stderr.write(`\r\x1b[K${formatMeasureProgress(p)}`) : undefined,
-      });
+      outcome = await runMeasurement(plan, { record, onProgress: live ? draw : undefined });
     } finally {
       if (live) process.stderr.write('\r\x1b[K');
       if (!outcome) await record?.close();
