@@ -28,7 +28,7 @@ const FLAGS: FlagSpec = {
   'parameter-scan': { kind: 'string', short: 'P', arity: 3, value: 'NAME LO HI', help: 'one command per value LO..HI, {NAME} replaced in the command' },
   'parameter-step-size': { kind: 'string', short: 'D', value: 'DELTA', help: 'step of --parameter-scan (default 1)' },
   'parameter-list': { kind: 'list', short: 'L', arity: 2, value: 'NAME a,b,c', help: 'one command per listed value, {NAME} replaced in the command' },
-  shell: { kind: 'string', short: 'S', value: 'SHELL', help: "run command strings as SHELL -c STRING; 'none' splits them into words (default none)" },
+  shell: { kind: 'string', short: 'S', value: 'SHELL', help: "run command strings as SHELL -c STRING (its start-up is included, not subtracted as hyperfine does); 'none' splits them into words (default)" },
   'no-shell': { kind: 'boolean', short: 'N', help: 'same as --shell none (the default)' },
   'command-name': { kind: 'list', short: 'n', value: 'NAME', help: 'label of the next command (may use {NAME} parameters)' },
   'ignore-failure': { kind: 'boolean', short: 'i', help: 'record failed runs and go on (otherwise the first failure stops the measurement)' },
