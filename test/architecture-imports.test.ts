@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['stages', 'executors'],
   ['engine'],
-  ['design', 'report', 'compare', 'cluster'],
+  ['design', 'report', 'compare', 'cluster', 'measure'],
   ['analysis', 'launch'],
   ['services'],
   ['artifacts'],

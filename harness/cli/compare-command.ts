@@ -6,32 +6,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckFailed, UserError } from '../errors.js';
+import type { CliCommand } from './cli-command.js';
 import { compareReports, comparisonJson, conclusionLabel, directionLabel } from '../compare/compare-reports.js';
 import { readPublishedReport } from '../compare/read-published-report.js';
 import { renderComparisonText, renderReproductionMd } from '../compare/render-comparison.js';
 
-const USAGE_HINT = 'usage: pipeline compare BASELINE CANDIDATE [--json] [--write FOLDER]';
+const USAGE = 'pipeline compare BASELINE CANDIDATE [--json] [--write FOLDER]';
 
-function parseCompareArgs(args: readonly string[]): { baseline: string; candidate: string; json: boolean; write: string | null } {
-  const positional: string[] = [];
-  let json = false;
-  let write: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--json') json = true;
-    else if (a === '--write' || a.startsWith('--write=')) {
-      const value = a === '--write' ? args[++i] : a.slice('--write='.length);
-      if (!value) throw new UserError('needs a folder', { key: '--write' }, USAGE_HINT);
-      write = value;
-    } else if (a.startsWith('-') && a !== '-') throw new UserError('unknown flag', { key: a }, USAGE_HINT);
-    else positional.push(a);
-  }
-  if (positional.length !== 2) throw new UserError(`expected two report folders, got ${positional.length}`, { key: 'compare' }, USAGE_HINT);
-  return { baseline: positional[0]!, candidate: positional[1]!, json, write };
-}
-
-export async function compareCommand(args: string[]): Promise<number> {
-  const opts = parseCompareArgs(args);
+export const compareCommand: CliCommand = {
+  summary: 'hold a report folder against a published one: which conclusions held, changed, were lost or gained',
+  usage: USAGE,
+  about: 'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed).\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
+  flags: {
+    json: { kind: 'boolean', help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N}' },
+    write: { kind: 'string', value: 'FOLDER', help: 'also write FOLDER/reproduction.md' },
+  },
+  positionals: true,
+  run: async ({ flags, positional }) => {
+    if (positional.length !== 2) throw new UserError(`expected two report folders, got ${positional.length}`, { key: 'compare' }, `usage: ${USAGE}`);
+    const opts = { baseline: positional[0]!, candidate: positional[1]!, json: flags['json'] === true, write: typeof flags['write'] === 'string' ? flags['write'] : null };
   const baseline = readPublishedReport(opts.baseline);
   const candidate = readPublishedReport(opts.candidate);
   const result = compareReports(baseline, candidate);
@@ -48,4 +41,5 @@ export async function compareCommand(args: string[]): Promise<number> {
     );
   }
   return 0;
-}
+  },
+};

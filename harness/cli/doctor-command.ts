@@ -3,6 +3,7 @@
 // installs what is missing. Exit code 0 when all are met, 1 otherwise.
 import { existsSync, readFileSync } from 'node:fs';
 import { BINARIES, DEBIAN_PACKAGES, whichBinary } from '../artifacts/binary-pins.js';
+import type { CliCommand } from './cli-command.js';
 
 export interface Requirement {
   name: string;
@@ -38,19 +39,25 @@ export function requirements(): Requirement[] {
   return reqs;
 }
 
-export async function doctorCommand(args: string[]): Promise<number> {
-  const reqs = requirements();
-  const width = Math.max(...reqs.map((r) => r.name.length));
-  for (const r of reqs) {
-    process.stdout.write(`${r.met ? 'ok     ' : 'MISSING'} ${r.name.padEnd(width)}  ${r.detail}${r.met ? '' : `  -> ${r.remedy}`}\n`);
-  }
-  const missing = reqs.filter((r) => !r.met);
-  if (missing.length === 0) {
-    process.stdout.write('all requirements of the real paths are met\n');
-    return 0;
-  }
-  if (!args.includes('--quiet')) {
-    process.stdout.write(`\n${missing.length} requirement(s) missing. Debian packages of the real paths:\n  apt-get update && apt-get install -y ${DEBIAN_PACKAGES.join(' ')}\n`);
-  }
-  return 1;
-}
+export const doctorCommand: CliCommand = {
+  summary: 'list requirements of the real paths and whether they are met',
+  usage: 'pipeline doctor [--quiet]',
+  about: 'Lists each requirement of the real paths (binaries, kernel file systems, /dev/fuse, root) as met\nor not, with the command that installs what is missing. Exit 0 when all are met, 1 otherwise.',
+  flags: { quiet: { kind: 'boolean', help: 'do not print the apt-get line of the missing packages' } },
+  run: async ({ flags }) => {
+    const reqs = requirements();
+    const width = Math.max(...reqs.map((r) => r.name.length));
+    for (const r of reqs) {
+      process.stdout.write(`${r.met ? 'ok     ' : 'MISSING'} ${r.name.padEnd(width)}  ${r.detail}${r.met ? '' : `  -> ${r.remedy}`}\n`);
+    }
+    const missing = reqs.filter((r) => !r.met);
+    if (missing.length === 0) {
+      process.stdout.write('all requirements of the real paths are met\n');
+      return 0;
+    }
+    if (flags['quiet'] !== true) {
+      process.stdout.write(`\n${missing.length} requirement(s) missing. Debian packages of the real paths:\n  apt-get update && apt-get install -y ${DEBIAN_PACKAGES.join(' ')}\n`);
+    }
+    return 1;
+  },
+};

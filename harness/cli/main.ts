@@ -1,47 +1,76 @@
-// The `pipeline` command: a thin dispatcher. It alone prints errors and
-// chooses the exit code: 0 success, 1 a failed check or stage, 2 a user error.
+// The `pipeline` command: a thin dispatcher. It parses each command's flags
+// with the one parser (parse-args.ts), answers --help and --version, and alone
+// prints errors and chooses the exit code: 0 success, 1 a failed check or
+// stage, 2 a user error.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CheckFailed, Interrupted, UserError } from '../errors.js';
 import { runCleanup, installShutdownHandlers } from '../process/cleanup.js';
-import { auditCommand, gcCommand, runCommand, showCommand, statusCommand } from './pipeline-commands.js';
+import { projectRoot } from '../process/project-root.js';
+import type { CliCommand } from './cli-command.js';
+import { formatHelp, parseArgs } from './parse-args.js';
 
-const USAGE = `usage: pipeline <command> [flags]
-
-  run     [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--dry-run] [--json]
-  status  [-f FILE] [--json]          which stages are fresh or stale, and why
-  audit   [-f FILE] [--json]          re-hash every frozen output, pinned artifact and report
-  gc      [-f FILE]                   remove frozen outputs no lock file references
-  show    ID [-f FILE]                print a stage's manifest
-  measure [--runs N] [--warmup N] [--marker TEXT] [--timeout S] [--json] -- CMD ARGS..
-  doctor                              list requirements and whether they are met
-  compare BASELINE CANDIDATE [--json] [--write FOLDER]   hold a report folder against a published one
-`;
-
-type Command = (args: string[]) => Promise<number>;
-
-const commands: Record<string, () => Promise<Command>> = {
-  run: async () => runCommand,
-  status: async () => statusCommand,
-  audit: async () => auditCommand,
-  gc: async () => gcCommand,
-  show: async () => showCommand,
+/** The commands, in the order `pipeline --help` lists them. Add a command with one line. */
+const commands: Record<string, () => Promise<CliCommand>> = {
+  run: async () => (await import('./pipeline-commands.js')).runCommand,
+  status: async () => (await import('./pipeline-commands.js')).statusCommand,
+  audit: async () => (await import('./pipeline-commands.js')).auditCommand,
+  gc: async () => (await import('./pipeline-commands.js')).gcCommand,
+  show: async () => (await import('./pipeline-commands.js')).showCommand,
   measure: async () => (await import('./measure-command.js')).measureCommand,
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
   compare: async () => (await import('./compare-command.js')).compareCommand,
 };
 
+export function version(): string {
+  return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export async function usage(): Promise<string> {
+  const rows: [string, string][] = [];
+  for (const [name, load] of Object.entries(commands)) rows.push([name, (await load()).summary]);
+  const width = Math.max(...rows.map(([n]) => n.length));
+  return [
+    'usage: pipeline <command> [flags]',
+    '       pipeline <command> --help    flags of one command (or: pipeline help <command>)',
+    '       pipeline --version',
+    '',
+    'commands:',
+    ...rows.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`),
+    '',
+  ].join('\n');
+}
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`pipeline (benchgraph) ${version()}\n`);
+    return 0;
+  }
+  if (name === 'help' && rest[0] !== undefined) return dispatch([rest[0], '--help']);
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(await usage());
+    return name ? 0 : 2;
+  }
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) throw new UserError(`unknown command '${name}'`, { key: 'pipeline' }, 'run `pipeline --help` for the list');
+  const command = await load();
+  const parsed = parseArgs(rest, command.flags);
+  if (parsed.help) {
+    process.stdout.write(formatHelp(command.usage, command.about, command.flags));
+    return 0;
+  }
+  if (parsed.positional.length > 0 && !command.positionals) {
+    throw new UserError(`unexpected argument '${parsed.positional[0]}'`, { key: name }, `usage: ${command.usage}`);
+  }
+  return command.run(parsed);
+}
+
 export async function main(argv: string[]): Promise<void> {
   installShutdownHandlers();
-  const [name, ...rest] = argv;
   let code: number;
   try {
-    if (!name || name === '--help' || name === '-h' || name === 'help') {
-      process.stdout.write(USAGE);
-      code = name ? 0 : 2;
-    } else {
-      const load = commands[name];
-      if (!load) throw new UserError(`unknown command '${name}'`, { key: 'pipeline' }, 'run `pipeline --help` for the list');
-      code = await (await load())(rest);
-    }
+    code = await dispatch(argv);
   } catch (e) {
     code = report(e);
   }
@@ -51,7 +80,7 @@ export async function main(argv: string[]): Promise<void> {
 
 function report(e: unknown): number {
   if (e instanceof UserError) {
-    process.stderr.write(e.format().split("\n").map((l) => `error: ${l}\n`).join(""));
+    process.stderr.write(e.format().split('\n').map((l) => `error: ${l}\n`).join(''));
     return 2;
   }
   if (e instanceof CheckFailed) {

@@ -13,10 +13,15 @@ import { pipelineStatus } from '../engine/pipeline-status.js';
 import { runPipeline } from '../engine/run-pipeline.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
 import { Store } from '../engine/store.js';
-import { listFlag, parseArgs } from './parse-args.js';
+import type { CliCommand } from './cli-command.js';
+import { listFlag, type FlagSpec } from './parse-args.js';
 
-const COMMON = { file: 'string', data: 'string', json: 'boolean', set: 'list' } as const;
-const ALIASES = { f: 'file' };
+const COMMON: FlagSpec = {
+  file: { kind: 'string', short: 'f', value: 'FILE', help: 'pipeline file (default pipeline.yaml)' },
+  data: { kind: 'string', value: 'DIR', help: 'data folder (default .data, or $BENCHGRAPH_DATA)' },
+  set: { kind: 'list', value: 'KEY=VALUE', help: 'override a config key (part of the hashed inputs)' },
+  json: { kind: 'boolean', help: 'print JSON instead of text' },
+};
 
 function load(flags: Record<string, unknown>): { config: PipelineConfig; dataDir: string } {
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
@@ -32,86 +37,119 @@ const log = (line: string): void => {
   process.stderr.write(line + '\n');
 };
 
-export async function runCommand(args: string[]): Promise<number> {
-  const { flags } = parseArgs(args, { ...COMMON, only: 'list', force: 'list', 'dry-run': 'boolean' }, ALIASES);
-  const { config, dataDir } = load(flags);
-  const release = acquireDataLock(dataDir);
-  try {
-    const outcomes = await runPipeline(config, {
-      dataDir,
-      only: listFlag(flags['only']),
-      force: listFlag(flags['force']),
-      dryRun: flags['dry-run'] === true,
-      log,
-      interactive: process.stderr.isTTY === true,
-    });
+const RUN_FLAGS: FlagSpec = {
+  ...COMMON,
+  only: { kind: 'list', value: 'ID,..', help: 'run only these stages (others are reused)' },
+  force: { kind: 'list', value: 'ID,..', help: 'rerun these stages even when fresh' },
+  'dry-run': { kind: 'boolean', help: 'print what would run and what would be reused, run nothing' },
+};
+
+export const runCommand: CliCommand = {
+  summary: 'reproduce the report described by the pipeline file',
+  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--dry-run] [--json]',
+  about: 'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
+  flags: RUN_FLAGS,
+  run: async ({ flags }) => {
+    const { config, dataDir } = load(flags);
+    const release = acquireDataLock(dataDir);
+    try {
+      const outcomes = await runPipeline(config, {
+        dataDir,
+        only: listFlag(flags['only']),
+        force: listFlag(flags['force']),
+        dryRun: flags['dry-run'] === true,
+        log,
+        interactive: process.stderr.isTTY === true,
+      });
+      if (flags['json']) {
+        process.stdout.write(JSON.stringify({ stages: outcomes }) + '\n');
+      } else {
+        const ran = outcomes.filter((o) => o.action === 'ran').length;
+        const reused = outcomes.filter((o) => o.action === 'reused').length;
+        process.stdout.write(flags['dry-run'] ? outcomes.map((o) => `${o.id}\t${o.action}`).join('\n') + '\n' : `done: ${ran} ran, ${reused} reused\n`);
+      }
+      return 0;
+    } finally {
+      await release();
+    }
+  },
+};
+
+export const statusCommand: CliCommand = {
+  summary: 'which stages are fresh or stale, and why',
+  usage: 'pipeline status [-f FILE] [--json]',
+  about: 'Lists every stage as fresh or STALE with the reasons, without running anything.',
+  flags: COMMON,
+  run: async ({ flags }) => {
+    const { config, dataDir } = load(flags);
+    const status = await pipelineStatus(config, dataDir);
     if (flags['json']) {
-      process.stdout.write(JSON.stringify({ stages: outcomes }) + '\n');
+      process.stdout.write(JSON.stringify({ stages: status }) + '\n');
     } else {
-      const ran = outcomes.filter((o) => o.action === 'ran').length;
-      const reused = outcomes.filter((o) => o.action === 'reused').length;
-      process.stdout.write(flags['dry-run'] ? outcomes.map((o) => `${o.id}\t${o.action}`).join('\n') + '\n' : `done: ${ran} ran, ${reused} reused\n`);
+      for (const s of status) {
+        process.stdout.write(`${s.state === 'fresh' ? 'fresh' : 'STALE'}  ${s.id} (${s.uses})${s.reasons.length ? ': ' + s.reasons.join('; ') : ''}\n`);
+      }
     }
     return 0;
-  } finally {
-    await release();
-  }
-}
+  },
+};
 
-export async function statusCommand(args: string[]): Promise<number> {
-  const { flags } = parseArgs(args, COMMON, ALIASES);
-  const { config, dataDir } = load(flags);
-  const status = await pipelineStatus(config, dataDir);
-  if (flags['json']) {
-    process.stdout.write(JSON.stringify({ stages: status }) + '\n');
-  } else {
-    for (const s of status) {
-      process.stdout.write(`${s.state === 'fresh' ? 'fresh' : 'STALE'}  ${s.id} (${s.uses})${s.reasons.length ? ': ' + s.reasons.join('; ') : ''}\n`);
+export const auditCommand: CliCommand = {
+  summary: 're-hash every frozen output, pinned artifact and report',
+  usage: 'pipeline audit [-f FILE] [--json]',
+  about: 'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.',
+  flags: COMMON,
+  run: async ({ flags }) => {
+    const { config, dataDir } = load(flags);
+    const result = await auditPipeline(config, dataDir);
+    if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
+    else {
+      for (const f of result.findings) process.stdout.write(`${f.problem.toUpperCase()}  ${f.file}  (stage ${f.stage})\n`);
+      process.stdout.write(`${result.checkedFiles} files checked, ${result.findings.length} problems\n`);
     }
-  }
-  return 0;
-}
-
-export async function auditCommand(args: string[]): Promise<number> {
-  const { flags } = parseArgs(args, COMMON, ALIASES);
-  const { config, dataDir } = load(flags);
-  const result = await auditPipeline(config, dataDir);
-  if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
-  else {
-    for (const f of result.findings) process.stdout.write(`${f.problem.toUpperCase()}  ${f.file}  (stage ${f.stage})\n`);
-    process.stdout.write(`${result.checkedFiles} files checked, ${result.findings.length} problems\n`);
-  }
-  if (result.findings.length) throw new CheckFailed(`audit found ${result.findings.length} problem(s)`);
-  return 0;
-}
-
-export async function gcCommand(args: string[]): Promise<number> {
-  const { flags } = parseArgs(args, COMMON, ALIASES);
-  const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
-  const dataDir = dataDirOf(flags);
-  const release = acquireDataLock(dataDir);
-  try {
-    const r = garbageCollect(file, dataDir);
-    if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');
-    else process.stdout.write(`removed ${r.removed.length} unreferenced stage outputs, kept ${r.kept}\n`);
+    if (result.findings.length) throw new CheckFailed(`audit found ${result.findings.length} problem(s)`);
     return 0;
-  } finally {
-    await release();
-  }
-}
+  },
+};
 
-export async function showCommand(args: string[]): Promise<number> {
-  const { flags, positional } = parseArgs(args, COMMON, ALIASES);
-  const id = positional[0];
-  if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
-  const { config, dataDir } = load(flags);
-  const lock = readLock(config.file);
-  const entry = lock?.stages[id];
-  if (!config.stages.some((s) => s.id === id)) throw new UserError(`no stage with id '${id}'`, { key: 'show' }, `stage ids: ${config.stages.map((s) => s.id).join(', ')}`);
-  if (!entry) throw new UserError(`stage '${id}' has not run yet`, { key: 'show' }, 'run `pipeline run` first');
-  const store = new Store(dataDir);
-  const file = `${store.stageDir(entry.uses, entry.key)}/manifest.json`;
-  if (!existsSync(file)) throw new CheckFailed(`the frozen output of '${id}' recorded in the lock file is missing: ${file}`);
-  process.stdout.write(readFileSync(file, 'utf8'));
-  return 0;
-}
+export const gcCommand: CliCommand = {
+  summary: 'remove frozen outputs no lock file references',
+  usage: 'pipeline gc [-f FILE]',
+  about: 'Removes stage outputs in the data folder that no lock file next to the pipeline file references.',
+  flags: COMMON,
+  run: async ({ flags }) => {
+    const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
+    const dataDir = dataDirOf(flags);
+    const release = acquireDataLock(dataDir);
+    try {
+      const r = garbageCollect(file, dataDir);
+      if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');
+      else process.stdout.write(`removed ${r.removed.length} unreferenced stage outputs, kept ${r.kept}\n`);
+      return 0;
+    } finally {
+      await release();
+    }
+  },
+};
+
+export const showCommand: CliCommand = {
+  summary: "print a stage's manifest",
+  usage: 'pipeline show ID [-f FILE]',
+  positionals: true,
+  about: "Prints the manifest of a stage's frozen output: key inputs, output digests, host facts.",
+  flags: COMMON,
+  run: async ({ flags, positional }) => {
+    const id = positional[0];
+    if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
+    const { config, dataDir } = load(flags);
+    const lock = readLock(config.file);
+    const entry = lock?.stages[id];
+    if (!config.stages.some((s) => s.id === id)) throw new UserError(`no stage with id '${id}'`, { key: 'show' }, `stage ids: ${config.stages.map((s) => s.id).join(', ')}`);
+    if (!entry) throw new UserError(`stage '${id}' has not run yet`, { key: 'show' }, 'run `pipeline run` first');
+    const store = new Store(dataDir);
+    const file = `${store.stageDir(entry.uses, entry.key)}/manifest.json`;
+    if (!existsSync(file)) throw new CheckFailed(`the frozen output of '${id}' recorded in the lock file is missing: ${file}`);
+    process.stdout.write(readFileSync(file, 'utf8'));
+    return 0;
+  },
+};

@@ -45,6 +45,12 @@ export class SampleJournal {
     return s === null || s === undefined ? 0 : Number(s);
   }
 
+  /** Every row (BIGINT columns as numbers), in launch order within each phase and round. */
+  async rows(): Promise<SampleRow[]> {
+    const rows = await this.db.all(`SELECT * FROM samples ORDER BY CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, started_at, round, order_in_round, launch_id`);
+    return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as SampleRow[string])])));
+  }
+
   async counts(): Promise<{ formal: number; failed: number }> {
     const row = await this.db.one(`SELECT count(*) FILTER (WHERE phase = 'formal') AS formal, count(*) FILTER (WHERE phase = 'formal' AND NOT ok) AS failed FROM samples`);
     return { formal: Number(row?.['formal'] ?? 0), failed: Number(row?.['failed'] ?? 0) };

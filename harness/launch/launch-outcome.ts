@@ -2,12 +2,15 @@
 
 import type { HelperResult, LaunchRequest, LaunchResult, LaunchState } from './launch-types.js';
 
-export function launchOutcome(req: Pick<LaunchRequest, 'marker' | 'timeoutMs'>, raw: HelperResult): LaunchResult {
+type Judged = Pick<LaunchRequest, 'marker' | 'timeoutMs' | 'ready'>;
+
+export function launchOutcome(req: Judged, raw: HelperResult): LaunchResult {
   const { state, reason } = judge(req, raw);
+  const mode = req.ready ?? 'marker';
   return {
     launchId: raw.launchId,
     state,
-    readyMs: raw.readyMs,
+    readyMs: mode === 'marker' ? raw.readyMs : mode === 'first-line' ? raw.firstLineMs ?? null : null,
     completionMs: state === 'timeout' ? null : raw.completionMs,
     exitCode: raw.exitCode,
     signal: raw.signal,
@@ -21,20 +24,22 @@ export function launchOutcome(req: Pick<LaunchRequest, 'marker' | 'timeoutMs'>, 
   };
 }
 
-function judge(
-  req: Pick<LaunchRequest, 'marker' | 'timeoutMs'>,
-  raw: HelperResult,
-): { state: LaunchState; reason: string | null } {
+function judge(req: Judged, raw: HelperResult): { state: LaunchState; reason: string | null } {
+  const mode = req.ready ?? 'marker';
   if (raw.spawnError !== null) return { state: 'failed', reason: raw.spawnError };
   if (raw.timedOut) {
-    const seen = raw.markerSeen && raw.readyMs !== null
-      ? `marker seen at ${raw.readyMs.toFixed(1)} ms`
-      : 'marker never seen';
+    const seen = mode === 'none' ? 'Completion only'
+      : mode === 'first-line' ? (raw.firstLineMs != null ? `first line at ${raw.firstLineMs.toFixed(1)} ms` : 'no stdout line seen')
+      : raw.markerSeen && raw.readyMs !== null ? `marker seen at ${raw.readyMs.toFixed(1)} ms` : 'marker never seen';
     const held = raw.pipesForcedClosed ? '; a process outside its group kept its output open' : '';
     return { state: 'timeout', reason: `timed out after ${req.timeoutMs} ms (${seen}); process group killed${held}` };
   }
   if (raw.signal !== null) return { state: 'failed', reason: `killed by ${raw.signal}` };
-  if (!raw.markerSeen) {
+  if (mode === 'first-line' && raw.firstLineMs == null) {
+    const exit = raw.exitCode === null ? '' : ` (exit code ${raw.exitCode})`;
+    return { state: 'failed', reason: `no line appeared on stdout${exit}; Ready is the first stdout line (--ready first-line)` };
+  }
+  if (mode === 'marker' && !raw.markerSeen) {
     const exit = raw.exitCode === null ? '' : ` (exit code ${raw.exitCode})`;
     return { state: 'failed', reason: `marker line ${JSON.stringify(req.marker)} never appeared on stdout${exit}` };
   }

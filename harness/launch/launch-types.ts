@@ -5,12 +5,18 @@ export interface LaunchRequest {
   launchId: string;
   /** Program and arguments, spawned directly (no shell); argv[0] is looked up in env.PATH. */
   argv: string[];
-  /** The complete environment of the launched process (nothing is inherited implicitly). */
+  /** The complete environment of the launched process (nothing is inherited implicitly). Not mutated after it is passed: its encoding is cached per object. */
   env: Record<string, string>;
   /** Working directory of the launched process (must exist). */
   cwd: string;
-  /** Ready is the moment a complete stdout line equal to this text is read. */
+  /** Ready is the moment a complete stdout line equal to this text is read (ready 'marker'). */
   marker: string;
+  /**
+   * What Ready is: 'marker' (default) the marker line, and a launch without it
+   * fails; 'first-line' the first complete stdout line; 'none' not measured
+   * (Completion only, the marker is ignored).
+   */
+  ready?: ReadyMode;
   /** The whole process group is killed this long after spawn. */
   timeoutMs: number;
   /** How many trailing bytes of stdout and of stderr to keep. */
@@ -19,11 +25,13 @@ export interface LaunchRequest {
 
 export type LaunchState = 'ok' | 'failed' | 'timeout';
 
+export type ReadyMode = 'marker' | 'first-line' | 'none';
+
 export interface LaunchResult {
   launchId: string;
   /** ok: exited and the marker was seen; timeout: killed by the timeout; failed: anything else. */
   state: LaunchState;
-  /** Spawn to the complete marker line read from stdout; null if never seen. */
+  /** Spawn to the complete marker line (or first line) read from stdout; null if never seen or not measured. */
   readyMs: number | null;
   /** Spawn to exit with stdout and stderr closed; null on timeout or spawn failure. */
   completionMs: number | null;
@@ -46,6 +54,8 @@ export interface HelperResult {
   spawnError: string | null;
   timedOut: boolean;
   readyMs: number | null;
+  /** Spawn to the first complete stdout line (or EOF after a partial one); null if none. */
+  firstLineMs: number | null;
   completionMs: number | null;
   exitCode: number | null;
   signal: string | null;

@@ -7,15 +7,19 @@
  *   "<payload length in bytes>\n" then the payload: NUL-terminated fields
  *     launchId, cwd, marker, timeoutMs, tailBytes, argc, argv[0..argc), envc, env[0..envc)
  *   (argv, env entries "K=V", marker and paths can never contain NUL, so the
- *   framing needs no escaping). EOF on stdin: kill any running launch, exit.
+ *   framing needs no escaping). An empty marker matches nothing (Ready is then
+ *   the client's choice: the first stdout line, or not measured).
+ *   EOF on stdin: kill any running launch, exit.
  * Results (helper -> stdout): one JSON object per line. The first line is a
- *   hello {"hello":"benchgraph-launcher","protocol":1}. Results carry raw
+ *   hello {"hello":"benchgraph-launcher","protocol":2}. Results carry raw
  *   facts; the client decides the outcome (state, reason).
  *
  * Timing, all on CLOCK_MONOTONIC from just before posix_spawn:
  *   ready      = the read() that completed the marker line returned
  *                (a line equal to the marker, optional trailing \r; a last
  *                line without \n is complete at EOF)
+ *   first line = the read() that completed the first stdout line returned
+ *                (or EOF after a partial line)
  *   completion = the last of: child reaped, stdout EOF, stderr EOF
  * The child runs in its own process group with stdin from /dev/null. On
  * timeout, on SIGINT/SIGTERM/SIGHUP of the helper and on stdin EOF during a
@@ -39,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROTOCOL 1
+#define PROTOCOL 2
 #define MAX_FRAME_BYTES (64u << 20)
 #define MAX_TAIL_BYTES (16u << 20)
 #define KILL_GRACE_MS 2000
@@ -263,7 +267,6 @@ static int read_request(request_t *rq) {
   rq->tail_bytes = (size_t)tail;
   if (!parse_long(fields[5], &argc) || argc < 1 || (size_t)argc > nfields - 7) protocol_error("bad argc");
   if (!parse_long(fields[6 + argc], &envc) || (size_t)(7 + argc + envc) != nfields) protocol_error("bad envc");
-  if (rq->marker[0] == 0) protocol_error("empty marker");
   rq->argv = calloc((size_t)argc + 1, sizeof(char *));
   rq->envp = calloc((size_t)envc + 1, sizeof(char *));
   if (!rq->argv || !rq->envp) die("calloc");
@@ -372,6 +375,8 @@ typedef struct {
   int eof;
   int64_t eof_ns;
   tail_t tail;
+  int64_t first_line_ns; /* first '\n' read, or EOF after some bytes; -1 if none */
+  int got_bytes;
 } stream_t;
 
 /* Reads what is available. Returns 1 if the marker completed during this call. */
@@ -389,13 +394,16 @@ static int drain_stream(stream_t *s, matcher_t *mt, int64_t *ready_ns) {
     if (r == 0) {
       s->eof = 1;
       s->eof_ns = t;
-      if (mt && !mt->seen && matcher_eof(mt)) { mt->seen = 1; *ready_ns = t; hit = 1; }
+      if (s->first_line_ns < 0 && s->got_bytes) s->first_line_ns = t;
+      if (mt && mt->mlen > 0 && !mt->seen && matcher_eof(mt)) { mt->seen = 1; *ready_ns = t; hit = 1; }
       close(s->fd);
       s->fd = -1;
       break;
     }
     tail_push(&s->tail, chunk, (size_t)r);
-    if (mt && !mt->seen && matcher_feed(mt, chunk, (size_t)r)) { mt->seen = 1; *ready_ns = t; hit = 1; }
+    s->got_bytes = 1;
+    if (s->first_line_ns < 0 && memchr(chunk, '\n', (size_t)r)) s->first_line_ns = t;
+    if (mt && mt->mlen > 0 && !mt->seen && matcher_feed(mt, chunk, (size_t)r)) { mt->seen = 1; *ready_ns = t; hit = 1; }
   }
   return hit;
 }
@@ -408,7 +416,7 @@ static void drain_sigchld_pipe(void) {
 static int64_t last_result_ns = -1;
 
 static void emit_result(const request_t *rq, const char *spawn_error, int timed_out, int64_t t0,
-                        int64_t ready_ns, int64_t done_ns, int reaped, int status, const struct rusage *ru,
+                        int64_t ready_ns, int64_t first_line_ns, int64_t done_ns, int reaped, int status, const struct rusage *ru,
                         int marker_seen, const tail_t *out, const tail_t *err, int64_t idle_ns,
                         int stray_killed, int pipes_forced) {
   sbuf_t b = {0};
@@ -420,6 +428,8 @@ static void emit_result(const request_t *rq, const char *spawn_error, int timed_
   sb_key(&b, "timedOut"); sb_str(&b, timed_out ? "true" : "false");
   sb_key(&b, "readyMs");
   if (ready_ns >= 0) sb_fmt(&b, "%.6f", (double)(ready_ns - t0) / 1e6); else sb_str(&b, "null");
+  sb_key(&b, "firstLineMs");
+  if (first_line_ns >= 0) sb_fmt(&b, "%.6f", (double)(first_line_ns - t0) / 1e6); else sb_str(&b, "null");
   sb_key(&b, "completionMs");
   if (done_ns >= 0) sb_fmt(&b, "%.6f", (double)(done_ns - t0) / 1e6); else sb_str(&b, "null");
   sb_key(&b, "exitCode");
@@ -465,13 +475,13 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   char *prog = resolve_program(rq->argv[0], rq->envp);
   if (!prog) {
     snprintf(reason, sizeof reason, "command not found: %s (not in the launch's PATH)", rq->argv[0]);
-    emit_result(rq, reason, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
     return;
   }
   struct stat st;
   if (stat(rq->cwd, &st) != 0 || !S_ISDIR(st.st_mode)) {
     snprintf(reason, sizeof reason, "working directory %s: %s", rq->cwd, errno ? strerror(errno) : "not a directory");
-    emit_result(rq, reason, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
     free(prog);
     return;
   }
@@ -520,7 +530,7 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
     close(outp[0]);
     close(errp[0]);
     snprintf(reason, sizeof reason, "could not start %s: %s", prog, strerror(rc));
-    emit_result(rq, reason, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
     free(tails[0].buf);
     free(tails[1].buf);
     free(prog);
@@ -528,7 +538,7 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   }
   free(prog);
 
-  stream_t streams[2] = {{outp[0], 0, -1, tails[0]}, {errp[0], 0, -1, tails[1]}};
+  stream_t streams[2] = {{outp[0], 0, -1, tails[0], -1, 0}, {errp[0], 0, -1, tails[1], -1, 0}};
   set_nonblock(outp[0]);
   set_nonblock(errp[0]);
   int64_t deadline = t0 + (int64_t)rq->timeout_ms * 1000000LL;
@@ -597,7 +607,7 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   }
   child_pgid = 0;
 
-  emit_result(rq, NULL, timed_out, t0, ready_ns, done_ns, reaped, status, &ru, mt.seen,
+  emit_result(rq, NULL, timed_out, t0, ready_ns, streams[0].first_line_ns, done_ns, reaped, status, &ru, mt.seen,
               &streams[0].tail, &streams[1].tail, idle_ns, stray_killed, pipes_forced);
   free(streams[0].tail.buf);
   free(streams[1].tail.buf);
@@ -618,7 +628,7 @@ int main(void) {
   sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
-  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":1}\n";
+  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":2}\n";
   write_all(1, hello, strlen(hello));
   last_result_ns = -1;
 

@@ -14,7 +14,7 @@ import { encodeRequest, requestProblem } from './request-frame.js';
 
 export type { LaunchRequest, LaunchResult, LaunchState } from './launch-types.js';
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const HELLO_TIMEOUT_MS = 5000;
 const CLOSE_GRACE_MS = 3000;
 

@@ -1,0 +1,69 @@
+// Pure: the text `pipeline measure` prints: one block per command, then one
+// line per pair of commands.
+import { shellJoin } from './shell-words.js';
+import type { MeasuredCommand } from './command-list.js';
+import type { CommandSummary, MeasureSummary, PairComparison, Spread } from './measure-summary.js';
+import { withUnit, type TimeUnit } from './time-unit.js';
+
+export interface RenderContext {
+  commands: readonly MeasuredCommand[];
+  unit: TimeUnit;
+  /** How Ready was defined, for the Ready line. */
+  ready: 'marker' | 'first-line' | 'none';
+  marker: string;
+  warmup: number;
+  rounds: number;
+  resumedRounds: number;
+  seed: string;
+}
+
+export function renderText(summary: MeasureSummary, ctx: RenderContext): string {
+  const lines: string[] = [];
+  for (const s of summary.commands) lines.push(...commandBlock(s, ctx), '');
+  const resumed = ctx.resumedRounds > 0 ? `, ${ctx.resumedRounds} of them from the record` : '';
+  lines.push(`${ctx.rounds} rounds${resumed}, ${ctx.warmup} warmup round(s); commands interleaved in a seeded random order within each round (--seed ${ctx.seed})`);
+  if (summary.pairs.length > 0) {
+    const b = summary.bootstrap;
+    lines.push('', `Comparison (ratio of medians of Completion, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`);
+    for (const p of summary.pairs) lines.push(`  ${pairSentence(p, summary.commands, ctx.unit)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function commandBlock(s: CommandSummary, ctx: RenderContext): string[] {
+  const c = ctx.commands[s.index]!;
+  const typed = shellJoin(c.argv);
+  const head = `Command ${s.index + 1}: ${s.name}${s.name !== typed ? `  (${typed})` : ''}`;
+  const failed = s.failures > 0 ? `, ${s.failures} failed` : '';
+  const out = [head, `  ${s.runs} runs${failed}`];
+  out.push(spreadLine('Completion', s.completionMs, ctx.unit) ?? `  ${'Completion'.padEnd(18)}no successful runs`);
+  if (ctx.ready === 'none') out.push(`  ${'Ready'.padEnd(18)}not measured (give --marker TEXT, or --ready first-line)`);
+  else out.push(spreadLine(ctx.ready === 'marker' ? 'Ready' : 'Ready (1st line)', s.readyMs, ctx.unit) ?? `  ${'Ready'.padEnd(18)}never seen`);
+  if (s.clusters.length > 1) {
+    const groups = s.clusters.map((g) => `${Math.round(g.share * 100)}% around ${withUnit(g.median, ctx.unit)}`).join(', ');
+    out.push(`  note: Completion separates into ${s.clusters.length} groups (${groups}); the median alone hides this`);
+  }
+  if (s.firstFailure) out.push(`  first failure: ${s.firstFailure}`);
+  return out;
+}
+
+function spreadLine(label: string, s: Spread | null, unit: TimeUnit): string | null {
+  if (!s) return null;
+  return `  ${label.padEnd(18)}median ${withUnit(s.median, unit).padEnd(11)} P95 ${withUnit(s.p95, unit).padEnd(11)} min ${withUnit(s.min, unit).padEnd(11)} max ${withUnit(s.max, unit)}`;
+}
+
+function x(v: number | null): string {
+  return v === null ? '?' : v.toFixed(v < 10 ? 2 : 1);
+}
+
+/** "B is 1.42× [1.38, 1.47] slower than A (+50.3 ms [49.9, 50.8])", or no difference detected. */
+export function pairSentence(p: PairComparison, commands: readonly CommandSummary[], unit: TimeUnit): string {
+  const a = commands[p.base]!.name;
+  const b = commands[p.other]!.name;
+  const d = p.differenceMs;
+  const diff = d.observed === null ? '' : ` (${d.observed >= 0 ? '+' : ''}${withUnit(d.observed, unit)} [${withUnit(d.low!, unit)}, ${withUnit(d.high!, unit)}])`;
+  const interval = `${x(p.ratio.observed)}× [${x(p.ratio.low)}, ${x(p.ratio.high)}]`;
+  if (p.ratio.observed === null) return `${b} vs ${a}: no comparison (a command has no successful runs in common rounds)`;
+  if (!p.detected) return `${b} vs ${a}: no difference detected (ratio ${interval}${diff}, ${p.rounds} rounds)`;
+  return `${b} is ${interval} slower than ${a}${diff}`;
+}

@@ -1,0 +1,50 @@
+// Two real commands with a known difference, run interleaved through the
+// launch helper, compared by the paired-round bootstrap.
+import test from 'ava';
+import { buildCommands } from '../harness/measure/command-list.js';
+import { summarizeMeasurement } from '../harness/measure/measure-summary.js';
+import { runMeasurement, type MeasurePlan } from '../harness/measure/run-measurement.js';
+import { measureRoundOrder } from '../harness/measure/round-order.js';
+
+function plan(argvs: string[][], runs: number): MeasurePlan {
+  return {
+    commands: buildCommands(argvs.map((argv) => ({ kind: 'argv', argv })), { names: [], shell: 'none', parameters: [] }),
+    warmup: 1, runs, minRuns: 1, maxRuns: null, prepare: null, setup: null, cleanup: null,
+    ready: 'none', marker: 'MARKER', timeoutMs: 10_000, seed: 'test', ignoreFailure: false,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, cwd: process.cwd(),
+  };
+}
+
+test('two commands 50 ms apart: the interval of the difference of medians contains 50 ms', async (t) => {
+  const p = plan([['sleep', '0.02'], ['sleep', '0.07']], 15);
+  const { observations } = await runMeasurement(p);
+  const { pairs } = summarizeMeasurement(p.commands, observations, { resamples: 2000, confidence: 0.95, seed: 'test' });
+  const pair = pairs[0]!;
+  t.is(pair.other, 1);
+  t.true(pair.detected);
+  t.true(pair.differenceMs.low! <= 50 && 50 <= pair.differenceMs.high!, JSON.stringify(pair.differenceMs));
+  t.true(pair.ratio.low! <= pair.ratio.observed! && pair.ratio.observed! <= pair.ratio.high!, JSON.stringify(pair.ratio));
+});
+
+test('the same command twice: no difference is detected', async (t) => {
+  const p = plan([['sleep', '0.01'], ['sleep', '0.01']], 12);
+  const { observations } = await runMeasurement(p);
+  const { pairs } = summarizeMeasurement(p.commands, observations, { resamples: 2000, confidence: 0.95, seed: 'test' });
+  t.false(pairs[0]!.detected, JSON.stringify(pairs[0]));
+});
+
+test('each round runs every command once in the seeded order of that round', async (t) => {
+  const p = plan([['true'], ['sh', '-c', ':'], ['sleep', '0']], 6);
+  const { observations } = await runMeasurement(p);
+  for (let round = 1; round <= 6; round++) {
+    const inRound = observations.filter((o) => o.round === round).sort((a, b) => a.orderInRound - b.orderInRound);
+    t.deepEqual(inRound.map((o) => o.command), measureRoundOrder('test', 'formal', round, 3));
+  }
+});
+
+test('round orders differ between rounds and repeat for the same seed', (t) => {
+  const orders = Array.from({ length: 20 }, (_, r) => measureRoundOrder('s', 'formal', r + 1, 4).join(''));
+  t.true(new Set(orders).size > 1);
+  t.deepEqual(orders, Array.from({ length: 20 }, (_, r) => measureRoundOrder('s', 'formal', r + 1, 4).join('')));
+  for (const o of orders) t.deepEqual([...o].sort().join(''), '0123');
+});
