@@ -32,6 +32,8 @@ export interface LocalClusterOptions {
   /** Parent of the cluster's temporary folder (default: the OS temp folder). */
   parentDir?: string;
   readyTimeoutMs?: number;
+  /** Further slurm.conf lines, e.g. SchedulerParameters=... */
+  extraConf?: string[];
 }
 
 export interface LocalCluster {
@@ -82,7 +84,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     const nodes: LocalNodeSpec[] = [];
     for (const n of nodeOptions) nodes.push({ name: n.name, port: await freeLoopbackPort(), cpus: n.cpus ?? 2, features: n.features ?? [] });
     const partition = options.partition ?? 'local';
-    const layout = { clusterName: 'benchgraph', dir, mungeSocket, ctldPort: await freeLoopbackPort(), partition, nodes };
+    const layout = { clusterName: 'benchgraph', dir, mungeSocket, ctldPort: await freeLoopbackPort(), partition, nodes, extraLines: options.extraConf ?? [] };
     for (const d of [stateDir(dir), logDir(dir), ...nodes.map((n) => spoolDir(dir, n.name))]) mkdirSync(d, { recursive: true });
     writeFileSync(slurmConf, renderSlurmConf(layout));
     const env = { ...process.env, SLURM_CONF: slurmConf };

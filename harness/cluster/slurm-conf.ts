@@ -22,6 +22,8 @@ export interface LocalClusterLayout {
   ctldPort: number;
   partition: string;
   nodes: LocalNodeSpec[];
+  /** Further slurm.conf lines, appended before the node lines (a later line overrides an earlier one). */
+  extraLines: string[];
 }
 
 export const ctldPidFile = (dir: string): string => `${dir}/slurmctld.pid`;
@@ -54,11 +56,14 @@ export function renderSlurmConf(l: LocalClusterLayout): string {
     `AccountingStorageType=accounting_storage/none`,
     `JobCompType=jobcomp/none`,
     `SchedulerType=sched/builtin`,
+    // Slurm's default batch_sched_delay=3 held every batch job about 3 s; with 0 the next 1 s scheduler tick starts it.
+    `SchedulerParameters=batch_sched_delay=0`,
     `SelectType=select/cons_tres`,
     `SelectTypeParameters=CR_Core`,
     `MpiDefault=none`,
     `ReturnToService=2`,
     `MailProg=/bin/true`,
+    ...l.extraLines,
     ...l.nodes.map(
       (n) =>
         `NodeName=${n.name} NodeHostname=localhost NodeAddr=127.0.0.1 Port=${n.port} CPUs=${n.cpus}` +
