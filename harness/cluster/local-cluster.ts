@@ -2,8 +2,8 @@
 // Everything lives in one temporary folder: a generated munge key and
 // slurm.conf, munged with its own socket/pid/log/seed files, slurmctld and one
 // slurmd per node (-N n1, -N n2) on ports picked free. stop() cancels every job
-// of this cluster, stops each daemon by the pid its pid file named, and removes
-// the folder; it is registered with onCleanup, so it also runs on error and on
+// of this cluster, stops each daemon by the pid its pid file named, kills any
+// job step that outlived them, and removes the folder; it is registered with onCleanup, so it also runs on error and on
 // SIGINT/SIGTERM.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { type DaemonHandle, startPidFileDaemon, stopPidFileDaemon } from './pid-
 import { ctldPidFile, type LocalNodeSpec, logDir, renderSlurmConf, slurmdPidFile, spoolDir, stateDir } from './slurm-conf.js';
 import { slurmClient } from './slurm-client.js';
 import { hideFoldersArgs } from './hide-folders.js';
+import { killStraySteps } from './stray-steps.js';
 
 export interface LocalNodeOptions {
   name: string;
@@ -61,8 +62,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   let stopped: Promise<void> | null = null;
   const stopAll = (): Promise<void> =>
     (stopped ??= (async () => {
-      if (daemons.some((d) => d.program === 'slurmctld')) await cancelAllJobs(slurmConf);
+            if (daemons.some((d) => d.program === 'slurmctld')) await cancelAllJobs(slurmConf);
       for (const d of [...daemons].reverse()) await stopPidFileDaemon(d.handle, d.program);
+      await killStraySteps(dir);
       const blocked = removeScratch(dir);
       if (blocked.length) throw new Error(`${dir} not removed: mounts below it: ${blocked.join(', ')}`);
     })());

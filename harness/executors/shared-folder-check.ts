@@ -51,7 +51,7 @@ export async function folderVisibility(folder: string, options: SharedFolderChec
         /* not written where this host can see it */
       }
       if (seen === `${token} ${node}`) return { node, visible: true, detail: null };
-      const why = o.state === 'done' ? 'its job ran but wrote where this host cannot see' : `its job ${o.state} (${o.reason ?? o.slurmState}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''})`;
+      const why = o.state === 'done' ? 'its job ran but wrote where this host cannot see' : `its check job ${o.state}: ${o.reason ?? o.slurmState}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''}`;
       return { node, visible: false, detail: why };
     });
   } finally {

@@ -1,0 +1,132 @@
+// The Slurm executor against a real private cluster: munged, slurmctld and two
+// slurmd (n1, n2) on 127.0.0.1, started once for this file. Node n2 runs in its
+// own mount namespace with an empty tmpfs over `hidden`, so it is a real node
+// that cannot see that folder.
+import test from 'ava';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execFileSync } from 'node:child_process';
+import { type LocalCluster, startLocalCluster } from '../harness/cluster/local-cluster.js';
+import { runSlurmJobs } from '../harness/executors/slurm-executor.js';
+import { checkSharedFolder } from '../harness/executors/shared-folder-check.js';
+import type { SlurmJobProgress } from '../harness/executors/slurm-job-types.js';
+import { UserError } from '../harness/errors.js';
+import { alive } from './helpers/processes.js';
+
+let cluster: LocalCluster;
+let work: string;
+let hidden: string;
+
+test.before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-test-'));
+  hidden = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-hidden-'));
+  cluster = await startLocalCluster({ nodes: [{ name: 'n1' }, { name: 'n2', hiddenFolders: [hidden] }] });
+});
+
+test.after.always(async () => {
+  await cluster?.stop();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(hidden, { recursive: true, force: true });
+});
+
+const outDir = (name: string): string => join(work, name);
+
+/** Resolves with the pid a job wrote to `file`, once it has. */
+async function pidWritten(file: string): Promise<number> {
+  for (;;) {
+    try {
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (pid > 0) return pid;
+    } catch {
+      /* not yet */
+    }
+    await sleep(20);
+  }
+}
+
+test('two jobs pinned to n1 and n2 run on their nodes, which they see as SLURMD_NODENAME', async (t) => {
+  const out = await runSlurmJobs(
+    ['n1', 'n2'].map((node) => ({ name: `on-${node}`, nodelist: node, argv: ['sh', '-c', 'echo "$SLURMD_NODENAME"'] })),
+    { slurmConf: cluster.slurmConf, outputDir: outDir('two-nodes'), pollMs: 100 },
+  );
+  t.deepEqual(out.map((o) => [o.state, o.node, o.exitCode]), [['done', 'n1', 0], ['done', 'n2', 0]]);
+  t.deepEqual(out.map((o) => readFileSync(o.stdoutFile, 'utf8').trim()), ['n1', 'n2']);
+});
+
+test('a job reports its submission-to-start delay from its own start stamp', async (t) => {
+  const before = Date.now();
+  const [o] = await runSlurmJobs([{ name: 'delay', argv: ['true'] }], { slurmConf: cluster.slurmConf, outputDir: outDir('delay'), pollMs: 100 });
+  t.is(o!.startDelaySource, 'job-stamp');
+  t.true(o!.submittedAtMs! >= before);
+  t.true(o!.startDelayMs! > 0 && o!.startDelayMs! < Date.now() - before, `delay ${o!.startDelayMs} ms`);
+});
+
+test('progress reports each job pending, then running, then done, with the node that ran it', async (t) => {
+  const seen: SlurmJobProgress[] = [];
+  await runSlurmJobs([{ name: 'progress', nodelist: 'n2', argv: ['sleep', '1.5'] }], {
+    slurmConf: cluster.slurmConf,
+    outputDir: outDir('progress'),
+    pollMs: 100,
+    onProgress: (p) => seen.push(p),
+  });
+  t.deepEqual(
+    seen.map((p) => p.state),
+    ['pending', 'running', 'done'],
+  );
+  t.deepEqual(seen.slice(1).map((p) => p.node), ['n2', 'n2']);
+});
+
+test('a failing job is reported failed with its exit code', async (t) => {
+  const [o] = await runSlurmJobs([{ name: 'fails', argv: ['sh', '-c', 'exit 7'] }], { slurmConf: cluster.slurmConf, outputDir: outDir('fails'), pollMs: 100 });
+  t.like(o, { state: 'failed', exitCode: 7, signal: null });
+});
+
+test('a job cancelled with scancel is reported cancelled', async (t) => {
+  const dir = outDir('scancel');
+  const out = await runSlurmJobs([{ name: 'long', argv: ['sleep', '60'] }], {
+    slurmConf: cluster.slurmConf,
+    outputDir: dir,
+    pollMs: 100,
+    onProgress: (p) => {
+      if (p.state === 'running') execFileSync('scancel', [p.jobId], { env: { ...process.env, SLURM_CONF: cluster.slurmConf } });
+    },
+  });
+  t.like(out[0], { state: 'cancelled', exitCode: null });
+});
+
+test.serial('aborting cancels pending and running jobs and their commands end', async (t) => {
+  const dir = outDir('abort');
+  const abort = new AbortController();
+  const running = new Set<string>();
+  const seen: SlurmJobProgress[] = [];
+  // n1 has 2 CPUs: two jobs run, the third waits.
+  const jobs = ['a', 'b', 'c'].map((name) => ({ name, nodelist: 'n1', argv: ['sh', '-c', 'echo $$ > "$1"; exec sleep 60', 'sh', join(dir, `${name}.pid`)] }));
+  const result = runSlurmJobs(jobs, {
+    slurmConf: cluster.slurmConf,
+    outputDir: dir,
+    pollMs: 100,
+    signal: abort.signal,
+    onProgress: (p) => {
+      seen.push(p);
+      if (p.state === 'running') running.add(p.name);
+      if (running.size === 2 && !abort.signal.aborted) abort.abort();
+    },
+  });
+  const out = await result;
+  t.deepEqual(out.map((o) => o.state), ['cancelled', 'cancelled', 'cancelled']);
+  t.true(seen.some((p) => p.state === 'pending' && seen.filter((q) => q.name === p.name).every((q) => q.state !== 'running')), 'one job was still pending when aborted');
+  const pids = await Promise.all([...running].map((n) => pidWritten(join(dir, `${n}.pid`))));
+  for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(20);
+  t.deepEqual(pids.filter(alive), [], 'the running commands ended');
+});
+
+test('the shared-folder check passes when every node sees the folder', async (t) => {
+  await t.notThrowsAsync(checkSharedFolder(work, { slurmConf: cluster.slurmConf }));
+});
+
+test('the shared-folder check names the node that cannot see the folder in a UserError', async (t) => {
+  const e = await t.throwsAsync(checkSharedFolder(hidden, { slurmConf: cluster.slurmConf }), { instanceOf: UserError });
+  t.regex(e!.message, new RegExp(`^node n2 \\(.*\\) cannot see the shared folder ${hidden}$`));
+});
