@@ -7,13 +7,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { type LocalCluster, startLocalCluster } from '../harness/cluster/local-cluster.js';
 import { runSlurmJobs } from '../harness/executors/slurm-executor.js';
 import { checkSharedFolder } from '../harness/executors/shared-folder-check.js';
 import type { SlurmJobProgress } from '../harness/executors/slurm-job-types.js';
 import { UserError } from '../harness/errors.js';
 import { alive } from './helpers/processes.js';
+import { projectRoot } from '../harness/process/project-root.js';
 
 let cluster: LocalCluster;
 let work: string;
@@ -22,7 +23,7 @@ let hidden: string;
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-test-'));
   hidden = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-hidden-'));
-  cluster = await startLocalCluster({ nodes: [{ name: 'n1' }, { name: 'n2', hiddenFolders: [hidden] }] });
+  cluster = await startLocalCluster({ nodes: [{ name: 'n1', features: ['alpha'] }, { name: 'n2', features: ['beta'], hiddenFolders: [hidden] }] });
 });
 
 test.after.always(async () => {
@@ -78,6 +79,16 @@ test('progress reports each job pending, then running, then done, with the node 
   t.deepEqual(seen.slice(1).map((p) => p.node), ['n2', 'n2']);
 });
 
+test('a job with a constraint runs on the node that has the feature', async (t) => {
+  const out = await runSlurmJobs([1, 2].map((i) => ({ name: `beta-${i}`, argv: ['true'] })), { slurmConf: cluster.slurmConf, outputDir: outDir('constraint'), constraint: 'beta', pollMs: 100 });
+  t.deepEqual(out.map((o) => o.node), ['n2', 'n2']);
+});
+
+test('an unknown partition is a UserError quoting sbatch', async (t) => {
+  const e = await t.throwsAsync(runSlurmJobs([{ name: 'nowhere', argv: ['true'] }], { slurmConf: cluster.slurmConf, outputDir: outDir('partition'), partition: 'no-such-partition' }), { instanceOf: UserError });
+  t.regex(e!.message, /^sbatch refused job nowhere: .*[Ii]nvalid partition/);
+});
+
 test('a failing job is reported failed with its exit code', async (t) => {
   const [o] = await runSlurmJobs([{ name: 'fails', argv: ['sh', '-c', 'exit 7'] }], { slurmConf: cluster.slurmConf, outputDir: outDir('fails'), pollMs: 100 });
   t.like(o, { state: 'failed', exitCode: 7, signal: null });
@@ -120,6 +131,34 @@ test.serial('aborting cancels pending and running jobs and their commands end', 
   const pids = await Promise.all([...running].map((n) => pidWritten(join(dir, `${n}.pid`))));
   for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(20);
   t.deepEqual(pids.filter(alive), [], 'the running commands ended');
+});
+
+test('SIGINT to the runner cancels its running jobs and their commands end', async (t) => {
+  const dir = outDir('sigint');
+  const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'test', 'helpers', 'slurm-jobs-child.js'), dir], {
+    env: { ...process.env, SLURM_CONF: cluster.slurmConf },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (b) => {
+      out += b;
+      if ((out.match(/ running /g) ?? []).length === 2) resolve();
+    });
+    child.on('close', () => reject(new Error(`runner ended first: ${out}`)));
+  });
+  const jobIds = [...out.matchAll(/^s\d (\d+) pending/gm)].map((m) => m[1]!);
+  const pids = await Promise.all(['s1', 's2'].map((n) => pidWritten(join(dir, `${n}.pid`))));
+  child.kill('SIGINT');
+  t.is(await ended, 130);
+  const states = (): string[] =>
+    execFileSync('squeue', ['--jobs', jobIds.join(','), '--states', 'all', '-h', '-o', '%T'], { env: { ...process.env, SLURM_CONF: cluster.slurmConf }, encoding: 'utf8' }).trim().split('\n');
+  // COMPLETING while the nodes end the steps, then CANCELLED.
+  for (let i = 0; i < 100 && states().some((s) => s === 'COMPLETING'); i++) await sleep(50);
+  t.deepEqual(states(), ['CANCELLED', 'CANCELLED']);
+  for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(20);
+  t.deepEqual(pids.filter(alive), []);
 });
 
 test('the shared-folder check passes when every node sees the folder', async (t) => {
