@@ -169,3 +169,24 @@ test('the shared-folder check names the node that cannot see the folder in a Use
   const e = await t.throwsAsync(checkSharedFolder(hidden, { slurmConf: cluster.slurmConf }), { instanceOf: UserError });
   t.regex(e!.message, new RegExp(`^node n2 \\(.*\\) cannot see the shared folder ${hidden}$`));
 });
+
+test('the executor fails, naming the controller, when the controller stops answering', async (t) => {
+  // A Slurm client retries a lost controller for about MessageTimeout (10 s by default).
+  const own = await startLocalCluster({ extraConf: ['MessageTimeout=2'] });
+  try {
+    const ctld = own.pids.find((p) => p.label === 'slurmctld')!.pid;
+    const run = runSlurmJobs([{ name: 'orphan', argv: ['sleep', '60'] }], {
+      slurmConf: own.slurmConf,
+      outputDir: outDir('unreachable'),
+      pollMs: 100,
+      controllerTimeoutMs: 500,
+      onProgress: (p) => {
+        if (p.state === 'pending') process.kill(ctld, 'SIGKILL');
+      },
+    });
+    const e = await t.throwsAsync(run);
+    t.regex(e!.message, /^the Slurm controller did not answer for 500 ms: /);
+  } finally {
+    await own.stop();
+  }
+});

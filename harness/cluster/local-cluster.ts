@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onCleanup } from '../process/cleanup.js';
+import { isAlive } from '../process/pid.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { freeLoopbackPort } from '../services/free-port.js';
 import { type DaemonHandle, startPidFileDaemon, stopPidFileDaemon } from './pid-file-daemon.js';
@@ -62,7 +63,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   let stopped: Promise<void> | null = null;
   const stopAll = (): Promise<void> =>
     (stopped ??= (async () => {
-            if (daemons.some((d) => d.program === 'slurmctld')) await cancelAllJobs(slurmConf);
+            // A client waits about 9 s for a controller that is gone: ask only a live one.
+      if (daemons.some((d) => d.program === 'slurmctld' && isAlive(d.handle.pid))) await cancelAllJobs(slurmConf);
       for (const d of [...daemons].reverse()) await stopPidFileDaemon(d.handle, d.program);
       await killStraySteps(dir);
       const blocked = removeScratch(dir);

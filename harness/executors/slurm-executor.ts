@@ -50,8 +50,14 @@ export async function runSlurmJobs(jobs: SlurmJobSpec[], options: SlurmExecutorO
     }
     if (signal.aborted && !cancelling) cancelAll();
     for (const t of tracked) if (!t.jobId) t.outcome = notSubmitted(t);
+    let unreachableSince: number | null = null;
     while (tracked.some((t) => !t.outcome)) {
-      await poll(tracked, options);
+      const polledAt = Date.now();
+      const unreachable = await poll(tracked, options);
+      unreachableSince = unreachable ? (unreachableSince ?? polledAt) : null;
+      if (unreachable && Date.now() - unreachableSince! > (options.controllerTimeoutMs ?? 120_000)) {
+        throw new Error(`the Slurm controller did not answer for ${options.controllerTimeoutMs ?? 120_000} ms: ${unreachable}`);
+      }
       if (tracked.some((t) => !t.outcome)) await sleep(options.pollMs ?? 250);
     }
     return tracked.map((t) => t.outcome!);
@@ -89,9 +95,12 @@ function report(t: Tracked, p: SlurmJobProgress, options: SlurmExecutorOptions):
   if (changed) options.onProgress?.(p);
 }
 
-async function poll(tracked: Tracked[], options: SlurmExecutorOptions): Promise<void> {
+/** One poll; returns squeue's message when the controller did not answer (nothing is concluded then). */
+async function poll(tracked: Tracked[], options: SlurmExecutorOptions): Promise<string | null> {
   const open = tracked.filter((t) => t.jobId && !t.outcome);
-  const rows = new Map((await queueRows(open.map((t) => t.jobId!), options.slurmConf)).map((r) => [r.jobId, r]));
+  const answer = await queueRows(open.map((t) => t.jobId!), options.slurmConf);
+  if (answer.unreachable) return answer.unreachable;
+  const rows = new Map(answer.rows.map((r) => [r.jobId, r]));
   for (const t of open) {
     const row = rows.get(t.jobId!);
     if (!row) {
@@ -104,6 +113,7 @@ async function poll(tracked: Tracked[], options: SlurmExecutorOptions): Promise<
     report(t, { name: t.spec.name, jobId: t.jobId!, state, slurmState: row.slurmState, node: row.node ?? t.last?.node ?? null, reason: row.reason }, options);
     if (isFinal(state)) await finish(t, state, options);
   }
+  return null;
 }
 
 async function finish(t: Tracked, state: SlurmJobState, options: SlurmExecutorOptions): Promise<void> {

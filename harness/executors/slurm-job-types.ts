@@ -27,6 +27,8 @@ export interface SlurmExecutorOptions {
   outputDir: string;
   /** Poll interval of squeue (default 250 ms). */
   pollMs?: number;
+  /** How long the controller may stay unreachable before the run fails (default 120 000 ms). */
+  controllerTimeoutMs?: number;
   /** Called whenever a job's state or node changes. */
   onProgress?: (p: SlurmJobProgress) => void;
   /** Aborting cancels every job not yet ended (scancel) and returns their outcomes. */

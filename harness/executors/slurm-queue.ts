@@ -4,15 +4,22 @@
 import { slurmClient } from '../cluster/slurm-client.js';
 import { type JobDetail, jobDetailOf, parseQueueRows, parseScontrolJob, type QueueRow, SQUEUE_FORMAT } from './slurm-job-record.js';
 
-/** Rows of the jobs the controller still knows (ended jobs stay for MinJobAge, 300 s by default). */
-export async function queueRows(jobIds: string[], slurmConf?: string): Promise<QueueRow[]> {
-  if (!jobIds.length) return [];
+export interface QueueAnswer {
+  /** Rows of the jobs the controller still knows (ended jobs stay for MinJobAge, 300 s by default). */
+  rows: QueueRow[];
+  /** Set when the controller did not answer (the rows say nothing then); squeue's message. */
+  unreachable: string | null;
+}
+
+export async function queueRows(jobIds: string[], slurmConf?: string): Promise<QueueAnswer> {
+  if (!jobIds.length) return { rows: [], unreachable: null };
   const r = await slurmClient('squeue', ['--jobs', jobIds.join(','), '--states', 'all', '-h', '-o', SQUEUE_FORMAT], slurmConf);
-  if (r.code === 0) return parseQueueRows(r.stdout);
+  if (r.code === 0) return { rows: parseQueueRows(r.stdout), unreachable: null };
+  if (!/invalid job id/i.test(r.stderr)) return { rows: [], unreachable: (r.stderr || r.stdout).trim() || `squeue exit ${r.code}` };
   // squeue refuses the whole list when one id is no longer known: ask one by one.
-  if (jobIds.length === 1) return [];
-  const rows = await Promise.all(jobIds.map((id) => queueRows([id], slurmConf)));
-  return rows.flat();
+  if (jobIds.length === 1) return { rows: [], unreachable: null };
+  const answers = await Promise.all(jobIds.map((id) => queueRows([id], slurmConf)));
+  return { rows: answers.flatMap((a) => a.rows), unreachable: answers.find((a) => a.unreachable)?.unreachable ?? null };
 }
 
 /** Details of one job, or null when the controller no longer knows it. */
