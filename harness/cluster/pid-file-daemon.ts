@@ -3,8 +3,8 @@
 // file names a live process, and returns that pid; stop sends SIGTERM to that
 // pid only (after checking it is still the same program), waits until it is
 // gone and uses SIGKILL after a grace period.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive } from '../process/pid.js';
 import { logTail } from '../services/service-process.js';
@@ -16,13 +16,23 @@ export interface DaemonHandle {
   logFile: string;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { env, timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}`.trim() });
+/**
+ * Runs the command that forks the daemon, with its stdout and stderr appended
+ * to the log file (not pipes: a daemon that kept an inherited pipe open would
+ * hold a pipe reader forever), and resolves with its exit code when it exits.
+ */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number): Promise<number> {
+  const fd = openSync(logFile, 'a');
+  try {
+    const child = spawn(command, args, { env, stdio: ['ignore', fd, fd] });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.once('error', () => (clearTimeout(timer), resolve(127)));
+      child.once('exit', (code) => (clearTimeout(timer), resolve(code ?? 1)));
     });
-  });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readPid(pidFile: string): number {
@@ -52,8 +62,8 @@ export async function startPidFileDaemon(
   env: NodeJS.ProcessEnv = process.env,
   timeoutMs = 15_000,
 ): Promise<DaemonHandle> {
-  const { code, output } = await run(command, args, env);
-  if (code !== 0) throw new Error(`${label} did not start (exit ${code}): ${output || logTail(logFile)}`);
+  const code = await run(command, args, env, logFile, timeoutMs);
+  if (code !== 0) throw new Error(`${label} did not start (exit ${code}): ${logTail(logFile)}`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const pid = readPid(pidFile);
