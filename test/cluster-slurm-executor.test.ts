@@ -161,6 +161,18 @@ test('SIGINT to the runner cancels its running jobs and their commands end', asy
   t.deepEqual(pids.filter(alive), []);
 });
 
+test('aborting during submission cancels the submitted job and submits no more', async (t) => {
+  const abort = new AbortController();
+  const out = await runSlurmJobs(
+    ['first', 'second', 'third'].map((name) => ({ name, argv: ['sleep', '60'] })),
+    { slurmConf: cluster.slurmConf, outputDir: outDir('abort-submission'), pollMs: 100, signal: abort.signal, onProgress: () => abort.abort() },
+  );
+  t.deepEqual(
+    out.map((o) => [o.name, o.state, o.jobId === null]),
+    [['first', 'cancelled', false], ['second', 'cancelled', true], ['third', 'cancelled', true]],
+  );
+});
+
 test('the shared-folder check passes when every node sees the folder', async (t) => {
   await t.notThrowsAsync(checkSharedFolder(work, { slurmConf: cluster.slurmConf }));
 });

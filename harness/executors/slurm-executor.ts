@@ -37,18 +37,15 @@ export async function runSlurmJobs(jobs: SlurmJobSpec[], options: SlurmExecutorO
   const tracked: Tracked[] = jobs.map((spec) => ({ spec, files: jobFiles(options.outputDir, spec.name), jobId: null, submittedAtMs: null, last: null, outcome: null, missing: 0 }));
   const active = (): string[] => tracked.filter((t) => t.jobId && !t.outcome).map((t) => t.jobId!);
   const undo = onCleanup(`slurm jobs of ${options.outputDir}`, () => cancelJobs(active(), conf));
-  let cancelling = false;
-  const cancelAll = (): void => {
-    cancelling = true;
-    void cancelJobs(active(), conf);
-  };
+  const cancelAll = (): void => void cancelJobs(active(), conf);
   signal.addEventListener('abort', cancelAll, { once: true });
   try {
     for (const t of tracked) {
       if (signal.aborted) break;
       await submit(t, options);
     }
-    if (signal.aborted && !cancelling) cancelAll();
+    // A job whose sbatch was in flight when the abort came was not among those cancelled then.
+    if (signal.aborted) await cancelJobs(active(), conf);
     for (const t of tracked) if (!t.jobId) t.outcome = notSubmitted(t);
     let unreachableSince: number | null = null;
     while (tracked.some((t) => !t.outcome)) {
