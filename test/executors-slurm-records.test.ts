@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jobDetailOf, parseQueueRows, parseScontrolJob } from '../harness/executors/slurm-job-record.js';
 import { jobStateOf } from '../harness/executors/slurm-job-state.js';
+import { formatJobsLine, latestByJob } from '../harness/executors/jobs-progress-line.js';
+import type { SlurmJobProgress } from '../harness/executors/slurm-job-types.js';
 import { jobFiles, parseSbatchOutput, renderBatchScript, sbatchArgs } from '../harness/executors/sbatch-script.js';
 
 test('a one-line scontrol job record keeps values that contain spaces', (t) => {
@@ -66,4 +68,11 @@ test("the batch script exports the job's environment to the command", (t) => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the jobs line counts each job once, by its latest state, and names the node of running and failed jobs', (t) => {
+  let latest = new Map<string, SlurmJobProgress>();
+  const p = (name: string, state: SlurmJobProgress['state'], node: string | null): SlurmJobProgress => ({ name, jobId: name, state, slurmState: '', node, reason: null });
+  for (const e of [p('s1', 'pending', null), p('s2', 'pending', null), p('s3', 'pending', null), p('s1', 'running', 'n1'), p('s2', 'running', 'n2'), p('s2', 'failed', 'n2')]) latest = latestByJob(latest, e);
+  t.is(formatJobsLine(latest), 'jobs: 1 pending · 1 running (s1@n1) · 0 done · 1 failed (s2@n2) · 0 cancelled');
 });
