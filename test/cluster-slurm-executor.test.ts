@@ -14,28 +14,35 @@ import { checkSharedFolder } from '../harness/executors/shared-folder-check.js';
 import type { SlurmJobProgress } from '../harness/executors/slurm-job-types.js';
 import { UserError } from '../harness/errors.js';
 import { alive } from './helpers/processes.js';
+import { onCleanup } from '../harness/process/cleanup.js';
 import { projectRoot } from '../harness/process/project-root.js';
 
 let cluster: LocalCluster;
 let work: string;
 let hidden: string;
+let removeFolders: () => Promise<void> = async () => {};
 
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-test-'));
   hidden = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-hidden-'));
+  // Also on SIGTERM (ava's timeout), after the cluster registered later has stopped.
+  removeFolders = onCleanup('slurm test folders', () => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(hidden, { recursive: true, force: true });
+  });
   cluster = await startLocalCluster({ nodes: [{ name: 'n1', features: ['alpha'] }, { name: 'n2', features: ['beta'], hiddenFolders: [hidden] }] });
 });
 
 test.after.always(async () => {
   await cluster?.stop();
-  rmSync(work, { recursive: true, force: true });
-  rmSync(hidden, { recursive: true, force: true });
+  await removeFolders();
 });
 
 const outDir = (name: string): string => join(work, name);
 
-/** Resolves with the pid a job wrote to `file`, once it has. */
-async function pidWritten(file: string): Promise<number> {
+/** Resolves with the pid a job wrote to `file`, once it has; fails after timeoutMs. */
+async function pidWritten(file: string, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       const pid = Number(readFileSync(file, 'utf8').trim());
@@ -43,9 +50,18 @@ async function pidWritten(file: string): Promise<number> {
     } catch {
       /* not yet */
     }
+    if (Date.now() > deadline) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
     await sleep(20);
   }
 }
+
+const readPid = (file: string): number => {
+  try {
+    return Number(readFileSync(file, 'utf8').trim()) || 0;
+  } catch {
+    return 0;
+  }
+};
 
 test('two jobs pinned to n1 and n2 run on their nodes, which they see as SLURMD_NODENAME', async (t) => {
   const out = await runSlurmJobs(
@@ -122,13 +138,19 @@ test.serial('aborting cancels pending and running jobs and their commands end', 
     onProgress: (p) => {
       seen.push(p);
       if (p.state === 'running') running.add(p.name);
-      if (running.size === 2 && !abort.signal.aborted) abort.abort();
     },
   });
+  // Slurm reports RUNNING before the command has started: abort once two commands have written their pids.
+  const pids: number[] = [];
+  for (const deadline = Date.now() + 20_000; pids.length < 2; ) {
+    if (Date.now() > deadline) throw new Error(`two commands did not start within 20 s: ${JSON.stringify(seen)}`);
+    await sleep(20);
+    pids.splice(0, pids.length, ...jobs.flatMap((j) => [readPid(join(dir, `${j.name}.pid`))].filter((pid) => pid > 0)));
+  }
+  abort.abort();
   const out = await result;
   t.deepEqual(out.map((o) => o.state), ['cancelled', 'cancelled', 'cancelled']);
-  t.true(seen.some((p) => p.state === 'pending' && seen.filter((q) => q.name === p.name).every((q) => q.state !== 'running')), 'one job was still pending when aborted');
-  const pids = await Promise.all([...running].map((n) => pidWritten(join(dir, `${n}.pid`))));
+  t.is(running.size, 2, 'the third job was still pending when aborted');
   for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(20);
   t.deepEqual(pids.filter(alive), [], 'the running commands ended');
 });
