@@ -44,7 +44,9 @@ test('stopping the cluster while a job runs ends the job and its command', async
   const pidFile = join(cluster.dir, 'job.pid');
   try {
     execFileSync('sbatch', ['--parsable', '-w', 'n1', '-o', '/dev/null', '--wrap', `echo $$ > ${pidFile}; exec sleep 60`], { env: { ...process.env, SLURM_CONF: cluster.slurmConf } });
-    while (!existsSync(pidFile) || !readFileSync(pidFile, 'utf8').trim()) await sleep(20);
+    for (const deadline = Date.now() + 20_000; !existsSync(pidFile) || !readFileSync(pidFile, 'utf8').trim(); await sleep(20)) {
+      if (Date.now() > deadline) throw new Error('the job did not start within 20 s');
+    }
   } catch (e) {
     await cluster.stop();
     throw e;
