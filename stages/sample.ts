@@ -9,14 +9,12 @@
 // repeated or counted twice.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SamplingSummary } from '../harness/contract/exchange-files.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { openSession } from '../harness/design/open-session.js';
-import { remainingWork, type SessionWork } from '../harness/design/session-plan.js';
-import { formatProgress } from '../harness/design/progress-line.js';
+import { sampleSession, type SessionRecord } from '../harness/design/sample-session.js';
+import { remainingWork } from '../harness/design/session-plan.js';
 import type { RunningServices } from '../harness/contract/running-services.js';
-import { hostName } from '../harness/process/host-name.js';
 
 const sample: StageDefinition = {
   kind: 'sample',
@@ -42,11 +40,17 @@ const sample: StageDefinition = {
         }
       }
       const sessionLog: SessionRecord[] = [];
-      let services = ctx.services;
-      for (const [i, w] of work.entries()) {
-        // The first session of this run has the services the warmup stage just used; every other starts them afresh.
-        if (i > 0) services = await ctx.restartServices();
-        sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services }, w, i > 0));
+      if (ctx.config.executor.kind === 'slurm' && work.length) {
+        // One Slurm job per session; each starts its services on its node and runs its own preflight.
+        const { runSessionsOnSlurm } = await import('../harness/executors/slurm-sessions.js');
+        sessionLog.push(...(await runSessionsOnSlurm(ctx, journal, work, attempt)).records);
+      } else {
+        let services = ctx.services;
+        for (const [i, w] of work.entries()) {
+          // The first session of this run has the services the warmup stage just used; every other starts them afresh.
+          if (i > 0) services = await ctx.restartServices();
+          sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services }, w, i > 0));
+        }
       }
       const counts = await journal.counts();
       await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
@@ -62,6 +66,7 @@ const sample: StageDefinition = {
         attempts: attempt,
         formalLaunches: counts.formal,
         formalFailures: counts.failed,
+        hosts: await journal.hosts(),
       };
       writeFileSync(join(ctx.outputDir, 'session.json'), JSON.stringify(summary, null, 2) + '\n');
       // When and where each session of this attempt ran: observations, never in a downstream key.
@@ -72,72 +77,5 @@ const sample: StageDefinition = {
     }
   },
 };
-
-interface SessionRecord {
-  session: number;
-  attempt: number;
-  host: string;
-  startedAt: string;
-  endedAt: string;
-}
-
-/** One session: its preflight (when asked), then per cohort its warmup rounds and remaining formal rounds. */
-async function sampleSession(
-  ctx: StageContext,
-  journal: SampleJournal,
-  id: { session: number; attempt: number; services: RunningServices },
-  work: SessionWork,
-  preflight: boolean,
-): Promise<SessionRecord> {
-  const design = ctx.config.design;
-  const startedAt = new Date().toISOString();
-  const perRound = Object.keys(ctx.config.paths).length * design.states.length;
-  const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
-  const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
-  let done = 0;
-  let failures = 0;
-  const t0 = Date.now();
-  const at = { cohort: '', phase: '', round: 0, rounds: 0 };
-  const line = (): string =>
-    `session ${id.session}/${design.sessions} ` + formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
-  const opened = await openSession(
-    ctx,
-    id,
-    async (row) => {
-      await journal.append(row);
-      done++;
-      if (!row['ok']) failures++;
-      ctx.progress?.(line());
-    },
-    (ids, reason) => journal.markFailed(ids, reason),
-  );
-  const roundDone = (): void => ctx.log(line()); // one plain line per round
-  try {
-    if (preflight) {
-      for (const cohort of Object.keys(ctx.config.cohorts)) {
-        for (let p = 1; p <= design.preflight; p++) {
-          Object.assign(at, { cohort, phase: 'preflight', round: p, rounds: design.preflight });
-          await opened.session.runRound(cohort, 'preflight', p);
-          roundDone();
-        }
-      }
-    }
-    for (const w of work.cohorts) {
-      for (let r = 1; r <= design.warmup_rounds; r++) {
-        Object.assign(at, { cohort: w.cohort, phase: 'warmup', round: r, rounds: design.warmup_rounds });
-        await opened.session.runRound(w.cohort, 'warmup', r);
-        roundDone();
-      }
-      for (const r of w.rounds) {
-        Object.assign(at, { cohort: w.cohort, phase: 'formal', round: r, rounds: design.rounds });
-        await opened.session.runRound(w.cohort, 'formal', r);
-        roundDone();
-      }
-    }
-  } finally {
-    await opened.close();
-  }
-  return { session: id.session, attempt: id.attempt, host: hostName(), startedAt, endedAt: new Date().toISOString() };
-}
 
 export default sample;

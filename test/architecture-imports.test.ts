@@ -10,8 +10,9 @@ import { projectRoot } from '../harness/process/project-root.js';
 /** Layers, top first. A folder may import its own files and folders of a lower layer. */
 const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
-  ['stages', 'executors'],
+  ['stages'],
   ['engine'],
+  ['executors'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
   ['analysis', 'launch'],
   ['services'],

@@ -25,6 +25,7 @@ function config(dir: string): PipelineConfig {
     design: { preflight: 1, warmup_rounds: 3, sessions: 1, rounds: 30, seed: 'e2e', states: ['cold', 'warm'], timeout_s: 60, tail_bytes: 4096 },
     analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },
     report: {},
+    executor: { kind: 'local' },
     stages: [],
   };
 }

@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   measure: async () => (await import('./measure-command.js')).measureCommand,
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
   compare: async () => (await import('./compare-command.js')).compareCommand,
+  'session-job': async () => (await import('./session-job-command.js')).sessionJobCommand,
 };
 
 export function version(): string {

@@ -42,6 +42,7 @@ const RUN_FLAGS: FlagSpec = {
   only: { kind: 'list', value: 'ID,..', help: 'run only these stages (others are reused)' },
   force: { kind: 'list', value: 'ID,..', help: 'rerun these stages even when fresh' },
   'dry-run': { kind: 'boolean', help: 'print what would run and what would be reused, run nothing' },
+  executor: { kind: 'string', value: 'local|slurm', help: 'where sampling sessions run (overrides executor.kind; not part of any key)' },
 };
 
 export const runCommand: CliCommand = {
@@ -51,6 +52,11 @@ export const runCommand: CliCommand = {
   flags: RUN_FLAGS,
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
+    const executor = flags['executor'];
+    if (executor !== undefined) {
+      if (executor !== 'local' && executor !== 'slurm') throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
+      config.executor = { ...config.executor, kind: executor };
+    }
     const release = acquireDataLock(dataDir);
     try {
       const outcomes = await runPipeline(config, {

@@ -97,5 +97,15 @@ export interface PipelineConfig {
   design: DesignSection;
   analysis: Record<string, unknown>;
   report: Record<string, unknown>;
+  executor: ExecutorSection;
   stages: StageDecl[];
+}
+
+/** Where sampling sessions run (not part of any stage key). */
+export interface ExecutorSection {
+  kind: 'local' | 'slurm';
+  partition?: string;
+  constraint?: string;
+  nodelist?: string;
+  slurm_conf?: string;
 }

@@ -51,6 +51,24 @@ export class SampleJournal {
     return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as SampleRow[string])])));
   }
 
+  /** Adds every row of another journal file whose launch id is not here yet (a session file written elsewhere). */
+  async mergeFrom(file: string): Promise<number> {
+    const before = await this.db.one('SELECT count(*) AS n FROM samples');
+    await this.db.exec(`ATTACH '${file.replace(/'/g, "''")}' AS other (READ_ONLY)`);
+    try {
+      await this.db.exec('INSERT INTO samples SELECT * FROM other.samples WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
+    } finally {
+      await this.db.exec('DETACH other');
+    }
+    const after = await this.db.one('SELECT count(*) AS n FROM samples');
+    return Number(after?.['n'] ?? 0) - Number(before?.['n'] ?? 0);
+  }
+
+  /** Hosts that ran formal launches, sorted. */
+  async hosts(): Promise<string[]> {
+    return (await this.db.all(`SELECT DISTINCT host FROM samples WHERE phase = 'formal' ORDER BY 1`)).map((r) => String(r['host']));
+  }
+
   async counts(): Promise<{ formal: number; failed: number }> {
     const row = await this.db.one(`SELECT count(*) FILTER (WHERE phase = 'formal') AS formal, count(*) FILTER (WHERE phase = 'formal' AND NOT ok) AS failed FROM samples`);
     return { formal: Number(row?.['formal'] ?? 0), failed: Number(row?.['failed'] ?? 0) };

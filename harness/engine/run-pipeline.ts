@@ -16,7 +16,7 @@ import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
 import { readLock, writeLock, type LockEntry } from './lock-file.js';
 import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
-import { startServiceSession, type ServiceSession } from './service-session.js';
+import { startServiceSession, type ServiceSession } from '../services/service-session.js';
 import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 

@@ -23,7 +23,7 @@ export async function startServiceSession(
 ): Promise<ServiceSession> {
   if (Object.keys(config.services).length === 0) return { services: noServices, stop: async () => {} };
   // Loaded on demand: a pipeline without services never loads these adapters.
-  const { serviceKind } = await import('../services/service-kinds.js');
+  const { serviceKind } = await import('./service-kinds.js');
   const { startCountingProxy } = await import('../net/counting-proxy.js');
   const stops: (() => Promise<void>)[] = [];
   const byId: Record<string, ServiceEndpoint> = {};

@@ -1,0 +1,77 @@
+// One sampling session: its preflight (when asked), then per cohort its
+// warmup rounds and its remaining formal rounds, every launch journaled as it
+// ends. The sample stage runs it in process; a Slurm job runs it on its node.
+import type { StageContext } from '../contract/stage.js';
+import type { RunningServices } from '../contract/running-services.js';
+import type { SampleJournal } from '../db/sample-journal.js';
+import { hostName } from '../process/host-name.js';
+import { openSession } from './open-session.js';
+import { formatProgress } from './progress-line.js';
+import type { SessionWork } from './session-plan.js';
+
+export interface SessionRecord {
+  session: number;
+  attempt: number;
+  host: string;
+  startedAt: string;
+  endedAt: string;
+}
+
+/** One session: its preflight (when asked), then per cohort its warmup rounds and remaining formal rounds. */
+export async function sampleSession(
+  ctx: StageContext,
+  journal: SampleJournal,
+  id: { session: number; attempt: number; services: RunningServices },
+  work: SessionWork,
+  preflight: boolean,
+): Promise<SessionRecord> {
+  const design = ctx.config.design;
+  const startedAt = new Date().toISOString();
+  const perRound = Object.keys(ctx.config.paths).length * design.states.length;
+  const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
+  const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
+  let done = 0;
+  let failures = 0;
+  const t0 = Date.now();
+  const at = { cohort: '', phase: '', round: 0, rounds: 0 };
+  const line = (): string =>
+    `session ${id.session}/${design.sessions} ` + formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
+  const opened = await openSession(
+    ctx,
+    id,
+    async (row) => {
+      await journal.append(row);
+      done++;
+      if (!row['ok']) failures++;
+      ctx.progress?.(line());
+    },
+    (ids, reason) => journal.markFailed(ids, reason),
+  );
+  const roundDone = (): void => ctx.log(line()); // one plain line per round
+  try {
+    if (preflight) {
+      for (const cohort of Object.keys(ctx.config.cohorts)) {
+        for (let p = 1; p <= design.preflight; p++) {
+          Object.assign(at, { cohort, phase: 'preflight', round: p, rounds: design.preflight });
+          await opened.session.runRound(cohort, 'preflight', p);
+          roundDone();
+        }
+      }
+    }
+    for (const w of work.cohorts) {
+      for (let r = 1; r <= design.warmup_rounds; r++) {
+        Object.assign(at, { cohort: w.cohort, phase: 'warmup', round: r, rounds: design.warmup_rounds });
+        await opened.session.runRound(w.cohort, 'warmup', r);
+        roundDone();
+      }
+      for (const r of w.rounds) {
+        Object.assign(at, { cohort: w.cohort, phase: 'formal', round: r, rounds: design.rounds });
+        await opened.session.runRound(w.cohort, 'formal', r);
+        roundDone();
+      }
+    }
+  } finally {
+    await opened.close();
+  }
+  return { session: id.session, attempt: id.attempt, host: hostName(), startedAt, endedAt: new Date().toISOString() };
+}

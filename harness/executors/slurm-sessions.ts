@@ -1,0 +1,70 @@
+// The Slurm executor of the sample stage: one job per session with work left,
+// each running `pipeline session-job SPEC` on its node and writing its own
+// session file into the shared data folder; when all jobs end, the runner
+// merges every session file into its journal (rows keyed by launch id, so
+// nothing is counted twice). A job that failed or was cancelled leaves its
+// session incomplete: the stage fails, naming it, and the next `pipeline run`
+// resubmits only the incomplete sessions.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StageContext } from '../contract/stage.js';
+import type { SampleJournal } from '../db/sample-journal.js';
+import type { SessionRecord } from '../design/sample-session.js';
+import type { SessionWork } from '../design/session-plan.js';
+import { CheckFailed } from '../errors.js';
+import { projectRoot } from '../process/project-root.js';
+import { sessionJobFiles, writeSessionJobSpec } from './session-job.js';
+import { checkSharedFolder } from './shared-folder-check.js';
+import { runSlurmJobs } from './slurm-executor.js';
+import type { SlurmJobOutcome } from './slurm-job-types.js';
+
+export interface SlurmSessionsResult {
+  records: SessionRecord[];
+  outcomes: SlurmJobOutcome[];
+}
+
+export async function runSessionsOnSlurm(ctx: StageContext, journal: SampleJournal, work: readonly SessionWork[], attempt: number): Promise<SlurmSessionsResult> {
+  const ex = ctx.config.executor;
+  const slurm = { slurmConf: ex.slurm_conf, partition: ex.partition, constraint: ex.constraint };
+  ctx.log(`slurm: checking that every node sees the data folder ${ctx.dataDir}`);
+  await checkSharedFolder(ctx.dataDir, { ...slurm, signal: ctx.signal });
+  const jobs = work.map((w) => {
+    const spec = writeSessionJobSpec({
+      config: ctx.config, stageId: ctx.id, key: ctx.key, inputs: ctx.inputs, workDir: ctx.workDir, dataDir: ctx.dataDir,
+      pipelineDir: ctx.pipelineDir, pipelineFile: ctx.pipelineFile, session: w.session, attempt, work: w, preflight: true,
+    });
+    return { name: `benchgraph-S${w.session}-a${attempt}`, argv: [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'session-job', spec], cwd: ctx.pipelineDir };
+  });
+  ctx.log(`slurm: submitting ${jobs.length} session job(s): ${jobs.map((j) => j.name).join(', ')}`);
+  const outcomes = await runSlurmJobs(jobs, {
+    ...slurm,
+    nodelist: ex.nodelist,
+    outputDir: join(ctx.workDir, 'jobs'),
+    signal: ctx.signal,
+    onProgress: (p) => ctx.log(`slurm: ${p.name} (job ${p.jobId}) ${p.state}${p.node ? ` on ${p.node}` : ''}${p.reason && p.state === 'pending' ? ` (${p.reason})` : ''}`),
+  });
+  const records: SessionRecord[] = [];
+  for (const w of work) {
+    const files = sessionJobFiles(ctx.workDir, w.session, attempt);
+    if (existsSync(files.journal)) await journal.mergeFrom(files.journal);
+    if (existsSync(files.record)) records.push(JSON.parse(readFileSync(files.record, 'utf8')) as SessionRecord);
+  }
+  for (const o of outcomes) {
+    const delay = o.startDelayMs === null ? 'never started' : `started ${o.startDelayMs} ms after submission`;
+    ctx.log(`slurm: ${o.name} ${o.state}${o.node ? ` on ${o.node}` : ''}, ${delay}`);
+  }
+  const failed = outcomes.filter((o) => o.state !== 'done');
+  if (failed.length) {
+    throw new CheckFailed(
+      `${failed.length} of ${outcomes.length} session job(s) did not complete; their complete rounds are kept and the next pipeline run resubmits only the incomplete sessions`,
+      failed.map((o) => `${o.name}: ${o.state}${o.node ? ` on ${o.node}` : ''}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''}${o.reason ? ` (${o.reason})` : ''}: ${tail(o.stderrFile)}`),
+    );
+  }
+  return { records, outcomes };
+}
+
+function tail(file: string): string {
+  if (!existsSync(file)) return 'no stderr';
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  return lines.slice(-3).join(' | ') || 'empty stderr';
+}

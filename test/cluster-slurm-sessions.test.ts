@@ -1,0 +1,92 @@
+// `pipeline run --executor slurm` on a real private two-node cluster (munged,
+// slurmctld, slurmd n1 and n2 on 127.0.0.1): one job per sampling session,
+// merged into one sample table; a cancelled job's session runs again on the
+// next run. Root only (the daemons run as root); CI runs as root.
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type LocalCluster, startLocalCluster } from '../harness/cluster/local-cluster.js';
+import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
+import { readSamples } from '../harness/analysis/read-samples.js';
+import { Database } from '../harness/db/duckdb.js';
+import { loadPipeline } from '../harness/config/load-pipeline.js';
+import { knownStageKinds } from '../harness/engine/stage-registry.js';
+import { runCli, smokeProject, startCli } from './helpers/cli.js';
+
+const isRoot = process.getuid?.() === 0;
+const rootTest = isRoot ? test.serial : test.skip;
+if (!isRoot) console.warn('cluster-slurm-sessions: skipped, needs root; CI runs it as root');
+
+let cluster: LocalCluster | undefined;
+test.before(async () => {
+  if (!isRoot) return;
+  cluster = await startLocalCluster({ nodes: [{ name: 'n1', cpus: 1 }, { name: 'n2', cpus: 1 }] });
+  process.env['SLURM_CONF'] = cluster.slurmConf; // the runners this file starts find the cluster by it
+});
+test.after.always(async () => {
+  await cluster?.stop();
+});
+
+const SETS = ['--executor', 'slurm', '--set', 'design.sessions=4', '--set', 'design.rounds=3', '--set', 'analysis.bootstrap.resamples=200'];
+async function samplesFile(dir: string): Promise<string> {
+  const lock = JSON.parse(readFileSync(join(dir, 'pipeline.lock'), 'utf8'));
+  return join(dir, '.data', 'stages', 'sample', lock.stages.sample.key, 'outputs', 'samples.duckdb');
+}
+
+rootTest('four sessions run as Slurm jobs on both nodes and merge into one table whose statistics equal an in-process analysis', async (t) => {
+  const dir = smokeProject();
+  const r = await runCli(['run', '--json', ...SETS], dir);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stderr, /slurm: benchgraph-S1-a1 \(job \d+\) running on n[12]/);
+  const file = await samplesFile(dir);
+  const db = await Database.open(file, { readOnly: true });
+  try {
+    const sessions = await db.all(`SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY 1 ORDER BY 1`);
+    t.deepEqual(sessions.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]), [1, 2, 3, 4].map((k) => [k, 24, 24]));
+    const dup = await db.one(`SELECT count(*) - count(DISTINCT launch_id) AS d FROM samples`);
+    t.is(Number(dup!['d']), 0);
+    const hosts = await db.all(`SELECT DISTINCT host FROM samples WHERE phase = 'formal' ORDER BY 1`);
+    t.deepEqual(hosts.map((h) => h['host']), ['n1', 'n2']);
+  } finally {
+    db.close();
+  }
+  const config = loadPipeline(join(dir, 'pipeline.yaml'), { sets: ['design.sessions=4', 'design.rounds=3', 'analysis.bootstrap.resamples=200'], knownKinds: knownStageKinds() });
+  const inProcess = analyzeSamples(await readSamples(file), analysisRules(config.analysis), null);
+  const lock = JSON.parse(readFileSync(join(dir, 'pipeline.lock'), 'utf8'));
+  const frozen = JSON.parse(readFileSync(join(dir, '.data', 'stages', 'analyze', lock.stages.analyze.key, 'outputs', 'analysis.json'), 'utf8'));
+  t.deepEqual(frozen.cells, JSON.parse(JSON.stringify(inProcess.cells)));
+  t.deepEqual(frozen.differences, JSON.parse(JSON.stringify(inProcess.differences)));
+});
+
+rootTest('a cancelled session job leaves its session incomplete, and the next run resubmits only that session', async (t) => {
+  const dir = smokeProject();
+  const yaml = join(dir, 'pipeline.yaml');
+  writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('sleep 0.05', 'sleep 0.3'));
+  const child = startCli(['run', ...SETS], dir);
+  let err = '';
+  let cancelled = '';
+  child.stderr!.on('data', (b) => {
+    err += b;
+    const m = /benchgraph-S2-a1 \(job (\d+)\) running/.exec(err);
+    if (m && !cancelled) {
+      cancelled = m[1]!;
+      setTimeout(() => execFileSync('scancel', [cancelled], { env: process.env }), 1500);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  t.is(code, 1, err.slice(-2000));
+  t.regex(err, /1 of 4 session job\(s\) did not complete/);
+  t.regex(err, /benchgraph-S2-a1: cancelled/);
+  const again = await runCli(['run', '--json', ...SETS], dir);
+  t.is(again.code, 0, again.stderr);
+  t.regex(again.stderr, /slurm: submitting 1 session job\(s\): benchgraph-S2-a2\n/);
+  const db = await Database.open(await samplesFile(dir), { readOnly: true });
+  try {
+    const sessions = await db.all(`SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY 1 ORDER BY 1`);
+    t.deepEqual(sessions.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]), [1, 2, 3, 4].map((k) => [k, 24, 24]));
+  } finally {
+    db.close();
+  }
+});
