@@ -1,13 +1,11 @@
 // Effects: builds the root file system tar of an image recipe.
 // mmdebstrap (Debian minbase, optionally with packages) or, for tests, a tiny
 // root holding only busybox-static and /etc/os-release (no network needed).
-import { execFile } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import type { ImageRecipe } from './image-recipe.js';
+import { runUntimed } from '../process/untimed-command.js';
 
-const run = promisify(execFile);
 
 const BUSYBOX_APPLETS = ['sh', 'cat', 'echo', 'grep', 'ls', 'env', 'sleep', 'true', 'false', 'test', 'head', 'tail', 'wc', 'id', 'uname', 'mkdir', 'rm', 'cp', 'mv', 'sed', 'awk', 'tr', 'printf'];
 
@@ -29,11 +27,7 @@ export async function buildImageTar(recipe: ImageRecipe, outFile: string, log: (
   if (recipe.kind === 'mmdebstrap') {
     const args = mmdebstrapArgs(recipe, outFile);
     log(`pin: mmdebstrap ${args.join(' ')}`);
-    await run('mmdebstrap', args, {
-      env: { ...process.env, SOURCE_DATE_EPOCH: String(recipe.sourceDateEpoch), LC_ALL: 'C.UTF-8' },
-      maxBuffer: 64 * 1024 * 1024,
-      signal,
-    });
+    await runUntimed('mmdebstrap', args, { env: { ...process.env, SOURCE_DATE_EPOCH: String(recipe.sourceDateEpoch), LC_ALL: 'C.UTF-8' }, signal });
     return;
   }
   const root = mkdtempSync(join(dirname(outFile), '.busybox-root-'));
@@ -45,7 +39,7 @@ export async function buildImageTar(recipe: ImageRecipe, outFile: string, log: (
     chmodSync(join(root, 'bin', 'busybox'), 0o755);
     for (const a of BUSYBOX_APPLETS) symlinkSync('busybox', join(root, 'bin', a));
     writeFileSync(join(root, 'etc', 'os-release'), recipe.osRelease);
-    await run('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', root, '-cf', outFile, '.'], { signal });
+    await runUntimed('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', root, '-cf', outFile, '.'], { signal });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -2,12 +2,10 @@
 // mkfs.erofs, reproducibly: a fixed UUID, and SOURCE_DATE_EPOCH set to the
 // newest mtime in the tree so that --preserve-mtime keeps every file's own
 // mtime (Python compares them with its .pyc files) and the build time is fixed.
-import { execFile } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { runUntimed } from '../process/untimed-command.js';
 
-const run = promisify(execFile);
 export const EROFS_UUID = '00000000-0000-0000-0000-000000000000';
 
 function newestMtimeS(dir: string): number {
@@ -29,13 +27,10 @@ export async function buildErofsImage(tarFile: string, outFile: string, signal?:
   mkdirSync(dirname(outFile), { recursive: true });
   const root = mkdtempSync(join(dirname(outFile), '.erofs-root-'));
   try {
-    await run('tar', ['--numeric-owner', '-xpf', tarFile, '-C', root], { signal });
+    await runUntimed('tar', ['--numeric-owner', '-xpf', tarFile, '-C', root], { signal });
     const epoch = newestMtimeS(root);
     rmSync(outFile, { force: true });
-    await run('mkfs.erofs', ['--quiet', '--preserve-mtime', `-U${EROFS_UUID}`, outFile, root], {
-      env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) },
-      signal,
-    });
+    await runUntimed('mkfs.erofs', ['--quiet', '--preserve-mtime', `-U${EROFS_UUID}`, outFile, root], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) }, signal });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

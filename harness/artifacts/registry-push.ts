@@ -1,10 +1,7 @@
 // Effects: pushes a pinned OCI layout into a registry on loopback with skopeo,
 // keeping its digests, in a private mount namespace whose /var/lib is a tmpfs
 // (skopeo's blob-info cache is neither read nor left on the host).
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { runUntimed } from '../process/untimed-command.js';
 
 export function skopeoPushArgs(ociDir: string, address: string, repository: string, tag: string): string[] {
   return [
@@ -15,7 +12,7 @@ export function skopeoPushArgs(ociDir: string, address: string, repository: stri
 }
 
 export async function pushOciLayout(ociDir: string, address: string, repository: string, tag: string, signal?: AbortSignal): Promise<void> {
-  await run('unshare', skopeoPushArgs(ociDir, address, repository, tag), { signal, maxBuffer: 16 * 1024 * 1024 });
+  await runUntimed('unshare', skopeoPushArgs(ociDir, address, repository, tag), { signal });
 }
 
 /** Asks the registry (plain HTTP on loopback) whether it serves the manifest by digest. */
