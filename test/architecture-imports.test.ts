@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages', 'executors'],
   ['engine'],
   ['design', 'report', 'compare', 'cluster'],
-  ['analysis', 'launch', 'artifacts'],
+  ['analysis', 'launch', 'artifacts', 'sandbox'],
   ['contract'],
   ['services'],
   ['config', 'net'],
