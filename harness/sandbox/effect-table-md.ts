@@ -107,5 +107,5 @@ export function renderEffectReport(input: EffectReportInput): string {
     const facts = factsText(m.facts);
     if (facts) out.push(`- ${m.row.name}:${facts}`);
   }
-  return out.join('\n').replace(/\n+$/, '\n');
+  return out.join('\n').replace(/\n*$/, '\n');
 }
