@@ -64,6 +64,7 @@ function valueOf(row: EffectRow, r: { readyMs: number | null; completionMs: numb
 async function measureRow(ctx: StageContext, fx: EffectsSection, row: EffectRow, launcher: Launcher, out: EffectSample[]): Promise<RowRecord> {
   const folder = openRowFolder(row.id);
   const timeoutMs = Math.round(fx.timeout_s * 1000);
+  ctx.log(`effects: ${row.id}: work folder ${folder.dir}`);
   try {
     const values: Record<string, string> = {
       row_dir: folder.dir,
