@@ -2,8 +2,8 @@
 // the real host (files, binaries, kernel interfaces) and says whether the part
 // is met and, when not, why, in a sentence the report prints as the reason a
 // row is not runnable here.
-import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync, readlinkSync } from 'node:fs';
 
 export interface Requirement {
   id: string;
@@ -50,6 +50,19 @@ function binary(id: string, bin: string, pkg: string): Requirement {
   });
 }
 
+function runscRestoreFlag(id: string, flag: string, what: string): Requirement {
+  return check(id, `runsc restore --${flag} (${what})`, () => {
+    const p = onPath('runsc');
+    if (!p) return { met: false, detail: 'runsc is not installed' };
+    const r = spawnSync(p, ['restore', '--help'], { encoding: 'utf8' }); // --help exits 128
+    const help = `${r.stdout}${r.stderr}`;
+    const version = execFileSync(p, ['--version'], { encoding: 'utf8' }).split('\n')[0]!;
+    return new RegExp(`-${flag}\\b`).test(help)
+      ? { met: true, detail: `${version} has restore --${flag}` }
+      : { met: false, detail: `${version} has no 'restore --${flag}' flag` };
+  });
+}
+
 /** Every requirement an effect row can name, checked now. */
 export function sandboxRequirements(): Requirement[] {
   const root = process.getuid?.() === 0;
@@ -64,6 +77,22 @@ export function sandboxRequirements(): Requirement[] {
       return /compress/i.test(flags)
         ? { met: true, detail: `${version} has a compression flag` }
         : { met: false, detail: `${version} always writes flate-compressed images and has no flag to turn compression off ('runsc flags' names none)` };
+    }),
+    runscRestoreFlag('runsc-restore-background', 'background', "the source's dropped 'runsc restore --background'"),
+    runscRestoreFlag('runsc-restore-direct', 'direct', "the source's dropped 'runsc restore --direct'"),
+    check('runsc-netns', "runsc --network=sandbox in a private network namespace", () => {
+      // Seen here: `ip netns exec NS runsc --network=sandbox run` with the spec's
+      // netns path fails with "cannot run with network enabled in root network
+      // namespace"; runsc decides that by comparing with /proc/1/ns/net.
+      try {
+        readlinkSync('/proc/1/ns/net');
+        return { met: true, detail: '/proc/1/ns/net is readable' };
+      } catch (e) {
+        return {
+          met: false,
+          detail: `/proc/1/ns/net cannot be read here (${(e as NodeJS.ErrnoException).code}), and runsc --network=sandbox then fails in any namespace with "cannot run with network enabled in root network namespace"`,
+        };
+      }
     }),
     check('drop-caches', 'writable /proc/sys/vm/drop_caches', () =>
       writable('/proc/sys/vm/drop_caches') ? { met: true, detail: 'writable' } : { met: false, detail: '/proc/sys/vm/drop_caches is not writable (not root?)' }),
