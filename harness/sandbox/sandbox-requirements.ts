@@ -116,7 +116,6 @@ export function sandboxRequirements(): Requirement[] {
       if (swaps === 0) return { met: false, detail: `no swap device is active (/proc/swaps is empty; zswap enabled=${readFileSync(param, 'utf8').trim()}), and this build does not create a swap file` };
       return { met: true, detail: `${swaps} swap device(s)` };
     }),
-    check('pvm', 'Firecracker under PVM', () => ({ met: false, detail: 'the source ran Firecracker under PVM on its VM; this host has no PVM guest kernel' })),
   ];
 }
 
