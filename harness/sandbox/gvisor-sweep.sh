@@ -2,6 +2,7 @@
 # Undoes everything a row made under ROW_DIR; idempotent, safe after a crash
 # or a signal:
 #   every sandbox in ROW_DIR/runsc-state (runsc kill, runsc delete -force), and
+#   every crun container in ROW_DIR/crun-state (crun kill, crun delete -f), and
 #   any runsc process still running with that state folder (by pid);
 #   every cgroup listed in ROW_DIR/cgroups.list (its processes killed, then rmdir);
 #   every mount at or under ROW_DIR (newest first);
@@ -29,6 +30,14 @@ if [ -d "$state" ]; then
     pid=${p#/proc/}
     { tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -q -- "--root=\?$state " || continue
     kill -KILL "$pid" 2>/dev/null || true
+  done
+fi
+
+# crun containers of the row (crun-in-netns.sh)
+if [ -d "$row/crun-state" ]; then
+  for id in $(crun --root "$row/crun-state" list -q 2>/dev/null); do
+    crun --root "$row/crun-state" kill "$id" KILL >/dev/null 2>&1 || true
+    crun --root "$row/crun-state" delete -f "$id" >/dev/null 2>&1 || true
   done
 fi
 

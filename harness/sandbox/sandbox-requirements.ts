@@ -104,6 +104,7 @@ export function sandboxRequirements(): Requirement[] {
     binary('mkfs-ext4', 'mkfs.ext4', "Debian package 'e2fsprogs'"),
     binary('ip', 'ip', "Debian package 'iproute2'"),
     binary('curl', 'curl', "Debian package 'curl'"),
+    binary('crun', 'crun', "Debian package 'crun'"),
     binary('firecracker', 'firecracker', 'no Debian package; Firecracker is not part of this setup'),
     check('kvm', 'usable /dev/kvm', () => {
       if (!existsSync('/dev/kvm')) return { met: false, detail: 'no /dev/kvm (no hardware virtualization exposed to this machine)' };

@@ -28,7 +28,7 @@ export function triedAndDropped(cell: EffectCell, p90: boolean): DropVerdict {
   if (cell.low <= 1 && cell.high >= 1) reasons.push(`the ratio interval [${cell.low.toFixed(3)}, ${cell.high.toFixed(3)}] includes 1`);
   else if (cell.low > 1) reasons.push(`after is worse: the ratio interval [${cell.low.toFixed(3)}, ${cell.high.toFixed(3)}] lies above 1`);
   if (p90 && cell.p90Before !== null && cell.p90After !== null && cell.p90After > cell.p90Before) {
-    reasons.push(`P90 got worse: ${cell.p90Before} → ${cell.p90After}`);
+    reasons.push(`P90 got worse: ${cell.p90Before.toPrecision(4)} → ${cell.p90After.toPrecision(4)}`);
   }
   return { dropped: reasons.length > 0, reasons };
 }
