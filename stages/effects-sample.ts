@@ -8,10 +8,12 @@
 // order, each launch measured by the C launch helper after its side's
 // unmeasured prepare commands. Outputs: samples.csv (one line per formal
 // launch), rows.json (per row: measured or not runnable, setup facts),
-// requirements.json (every requirement, met or not).
+// requirements.json (every requirement, met or not). A run interrupted after
+// some rows resumes with the next row: each completed row is kept in the
+// stage's work folder (keyed by the stage key) until the stage succeeds.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile } from '../harness/contract/find-input.js';
@@ -135,7 +137,22 @@ const effectsSample: StageDefinition = {
           records.push({ id: row.id, state: 'not-runnable', reasons: unmet.map((u) => `${u.part}: ${u.detail}`), facts: {} });
           continue;
         }
-        records.push(await measureRow(ctx, fx, row, launcher, samples));
+        // A row measured completely before an interruption is not measured again (resume by row).
+        const done = join(ctx.workDir, 'rows', `${row.id}.json`);
+        if (existsSync(done)) {
+          const saved = JSON.parse(readFileSync(done, 'utf8')) as { record: RowRecord; samples: EffectSample[] };
+          ctx.log(`effects: ${row.id}: measured before an interruption; reusing its ${saved.samples.length} samples`);
+          records.push(saved.record);
+          samples.push(...saved.samples);
+          continue;
+        }
+        const mine: EffectSample[] = [];
+        const record = await measureRow(ctx, fx, row, launcher, mine);
+        mkdirSync(dirname(done), { recursive: true });
+        writeFileSync(`${done}.tmp`, JSON.stringify({ record, samples: mine }));
+        renameSync(`${done}.tmp`, done);
+        records.push(record);
+        samples.push(...mine);
       }
     } finally {
       await launcher.close();
