@@ -7,7 +7,7 @@
 // formal rounds: each round runs before and after once, in a seeded random
 // order, each launch measured by the C launch helper after its side's
 // unmeasured prepare commands. Outputs: samples.csv (one line per formal
-// launch), rows.json (per row: measured or not runnable, setup facts),
+// launch; the same rows in samples.duckdb, table effect_samples), rows.json (per row: measured or not runnable, setup facts),
 // requirements.json (every requirement, met or not). A run interrupted after
 // some rows resumes with the next row: each completed row is kept in the
 // stage's work folder (keyed by the stage key) until the stage succeeds.
@@ -26,6 +26,7 @@ import { makeMarker } from '../harness/launch/marker.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import type { EffectRow, EffectSideName, EffectsSection } from '../harness/sandbox/effect-row.js';
 import { EFFECT_SAMPLE_HEADER, formatEffectSample, type EffectSample } from '../harness/sandbox/effect-samples-csv.js';
+import { writeEffectSamplesDb } from '../harness/sandbox/effect-samples-db.js';
 import { printedValues } from '../harness/sandbox/printed-values.js';
 import { openRowFolder, sandboxScriptsDir } from '../harness/sandbox/row-folder.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
@@ -158,6 +159,7 @@ const effectsSample: StageDefinition = {
       await launcher.close();
     }
     writeFileSync(join(ctx.outputDir, 'samples.csv'), [EFFECT_SAMPLE_HEADER, ...samples.map(formatEffectSample)].join('\n') + '\n');
+    await writeEffectSamplesDb(join(ctx.outputDir, 'samples.duckdb'), samples);
     writeFileSync(join(ctx.outputDir, 'rows.json'), JSON.stringify(records, null, 2) + '\n');
   },
 };

@@ -3,11 +3,12 @@
 // blkio-throttled loop disk vs tmpfs, and a Firecracker row) publishes the
 // effect report and leaves nothing behind.
 import test from 'ava';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, runCli } from './helpers/cli.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
+import { Database } from '../harness/db/duckdb.js';
 import { parseEffectSamples } from '../harness/sandbox/effect-samples-csv.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -23,6 +24,14 @@ rootTest('pipeline run of sandbox-effects-mini publishes a measured gVisor row a
   const out = join(dir, 'reports', 'sandbox-effects-mini');
   const samples = parseEffectSamples(readFileSync(join(out, 'samples.csv'), 'utf8'), 'samples.csv');
   t.true(samples.length > 0 && samples.every((s) => s.row === 'slow-disk' && s.state === 'ok'), 'only the runnable row has samples, none failed');
+  const key = readdirSync(join(dir, '.data', 'stages', 'effects-sample'))[0]!;
+  const db = await Database.open(join(dir, '.data', 'stages', 'effects-sample', key, 'outputs', 'samples.duckdb'), { readOnly: true });
+  try {
+    const n = await db.one("SELECT count(*) AS n FROM effect_samples WHERE state = 'ok'");
+    t.is(Number(n!['n']), samples.length, 'the DuckDB table holds the same launches as the CSV');
+  } finally {
+    db.close();
+  }
   const md = readFileSync(join(out, 'report.md'), 'utf8');
   t.regex(md, /- A Firecracker row: firecracker on PATH: /);
   const rowDir = /work folder (\S+)/.exec(r.stderr)?.[1];
