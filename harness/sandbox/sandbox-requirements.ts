@@ -108,7 +108,12 @@ export function sandboxRequirements(): Requirement[] {
     binary('firecracker', 'firecracker', 'no Debian package; Firecracker is not part of this setup'),
     check('kvm', 'usable /dev/kvm', () => {
       if (!existsSync('/dev/kvm')) return { met: false, detail: 'no /dev/kvm (no hardware virtualization exposed to this machine)' };
-      return writable('/dev/kvm') ? { met: true, detail: '/dev/kvm is writable' } : { met: false, detail: '/dev/kvm is not writable' };
+      if (!writable('/dev/kvm')) return { met: false, detail: '/dev/kvm is not writable' };
+      // Seen here: /dev/kvm opens, but the CPU shows no vmx/svm flag and runsc --platform=kvm hung (killed after 20 s).
+      const flags = readFileSync('/proc/cpuinfo', 'utf8');
+      return /\b(vmx|svm)\b/.test(flags)
+        ? { met: true, detail: '/dev/kvm is writable and the CPU has vmx/svm' }
+        : { met: false, detail: '/dev/kvm opens, but the CPU shows no vmx or svm flag (a guest without nested virtualization); runsc --platform=kvm hung here' };
     }),
     check('zswap', 'zswap with an active swap device', () => {
       const param = '/sys/module/zswap/parameters/enabled';
