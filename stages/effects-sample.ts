@@ -121,7 +121,8 @@ async function measureRow(ctx: StageContext, fx: EffectsSection, row: EffectRow,
 const effectsSample: StageDefinition = {
   kind: 'effects-sample',
   description: 'Measures each runnable before/after row of the effects section over seeded paired rounds; records not-runnable rows with the reason.',
-  reads: ['effects', 'artifacts'],
+  // not effects.bootstrap: changing the bootstrap reruns analysis and report only
+  reads: ['effects.seed', 'effects.rounds', 'effects.warmup_rounds', 'effects.timeout_s', 'effects.rows', 'artifacts'],
   extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c'],
   async run(ctx) {
     const fx = effectsOf(ctx);

@@ -13,12 +13,14 @@ case "$mode" in shared|copies) ;; *) echo "gvisor-forks: mode must be shared or 
 here=$(cd "$(dirname "$0")" && pwd -P)
 copies="$row/fork-copies-$$"
 cleanup() {
+  # children are removed side by side (a runsc delete takes over a second here)
   i=1
   while [ $i -le "$n" ]; do
-    "$here/runsc.sh" "$row" kill "fork-$$-$i" KILL >/dev/null 2>&1 || true
-    "$here/runsc.sh" "$row" delete -force "fork-$$-$i" >/dev/null 2>&1 || true
+    ( "$here/runsc.sh" "$row" kill "fork-$$-$i" KILL >/dev/null 2>&1 || true
+      "$here/runsc.sh" "$row" delete -force "fork-$$-$i" >/dev/null 2>&1 || true ) &
     i=$((i + 1))
   done
+  wait
   rm -rf "$copies"
 }
 trap cleanup EXIT
