@@ -23,7 +23,11 @@ const effectsReport: StageDefinition = {
     const exp = ctx.config.experiment;
     const md = renderEffectReport({
       title: exp.name,
-      intro: [exp.question, (exp as { motivation?: string }).motivation ?? ''].filter(Boolean).join('\n\n'),
+      intro: [
+        exp.question,
+        exp.motivation ?? '',
+        exp.unmeasured?.length ? `Not measured here:\n\n${exp.unmeasured.map((u) => `- ${u}`).join('\n')}` : '',
+      ].filter(Boolean).join('\n\n'),
       rounds: fx.rounds,
       seed: fx.seed,
       rows,
