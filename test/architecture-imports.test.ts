@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['executors'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
-  ['analysis', 'launch'],
+  ['analysis', 'launch', 'sandbox'],
   ['services'],
   ['artifacts'],
   ['contract'],

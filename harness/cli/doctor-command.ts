@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { BINARIES, DEBIAN_PACKAGES, whichBinary } from '../artifacts/binary-pins.js';
 import type { CliCommand } from './cli-command.js';
+import { sandboxRequirements } from '../sandbox/sandbox-requirements.js';
 
 export interface Requirement {
   name: string;
@@ -50,6 +51,9 @@ export const doctorCommand: CliCommand = {
     for (const r of reqs) {
       process.stdout.write(`${r.met ? 'ok     ' : 'MISSING'} ${r.name.padEnd(width)}  ${r.detail}${r.met ? '' : `  -> ${r.remedy}`}\n`);
     }
+    // Parts of effect rows: informational; a row missing one is reported as not runnable, never an error.
+    process.stdout.write('\nparts of effect rows (pipelines/sandbox-effects.yaml lists a row that needs an absent one as not runnable here):\n');
+    for (const r of sandboxRequirements()) process.stdout.write(`${r.met ? 'ok     ' : 'absent '} ${r.id.padEnd(width)}  ${r.part}: ${r.detail}\n`);
     const missing = reqs.filter((r) => !r.met);
     if (missing.length === 0) {
       process.stdout.write('all requirements of the real paths are met\n');

@@ -58,4 +58,4 @@ else
   echo "lazy-launch: state must be cold or warm, not $state" >&2; exit 64
 fi
 
-exec "$here/oci-run.sh" "$d/lower" "$ws" -- "$@"
+exec "$here/${BENCHGRAPH_RUN_SCRIPT:-oci-run.sh}" "$d/lower" "$ws" -- "$@"

@@ -34,4 +34,4 @@ else
   echo "oci-full-launch: state must be cold or warm, not $state" >&2; exit 64
 fi
 
-exec "$here/oci-run.sh" "$d/bundle/rootfs" "$ws" -- "$@"
+exec "$here/${BENCHGRAPH_RUN_SCRIPT:-oci-run.sh}" "$d/bundle/rootfs" "$ws" -- "$@"

@@ -1,0 +1,44 @@
+// effects-report: renders report.md in the source's shape (gVisor,
+// Firecracker, Both; tried and dropped; not runnable here) from effects.json,
+// and copies the raw samples and the host requirements next to it. Published
+// to reports/<experiment.name>/.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StageDefinition } from '../harness/contract/stage.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
+import { UserError } from '../harness/errors.js';
+import type { EffectsSection } from '../harness/sandbox/effect-row.js';
+import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
+
+const effectsReport: StageDefinition = {
+  kind: 'effects-report',
+  description: 'The effect table report (gVisor, Firecracker, Both; tried and dropped; not runnable here).',
+  reads: ['effects', 'experiment'],
+  publishDir: (config) => 'reports/' + config.experiment.name,
+  async run(ctx) {
+    const fx = (ctx.config as unknown as { effects: EffectsSection }).effects;
+    const effects = findInputFile(ctx.inputs, 'effects.json');
+    if (!effects) throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
+    const rows = JSON.parse(readFileSync(effects.file, 'utf8')) as ReportedRow[];
+    const exp = ctx.config.experiment;
+    const md = renderEffectReport({
+      title: exp.name,
+      intro: [
+        exp.question,
+        exp.motivation ?? '',
+        exp.unmeasured?.length ? `Not measured here:\n\n${exp.unmeasured.map((u) => `- ${u}`).join('\n')}` : '',
+      ].filter(Boolean).join('\n\n'),
+      rounds: fx.rounds,
+      seed: fx.seed,
+      rows,
+    });
+    writeFileSync(join(ctx.outputDir, 'report.md'), md);
+    writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
+    for (const name of ['samples.csv', 'requirements.json', 'rows.json']) {
+      const f = findInputFile(ctx.inputs, name);
+      if (f) copyFileSync(f.file, join(ctx.outputDir, name));
+    }
+  },
+};
+
+export default effectsReport;

@@ -1,0 +1,49 @@
+// What a sandbox row folder can leave on the host, looked up on the real
+// host: runsc (or any) processes naming the folder, mounts at or under it,
+// loop devices backed by a file under it, blkio cgroups named after it, and
+// the folder itself.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { mountsUnder } from '../../harness/process/mount-table.js';
+
+export function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid} ${cmd}`);
+    } catch {
+      /* gone */
+    }
+  }
+  return found;
+}
+
+function loopsUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const dev of readdirSync('/sys/block').filter((d) => d.startsWith('loop'))) {
+    try {
+      const b = readFileSync(`/sys/block/${dev}/loop/backing_file`, 'utf8').trim();
+      if (b.startsWith(dir + '/')) out.push(`${dev} ${b}`);
+    } catch {
+      /* not attached */
+    }
+  }
+  return out;
+}
+
+function cgroupsOf(dir: string): string[] {
+  const blkio = '/sys/fs/cgroup/blkio';
+  if (!existsSync(blkio)) return [];
+  return readdirSync(blkio).filter((n) => n.startsWith(`benchgraph-${basename(dir)}-`));
+}
+
+export function sandboxLeftovers(dir: string): string[] {
+  return [
+    ...processesMentioning(dir).map((p) => `process ${p}`),
+    ...mountsUnder(dir).map((m) => `mount ${m}`),
+    ...loopsUnder(dir).map((l) => `loop ${l}`),
+    ...cgroupsOf(dir).map((c) => `cgroup ${c}`),
+    ...(existsSync(dir) ? [`folder ${dir}`] : []),
+  ];
+}

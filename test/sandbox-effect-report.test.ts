@@ -1,0 +1,46 @@
+// Our own rendering logic with constructed rows (no measurement): the effect
+// report has the source's shape and never gives a not-runnable row numbers.
+import test from 'ava';
+import type { EffectRow } from '../harness/sandbox/effect-row.js';
+import { effectCell } from '../harness/sandbox/effect-ratio.js';
+import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
+import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
+
+function row(id: string, system: EffectRow['system']): EffectRow {
+  return { id, name: `Row ${id}`, system, source: `source of ${id}`, requires: [], setup: [], metric: 'ready', unit: 'ms', p90: false, before: { launch: ['true'], prepare: [] }, after: { launch: ['true'], prepare: [] } };
+}
+
+function measured(id: string, system: EffectRow['system'], factor: number): ReportedRow {
+  const rounds = Array.from({ length: 12 }, (_, i) => ({ before: [100 + i], after: [(100 + i) * factor] }));
+  const cell = effectCell(rounds, { resamples: 300, confidence: 0.95, seed: id });
+  return { row: row(id, system), state: 'measured', cell, verdict: triedAndDropped(cell, false), failures: { before: 0, after: 0 }, facts: {} };
+}
+
+const rows: ReportedRow[] = [
+  measured('kept', 'gVisor', 0.5),
+  measured('same', 'gVisor', 1),
+  { row: row('fc', 'Firecracker'), state: 'not-runnable', reasons: ['firecracker is not installed'] },
+];
+const md = renderEffectReport({ title: 't', intro: 'i', rounds: 12, seed: 's', rows });
+const section = (name: string) => md.slice(md.indexOf(`## ${name}`), md.indexOf('## ', md.indexOf(`## ${name}`) + 3));
+
+test('the report has the gVisor, Firecracker and Both tables in the source order', (t) => {
+  const at = ['## gVisor', '## Firecracker', '## Both'].map((h) => md.indexOf(h));
+  t.true(at.every((i) => i >= 0));
+  t.deepEqual([...at].sort((a, b) => a - b), at);
+});
+
+test('a kept row is a table line with its before → after effect', (t) => {
+  t.regex(section('gVisor'), /\| Row kept \| \d+(\.\d)? → \d+(\.\d)? ms \|/);
+});
+
+test('a row whose interval includes 1 is listed under Tried and dropped, not in the table', (t) => {
+  const g = section('gVisor');
+  t.regex(g.slice(g.indexOf('Tried and dropped:')), /- Row same: .*includes 1/);
+  t.notRegex(g, /\| Row same \|/);
+});
+
+test('a not-runnable row is listed with its reason and no numbers', (t) => {
+  const line = section('Firecracker').split('\n').find((l) => l.startsWith('- Row fc'))!;
+  t.is(line, '- Row fc: firecracker is not installed. (Source: source of fc)');
+});
