@@ -2,6 +2,7 @@
 // The script stamps its own start time (epoch ns) next to its output, then
 // execs the job's argv, so the command runs without a shell in between.
 import type { SlurmExecutorOptions, SlurmJobSpec } from './slurm-job-types.js';
+import { shellWord } from '../process/shell-quote.js';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -9,10 +10,7 @@ export function checkJobName(name: string): void {
   if (!NAME_RE.test(name)) throw new Error(`slurm job name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
 }
 
-/** POSIX shell single-quoting. */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+
 
 export interface JobFiles {
   script: string;
@@ -30,14 +28,14 @@ export function renderBatchScript(job: SlurmJobSpec, files: JobFiles): string {
   if (!job.argv.length) throw new Error(`slurm job ${job.name}: empty argv`);
   const env = Object.entries(job.env ?? {}).map(([k, v]) => {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`slurm job ${job.name}: bad environment name ${JSON.stringify(k)}`);
-    return `export ${k}=${shellQuote(v)}`;
+    return `export ${k}=${shellWord(v)}`;
   });
   return [
     '#!/bin/sh',
     `# benchgraph slurm job ${job.name}`,
-    `date +%s%N > ${shellQuote(files.startStamp)}`,
+    `date +%s%N > ${shellWord(files.startStamp)}`,
     ...env,
-    `exec ${job.argv.map(shellQuote).join(' ')}`,
+    `exec ${job.argv.map(shellWord).join(' ')}`,
     '',
   ].join('\n');
 }

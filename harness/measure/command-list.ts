@@ -3,7 +3,8 @@
 // (`--parameter-scan`, `--parameter-list`), with `{NAME}` replaced in every
 // word, in the string and in its `-n` label, as hyperfine does.
 import { UserError } from '../errors.js';
-import { shellJoin, shellWords } from './shell-words.js';
+import { shellWords } from './shell-words.js';
+import { shellLine as shellJoin } from '../process/shell-quote.js';
 
 export type CommandSource = { kind: 'argv'; argv: string[] } | { kind: 'string'; text: string };
 

@@ -1,6 +1,6 @@
 // Pure: the text `pipeline measure` prints: one block per command, then one
 // line per pair of commands.
-import { shellJoin } from './shell-words.js';
+import { shellLine as shellJoin } from '../process/shell-quote.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { CommandSummary, MeasureSummary, PairComparison, Spread } from './measure-summary.js';
 import { withUnit, type TimeUnit } from './time-unit.js';

@@ -41,7 +41,3 @@ export function shellWords(text: string): { words: string[] } | { problem: strin
   return { words };
 }
 
-/** Pure: one argv as a line a shell reads back as the same words. */
-export function shellJoin(argv: readonly string[]): string {
-  return argv.map((s) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)).join(' ');
-}

@@ -11,6 +11,7 @@ import { cohortSummary } from './cohort-summary.js';
 import { judgeFindings, sourceReference, type FindingVerdict } from './source-findings.js';
 import { provenanceLines } from './render-provenance-md.js';
 import { distinctContentText } from './content-detail.js';
+import { shellLine } from '../process/shell-quote.js';
 
 /** A figure line: the page replaces it with the interactive view of the same plot. */
 export function figure(p: Plot): string {
@@ -23,8 +24,7 @@ function table(header: string[], rows: string[][]): string[] {
 }
 
 /** An argv as a shell would need it typed: words with spaces or quotes are single-quoted. */
-const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./{}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-const code = (argv: readonly string[]): string => '`' + argv.map(shellWord).join(' ').replace(/`/g, "'") + '`';
+const code = (argv: readonly string[]): string => '`' + shellLine(argv).replace(/`/g, "'") + '`';
 
 export function renderReportMd(inp: ReportInputs, plots: readonly Plot[]): string {
   const f = formatters(inp.options);
