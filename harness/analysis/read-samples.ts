@@ -46,17 +46,3 @@ export async function readSamples(file: string): Promise<SampleData> {
     db.close();
   }
 }
-
-/** Every formal Ready value of valid launches by cohort, state and path (for plots). */
-export async function readReadyValues(file: string): Promise<{ cohort: string; path: string; state: string; readyMs: number }[]> {
-  const db = await Database.open(file, { readOnly: true });
-  try {
-    const rows = await db.all(`
-      SELECT cohort, path, state, ready_ms FROM samples
-      WHERE phase = 'formal' AND ok AND ready_ms IS NOT NULL
-      ORDER BY cohort, state, path, ready_ms`);
-    return rows.map((r) => ({ cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), readyMs: Number(r['ready_ms']) }));
-  } finally {
-    db.close();
-  }
-}

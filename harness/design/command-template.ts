@@ -38,10 +38,3 @@ export function flattenValues(prefix: string, value: unknown, out: TemplateValue
   }
   return out;
 }
-
-/** Placeholders a template uses (for validation before a session starts). */
-export function placeholdersOf(template: readonly string[]): string[] {
-  const names = new Set<string>();
-  for (const part of template) for (const m of part.matchAll(PLACEHOLDER)) names.add(m[1]!);
-  return [...names].sort();
-}

@@ -24,4 +24,3 @@ export const stagesSourceDir = (): string => join(projectRoot(), 'stages');
 /** Compiled stage modules. */
 export const stagesDistDir = (): string => join(projectRoot(), 'dist', 'stages');
 export const harnessDir = (): string => join(projectRoot(), 'harness');
-export const sourcePath = (rel: string): string => resolve(projectRoot(), rel);
