@@ -12,6 +12,7 @@ import { readLaunchRows } from '../harness/report/launch-rows.js';
 import { readPageLibraries } from '../harness/report/page-libraries.js';
 import { readProvenance, readStageRuns } from '../harness/report/read-provenance.js';
 import { renderReport } from '../harness/report/render-report.js';
+import type { SessionRecord } from '../harness/design/sample-session.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
 
@@ -24,6 +25,7 @@ const report: StageDefinition = {
   kind: 'report',
   description: 'report.md, index.html, statistics/differences/provenance/samples CSVs, REPRODUCE.md and SVG plots',
   reads: ['report', 'experiment', 'design', 'cohorts', 'paths', 'artifacts', 'services'],
+  readsObservations: true, // the sessions' hosts, times and load (sample observations)
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
@@ -42,6 +44,7 @@ const report: StageDefinition = {
       launches: samples ? await readLaunchRows(samples.file) : [],
       preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) => (w ? { launches: w.launches, failures: w.failures } : null)),
       stageRuns: readStageRuns(ctx.inputs),
+      sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
       provenance: readProvenance({ dataDir: ctx.dataDir, sampleOutputDir: samples?.input.outputDir ?? null, pinOutputDir: pins?.input.outputDir ?? null, mirror }),
     };
     const files = await renderReport(inputs, await readPageLibraries());

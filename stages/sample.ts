@@ -7,7 +7,7 @@
 // after a crash or signal the next run discards the incomplete round and
 // resumes the first incomplete session there, so completed rounds are never
 // repeated or counted twice.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SamplingSummary } from '../harness/contract/exchange-files.js';
@@ -39,6 +39,9 @@ const sample: StageDefinition = {
           if (c.completeRounds) ctx.log(`session ${w.session} ${c.cohort}: ${c.completeRounds} formal rounds already complete, ${c.rounds.length} to go`);
         }
       }
+      // Records of every session run by any attempt, kept in the work folder until the samples are complete.
+      const recordsDir = join(ctx.workDir, 'session-records');
+      mkdirSync(recordsDir, { recursive: true });
       const sessionLog: SessionRecord[] = [];
       if (ctx.config.executor.kind === 'slurm' && work.length) {
         // One Slurm job per session; each starts its services on its node and runs its own preflight.
@@ -70,7 +73,10 @@ const sample: StageDefinition = {
       };
       writeFileSync(join(ctx.outputDir, 'session.json'), JSON.stringify(summary, null, 2) + '\n');
       // When and where each session of this attempt ran: observations, never in a downstream key.
-      writeFileSync(join(ctx.observationsDir, `sessions-attempt-${attempt}.json`), JSON.stringify(sessionLog, null, 2) + '\n');
+      for (const r of sessionLog) writeFileSync(join(recordsDir, `S${r.session}.a${r.attempt}.json`), JSON.stringify(r) + '\n');
+      const all = readdirSync(recordsDir).sort().map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord);
+      all.sort((x, y) => x.session - y.session || x.attempt - y.attempt);
+      writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(all, null, 2) + '\n');
       ctx.log(`${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)`);
     } finally {
       await journal.close();

@@ -5,6 +5,8 @@ import type { StageContext } from '../contract/stage.js';
 import type { RunningServices } from '../contract/running-services.js';
 import type { SampleJournal } from '../db/sample-journal.js';
 import { hostName } from '../process/host-name.js';
+import { hostNoise, noisySession, readHostSnapshot, type HostNoise } from '../process/host-noise.js';
+import { ourRootPids } from '../process/our-processes.js';
 import { openSession } from './open-session.js';
 import { formatProgress } from './progress-line.js';
 import type { SessionWork } from './session-plan.js';
@@ -15,6 +17,8 @@ export interface SessionRecord {
   host: string;
   startedAt: string;
   endedAt: string;
+  /** The host's other load over the session (CPU shares, foreign processes) and the noisy-session rule's verdict; never a reason to drop it. */
+  noise: HostNoise & { noisy: boolean; reasons: string[] };
 }
 
 /** One session: its preflight (when asked), then per cohort its warmup rounds and remaining formal rounds. */
@@ -27,6 +31,7 @@ export async function sampleSession(
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
   const startedAt = new Date().toISOString();
+  const hostAtStart = readHostSnapshot();
   const perRound = Object.keys(ctx.config.paths).length * design.states.length;
   const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
   const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
@@ -73,5 +78,7 @@ export async function sampleSession(
   } finally {
     await opened.close();
   }
-  return { session: id.session, attempt: id.attempt, host: hostName(), startedAt, endedAt: new Date().toISOString() };
+  // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
+  const noise = hostNoise(hostAtStart, readHostSnapshot(), ourRootPids([ctx.dataDir, '/bg-engine-']));
+  return { session: id.session, attempt: id.attempt, host: hostName(), startedAt, endedAt: new Date().toISOString(), noise: { ...noise, ...noisySession(noise) } };
 }

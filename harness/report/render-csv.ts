@@ -31,16 +31,16 @@ export function statisticsCsv(a: AnalysisResult): string {
 
 export const differencesColumns = [
   'kind', 'cohort', 'state', 'metric', 'a', 'b', 'service', 'artifact', 'operation', 'unit', 'value', 'low', 'high',
-  'confidence', 'resamples', 'n', 'detected',
+  'confidence', 'resamples', 'n', 'detected', 'sessions', 'sessions_same_direction',
 ] as const;
 
 export function differencesCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
     'median_difference', d.cohort, d.state, d.metric, d.a, d.b, null, null, null, 'ms', ms(d.observedMs), ms(d.lowMs), ms(d.highMs),
-    d.confidence, d.resamples, d.rounds, d.observedMs === null ? null : d.detected,
+    d.confidence, d.resamples, d.rounds, d.observedMs === null ? null : d.detected, d.sessions, d.sessions ? d.sameDirection : null,
   ]);
   for (const p of a.preparation ?? []) {
-    rows.push(['preparation', null, null, null, null, null, p.service, p.artifact, p.operation, 's', fixed(p.seconds, 3), null, null, null, null, 1, null]);
+    rows.push(['preparation', null, null, null, null, null, p.service, p.artifact, p.operation, 's', fixed(p.seconds, 3), null, null, null, null, 1, null, null, null]);
   }
   return csv(differencesColumns, rows);
 }
@@ -82,3 +82,15 @@ export function provenanceCsv(inp: ReportInputs): string {
   if (inp.verify) rows.push(['verify', 'artifacts', null, null, inp.verify.ok ? 'hashes match after sampling' : 'hash mismatch after sampling']);
   return csv(provenanceColumns, rows);
 }
+
+/** sessions.csv: the median of every cell in every session (one row per cell, metric and session). */
+export const sessionsColumns = ['cohort', 'path', 'state', 'metric', 'session', 'n', 'p50_ms', 'cell_session_spread', 'dominant_variance'] as const;
+
+export function sessionsCsv(a: AnalysisResult): string {
+  const rows: (string | number | boolean | null)[][] = [];
+  for (const c of a.cells) {
+    for (const s of c.sessions) rows.push([c.cohort, c.path, c.state, c.metric, s.session, s.n, ms(s.p50Ms), c.sessionSpread === null ? null : fixed(c.sessionSpread, 3), c.variance.dominant]);
+  }
+  return csv(sessionsColumns, rows);
+}
+

@@ -12,6 +12,7 @@ import { judgeFindings, sourceReference, type FindingVerdict } from './source-fi
 import { provenanceLines } from './render-provenance-md.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
+import { sessionCount, sessionScopeSentence, sessionsSection } from './sessions-section.js';
 
 /** A figure line: the page replaces it with the interactive view of the same plot. */
 export function figure(p: Plot): string {
@@ -222,15 +223,16 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
     const diffs = a.differences.filter((d) => d.cohort === cohort);
     if (diffs.length) {
       L.push(`#### ${cap(cohort)}: differences of marginal medians`, '');
-      L.push(`Resampling complete paired formal rounds ${grouped(r.bootstrap.resamples)} times with replacement (seed \`${r.bootstrap.seed}\`) gives ` +
+      L.push(`Resampling the sessions, then the complete paired formal rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times with replacement (seed \`${r.bootstrap.seed}\`) gives ` +
         `${fixed(r.bootstrap.confidence * 100, 0)}% percentile intervals for each difference of marginal medians. ` +
         'Only rounds in which both paths have a valid value are resampled; a round with a failed launch is left out. ' +
         'An interval containing 0 means no difference is detected; one that excludes 0 shows which path has the lower median, not that every launch of it is faster. ' +
-        'These intervals do not describe cluster centres and do not establish a speed multiplier or a cause.', '');
-      L.push(...table(['state', 'metric', 'difference', 'observed (ms)', `${fixed(r.bootstrap.confidence * 100, 0)}% interval (ms)`, 'paired rounds used', 'result'],
+        'These intervals do not describe cluster centres and do not establish a speed multiplier or a cause. ' + sessionScopeSentence(sessionCount(a)), '');
+      L.push(...table(['state', 'metric', 'difference', 'observed (ms)', `${fixed(r.bootstrap.confidence * 100, 0)}% interval (ms)`, 'paired rounds used', 'same direction in', 'result'],
         diffs.map((d) => [d.state, d.metric, `${d.a} − ${d.b}`, orDash(d.observedMs, (v) => fixed(v, inp.options.msDecimals)),
           d.lowMs === null || d.highMs === null ? '-' : `[${fixed(d.lowMs, inp.options.msDecimals)}, ${fixed(d.highMs, inp.options.msDecimals)}]`,
-          `${d.rounds} of ${comparisonRounds(a, d)}`, d.observedMs === null ? 'not computable' : d.detected ? 'difference detected' : 'no difference detected'])), '');
+          `${d.rounds} of ${comparisonRounds(a, d)}`, d.sessions > 1 ? `${d.sameDirection} of ${d.sessions} sessions` : '1 session',
+          d.observedMs === null ? 'not computable' : d.detected ? 'difference detected' : 'no difference detected'])), '');
       L.push(diffs.filter((d) => d.metric === 'ready').map((d) => cap(differenceText(d, f, 'Ready', comparisonRounds(a, d))) + '.').join(' '), '');
     }
 
@@ -261,6 +263,8 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
     }
   }
   L.push(...plot('differences.svg'), ...plot('rounds.svg'), ...plot('content-bytes.svg'));
+
+  L.push(...sessionsSection(a, inp.sessions, inp.options.msDecimals));
 
   L.push('### Cluster rule', '');
   L.push(`A cell splits when, after sorting, some split point leaves at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) on each side ` +

@@ -1,6 +1,6 @@
 // All report files from the gathered inputs: name -> content. Pure apart from
 // the plotting adapter (deterministic: headless renderer, no clock).
-import { differencesCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
+import { differencesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
 import { renderReportMd } from './render-report-md.js';
 import { renderReproduce } from './render-reproduce.js';
 import { renderSvg } from './plot-adapter.js';
@@ -20,6 +20,7 @@ export async function renderReport(inp: ReportInputs, libraries: PageLibraries |
   if (a) {
     files.set('statistics.csv', statisticsCsv(a));
     files.set('differences.csv', differencesCsv(a));
+    files.set('sessions.csv', sessionsCsv(a));
   }
   if (inp.launches.length) files.set(samplesCsvFile, samplesCsv(inp.launches));
   files.set('provenance.csv', provenanceCsv(inp));

@@ -4,6 +4,7 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { ReportOptions } from './report-options.js';
+import type { SessionRecord } from '../design/sample-session.js';
 
 export interface PinnedImage {
   tarFile?: string;
@@ -86,6 +87,8 @@ export interface ReportInputs {
   /** Every launch of samples.duckdb (all phases, sample schema columns) in run order. */
   launches: SampleRow[];
   provenance: Provenance;
+  /** Every sampling session's record (host, times, the host's other load), from the sample stage's observations; null when absent (imported samples). */
+  sessions: SessionRecord[] | null;
   /** Preflight launches, run by the warmup stage (warmup.json) and not stored in the sample table; null when absent. */
   preflight: { launches: number; failures: number } | null;
   /** How long each upstream stage ran (from its manifest), when recorded. */
