@@ -76,7 +76,7 @@ test('analyze and report run end to end on a synthetic samples.duckdb', async (t
     t.true(cold.detected && cold.lowMs! > 0);
     t.is(a.preparation, null);
     const files = (await readdir(reportDir)).sort();
-    t.deepEqual(files, ['REPRODUCE.md', 'content-bytes.svg', 'differences.csv', 'differences.svg', 'ecdf-shell.svg', 'index.html', 'provenance.csv', 'report.md', 'rounds.svg', 'samples.csv', 'statistics.csv']);
+    t.deepEqual(files, ['REPRODUCE.md', 'content-bytes.svg', 'differences.csv', 'differences.svg', 'ecdf-shell.svg', 'index.html', 'provenance.csv', 'report.md', 'rounds.svg', 'samples.csv', 'sessions.csv', 'statistics.csv']);
     const md = await readFile(join(reportDir, 'report.md'), 'utf8');
     t.true(md.startsWith('# Does the lazy path start faster?\n'));
     for (const h of ['## Conclusions', '## Motivation', '## Experiment design', '## Data and analysis', '## Downloads and sources']) t.true(md.includes(h), h);
