@@ -43,12 +43,12 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
   if (records && records.length) {
     L.push('The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run\'s own (top names). ' +
       'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, the 1-minute load at start reaches the CPU count, or available memory falls below 10%; a noisy session is reported, never dropped.', '');
-    L.push(...table(['session', 'attempt', 'host', 'started (UTC)', 'minutes', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
+    L.push(...table(['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
       records.map((r) => {
         const n = r.noise;
-        const minutes = (Date.parse(r.endedAt) - Date.parse(r.startedAt)) / 60000;
+        const seconds = (Date.parse(r.endedAt) - Date.parse(r.startedAt)) / 1000;
         const top = n.topForeign.slice(0, 3).map((t) => `${t.name} ${fixed(t.cpuMs / 1000, 1)}`).join(', ');
-        return [String(r.session), String(r.attempt), r.host, r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ''), fixed(minutes, 1),
+        return [String(r.session), String(r.attempt), r.host, r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ''), seconds < 120 ? `${fixed(seconds, 1)} s` : `${fixed(seconds / 60, 1)} min`,
           `${fixed(n.loadAverageStart[0], 2)} → ${fixed(n.loadAverageEnd[0], 2)}`, pct(n.stealShare), pct(n.iowaitShare),
           `${fixed(n.foreignCpuMs / 1000, 1)}${top ? ` (${top})` : ''}`, n.noisy ? `yes: ${n.reasons.join('; ')}` : 'no'];
       })), '');
