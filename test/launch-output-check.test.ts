@@ -18,6 +18,7 @@ function result(overrides: Partial<LaunchResult>): LaunchResult {
     stderrTail: '',
     markerSeen: true,
     failureReason: null,
+    phases: [],
     ...overrides,
   };
 }

@@ -36,6 +36,13 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
     const cold = Object.fromEntries(rows.filter((r) => r['state'] === 'cold').map((r) => [String(r['path']), Number(r['lo'])]));
     t.is(cold['docker'], cold['oci-full'], 'docker and oci-full both retrieve every blob');
     t.true(cold['lazy']! > 0);
+    // Cold docker and oci-full launches mark their steps on stderr; warm launches and lazy mark none.
+    const marks = await db.all(
+      `SELECT s.path, s.state, string_agg(p.name, ',' ORDER BY p.seq) AS names, count(DISTINCT s.launch_id) AS launches
+       FROM phases p JOIN samples s USING (launch_id) WHERE s.phase = 'formal' GROUP BY ALL ORDER BY ALL`,
+    );
+    t.deepEqual(marks.map((m) => [m['path'], m['state'], Number(m['launches'])]), [['docker', 'cold', 3], ['oci-full', 'cold', 3]]);
+    t.true(marks.every((m) => /^(pull-done(,pull-done)*|copy-done,unpack-done(,copy-done,unpack-done)*)$/.test(String(m['names']))), JSON.stringify(marks));
   } finally {
     db.close();
   }

@@ -123,6 +123,8 @@ export interface AnalysisResult {
   failures: FailureCount[];
   /** null when no preparation.json was among the inputs. */
   preparation: PreparationCost[] | null;
+  /** Median time from spawn to each phase mark, per cell, in the order the marks come. */
+  phaseMarks: { cohort: string; path: string; state: string; name: string; n: number; p50Ms: number }[];
   /** Recommended sessions x rounds for the next run (Ready cells), by the variance components of this one. */
   nextRun: NextRunRecommendation;
 }

@@ -8,6 +8,7 @@ import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js
 import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
 import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
+import { median } from '../stats/quantile.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
   analysisFormat, quantileDefinition,
@@ -153,8 +154,23 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     bytes,
     failures: data.failures,
     preparation,
+    phaseMarks: phaseMarkMedians(data),
     nextRun: recommendNextRun(planCells, data, rules),
   };
+}
+
+/** Median spawn-to-mark time of each phase mark in each cell, marks in their order of appearance. */
+function phaseMarkMedians(data: SampleData): AnalysisResult['phaseMarks'] {
+  const groups = new Map<string, { cohort: string; path: string; state: string; name: string; seq: number; values: number[] }>();
+  for (const m of data.marks) {
+    const k = key(m.cohort, m.path, m.state, m.name);
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { cohort: m.cohort, path: m.path, state: m.state, name: m.name, seq: m.seq, values: [] }));
+    g.values.push(m.atMs);
+  }
+  return [...groups.values()]
+    .sort((x, y) => x.cohort.localeCompare(y.cohort) || x.path.localeCompare(y.path) || x.state.localeCompare(y.state) || x.seq - y.seq)
+    .map((g) => ({ cohort: g.cohort, path: g.path, state: g.state, name: g.name, n: g.values.length, p50Ms: median(g.values) }));
 }
 
 /**

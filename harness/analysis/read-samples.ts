@@ -26,7 +26,15 @@ export async function readSamples(file: string): Promise<SampleData> {
       SELECT cohort, path, state, session, round, ready_ms, completion_ms, content_bytes, response_bytes
       FROM samples WHERE phase = 'formal' AND ok
       ORDER BY cohort, path, state, session, round, order_in_round, launch_id`);
+    // Files written before phase marks existed (or imported from CSV) have no phases table.
+    const hasMarks = (await db.all(`SELECT 1 FROM information_schema.tables WHERE table_name = 'phases'`)).length > 0;
+    const marks = hasMarks
+      ? await db.all(`
+          SELECT s.cohort, s.path, s.state, p.seq, p.name, p.at_ms FROM phases p JOIN samples s USING (launch_id)
+          WHERE s.phase = 'formal' AND s.ok ORDER BY s.cohort, s.path, s.state, p.seq, p.name`)
+      : [];
     return {
+      marks: marks.map((r) => ({ cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), seq: int(r['seq']), name: str(r['name']), atMs: Number(r['at_ms']) })),
       phases: phases.map((r) => ({
         cohort: str(r['cohort']), phase: str(r['phase']), launches: int(r['launches']), failures: int(r['failures']), rounds: int(r['rounds']),
       })),

@@ -44,4 +44,16 @@ export interface SampleData {
   failures: FailureRow[];
   /** Ordered by cohort, path, state, round, order in round, launch id. */
   values: ValueRow[];
+  /** Phase marks of valid formal launches (empty when the paths print none, or the file has no phases table). */
+  marks: MarkRow[];
+}
+
+/** One phase mark of one valid formal launch: time from spawn to the mark. */
+export interface MarkRow {
+  cohort: string;
+  path: string;
+  state: string;
+  seq: number;
+  name: string;
+  atMs: number;
 }

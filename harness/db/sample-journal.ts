@@ -4,6 +4,9 @@
 import { Database } from './duckdb.js';
 import { sampleColumns, samplesTableColumnsSql, type SampleRow } from './sample-columns.js';
 
+/** Phase marks of a launch: `BENCHGRAPH-PHASE NAME` lines its path printed on stderr, timed from spawn. */
+const PHASES_COLUMNS_SQL = 'launch_id VARCHAR NOT NULL, seq INTEGER NOT NULL, name VARCHAR NOT NULL, at_ms DOUBLE NOT NULL';
+
 /** The attempt number at the end of a launch id (`….a<N>`, see design/session-plan.ts launchId). */
 const ATTEMPT_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.a([0-9]+)$', 1) AS INTEGER)`;
 
@@ -13,15 +16,20 @@ export class SampleJournal {
   static async open(file: string): Promise<SampleJournal> {
     const db = await Database.open(file);
     await db.exec(`CREATE TABLE IF NOT EXISTS samples (${samplesTableColumnsSql()}, PRIMARY KEY (launch_id))`);
+    await db.exec(`CREATE TABLE IF NOT EXISTS phases (${PHASES_COLUMNS_SQL})`);
     return new SampleJournal(db, file);
   }
 
-  async append(row: SampleRow): Promise<void> {
+  /** Journals a launch and the phase marks it printed (time from spawn to each mark). */
+  async append(row: SampleRow, phases: readonly { name: string; ms: number }[] = []): Promise<void> {
     const names = sampleColumns.map((c) => c.name);
     await this.db.exec(
       `INSERT INTO samples (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
       sampleColumns.map((c) => row[c.name] ?? c.default ?? null),
     );
+    for (const [i, p] of phases.entries()) {
+      await this.db.exec('INSERT INTO phases VALUES ($1, $2, $3, $4)', [String(row['launch_id']), i + 1, p.name, p.ms]);
+    }
   }
 
   async markFailed(launchIds: readonly string[], reason: string): Promise<void> {
@@ -35,7 +43,11 @@ export class SampleJournal {
 
   /** Removes the rows of formal rounds of a session that did not complete. */
   async discardRounds(session: number, cohort: string, rounds: readonly number[]): Promise<void> {
-    for (const r of rounds) await this.db.exec(`DELETE FROM samples WHERE phase = 'formal' AND session = $1 AND cohort = $2 AND round = $3`, [session, cohort, r]);
+    for (const r of rounds) {
+      const where = `phase = 'formal' AND session = $1 AND cohort = $2 AND round = $3`;
+      await this.db.exec(`DELETE FROM phases WHERE launch_id IN (SELECT launch_id FROM samples WHERE ${where})`, [session, cohort, r]);
+      await this.db.exec(`DELETE FROM samples WHERE ${where}`, [session, cohort, r]);
+    }
   }
 
   /** Attempts recorded so far (launch ids end in .a<attempt>): the stage's starts that journaled anything. */
@@ -56,6 +68,7 @@ export class SampleJournal {
     const before = await this.db.one('SELECT count(*) AS n FROM samples');
     await this.db.exec(`ATTACH '${file.replace(/'/g, "''")}' AS other (READ_ONLY)`);
     try {
+      await this.db.exec('INSERT INTO phases SELECT * FROM other.phases WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
       await this.db.exec('INSERT INTO samples SELECT * FROM other.samples WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
     } finally {
       await this.db.exec('DETACH other');
@@ -79,6 +92,8 @@ export class SampleJournal {
     await this.db.exec(`ATTACH '${target.replace(/'/g, "''")}' AS out`);
     await this.db.exec(`CREATE TABLE out.samples (${samplesTableColumnsSql()})`);
     await this.db.exec(`INSERT INTO out.samples SELECT * FROM samples ORDER BY session, cohort, CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, launch_id`);
+    await this.db.exec(`CREATE TABLE out.phases (${PHASES_COLUMNS_SQL})`);
+    await this.db.exec('INSERT INTO out.phases SELECT * FROM phases ORDER BY launch_id, seq');
     await this.db.exec('DETACH out');
   }
 

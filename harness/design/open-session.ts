@@ -7,6 +7,7 @@ import { harnessDir } from '../process/project-root.js';
 import { SamplingSession, type ColdCheck } from './sampling-session.js';
 import { sessionImages } from './session-images.js';
 import type { SampleRow } from '../db/sample-columns.js';
+import type { PhaseMark } from '../launch/launch-types.js';
 import type { RunningServices } from '../contract/running-services.js';
 import { hostName } from '../process/host-name.js';
 
@@ -27,7 +28,7 @@ export interface SessionIdentity {
 export async function openSession(
   ctx: StageContext,
   id: SessionIdentity,
-  record: (row: SampleRow) => Promise<void>,
+  record: (row: SampleRow, phases: readonly PhaseMark[]) => Promise<void>,
   markFailed: (ids: readonly string[], reason: string) => Promise<void>,
 ): Promise<OpenedSession> {
   const images = sessionImages(ctx.inputs);

@@ -44,8 +44,8 @@ export async function sampleSession(
   const opened = await openSession(
     ctx,
     id,
-    async (row) => {
-      await journal.append(row);
+    async (row, phases) => {
+      await journal.append(row, phases);
       done++;
       if (!row['ok']) failures++;
       ctx.progress?.(line());

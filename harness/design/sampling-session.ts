@@ -8,7 +8,7 @@ import { Interrupted } from '../errors.js';
 import type { CohortSection, PathSection, PipelineConfig } from '../config/pipeline-config.js';
 import type { RunningServices } from '../contract/running-services.js';
 import type { Launcher } from '../launch/launcher.js';
-import type { LaunchResult } from '../launch/launch-types.js';
+import type { LaunchResult, PhaseMark } from '../launch/launch-types.js';
 import { checkOutput } from '../launch/output-check.js';
 import { makeMarker } from '../launch/marker.js';
 import type { SampleRow } from '../db/sample-columns.js';
@@ -38,7 +38,8 @@ export interface SessionOptions {
   values: SessionValues;
   launcher: Launcher;
   services: RunningServices;
-  record: (row: SampleRow) => Promise<void>;
+  /** Journals a launch as it ends, with the phase marks it printed. */
+  record: (row: SampleRow, phases: readonly PhaseMark[]) => Promise<void>;
   markFailed: (launchIds: readonly string[], reason: string) => Promise<void>;
   coldCheck: ColdCheck;
   signal: AbortSignal;
@@ -48,6 +49,8 @@ const HOOK_TIMEOUT_MS = 10 * 60 * 1000;
 
 export class SamplingSession {
   private readonly paths: [string, PathSection][];
+  /** Phase marks of the launch just measured. */
+  private lastPhases: PhaseMark[] = [];
   constructor(private readonly o: SessionOptions) {
     this.paths = Object.entries(o.config.paths);
     mkdirSync(o.sessionDir, { recursive: true });
@@ -118,10 +121,11 @@ export class SamplingSession {
             }
           }
         }
+        this.lastPhases = [];
         const row = hookFailure ? this.failedRow(place, phase, orderInRound, hookFailure) : await this.measure(place, cohort, path, phase, orderInRound);
         // A launch cut short by a signal is not a sample: its round is incomplete and runs again.
         this.throwIfAborted();
-        await this.o.record(row); // journaled as the launch ends
+        await this.o.record(row, this.lastPhases); // journaled as the launch ends
         rows.push(row);
       }
     } finally {
@@ -185,6 +189,7 @@ export class SamplingSession {
       tailBytes: this.o.config.design.tail_bytes,
     });
     const bytes = counted ? this.o.services.counter!.end() : null;
+    this.lastPhases = result.phases;
     const left = removeScratch(place.workspace);
     let { ok, reason } = checkOutput(result, cohort.expect);
     if (ok && place.state === 'cold') {

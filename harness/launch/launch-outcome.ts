@@ -21,6 +21,7 @@ export function launchOutcome(req: Judged, raw: HelperResult): LaunchResult {
     stderrTail: raw.stderrTail,
     markerSeen: raw.markerSeen,
     failureReason: reason,
+    phases: raw.phases ?? [],
   };
 }
 

@@ -46,6 +46,14 @@ export interface LaunchResult {
   stderrTail: string;
   markerSeen: boolean;
   failureReason: string | null;
+  /** Phase marks the launch printed on stderr (`BENCHGRAPH-PHASE NAME`), each timed from spawn like Ready. */
+  phases: PhaseMark[];
+}
+
+export interface PhaseMark {
+  name: string;
+  /** Spawn to the moment the mark's line was read, ms. */
+  ms: number;
 }
 
 /** One result line of the C helper: raw facts, no judgement. */
@@ -71,4 +79,6 @@ export interface HelperResult {
   strayKilled: boolean;
   /** After a timeout kill, a pipe stayed open (held outside the group) and was closed by the helper. */
   pipesForcedClosed: boolean;
+  /** Phase marks read on stderr, in order (at most 16). */
+  phases: PhaseMark[];
 }

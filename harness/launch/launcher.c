@@ -368,6 +368,39 @@ static int matcher_feed(matcher_t *mt, const char *p, size_t n) {
 
 static int matcher_eof(matcher_t *mt) { return mt->pos == mt->mlen; }
 
+/* Phase marks: a stderr line `BENCHGRAPH-PHASE NAME` is timestamped when it
+ * is read, like the marker; the first MAX_PHASES are reported. */
+#define PHASE_PREFIX "BENCHGRAPH-PHASE "
+#define MAX_PHASES 16
+#define MAX_PHASE_NAME 64
+typedef struct { char name[MAX_PHASE_NAME + 1]; int64_t at_ns; } phase_mark_t;
+typedef struct { long pos; int bad; char name[MAX_PHASE_NAME + 1]; int nlen; phase_mark_t marks[MAX_PHASES]; int count; } phase_scan_t;
+
+static void phase_feed(phase_scan_t *ps, const char *p, size_t n, int64_t t) {
+  const long plen = (long)sizeof(PHASE_PREFIX) - 1;
+  for (size_t i = 0; i < n; i++) {
+    char c = p[i];
+    if (c == '\n') {
+      if (!ps->bad && ps->pos == plen && ps->nlen > 0 && ps->count < MAX_PHASES) {
+        while (ps->nlen > 0 && ps->name[ps->nlen - 1] == '\r') ps->nlen--;
+        ps->name[ps->nlen] = 0;
+        memcpy(ps->marks[ps->count].name, ps->name, (size_t)ps->nlen + 1);
+        ps->marks[ps->count].at_ns = t;
+        ps->count++;
+      }
+      ps->pos = 0; ps->bad = 0; ps->nlen = 0;
+    } else if (ps->bad) {
+      /* rest of a line that is not a mark */
+    } else if (ps->pos < plen) {
+      if (c == PHASE_PREFIX[ps->pos]) ps->pos++; else ps->bad = 1;
+    } else if (ps->nlen < MAX_PHASE_NAME) {
+      ps->name[ps->nlen++] = c;
+    } else {
+      ps->bad = 1;
+    }
+  }
+}
+
 /* ---------- one launch ---------- */
 
 typedef struct {
@@ -377,6 +410,7 @@ typedef struct {
   tail_t tail;
   int64_t first_line_ns; /* first '\n' read, or EOF after some bytes; -1 if none */
   int got_bytes;
+  phase_scan_t *phases; /* stderr only */
 } stream_t;
 
 /* Reads what is available. Returns 1 if the marker completed during this call. */
@@ -401,6 +435,7 @@ static int drain_stream(stream_t *s, matcher_t *mt, int64_t *ready_ns) {
       break;
     }
     tail_push(&s->tail, chunk, (size_t)r);
+    if (s->phases) phase_feed(s->phases, chunk, (size_t)r, t);
     s->got_bytes = 1;
     if (s->first_line_ns < 0 && memchr(chunk, '\n', (size_t)r)) s->first_line_ns = t;
     if (mt && mt->mlen > 0 && !mt->seen && matcher_feed(mt, chunk, (size_t)r)) { mt->seen = 1; *ready_ns = t; hit = 1; }
@@ -418,7 +453,7 @@ static int64_t last_result_ns = -1;
 static void emit_result(const request_t *rq, const char *spawn_error, int timed_out, int64_t t0,
                         int64_t ready_ns, int64_t first_line_ns, int64_t done_ns, int reaped, int status, const struct rusage *ru,
                         int marker_seen, const tail_t *out, const tail_t *err, int64_t idle_ns,
-                        int stray_killed, int pipes_forced) {
+                        int stray_killed, int pipes_forced, const phase_scan_t *phases) {
   sbuf_t b = {0};
   char tmp[32];
   sb_str(&b, "{");
@@ -464,6 +499,14 @@ static void emit_result(const request_t *rq, const char *spawn_error, int timed_
   if (idle_ns >= 0) sb_fmt(&b, "%.6f", (double)idle_ns / 1e6); else sb_str(&b, "null");
   sb_key(&b, "strayKilled"); sb_str(&b, stray_killed ? "true" : "false");
   sb_key(&b, "pipesForcedClosed"); sb_str(&b, pipes_forced ? "true" : "false");
+  sb_key(&b, "phases"); sb_str(&b, "[");
+  for (int i = 0; phases && i < phases->count; i++) {
+    if (i) sb_str(&b, ",");
+    sb_str(&b, "{\"name\":");
+    sb_json_bytes(&b, phases->marks[i].name, strlen(phases->marks[i].name));
+    sb_fmt(&b, ",\"ms\":%.6f}", (double)(phases->marks[i].at_ns - t0) / 1e6);
+  }
+  sb_str(&b, "]");
   sb_str(&b, "}\n");
   write_all(1, b.p, b.len);
   last_result_ns = now_ns();
@@ -475,13 +518,13 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   char *prog = resolve_program(rq->argv[0], rq->envp);
   if (!prog) {
     snprintf(reason, sizeof reason, "command not found: %s (not in the launch's PATH)", rq->argv[0]);
-    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL);
     return;
   }
   struct stat st;
   if (stat(rq->cwd, &st) != 0 || !S_ISDIR(st.st_mode)) {
     snprintf(reason, sizeof reason, "working directory %s: %s", rq->cwd, errno ? strerror(errno) : "not a directory");
-    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL);
     free(prog);
     return;
   }
@@ -530,7 +573,7 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
     close(outp[0]);
     close(errp[0]);
     snprintf(reason, sizeof reason, "could not start %s: %s", prog, strerror(rc));
-    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL);
     free(tails[0].buf);
     free(tails[1].buf);
     free(prog);
@@ -538,7 +581,9 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   }
   free(prog);
 
-  stream_t streams[2] = {{outp[0], 0, -1, tails[0], -1, 0}, {errp[0], 0, -1, tails[1], -1, 0}};
+  static phase_scan_t phase_scan;
+  memset(&phase_scan, 0, sizeof phase_scan);
+  stream_t streams[2] = {{outp[0], 0, -1, tails[0], -1, 0, NULL}, {errp[0], 0, -1, tails[1], -1, 0, &phase_scan}};
   set_nonblock(outp[0]);
   set_nonblock(errp[0]);
   int64_t deadline = t0 + (int64_t)rq->timeout_ms * 1000000LL;
@@ -608,7 +653,7 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   child_pgid = 0;
 
   emit_result(rq, NULL, timed_out, t0, ready_ns, streams[0].first_line_ns, done_ns, reaped, status, &ru, mt.seen,
-              &streams[0].tail, &streams[1].tail, idle_ns, stray_killed, pipes_forced);
+              &streams[0].tail, &streams[1].tail, idle_ns, stray_killed, pipes_forced, &phase_scan);
   free(streams[0].tail.buf);
   free(streams[1].tail.buf);
 }

@@ -26,7 +26,9 @@ if [ "$state" = cold ]; then
     set -e
     mount -t tmpfs -o size=16m,mode=0700 tmpfs /var/lib
     skopeo --insecure-policy copy --quiet --src-tls-verify=false "docker://$1" "oci:$2/layout:image" >&2
+    echo "BENCHGRAPH-PHASE copy-done" >&2
     umoci --log error unpack --image "$2/layout:image" "$2/bundle" >&2
+    echo "BENCHGRAPH-PHASE unpack-done" >&2
   ' oci-full "$ref" "$d" || { echo "oci-full-launch: pull or unpack of $ref failed" >&2; rm -rf "$d"; exit 71; }
 elif [ "$state" = warm ]; then
   [ -d "$d/bundle/rootfs" ] || { echo "oci-full-launch: warm launch without the pair's unpacked image ($d/bundle); did the cold launch fail?" >&2; exit 73; }

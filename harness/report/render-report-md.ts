@@ -13,6 +13,7 @@ import { provenanceLines } from './render-provenance-md.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionCount, sessionScopeSentence, sessionsSection } from './sessions-section.js';
+import { phaseBreakdown } from './phase-breakdown.js';
 
 /** A figure line: the page replaces it with the interactive view of the same plot. */
 export function figure(p: Plot): string {
@@ -219,6 +220,8 @@ function dataSection(inp: ReportInputs, a: AnalysisResult, cohorts: string[], pa
       : `Cluster rule outcome: it separated none of the ${cells.length} cells, so every cell is reported by its P50.`, '');
     L.push(`Per-cell detail: ${[...cohortConclusions(a, cohort, paths, states, f), ...contentSentences(a, cohort, states, f)].join(' ')}`, '');
     L.push(...plot(`ecdf-${cohort.toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}.svg`));
+
+    L.push(...phaseBreakdown(a, cohort, inp.options.msDecimals));
 
     const diffs = a.differences.filter((d) => d.cohort === cohort);
     if (diffs.length) {
