@@ -12,6 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['stages', 'executors'],
   ['engine'],
+  ['commit'],
   ['design', 'report', 'compare', 'cluster'],
   ['analysis', 'launch', 'artifacts'],
   ['contract'],
