@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")"
 
 # python3-numpy: the independent reference of the bootstrap test; hyperfine: bench/ only.
-PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy"
+PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy pigz zstd"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -93,8 +93,10 @@ const commitSample: StageDefinition = {
             const tag = `${step.phase[0]}${step.round}-${order}`;
             ctx.progress?.(`commit-sample: ${step.phase} round ${step.round}/${step.phase === 'formal' ? design.rounds : design.warmup_rounds}, ${cell.id}, ${engine.method}`);
             const startedAt = new Date().toISOString();
+            const stepStart = Date.now();
             try {
               const obs = await runCommitWorkload(launcher, engine, BASE_IMAGE, work, tag, timeoutMs, ctx.signal);
+              ctx.log(`${step.phase} round ${step.round} ${cell.id} ${engine.method}: ${obs.map((o) => `${o.state} ${o.ok ? `${((o.wallMs ?? 0) / 1000).toFixed(2)} s` : 'FAILED'}`).join(', ')}; workload ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
               for (const o of obs) {
                 await journal.add({ ...o, cell: cell.id, dims: cell.values as Record<string, number>, method: engine.method, phase: step.phase, round: step.round, orderInRound: order, startedAt });
               }
@@ -108,6 +110,7 @@ const commitSample: StageDefinition = {
               }
             } finally {
               await removeWorkload(engine, tag);
+              if (listHere) ctx.log(`  with listing and cleanup: ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
             }
           }
           if (listHere) {
