@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
-import { CheckFailed } from '../harness/errors.js';
+import { CheckFailed, UserError } from '../harness/errors.js';
 import { onCleanup } from '../harness/process/cleanup.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { matrixCells, type MatrixBlock } from '../harness/design/design-matrix.js';
@@ -41,7 +41,7 @@ async function importBase(ctx: StageContext, engines: CommitEngine[]): Promise<v
   if (!pinId) throw new Error('commit-sample needs a pin stage');
   const pins = JSON.parse(readFileSync(join(pinId.outputDir, 'pins.json'), 'utf8')) as { images: Record<string, { tarFile: string }> };
   const pin = pins.images[imageId];
-  if (!pin) throw new Error(`commit-sample: image '${imageId}' is not among the pinned images (${Object.keys(pins.images).join(', ')})`);
+  if (!pin) throw new UserError(`image '${imageId}' is not among the pinned images (${Object.keys(pins.images).join(', ')})`, { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.image` }, 'name an image of artifacts.images');
   for (const e of engines) await docker({ socket: e.socket }, ['import', join(pinId.outputDir, pin.tarFile), BASE_IMAGE]);
 }
 
@@ -55,7 +55,9 @@ const commitSample: StageDefinition = {
     const blocks = (design.matrix ?? []) as MatrixBlock[];
     const cells = matrixCells(blocks);
     const problems = commitMatrixProblems(cells);
-    if (problems.length) throw new Error(`design.matrix: ${problems.join('; ')}`);
+    if (problems.length) {
+      throw new UserError(problems.join('; '), { file: ctx.pipelineFile, key: 'design.matrix' }, 'every block of design.matrix names total_mb, file_count and change_bytes');
+    }
     const leftover = restoreLeftoverRedirectDir(ctx.dataDir);
     if (leftover) ctx.log(leftover);
     const tmpRoot = join(ctx.dataDir, 'tmp');
