@@ -7,11 +7,12 @@
 // round of each cell the committed layers of both engines are listed; unequal
 // change sets fail the stage (exit 1) after sampling. Then the compression
 // step on the native engine's largest initial layer.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
 import { onCleanup } from '../harness/process/cleanup.js';
+import { mountsUnder } from '../harness/process/mount-table.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { matrixCells, type MatrixBlock } from '../harness/design/design-matrix.js';
 import { seededRandom, randomInt } from '../harness/stats/seeded-random.js';
@@ -63,16 +64,29 @@ const commitSample: StageDefinition = {
     const tmpRoot = join(ctx.dataDir, 'tmp');
     mkdirSync(tmpRoot, { recursive: true });
     const runDir = mkdtempSync(join(tmpRoot, 'commit-engines-'));
-    const removeRunDir = onCleanup(`commit engines folder ${runDir}`, () => rmSync(runDir, { recursive: true, force: true }));
+    // The engines' stop and the folder's removal can be started from two places at once (the
+    // signal handler's cleanup and this stage's finally): the folder goes only after the engines are down.
+    let enginesStopping: Promise<void> = Promise.resolve();
+    const removeRunDir = onCleanup(`commit engines folder ${runDir}`, async () => {
+      await enginesStopping;
+      const mounted = mountsUnder(runDir);
+      if (mounted.length) throw new Error(`still mounted, not removed: ${mounted.join(', ')}`);
+      rmSync(runDir, { recursive: true, force: true });
+    });
     const started = Date.now();
-    const journal = await CommitJournal.open(join(ctx.outputDir, 'commits.duckdb'), COMMIT_DIMENSIONS);
+    const journalFile = join(ctx.workDir, 'commits.duckdb');
+    const journal = await CommitJournal.open(journalFile, COMMIT_DIMENSIONS);
+    const resumed = await journal.resume();
+    if (resumed.formal.size || resumed.dropped) ctx.log(`commit-sample: resuming: ${resumed.formal.size} cell-rounds already done, ${resumed.dropped} rows of unfinished ones discarded`);
+    const listingsDir = join(ctx.workDir, 'listings');
     const launcher = await Launcher.start();
     const engines = await startCommitEngines(ctx.dataDir, runDir, ctx.log);
-    const stopEngines = onCleanup('commit engines', async () => {
-      for (const e of engines) await e.stop();
+    const stopEngines = onCleanup('commit engines', () => {
+      enginesStopping = (async () => {
+        for (const e of engines) await e.stop();
+      })();
+      return enginesStopping;
     });
-    const mismatches: string[] = [];
-    const checks: Record<string, unknown>[] = [];
     const timeoutMs = design.timeout_s * 1000;
     try {
       await importBase(ctx, engines);
@@ -82,14 +96,19 @@ const commitSample: StageDefinition = {
         ...Array.from({ length: design.warmup_rounds }, (_, i) => ({ phase: 'warmup' as const, round: i + 1, cells: [smallest] })),
         ...Array.from({ length: design.rounds }, (_, i) => ({ phase: 'formal' as const, round: i + 1, cells })),
       ];
-      const listed = new Set<string>();
+      const listed = new Set((await journal.checks()).map((c) => String(c['cell'])));
       for (const step of schedule) {
         let order = 0;
         for (const cell of shuffled(step.cells, random)) {
           const work = workloadOf(cell);
+          const engineOrder = shuffled(engines, random); // drawn even when skipped, so a resumed run keeps the seeded order
+          if (step.phase === 'formal' && resumed.formal.has(`${step.round}/${cell.id}`)) {
+            order += engines.length;
+            continue;
+          }
           const listings: Record<string, Record<string, string[]>> = {};
           const listHere = step.phase === 'formal' && !listed.has(cell.id);
-          for (const engine of shuffled(engines, random)) {
+          for (const engine of engineOrder) {
             if (ctx.signal.aborted) throw ctx.signal.reason;
             order++;
             const tag = `${step.phase[0]}${step.round}-${order}`;
@@ -98,10 +117,10 @@ const commitSample: StageDefinition = {
             const stepStart = Date.now();
             try {
               const obs = await runCommitWorkload(launcher, engine, BASE_IMAGE, work, tag, timeoutMs, ctx.signal);
-              ctx.log(`${step.phase} round ${step.round} ${cell.id} ${engine.method}: ${obs.map((o) => `${o.state} ${o.ok ? `${((o.wallMs ?? 0) / 1000).toFixed(2)} s` : 'FAILED'}`).join(', ')}; workload ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
               for (const o of obs) {
                 await journal.add({ ...o, cell: cell.id, dims: cell.values as Record<string, number>, method: engine.method, phase: step.phase, round: step.round, orderInRound: order, startedAt });
               }
+              ctx.log(`${step.phase} round ${step.round} ${cell.id} ${engine.method}: ${obs.map((o) => `${o.state} ${o.ok ? `${((o.wallMs ?? 0) / 1000).toFixed(2)} s` : 'FAILED'}`).join(', ')}; workload ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
               if (listHere && obs.every((o) => o.ok)) {
                 listings[engine.method] = {};
                 for (const o of obs) {
@@ -115,9 +134,10 @@ const commitSample: StageDefinition = {
               if (listHere) ctx.log(`  with listing and cleanup: ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
             }
           }
+          const checks: Record<string, unknown>[] = [];
           if (listHere) {
             listed.add(cell.id);
-            const dir = join(ctx.outputDir, 'listings', cell.id.replace(/[^A-Za-z0-9=,._-]/g, '_'));
+            const dir = join(listingsDir, cell.id.replace(/[^A-Za-z0-9=,._-]/g, '_'));
             mkdirSync(dir, { recursive: true });
             for (const [method, byState] of Object.entries(listings)) {
               for (const [state, lines] of Object.entries(byState)) writeFileSync(join(dir, `${method}-${state}.txt`), lines.join('\n') + '\n');
@@ -127,15 +147,15 @@ const commitSample: StageDefinition = {
               const b = listings['native']?.[state];
               const diff = a && b ? listingDifferences(a, b, ['naive', 'native']) : ['a commit failed: no listing to compare'];
               checks.push({ cell: cell.id, state, entries: a?.length ?? null, equal: diff.length === 0, differences: diff.slice(0, 50) });
-              if (diff.length) mismatches.push(`${cell.id} ${state}: ${diff.length} differences, first: ${diff[0]}`);
             }
           }
+          if (step.phase === 'formal') await journal.markDone(cell.id, step.phase, step.round, listHere ? checks : null);
         }
       }
       const compression = ctx.params['compression'] as { total_mb: number; file_count: number; rounds: number } | undefined;
       if (compression && compression.rounds > 0) {
         const native = engines.find((e) => e.method === 'native')!;
-        await runCompression(ctx, launcher, native, BASE_IMAGE, compression, journal, runDir, timeoutMs);
+        await runCompression(ctx, launcher, native, BASE_IMAGE, compression, journal, runDir, timeoutMs, resumed.compressionRounds);
       }
     } finally {
       await journal.close();
@@ -143,6 +163,12 @@ const commitSample: StageDefinition = {
       await stopEngines();
       await removeRunDir();
     }
+    const reopened = await CommitJournal.open(journalFile, COMMIT_DIMENSIONS);
+    const checks = await reopened.checks();
+    await reopened.close();
+    copyFileSync(journalFile, join(ctx.outputDir, 'commits.duckdb'));
+    if (existsSync(listingsDir)) cpSync(listingsDir, join(ctx.outputDir, 'listings'), { recursive: true });
+    const mismatches = checks.filter((c) => c['equal'] !== true).map((c) => `${String(c['cell'])} ${String(c['state'])}: ${(c['differences'] as string[]).length} differences, first: ${(c['differences'] as string[])[0]}`);
     writeFileSync(join(ctx.outputDir, 'change-set-checks.json'), JSON.stringify(checks, null, 2) + '\n');
     writeFileSync(
       join(ctx.outputDir, 'session.json'),

@@ -26,7 +26,38 @@ export class CommitJournal {
     await db.exec(
       `CREATE TABLE IF NOT EXISTS compression (method VARCHAR, round INTEGER, layer_bytes BIGINT, compressed_bytes BIGINT, wall_ms DOUBLE, ok BOOLEAN, failure_reason VARCHAR, note VARCHAR)`,
     );
+    await db.exec('CREATE TABLE IF NOT EXISTS done (cell VARCHAR, phase VARCHAR, round INTEGER, checks VARCHAR)');
     return new CommitJournal(db, dims);
+  }
+
+  /**
+   * Resuming after an interruption: drops the rows of every cell-round and
+   * compression round that did not finish, and every warmup row (warmup
+   * belongs to a session). Returns the finished formal cell-rounds as
+   * `round/cell` and the finished compression rounds.
+   */
+  async resume(): Promise<{ formal: Set<string>; compressionRounds: Set<number>; dropped: number }> {
+    const before = Number((await this.db.one('SELECT (SELECT count(*) FROM commits) + (SELECT count(*) FROM compression) AS n'))!['n']);
+    await this.db.exec(`DELETE FROM commits WHERE phase <> 'formal' OR NOT EXISTS (SELECT 1 FROM done d WHERE d.cell = commits.cell AND d.phase = commits.phase AND d.round = commits.round)`);
+    await this.db.exec(`DELETE FROM compression WHERE NOT EXISTS (SELECT 1 FROM done d WHERE d.phase = 'compression' AND d.round = compression.round)`);
+    const after = Number((await this.db.one('SELECT (SELECT count(*) FROM commits) + (SELECT count(*) FROM compression) AS n'))!['n']);
+    const rows = await this.db.all('SELECT cell, phase, round FROM done');
+    return {
+      formal: new Set(rows.filter((r) => r['phase'] === 'formal').map((r) => `${Number(r['round'])}/${String(r['cell'])}`)),
+      compressionRounds: new Set(rows.filter((r) => r['phase'] === 'compression').map((r) => Number(r['round']))),
+      dropped: before - after,
+    };
+  }
+
+  /** Marks a cell-round (or compression round) finished, with its change-set checks if it listed them. */
+  async markDone(cell: string, phase: string, round: number, checks: unknown[] | null): Promise<void> {
+    await this.db.exec('INSERT INTO done VALUES (?, ?, ?, ?)', [cell, phase, round, checks === null ? null : JSON.stringify(checks)]);
+  }
+
+  /** Change-set checks of every finished cell-round that listed them. */
+  async checks(): Promise<Record<string, unknown>[]> {
+    const rows = await this.db.all("SELECT checks FROM done WHERE checks IS NOT NULL ORDER BY phase, round, cell");
+    return rows.flatMap((r) => JSON.parse(String(r['checks'])) as Record<string, unknown>[]);
   }
 
   async add(r: CommitRow): Promise<void> {

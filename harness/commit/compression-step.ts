@@ -47,6 +47,7 @@ export async function runCompression(
   journal: CommitJournal,
   workDir: string,
   timeoutMs: number,
+  doneRounds: ReadonlySet<number> = new Set(),
 ): Promise<void> {
   const registry = await startDockerRegistry('commit-registry', { kind: 'docker-registry', count_bytes: false, with: { read_only: false } }, undefined, join(workDir, 'registry'), ctx.log);
   const stopRegistry = onCleanup('commit registry', () => registry.stop());
@@ -59,6 +60,7 @@ export async function runCompression(
     const perFile = Math.max(1, Math.round((opts.total_mb * 1e6) / opts.file_count));
     for (let round = 1; round <= opts.rounds; round++) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (doneRounds.has(round)) continue;
       ctx.progress?.(`commit-sample: compression round ${round}/${opts.rounds}`);
       const tag = `c${round}`;
       const image = `benchgraph/commit:init-${tag}`;
@@ -85,6 +87,7 @@ export async function runCompression(
         await measure('gzip (pigz)', ['sh', '-c', 'exec pigz -c "$1" > "$2"', 'sh', layer.layerTar, out], async () => statSync(out).size, 'pigz default level 6, one thread per CPU, layer tar from docker save to a local file');
         rmSync(join(layer.layerTar, '..', '..'), { recursive: true, force: true });
         if (existsSync(out)) rmSync(out);
+        await journal.markDone('compression', 'compression', round, null);
       } finally {
         await removeWorkload(engine, tag);
         await run(dockerArgv(engine.socket, [])[0]!, [...dockerArgv(engine.socket, []).slice(1), 'rmi', '-f', `${address}/${REPO}:gzip-${round}`]).catch(() => undefined);
