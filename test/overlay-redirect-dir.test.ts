@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from './helpers/cli.js';
-import { readRedirectDir, redirectDirRecordFile, restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
+import { lockRedirectDirWindow, readRedirectDir, redirectDirRecordFile, restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 
 const isRoot = process.getuid?.() === 0 && existsSync('/sys/module/overlay/parameters/redirect_dir');
 const rootTest = isRoot ? test.serial : test.skip;
@@ -35,6 +35,16 @@ async function holdThen(signal: NodeJS.Signals, dataDir: string, value: string):
   });
   return { seen };
 }
+
+// Each test holds the machine-wide window lock, so a commit-diff run starting its engines meanwhile waits.
+let unlock: (() => Promise<void>) | null = null;
+test.beforeEach(async () => {
+  if (isRoot) unlock = await lockRedirectDirWindow();
+});
+test.afterEach.always(async () => {
+  await unlock?.();
+  unlock = null;
+});
 
 rootTest('a runner stopped by SIGTERM while redirect_dir is changed puts it back and removes its record', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bg-redirect-'));

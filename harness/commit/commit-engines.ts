@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDockerEngine } from '../services/docker-engine-service.js';
-import { readRedirectDir, setRedirectDir } from '../process/overlay-redirect-dir.js';
+import { lockRedirectDirWindow, readRedirectDir, setRedirectDir } from '../process/overlay-redirect-dir.js';
 import { docker } from './docker-cli.js';
 import { diffModeProblem, parseDiffMode, type DiffMethod } from './diff-mode.js';
 
@@ -40,22 +40,29 @@ export async function checkEngineMode(engine: CommitEngine): Promise<void> {
 export async function startCommitEngines(dataDir: string, runDir: string, log: (l: string) => void): Promise<CommitEngine[]> {
   const engines: CommitEngine[] = [];
   try {
-    if (readRedirectDir() !== 'N') {
-      throw new EngineModeError(`overlay redirect_dir is ${readRedirectDir()} before the experiment; the native engine needs N (another program set it; restore it to N and run again)`);
-    }
-    const restore = setRedirectDir(dataDir, 'Y');
-    let naive: CommitEngine;
+    // Another benchgraph run may hold its own short window: wait for it rather than record its Y as the original.
+    const unlock = await lockRedirectDirWindow();
     try {
-      naive = await startOne('naive', runDir, log);
-      engines.push(naive);
-      // The driver decides on its first diff-mode query (a test overlay mount), so ask while the setting is on.
-      await checkEngineMode(naive);
+      let naive: CommitEngine;
+      if (readRedirectDir() !== 'N') {
+        throw new EngineModeError(`overlay redirect_dir is ${readRedirectDir()} before the experiment; the native engine needs N (another program set it; restore it to N and run again)`);
+      }
+      const restore = setRedirectDir(dataDir, 'Y');
+      try {
+        naive = await startOne('naive', runDir, log);
+        engines.push(naive);
+        // The driver decides on its first diff-mode query (a test overlay mount), so ask while the setting is on.
+        await checkEngineMode(naive);
+      } finally {
+        await restore();
+      }
+      log(`commit engines: naive dockerd pid ${naive.dockerdPid} started with overlay redirect_dir=Y, restored to ${readRedirectDir()}`);
+      // The native engine starts under the same lock, so no other run's window can turn it naive.
+      engines.push(await startOne('native', runDir, log));
+      for (const e of engines) await checkEngineMode(e); // again for naive: its answer must not change after the restore
     } finally {
-      await restore();
+      await unlock();
     }
-    log(`commit engines: naive dockerd pid ${naive.dockerdPid} started with overlay redirect_dir=Y, restored to ${readRedirectDir()}`);
-    engines.push(await startOne('native', runDir, log));
-    for (const e of engines) await checkEngineMode(e); // again for naive: its answer must not change after the restore
     return engines;
   } catch (e) {
     for (const engine of engines.reverse()) await engine.stop().catch(() => undefined);

@@ -77,3 +77,41 @@ export function setRedirectDir(dataDir: string, value: 'Y' | 'N', parameter = RE
   }
   return undo;
 }
+
+/** Machine-wide: one redirect_dir window at a time, so no run records another run's Y as the original. */
+export const REDIRECT_DIR_LOCK = join('/tmp', 'benchgraph-overlay-redirect-dir.lock');
+
+/**
+ * Waits (up to timeoutMs) for the machine-wide window lock, taking over a lock
+ * whose holder is gone. Returns its release (also registered with onCleanup).
+ */
+export async function lockRedirectDirWindow(timeoutMs = 180_000, lockFile = REDIRECT_DIR_LOCK): Promise<() => Promise<void>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid) + '\n', { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(lockFile, 'utf8').trim());
+      } catch {
+        continue; // removed meanwhile
+      }
+      if (!isAlive(holder)) {
+        rmSync(lockFile, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`${lockFile} is held by pid ${holder} for more than ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return onCleanup(`overlay redirect_dir window lock ${lockFile}`, () => {
+    try {
+      if (Number(readFileSync(lockFile, 'utf8').trim()) === process.pid) rmSync(lockFile, { force: true });
+    } catch {
+      /* already gone */
+    }
+  });
+}
