@@ -133,12 +133,13 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
   L.push('', '## What is not established', '');
   L.push('- containerd itself was not measured. Docker 20.10\'s overlay2 driver stands in for containerd\'s diff service: the same idea (the naive method walks the lower and the merged trees and compares them; the native method reads the changes from the overlay upperdir), different code (Docker\'s archive.ChangesDirs and its upperdir tar, not containerd\'s doubleWalkDiff and continuity\'s DiffDirChanges with DiffSourceOverlayFS).');
   L.push('- Sizes: the source committed 10 GB (100 files of 100 MB); this run goes up to the largest total_mb in its matrix on a shared 2-CPU machine, so the source\'s absolute times (846 s, 39 s, 0.46 s) are not expected; the ratios and exponents are the comparable results.');
-  L.push('- The measured time is that of `docker commit` as a whole (the CLI, the diff, extracting it into the new layer, the image metadata), not of the diff function alone; no profiler was attached.');
+  L.push('- The measured time is that of `docker commit` as a whole (the CLI, the diff, extracting it into the new layer, the image metadata), not of the diff function alone; no profiler was attached. Docker\'s naive path also mounts the container\'s layer and its parent to walk them (and computes the layer size by a second walk), so part of the naive time is mount work, not the walk itself.');
+  L.push('- While the naive engine starts (a few seconds), redirect_dir is on for the whole machine: an engine started by another program in that window would get the naive diff too. benchgraph runs take turns through a lock file; other programs are not covered.');
   L.push('- The compression figures are for random data (incompressible, as in the source\'s dd from /dev/urandom); real workspaces compress. The skopeo time includes exporting the image from the engine.');
   L.push('- The page cache was not dropped between commits (it would disturb other users of the machine): bytes read from disk are mostly zero; bytes read through calls show the work.', '');
   L.push('## Downloads', '', '- cells.csv, ratios.csv, growth.csv, compression.csv (this folder); raw rows: commits.duckdb in the commit-sample stage\'s outputs.', '');
   L.push('## Provenance', '');
-  if (inp.session.durationS !== undefined) L.push(`- Sampling session: ${fixed(inp.session.durationS / 60, 1)} min.`);
+  if (inp.session.durationS !== undefined) L.push(`- Last sampling session of commit-sample: ${fixed(inp.session.durationS / 60, 1)} min (the pin stage and earlier sessions of a resumed run not included).`);
   if (inp.pins?.kernel) L.push(`- Kernel ${inp.pins.kernel}, Node ${inp.pins.node ?? ''}.`);
   for (const b of (inp.pins?.binaries ?? []).filter((x) => ['dockerd', 'docker', 'skopeo', 'docker-registry'].includes(x.name))) L.push(`- ${b.name} ${b.version ?? ''} sha256 ${b.sha256 ?? '-'}`);
   for (const s of inp.stages) L.push(`- stage \`${s.id}\` (${s.kind}): ${s.outputDigest}`);
