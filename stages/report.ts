@@ -12,7 +12,7 @@ import { readLaunchRows } from '../harness/report/launch-rows.js';
 import { readPageLibraries } from '../harness/report/page-libraries.js';
 import { readProvenance, readStageRuns } from '../harness/report/read-provenance.js';
 import { renderReport } from '../harness/report/render-report.js';
-import type { SessionRecord } from '../harness/design/sample-session.js';
+import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
 

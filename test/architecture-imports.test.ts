@@ -13,6 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages'],
   ['engine'],
   ['executors'],
+  ['commit'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
   ['analysis', 'launch', 'sandbox'],
   ['services'],

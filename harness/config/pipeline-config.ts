@@ -75,6 +75,8 @@ export interface DesignSection {
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */
   tail_bytes: number;
+  /** Sweeps: blocks of dimension -> values; see harness/design/design-matrix.ts. */
+  matrix?: Record<string, (number | string)[]>[];
 }
 
 export interface ServiceSection {

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageInput } from './stage.js';
+import type { HostNoise } from '../process/host-noise.js';
 
 /** A single-layer OCI image, as built by the pin stage. */
 export interface OciImagePin {
@@ -72,6 +73,17 @@ export interface SamplingSummary {
   formalLaunches?: number;
   formalFailures?: number;
   hosts?: string[];
+}
+
+/** sessions.json (sample, observation): one record per session each attempt ran. */
+export interface SessionRecord {
+  session: number;
+  attempt: number;
+  host: string;
+  startedAt: string;
+  endedAt: string;
+  /** The host's other load over the session (CPU shares, foreign processes) and the noisy-session rule's verdict; never a reason to drop it. */
+  noise: HostNoise & { noisy: boolean; reasons: string[] };
 }
 
 /** verify.json (verify, product). */

@@ -5,21 +5,14 @@ import type { StageContext } from '../contract/stage.js';
 import type { RunningServices } from '../contract/running-services.js';
 import type { SampleJournal } from '../db/sample-journal.js';
 import { hostName } from '../process/host-name.js';
-import { hostNoise, noisySession, readHostSnapshot, type HostNoise } from '../process/host-noise.js';
+import { hostNoise, noisySession, readHostSnapshot } from '../process/host-noise.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
 import { ourRootPids } from '../process/our-processes.js';
 import { openSession } from './open-session.js';
 import { formatProgress } from './progress-line.js';
 import type { SessionWork } from './session-plan.js';
 
-export interface SessionRecord {
-  session: number;
-  attempt: number;
-  host: string;
-  startedAt: string;
-  endedAt: string;
-  /** The host's other load over the session (CPU shares, foreign processes) and the noisy-session rule's verdict; never a reason to drop it. */
-  noise: HostNoise & { noisy: boolean; reasons: string[] };
-}
+export type { SessionRecord };
 
 /** One session: its preflight (when asked), then per cohort its warmup rounds and remaining formal rounds. */
 export async function sampleSession(

@@ -4,7 +4,7 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { ReportOptions } from './report-options.js';
-import type { SessionRecord } from '../design/sample-session.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
 
 export interface PinnedImage {
   tarFile?: string;

@@ -3,7 +3,7 @@
 // other load in each session (a noisy session is flagged, never dropped), and
 // the sessions x rounds recommended for the next run. Pure.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import type { SessionRecord } from '../design/sample-session.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from './format-number.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

@@ -1,0 +1,169 @@
+// Pure: the analysis of the commit-diff experiment from its raw rows. Per cell,
+// method and state: counts and medians (P50, type 7). Per cell and state: the
+// ratio of medians naive/native over paired rounds, with a bootstrap interval.
+// Per sweep (cells that differ in one dimension only), method and state: the
+// growth fit log(time) = a + b·log(size) with a bootstrap interval for b.
+import { median } from '../stats/quantile.js';
+import { pairedMedianRatio, type RatioResult } from '../stats/paired-ratio.js';
+import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
+import { COMMIT_DIMENSIONS } from './commit-cell.js';
+
+export interface CommitRowData {
+  cell: string;
+  dims: Record<string, number>;
+  method: string;
+  state: string;
+  phase: string;
+  round: number;
+  ok: boolean;
+  failureReason: string | null;
+  wallMs: number | null;
+  engineCpuMs: number | null;
+  diskReadBytes: number | null;
+  readCharsBytes: number | null;
+  layerBytes: number | null;
+}
+
+export interface CompressionRowData {
+  method: string;
+  round: number;
+  layerBytes: number;
+  compressedBytes: number | null;
+  wallMs: number | null;
+  ok: boolean;
+  note: string;
+}
+
+export interface CellStat {
+  cell: string;
+  dims: Record<string, number>;
+  method: string;
+  state: string;
+  n: number;
+  failed: number;
+  p50WallMs: number | null;
+  p50EngineCpuMs: number | null;
+  p50DiskReadBytes: number | null;
+  p50ReadCharsBytes: number | null;
+  p50LayerBytes: number | null;
+}
+
+export interface CellRatio extends RatioResult {
+  cell: string;
+  dims: Record<string, number>;
+  state: string;
+  /** Rounds in which naive took longer than native. */
+  naiveSlowerRounds: number;
+}
+
+export interface Growth {
+  dimension: string;
+  fixed: Record<string, number>;
+  method: string;
+  state: string;
+  fit: GrowthFit | null;
+}
+
+export interface CompressionStat {
+  method: string;
+  n: number;
+  failed: number;
+  p50WallMs: number | null;
+  p50LayerBytes: number | null;
+  p50CompressedBytes: number | null;
+  /** Layer bytes per second of wall time, at the medians. */
+  mbPerS: number | null;
+  note: string;
+}
+
+export interface CommitAnalysis {
+  methods: string[];
+  states: string[];
+  cells: CellStat[];
+  ratios: CellRatio[];
+  growth: Growth[];
+  compression: CompressionStat[];
+  bootstrap: { resamples: number; confidence: number; seed: string };
+}
+
+const med = (xs: (number | null)[]): number | null => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? median(v) : null;
+};
+
+/** Sweeps: for each dimension, groups of cells equal in every other dimension with >= 2 values of it. */
+export function sweeps(cells: readonly { cell: string; dims: Record<string, number> }[]): { dimension: string; fixed: Record<string, number>; cells: string[] }[] {
+  const out: { dimension: string; fixed: Record<string, number>; cells: string[] }[] = [];
+  const unique = [...new Map(cells.map((c) => [c.cell, c])).values()];
+  for (const d of COMMIT_DIMENSIONS) {
+    const groups = new Map<string, typeof unique>();
+    for (const c of unique) {
+      const key = COMMIT_DIMENSIONS.filter((o) => o !== d).map((o) => `${o}=${c.dims[o]}`).join(',');
+      groups.set(key, [...(groups.get(key) ?? []), c]);
+    }
+    for (const g of groups.values()) {
+      if (new Set(g.map((c) => c.dims[d])).size < 2) continue;
+      const fixed = Object.fromEntries(COMMIT_DIMENSIONS.filter((o) => o !== d).map((o) => [o, g[0]!.dims[o]!]));
+      out.push({ dimension: d, fixed, cells: g.map((c) => c.cell) });
+    }
+  }
+  return out;
+}
+
+export function analyzeCommits(
+  rows: readonly CommitRowData[],
+  compression: readonly CompressionRowData[],
+  opts: { resamples: number; confidence: number; seed: string },
+): CommitAnalysis {
+  const formal = rows.filter((r) => r.phase === 'formal');
+  const methods = [...new Set(formal.map((r) => r.method))].sort();
+  const states = ['initial', 'incremental'].filter((s) => formal.some((r) => r.state === s));
+  const cellDims = new Map(formal.map((r) => [r.cell, r.dims]));
+  const cellIds = [...cellDims.keys()];
+  const cells: CellStat[] = [];
+  const ratios: CellRatio[] = [];
+  for (const cell of cellIds) {
+    for (const state of states) {
+      for (const method of methods) {
+        const rs = formal.filter((r) => r.cell === cell && r.state === state && r.method === method);
+        const ok = rs.filter((r) => r.ok);
+        cells.push({
+          cell, dims: cellDims.get(cell)!, method, state, n: ok.length, failed: rs.length - ok.length,
+          p50WallMs: med(ok.map((r) => r.wallMs)), p50EngineCpuMs: med(ok.map((r) => r.engineCpuMs)),
+          p50DiskReadBytes: med(ok.map((r) => r.diskReadBytes)), p50ReadCharsBytes: med(ok.map((r) => r.readCharsBytes)),
+          p50LayerBytes: med(ok.map((r) => r.layerBytes)),
+        });
+      }
+      const wall = (method: string) => new Map(formal.filter((r) => r.cell === cell && r.state === state && r.method === method && r.ok && r.wallMs !== null).map((r) => [r.round, r.wallMs!]));
+      const naive = wall('naive');
+      const native = wall('native');
+      const pairs = [...naive.keys()].filter((k) => native.has(k)).sort((a, b) => a - b).map((k) => ({ a: naive.get(k)!, b: native.get(k)! }));
+      ratios.push({ cell, dims: cellDims.get(cell)!, state, naiveSlowerRounds: pairs.filter((p) => p.a > p.b).length, ...pairedMedianRatio(pairs, { ...opts, seed: `${opts.seed}/${cell}/${state}` }) });
+    }
+  }
+  const growth: Growth[] = [];
+  for (const sw of sweeps(formal)) {
+    for (const method of methods) {
+      for (const state of states) {
+        const bySize = new Map<number, number[]>();
+        for (const r of formal) {
+          if (!sw.cells.includes(r.cell) || r.method !== method || r.state !== state || !r.ok || r.wallMs === null) continue;
+          const x = r.dims[sw.dimension]!;
+          bySize.set(x, [...(bySize.get(x) ?? []), r.wallMs]);
+        }
+        growth.push({ dimension: sw.dimension, fixed: sw.fixed, method, state, fit: logLogFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}` }) });
+      }
+    }
+  }
+  const compressionStats: CompressionStat[] = [...new Set(compression.map((c) => c.method))].map((method) => {
+    const rs = compression.filter((c) => c.method === method);
+    const ok = rs.filter((c) => c.ok);
+    const wall = med(ok.map((c) => c.wallMs));
+    const layer = med(ok.map((c) => c.layerBytes));
+    return {
+      method, n: ok.length, failed: rs.length - ok.length, p50WallMs: wall, p50LayerBytes: layer,
+      p50CompressedBytes: med(ok.map((c) => c.compressedBytes)), mbPerS: wall && layer ? layer / 1e6 / (wall / 1000) : null, note: rs[0]?.note ?? '',
+    };
+  });
+  return { methods, states, cells, ratios, growth, compression: compressionStats, bootstrap: opts };
+}

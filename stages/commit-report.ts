@@ -1,0 +1,53 @@
+// commit-report: report.md, CSVs, growth plots and REPRODUCE.md of the
+// commit-diff experiment; published to reports/<experiment.name>/.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { StageDefinition } from '../harness/contract/stage.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
+import { sha256File } from '../harness/digest/sha256.js';
+import { renderSvg } from '../harness/report/plot-adapter.js';
+import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
+import { growthPlotFile, growthSpec, renderCommitCsvs, renderCommitReportMd, renderCommitReproduce, type CommitReportInputs } from '../harness/commit/render-commit-report.js';
+
+function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
+  const found = findInputFile(inputs, name);
+  return found ? (JSON.parse(readFileSync(found.file, 'utf8')) as T) : null;
+}
+
+const commitReport: StageDefinition = {
+  kind: 'commit-report',
+  description: 'Commit-diff report: conclusions, design, before/after table, growth plots and slopes, compression table, what is not established.',
+  reads: ['experiment'],
+  publishDir: (config) => 'reports/' + config.experiment.name,
+  async run(ctx) {
+    const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
+    if (!analysis) throw new Error('commit-report needs a commit-analyze stage');
+    const samples = findInputFile(ctx.inputs, 'commits.duckdb');
+    const inp: CommitReportInputs = {
+      experiment: ctx.config.experiment as { name: string; question?: string },
+      pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
+      analysis,
+      checks: readJson(ctx.inputs, 'change-set-checks.json') ?? [],
+      session: readJson(ctx.inputs, 'session.json') ?? {},
+      pins: readJson(ctx.inputs, 'pins.json'),
+      stages: Object.keys(ctx.inputs).sort().map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
+      samplesSha256: samples ? await sha256File(samples.file) : null,
+    };
+    const plots: { file: string; title: string }[] = [];
+    for (const dimension of ['total_mb', 'file_count']) {
+      for (const state of analysis.states) {
+        const spec = growthSpec(analysis, state, dimension);
+        if (!spec) continue;
+        const file = growthPlotFile(state, dimension);
+        writeFileSync(join(ctx.outputDir, file), await renderSvg(spec));
+        plots.push({ file, title: String(spec['title']) });
+      }
+    }
+    for (const [name, text] of renderCommitCsvs(analysis)) writeFileSync(join(ctx.outputDir, name), text);
+    writeFileSync(join(ctx.outputDir, 'report.md'), renderCommitReportMd(inp, plots));
+    writeFileSync(join(ctx.outputDir, 'REPRODUCE.md'), renderCommitReproduce(inp));
+    ctx.log(`commit-report: report.md, ${plots.length} plots`);
+  },
+};
+
+export default commitReport;

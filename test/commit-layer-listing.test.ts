@@ -1,0 +1,43 @@
+// The change-set listing, on tars made by the real tar from real files.
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listingDifferences, listingLines } from '../harness/commit/layer-listing.js';
+
+function tarListing(make: (root: string) => void): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'bg-listing-'));
+  try {
+    const root = join(dir, 'root');
+    mkdirSync(root);
+    make(root);
+    execFileSync('tar', ['-cf', join(dir, 'l.tar'), '-C', root, '.']);
+    return listingLines(execFileSync('tar', ['-tv', '--numeric-owner', '-f', join(dir, 'l.tar')], { encoding: 'utf8' }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a layer listing names each entry by type, size and path, whiteouts included, sorted', (t) => {
+  const lines = tarListing((root) => {
+    mkdirSync(join(root, 'random_files'));
+    writeFileSync(join(root, 'random_files', 'file 1.bin'), Buffer.alloc(1024));
+    writeFileSync(join(root, 'random_files', '.wh.file_2.bin'), '');
+    symlinkSync('file 1.bin', join(root, 'random_files', 'link'));
+  });
+  t.deepEqual(lines, ['- 0 random_files/.wh.file_2.bin', '- 1024 random_files/file 1.bin', 'd 0 random_files', 'l 0 random_files/link'].sort());
+});
+
+test('listings that differ in one file size show that file on both sides', (t) => {
+  const a = tarListing((root) => writeFileSync(join(root, 'f'), 'abc'));
+  const b = tarListing((root) => writeFileSync(join(root, 'f'), 'abcd'));
+  t.deepEqual(listingDifferences(a, b, ['naive', 'native']), ['only naive: - 3 f', 'only native: - 4 f']);
+});
+
+test('the listings of the same files made at different times are equal', (t) => {
+  const make = (root: string) => writeFileSync(join(root, 'f'), 'same');
+  const a = tarListing(make);
+  execFileSync('sleep', ['1.1']);
+  t.deepEqual(listingDifferences(a, tarListing(make), ['a', 'b']), []);
+});
