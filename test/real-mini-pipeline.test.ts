@@ -38,11 +38,12 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
     t.true(cold['lazy']! > 0);
     // Cold docker and oci-full launches mark their steps on stderr; warm launches and lazy mark none.
     const marks = await db.all(
-      `SELECT s.path, s.state, string_agg(p.name, ',' ORDER BY p.seq) AS names, count(DISTINCT s.launch_id) AS launches
-       FROM phases p JOIN samples s USING (launch_id) WHERE s.phase = 'formal' GROUP BY ALL ORDER BY ALL`,
+      `SELECT path, state, names, count(*) AS launches FROM (
+         SELECT s.path, s.state, s.launch_id, string_agg(p.name, ',' ORDER BY p.seq) AS names
+         FROM phases p JOIN samples s USING (launch_id) WHERE s.phase = 'formal' GROUP BY ALL)
+       GROUP BY ALL ORDER BY ALL`,
     );
-    t.deepEqual(marks.map((m) => [m['path'], m['state'], Number(m['launches'])]), [['docker', 'cold', 3], ['oci-full', 'cold', 3]]);
-    t.true(marks.every((m) => /^(pull-done(,pull-done)*|copy-done,unpack-done(,copy-done,unpack-done)*)$/.test(String(m['names']))), JSON.stringify(marks));
+    t.deepEqual(marks.map((m) => [m['path'], m['state'], m['names'], Number(m['launches'])]), [['docker', 'cold', 'pull-done', 3], ['oci-full', 'cold', 'copy-done,unpack-done', 3]]);
   } finally {
     db.close();
   }
