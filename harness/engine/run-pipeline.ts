@@ -15,6 +15,7 @@ import { keyInputsFor, stageKey, type KeyInputs } from './stage-key.js';
 import { loadStage } from './stage-registry.js';
 import type { StageDefinition, StageInput } from '../contract/stage.js';
 import { Store } from './store.js';
+import { reusableManifest } from './frozen-check.js';
 import { writeLock, type LockEntry } from './lock-file.js';
 import { ancestors, topoOrder } from '../config/stage-graph.js';
 import { startServiceSession, type ServiceSession } from './service-session.js';
@@ -204,7 +205,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
         continue;
       }
 
-      const manifest = store.readManifest(def.kind, k.key);
+      const manifest = await reusableManifest(store, id, def.kind, k.key, forced.has(id)); // frozen-check.ts: a corrupted frozen output is refused, or rebuilt when forced
       const inScope = !selected || selected.has(id);
       const mustRun = forced.has(id) || (!manifest && inScope);
       if (!mustRun && !manifest) {
