@@ -9,7 +9,7 @@ const USAGE = `usage: pipeline <command> [flags]
   run     [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--dry-run] [--json]
   status  [-f FILE] [--json]          which stages are fresh or stale, and why
   audit   [-f FILE] [--json]          re-hash every frozen output, pinned artifact and report
-  gc      [-f FILE]                   remove frozen outputs no lock file references
+  gc      [-f FILE] [--dry-run]       remove frozen outputs, scratch and build cache no lock file needs
   show    ID [-f FILE]                print a stage's manifest
   measure [--runs N] [--warmup N] [--marker TEXT] [--timeout S] [--json] -- CMD ARGS..
   doctor                              list requirements and whether they are met

@@ -8,6 +8,7 @@ import { CheckFailed, UserError } from '../errors.js';
 import { auditPipeline } from '../engine/audit.js';
 import { acquireDataLock } from '../engine/data-lock.js';
 import { garbageCollect } from '../engine/garbage-collect.js';
+import { formatGc } from '../engine/gc-summary.js';
 import { readLock } from '../engine/lock-file.js';
 import { pipelineStatus } from '../engine/pipeline-status.js';
 import { runPipeline } from '../engine/run-pipeline.js';
@@ -86,14 +87,14 @@ export async function auditCommand(args: string[]): Promise<number> {
 }
 
 export async function gcCommand(args: string[]): Promise<number> {
-  const { flags } = parseArgs(args, COMMON, ALIASES);
+  const { flags } = parseArgs(args, { ...COMMON, 'dry-run': 'boolean' }, ALIASES);
   const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
   const dataDir = dataDirOf(flags);
   const release = acquireDataLock(dataDir);
   try {
-    const r = garbageCollect(file, dataDir);
+    const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
     if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');
-    else process.stdout.write(`removed ${r.removed.length} unreferenced stage outputs, kept ${r.kept}\n`);
+    else process.stdout.write(formatGc(r));
     return 0;
   } finally {
     await release();
