@@ -8,6 +8,7 @@ import { CheckFailed, UserError } from '../errors.js';
 import { auditPipeline } from '../engine/audit.js';
 import { acquireDataLock } from '../engine/data-lock.js';
 import { garbageCollect } from '../engine/garbage-collect.js';
+import { diskFullFailure } from '../engine/disk-full.js';
 import { formatGc } from '../engine/gc-summary.js';
 import { readLock } from '../engine/lock-file.js';
 import { pipelineStatus } from '../engine/pipeline-status.js';
@@ -54,6 +55,8 @@ export async function runCommand(args: string[]): Promise<number> {
       process.stdout.write(flags['dry-run'] ? outcomes.map((o) => `${o.id}\t${o.action}`).join('\n') + '\n' : `done: ${ran} ran, ${reused} reused\n`);
     }
     return 0;
+  } catch (e) {
+    throw diskFullFailure(e, dataDir) ?? e; // disk-full.ts: a full data folder is one line, exit 1
   } finally {
     await release();
   }

@@ -99,6 +99,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     if (session) return;
     const runDir = join(options.dataDir, 'run', `services-${process.pid}`);
     mkdirSync(runDir, { recursive: true });
+    onCleanup(`service run folder ${runDir}`, () => void removeScratch(runDir)); // left behind before: run/services-PID after every run
     session = await startServiceSession(
       config,
       (stageId) => frozen.get(stageId)?.outputDir ?? null,
