@@ -18,6 +18,7 @@ import { launchId } from './session-plan.js';
 import { runHook } from './run-hook.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { roundOrder } from './round-order.js';
+import { deathReason, deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from './service-fault-policy.js';
 
 export type Phase = 'preflight' | 'warmup' | 'formal';
 
@@ -80,6 +81,9 @@ export class SamplingSession {
       this.throwIfAborted();
       rows.push(...(await this.runPair(cohortId, order[i]!, phase, round, i)));
     }
+    // service-fault-policy.ts: a service died during the round: stop now that the round is complete.
+    const stop = stopAfterRound(this.o.services.deaths?.() ?? [], cohortId, phase, round);
+    if (stop) throw stop;
     return rows;
   }
 
@@ -112,7 +116,14 @@ export class SamplingSession {
             }
           }
         }
-        const row = hookFailure ? this.failedRow(place, phase, orderInRound, hookFailure) : await this.measure(place, cohort, path, phase, orderInRound);
+        // service-fault-policy.ts: a launch of a path whose service is dead is not started; one it died under fails naming it.
+        const deadBefore = deathsAffecting(servicesUsedBy(path), this.o.services.deaths?.() ?? []);
+        let row = deadBefore.length
+          ? this.failedRow(place, phase, orderInRound, deathReason(deadBefore))
+          : hookFailure
+            ? this.failedRow(place, phase, orderInRound, hookFailure)
+            : await this.measure(place, cohort, path, phase, orderInRound);
+        if (!deadBefore.length) row = withServiceDeaths(row, deathsAffecting(servicesUsedBy(path), this.o.services.deaths?.() ?? []));
         // A launch cut short by a signal is not a sample: its round is incomplete and runs again.
         this.throwIfAborted();
         await this.o.record(row); // journaled as the launch ends

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
-import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceEndpoint } from '../services/running-services.js';
+import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceDeath, type ServiceEndpoint } from '../services/running-services.js';
 import type { CountingProxy } from '../net/counting-proxy.js';
 import { onCleanup } from '../process/cleanup.js';
 import { UserError } from '../errors.js';
@@ -32,8 +32,11 @@ export async function startServiceSession(
   const stops: (() => Promise<void>)[] = [];
   const byId: Record<string, ServiceEndpoint> = {};
   const proxies: CountingProxy[] = [];
+  const deaths: ServiceDeath[] = []; // service-fault-policy.ts decides what they mean
+  let stopping = false;
   // Every service is stopped even when one stop fails; the failures are reported together.
   const stopAll = async (): Promise<void> => {
+    stopping = true;
     const failures: string[] = [];
     while (stops.length) {
       try {
@@ -57,6 +60,8 @@ export async function startServiceSession(
       log(`starting service ${id} (${section.kind})`);
       const started = await startService(id, section, prepared, serviceRun, log);
       stops.push(() => started.stop());
+      const proc = started.process;
+      if (proc) void proc.exited.then((how) => void (stopping || deaths.push({ id, kind: section.kind, pid: proc.pid, how })));
       const endpoint: ServiceEndpoint = { id, kind: section.kind, ...started.endpoint, values: { ...started.endpoint.values } };
       if (section.count_bytes) {
         if (!started.upstream) throw new Error(`service kind ${section.kind} offers no TCP upstream to count bytes on`);
@@ -94,5 +99,5 @@ export async function startServiceSession(
         },
       }
     : null;
-  return { services: { byId, counter }, stop: undo };
+  return { services: { byId, counter, deaths: () => deaths }, stop: undo };
 }

@@ -175,5 +175,6 @@ export async function startDockerEngine(
   return {
     endpoint: { socket, values: { socket, host: `unix://${socket}`, docker: dockerCli(), data_root: dataRoot } },
     stop: undo,
+    process: proc,
   };
 }

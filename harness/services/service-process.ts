@@ -144,6 +144,7 @@ export function loopbackTcpService(proc: ServiceProcess, port: number, values: R
   return {
     endpoint: { url: `http://${address}`, address, values: { ...values, port: String(port) } },
     upstream: { host: '127.0.0.1', port },
+    process: proc,
     stop: async () => {
       await proc.stop();
       await waitPortClosed('127.0.0.1', port);
