@@ -10,7 +10,7 @@ import { mountsUnder } from '../harness/process/mount-table.js';
 import { isAlive } from '../harness/process/pid.js';
 
 const isRoot = process.getuid?.() === 0;
-const rootTest = isRoot ? test : test.skip;
+const rootTest = isRoot ? test.serial : test.skip;
 if (!isRoot) console.warn('fault-service-killed: skipped, needs root; CI runs it as root');
 
 function processesMentioning(text: string): string[] {
@@ -28,9 +28,25 @@ function processesMentioning(text: string): string[] {
 
 const ROUNDS = ['--set', 'design.rounds=4'];
 
-rootTest('registry killed with SIGKILL mid-round: its launches fail naming it, the session stops at the end of the round with exit 1, nothing is left, and the next run resumes and audits clean', async (t) => {
+interface Fault {
+  service: string;
+  kind: string;
+  /** The log line that names the service's pid. */
+  started: RegExp;
+  /** Paths of real-mini that use it. */
+  uses: string[];
+}
+
+const FAULTS: Fault[] = [
+  { service: 'registry', kind: 'docker-registry', started: /service registry: docker-registry on 127\.0\.0\.1:\d+ \(pid (\d+)/g, uses: ['docker', 'oci-full'] },
+  { service: 'cache', kind: 'nginx-files', started: /service cache: nginx on 127\.0\.0\.1:\d+ serving \S+ \(pid (\d+)/g, uses: ['lazy'] },
+  { service: 'engine', kind: 'docker-engine', started: /service engine: private dockerd \(pid (\d+)/g, uses: ['docker'] },
+];
+
+for (const f of FAULTS) {
+rootTest(`${f.service} (${f.kind}) killed with SIGKILL mid-round: its launches fail naming it, the session stops at the end of the round with exit 1, nothing is left, and the next run resumes and audits clean`, async (t) => {
   t.timeout(400_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-fault-registry-'));
+  const dir = mkdtempSync(join(tmpdir(), `bg-fault-${f.service}-`));
   // verify accepts failed samples here: the failures this fault causes are the record, not a reason to stop the report.
   const yaml = readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8').replace(/( +)uses: verify\n/, '$1uses: verify\n$1with: { allow_failed_samples: true }\n');
   writeFileSync(join(dir, 'pipeline.yaml'), yaml);
@@ -43,17 +59,17 @@ rootTest('registry killed with SIGKILL mid-round: its launches fail naming it, t
     stderr += b.toString();
     // Round 1 of the cohort is done (one line per round): kill the registry during round 2.
     if (killed === null && /shell formal round 1\//.test(stderr)) {
-      const all = [...stderr.matchAll(/service registry: docker-registry on 127\.0\.0\.1:\d+ \(pid (\d+)/g)];
+      const all = [...stderr.matchAll(f.started)];
       killed = Number(all.at(-1)![1]);
       process.kill(killed, 'SIGKILL');
     }
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  t.not(killed, null, 'the registry was killed mid-session: ' + stderr.slice(-1500));
+  t.not(killed, null, `the ${f.service} was killed mid-session: ` + stderr.slice(-1500));
   t.is(code, 1, stderr.slice(-2000));
   const failed = stderr.split('\n').filter((l) => l.startsWith('failed:'));
   t.is(failed.length, 1, stderr.slice(-2000));
-  t.regex(failed[0]!, new RegExp(`service registry \\(docker-registry, pid ${killed}\\) died: SIGKILL during formal round 2 of cohort shell`));
+  t.regex(failed[0]!, new RegExp(`service ${f.service} \\(${f.kind}, pid ${killed}\\) died: SIGKILL during formal round 2 of cohort shell`));
   t.log(failed[0]);
 
   // Nothing left behind by the interrupted session.
@@ -63,18 +79,18 @@ rootTest('registry killed with SIGKILL mid-round: its launches fail naming it, t
   const enginesAfter = readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-') && !enginesBefore.has(f) && processesMentioning(join(tmpdir(), f)).length === 0);
   t.deepEqual(enginesAfter, [], 'the private engine folder is removed');
 
-  // Round 2 is complete in the journal: nothing dropped; the registry's launches failed naming it.
+  // Round 2 is complete in the journal: nothing dropped; the launches of paths using the service failed naming it.
   const work = join(dir, '.data', 'work', 'sample');
   const db = await Database.open(join(work, readdirSync(work)[0]!, 'samples.duckdb'), { readOnly: true });
   try {
     const rows = await db.all(`SELECT path, state, ok, failure_reason FROM samples WHERE phase = 'formal' AND round = 2 ORDER BY path, state`);
     t.is(rows.length, 6, 'every launch of the round is recorded');
-    for (const r of rows.filter((x) => x['path'] !== 'lazy')) {
+    for (const r of rows.filter((x) => f.uses.includes(String(x['path'])))) {
       t.false(r['ok'] as boolean, `${String(r['path'])}/${String(r['state'])}`);
-      t.regex(String(r['failure_reason']), /service registry \(docker-registry, pid \d+\) died: SIGKILL/);
+      t.regex(String(r['failure_reason']), new RegExp(`service ${f.service} \\(${f.kind}, pid \\d+\\) died: SIGKILL`));
     }
-    const lazy = rows.filter((x) => x['path'] === 'lazy');
-    t.true(lazy.every((r) => r['ok'] === true), 'the lazy path does not use the registry: ' + JSON.stringify(lazy));
+    const others = rows.filter((x) => !f.uses.includes(String(x['path'])));
+    t.true(others.every((r) => r['ok'] === true), `paths that do not use ${f.service} go on: ` + JSON.stringify(others));
     t.log(`round 2: ${rows.map((r) => `${String(r['path'])}/${String(r['state'])} ${r['ok'] ? 'ok' : 'failed'}`).join(', ')}`);
   } finally {
     db.close();
@@ -89,3 +105,4 @@ rootTest('registry killed with SIGKILL mid-round: its launches fail naming it, t
   t.deepEqual(processesMentioning(dir), []);
   if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });
+}
