@@ -107,3 +107,68 @@ rootTest(`${f.service} (${f.kind}) killed with SIGKILL mid-round: its launches f
   if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });
 }
+
+rootTest('rclone of a lazy pair killed with SIGKILL mid-round: that pair fails naming rclone, the next pair starts a fresh rclone and the session goes on, nothing is left, audit is clean', async (t) => {
+  t.timeout(400_000);
+  const dir = mkdtempSync(join(tmpdir(), 'bg-fault-rclone-'));
+  const yaml = readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8').replace(/( +)uses: verify\n/, '$1uses: verify\n$1with: { allow_failed_samples: true }\n');
+  writeFileSync(join(dir, 'pipeline.yaml'), yaml);
+  const child = startCli(['run', ...ROUNDS], dir);
+  let stderr = '';
+  let killed: number | null = null;
+  let poll: NodeJS.Timeout | null = null;
+  const findRclonePid = (): number | null => {
+    const work = join(dir, '.data', 'work', 'sample');
+    try {
+      for (const key of readdirSync(work))
+        for (const s of readdirSync(join(work, key)).filter((x) => x.startsWith('session-')))
+          for (const pair of readdirSync(join(work, key, s, 'pairs')).filter((p) => p.includes('.lazy.') && /\.f\d+\./.test(p)))
+            try {
+              // Once its FUSE mount is up: rclone is serving the pair.
+              const lazy = join(work, key, s, 'pairs', pair, 'lazy');
+              if (!mountsUnder(join(lazy, 'remote')).length) continue;
+              const pid = Number(readFileSync(join(lazy, 'rclone.pid'), 'utf8').trim());
+              if (pid > 0) return pid;
+            } catch {
+              /* not started yet */
+            }
+    } catch {
+      /* not there yet */
+    }
+    return null;
+  };
+  child.stderr!.on('data', (b: Buffer) => {
+    stderr += b.toString();
+    if (poll === null && /shell formal round 1\//.test(stderr)) {
+      poll = setInterval(() => {
+        const pid = findRclonePid();
+        if (pid !== null && killed === null) {
+          killed = pid;
+          process.kill(pid, 'SIGKILL');
+          clearInterval(poll!);
+        }
+      }, 5);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  if (poll) clearInterval(poll);
+  t.not(killed, null, 'an rclone was killed mid-session: ' + stderr.slice(-1500));
+  t.is(code, 0, stderr.slice(-2000));
+  const sampleDir = join(dir, '.data', 'stages', 'sample');
+  const db = await Database.open(join(sampleDir, readdirSync(sampleDir)[0]!, 'outputs', 'samples.duckdb'), { readOnly: true });
+  try {
+    const rows = await db.all(`SELECT round, state, ok, failure_reason FROM samples WHERE phase = 'formal' AND path = 'lazy' ORDER BY round, state`);
+    const failed = rows.filter((r) => !r['ok']);
+    t.log(rows.map((r) => `lazy round ${String(r['round'])} ${String(r['state'])}: ${r['ok'] ? 'ok' : String(r['failure_reason']).slice(0, 160)}`).join('\n'));
+    t.true(failed.length >= 1 && failed.length <= 2, 'the killed pair failed, no other');
+    for (const r of failed) t.regex(String(r['failure_reason']), new RegExp(`rclone \\(pid ${killed}\\)`));
+    t.is(rows.length, 8, 'no launch dropped (4 rounds, cold and warm)');
+  } finally {
+    db.close();
+  }
+  t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted (the dead FUSE mount included)');
+  t.deepEqual(processesMentioning(dir), [], 'no process of the run is left');
+  const audit = await runCli(['audit', ...ROUNDS], dir);
+  t.is(audit.code, 0, audit.stdout + audit.stderr);
+  if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+});

@@ -139,14 +139,14 @@ export class SamplingSession {
       if (left.length) teardownFailure = `mounts left behind after the pair: ${left.join(', ')}`;
     }
     if (teardownFailure) {
-      // Teardown belongs to the pair: its failure fails the pair's launches.
-      const ids: string[] = [];
+      // Teardown belongs to the pair: its failure fails the pair's launches. A
+      // launch that already failed gets it too (e.g. a dead rclone named by the
+      // teardown explains a warm launch's own failure).
       for (const r of rows) {
-        if (!r['ok']) continue;
-        Object.assign(r, { ok: false, failure_reason: teardownFailure });
-        ids.push(String(r['launch_id']));
+        const reason = r['ok'] ? teardownFailure : `${String(r['failure_reason'] ?? 'failed')}; ${teardownFailure}`;
+        Object.assign(r, { ok: false, failure_reason: reason });
+        await this.o.markFailed([String(r['launch_id'])], reason);
       }
-      await this.o.markFailed(ids, teardownFailure);
     }
     return rows;
   }
