@@ -1,7 +1,7 @@
 import test from 'ava';
 import { appendFileSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QUICK, runCli, smokeProject } from './helpers/cli.js';
+import { QUICK, projectRoot, runCli, smokeProject } from './helpers/cli.js';
 
 async function frozenProject(): Promise<string> {
   const dir = smokeProject();
@@ -52,12 +52,10 @@ test('audit fails naming a published report file that was edited', async (t) => 
 test('a second concurrent run on the same data folder refuses, naming the holder pid', async (t) => {
   const dir = smokeProject();
   const { spawn } = await import('node:child_process');
-  // A live process of ours holds the lock: write its pid as the holder.
-  const holder = spawn('sleep', ['30']);
+  // A real process of ours holds the lock through the same code as a run.
+  const holder = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, '.data'), { recursive: true });
-    writeFileSync(join(dir, '.data', 'run.lock'), `${holder.pid}\n`);
+    await new Promise<void>((resolve) => holder.stdout.on('data', (b) => String(b).startsWith('held') && resolve()));
     const r = await runCli(['run', ...QUICK], dir);
     t.is(r.code, 2);
     t.regex(r.stderr, new RegExp(`another pipeline run \\(pid ${holder.pid}\\) is using this data folder`));

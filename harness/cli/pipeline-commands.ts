@@ -8,6 +8,8 @@ import { CheckFailed, UserError } from '../errors.js';
 import { auditPipeline } from '../engine/audit.js';
 import { acquireDataLock } from '../engine/data-lock.js';
 import { garbageCollect } from '../engine/garbage-collect.js';
+import { diskFullFailure } from '../engine/disk-full.js';
+import { formatGc } from '../engine/gc-summary.js';
 import { readLock } from '../engine/lock-file.js';
 import { pipelineStatus } from '../engine/pipeline-status.js';
 import { runPipeline } from '../engine/run-pipeline.js';
@@ -75,6 +77,8 @@ export const runCommand: CliCommand = {
         process.stdout.write(flags['dry-run'] ? outcomes.map((o) => `${o.id}\t${o.action}`).join('\n') + '\n' : `done: ${ran} ran, ${reused} reused\n`);
       }
       return 0;
+    } catch (e) {
+      throw diskFullFailure(e, dataDir) ?? e; // disk-full.ts: a full data folder is one line, exit 1
     } finally {
       await release();
     }
@@ -119,18 +123,18 @@ export const auditCommand: CliCommand = {
 };
 
 export const gcCommand: CliCommand = {
-  summary: 'remove frozen outputs no lock file references',
-  usage: 'pipeline gc [-f FILE]',
-  about: 'Removes stage outputs in the data folder that no lock file next to the pipeline file references.',
-  flags: COMMON,
+  summary: 'remove frozen outputs, scratch and build cache no lock file needs',
+  usage: 'pipeline gc [-f FILE] [--dry-run]',
+  about: 'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
+  flags: { ...COMMON, 'dry-run': { kind: 'boolean', help: 'list what would go and how many bytes, remove nothing' } },
   run: async ({ flags }) => {
     const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
     const dataDir = dataDirOf(flags);
     const release = acquireDataLock(dataDir);
     try {
-      const r = garbageCollect(file, dataDir);
+      const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
       if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');
-      else process.stdout.write(`removed ${r.removed.length} unreferenced stage outputs, kept ${r.kept}\n`);
+      else process.stdout.write(formatGc(r));
       return 0;
     } finally {
       await release();

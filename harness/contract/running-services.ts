@@ -26,9 +26,20 @@ export interface ByteCounter {
   end(): ByteCounts;
 }
 
+/** A service process that ended while the session still needed it. */
+export interface ServiceDeath {
+  id: string;
+  kind: string;
+  pid: number;
+  /** Exit code or signal name, e.g. SIGKILL. */
+  how: string;
+}
+
 export interface RunningServices {
   byId: Record<string, ServiceEndpoint>;
   counter: ByteCounter | null;
+  /** Services whose process ended before the session stopped them (none when absent). */
+  deaths?: () => readonly ServiceDeath[];
 }
 
 export const noServices: RunningServices = { byId: {}, counter: null };

@@ -19,6 +19,7 @@ import { launchId, type Phase } from './session-plan.js';
 import { runHook } from './run-hook.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { roundOrder } from './round-order.js';
+import { deathReason, deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from './service-fault-policy.js';
 
 export type { Phase };
 
@@ -89,6 +90,9 @@ export class SamplingSession {
       this.throwIfAborted();
       rows.push(...(await this.runPair(cohortId, order[i]!, phase, round, i)));
     }
+    // service-fault-policy.ts: a service died during the round: stop now that the round is complete.
+    const stop = stopAfterRound(this.o.services.deaths?.() ?? [], cohortId, phase, round);
+    if (stop) throw stop;
     return rows;
   }
 
@@ -122,7 +126,14 @@ export class SamplingSession {
           }
         }
         this.lastPhases = [];
-        const row = hookFailure ? this.failedRow(place, phase, orderInRound, hookFailure) : await this.measure(place, cohort, path, phase, orderInRound);
+        // service-fault-policy.ts: a launch of a path whose service is dead is not started; one it died under fails naming it.
+        const deadBefore = deathsAffecting(servicesUsedBy(path), this.o.services.deaths?.() ?? []);
+        let row = deadBefore.length
+          ? this.failedRow(place, phase, orderInRound, deathReason(deadBefore))
+          : hookFailure
+            ? this.failedRow(place, phase, orderInRound, hookFailure)
+            : await this.measure(place, cohort, path, phase, orderInRound);
+        if (!deadBefore.length) row = withServiceDeaths(row, deathsAffecting(servicesUsedBy(path), this.o.services.deaths?.() ?? []));
         // A launch cut short by a signal is not a sample: its round is incomplete and runs again.
         this.throwIfAborted();
         await this.o.record(row, this.lastPhases); // journaled as the launch ends
@@ -138,14 +149,14 @@ export class SamplingSession {
       if (left.length) teardownFailure = `mounts left behind after the pair: ${left.join(', ')}`;
     }
     if (teardownFailure) {
-      // Teardown belongs to the pair: its failure fails the pair's launches.
-      const ids: string[] = [];
+      // Teardown belongs to the pair: its failure fails the pair's launches. A
+      // launch that already failed gets it too (e.g. a dead rclone named by the
+      // teardown explains a warm launch's own failure).
       for (const r of rows) {
-        if (!r['ok']) continue;
-        Object.assign(r, { ok: false, failure_reason: teardownFailure });
-        ids.push(String(r['launch_id']));
+        const reason = r['ok'] ? teardownFailure : `${String(r['failure_reason'] ?? 'failed')}; ${teardownFailure}`;
+        Object.assign(r, { ok: false, failure_reason: reason });
+        await this.o.markFailed([String(r['launch_id'])], reason);
       }
-      await this.o.markFailed(ids, teardownFailure);
     }
     return rows;
   }

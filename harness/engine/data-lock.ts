@@ -1,43 +1,90 @@
-// One `pipeline run` per data folder at a time. The lock file holds the
-// holder's pid; a lock whose process is gone is taken over.
-import { mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync } from 'node:fs';
+// One `pipeline run` per data folder at a time.
+//
+// The lock is a kernel flock(2) on `<data>/run.lock`, held by an open file
+// description of the runner itself for its whole lifetime: the kernel drops it
+// when the runner exits, however it exits (SIGKILL included), so there is no
+// stale lock to take over and no takeover race. Node has no flock call, so the
+// `flock` command (util-linux) takes it on our descriptor, passed as its fd 3,
+// and exits: the lock belongs to the shared open file description, which only
+// we keep open. The file's content (the holder's pid) is only for naming the
+// holder in the refusal. After locking we check that the path still names the
+// file we locked (a releasing runner unlinks it); otherwise we retry.
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isAlive } from '../process/pid.js';
 import { onCleanup } from '../process/cleanup.js';
 
+/** Exit status `flock -n` uses when the lock is held elsewhere. */
+const HELD = 75;
+/** How long a refused runner waits for the holder to write its pid. */
+const HOLDER_PID_WAIT_MS = 2000;
+
 export function acquireDataLock(dataDir: string): () => Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'run.lock');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid}\n`);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
+    const r = spawnSync('flock', ['--nonblock', '--conflict-exit-code', String(HELD), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+    if (r.error) {
       closeSync(fd);
-      return onCleanup(`data lock ${file}`, () => {
-        if (readPid(file) === process.pid) rmSync(file, { force: true });
-      });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = readPid(file);
-      if (pid !== null && pid !== process.pid && isAlive(pid)) {
-        throw new UserError(
-          `another pipeline run (pid ${pid}) is using this data folder`,
-          { file: dataDir },
-          `wait for it to finish, stop it with 'kill ${pid}', or use another --data folder`,
-        );
-      }
-      // Stale: its process is gone. Rename it away first; of two runners that
-      // both saw it stale, only one rename succeeds, then both retry O_EXCL.
-      try {
-        renameSync(file, `${file}.stale-${process.pid}`);
-        rmSync(`${file}.stale-${process.pid}`, { force: true });
-      } catch {
-        // another runner took it over first
-      }
+      throw new UserError(`cannot run 'flock' to lock the data folder: ${r.error.message}`, { file: dataDir }, 'install util-linux (it provides flock)');
     }
+    if (r.status === HELD) {
+      closeSync(fd);
+      const pid = waitForHolderPid(file);
+      throw new UserError(
+        `another pipeline run (pid ${pid ?? 'unknown'}) is using this data folder`,
+        { file: dataDir },
+        pid ? `wait for it to finish, stop it with 'kill ${pid}', or use another --data folder` : 'wait for it to finish, or use another --data folder',
+      );
+    }
+    if (r.status !== 0) {
+      closeSync(fd);
+      throw new Error(`flock on ${file} failed (status ${r.status}): ${r.stderr.toString().trim()}`);
+    }
+    if (!sameFile(fd, file)) {
+      // The previous holder unlinked it between our open and our lock: the
+      // lock we hold is on a file nobody else will open. Try the new one.
+      closeSync(fd);
+      continue;
+    }
+    const content = `${process.pid}\n`;
+    writeSync(fd, content, 0);
+    ftruncateSync(fd, Buffer.byteLength(content));
+    return onCleanup(`data lock ${file}`, () => {
+      // Unlink while still holding the lock, then drop it: a runner that
+      // opened the old file sees it unlinked after locking and retries.
+      try {
+        if (sameFile(fd, file)) unlinkSync(file);
+      } finally {
+        closeSync(fd);
+      }
+    });
   }
-  throw new UserError('could not take the data folder lock', { file }, 'remove the file if no pipeline run is active');
+  throw new UserError('could not take the data folder lock: it kept being replaced', { file }, 'retry; if it persists, another tool is rewriting this file');
+}
+
+function sameFile(fd: number, file: string): boolean {
+  try {
+    const a = fstatSync(fd);
+    const b = statSync(file);
+    return a.ino === b.ino && a.dev === b.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** The holder writes its pid right after locking: wait briefly for a live one. */
+function waitForHolderPid(file: string): number | null {
+  const until = Date.now() + HOLDER_PID_WAIT_MS;
+  for (;;) {
+    const pid = readPid(file);
+    if (pid !== null && pid !== process.pid && isAlive(pid)) return pid;
+    if (Date.now() > until) return null;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
 }
 
 function readPid(file: string): number | null {

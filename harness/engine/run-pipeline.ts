@@ -19,6 +19,8 @@ import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
 import { startServiceSession, type ServiceSession } from '../services/service-session.js';
 import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
+import { inspectFrozenSync } from './frozen-check.js';
+import { CheckFailed } from '../errors.js';
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';
 
@@ -44,11 +46,31 @@ export interface RunOptions {
   registry?: StageRegistry;
 }
 
-/** Loads every stage kind the pipeline uses and binds the store: what planRun needs. */
-export async function planContext(config: PipelineConfig, store: Store, registry: StageRegistry): Promise<PlanContext> {
+/**
+ * Loads every stage kind the pipeline uses and binds the store: what planRun
+ * needs. The store is read through the frozen check (frozen-check.ts): a
+ * corrupted frozen output reads as absent and is listed in `corrupt`.
+ */
+export async function planContext(config: PipelineConfig, store: Store, registry: StageRegistry): Promise<PlanContext & { corrupt: Map<string, string> }> {
   const definitions = new Map<string, StageDefinition>();
   for (const s of config.stages) if (!definitions.has(s.uses)) definitions.set(s.uses, await registry.load(s.uses));
-  return { config, definitions, code: (def) => registry.code(def), readManifest: (kind, key) => store.readManifest(kind, key) };
+  const corrupt = new Map<string, string>(); // kind/key -> what is wrong
+  const readManifest = (kind: string, key: string) => {
+    const s = inspectFrozenSync(store, kind, key);
+    if (s.state === 'corrupt') corrupt.set(`${kind}/${key}`, `${relative(process.cwd(), s.file) || s.file} ${s.problem}`);
+    return s.state === 'intact' ? s.manifest : null;
+  };
+  return { config, definitions, code: (def) => registry.code(def), readManifest, corrupt };
+}
+
+/** A stage about to be planned over a corrupted frozen output is refused, unless --force rebuilds it. */
+function refuseCorrupt(plan: readonly PlannedStage[], corrupt: ReadonlyMap<string, string>, force: ReadonlySet<string>): void {
+  for (const p of plan) {
+    const problem = p.key ? corrupt.get(`${p.uses}/${p.key}`) : undefined;
+    if (problem && !force.has(p.id)) {
+      throw new CheckFailed(`stage '${p.id}': frozen output ${problem}; refusing to reuse it (rebuild it with --force ${p.id})`);
+    }
+  }
 }
 
 export async function runPipeline(config: PipelineConfig, options: RunOptions): Promise<StageOutcome[]> {
@@ -58,7 +80,13 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     const ctx = await planContext(config, store, registry);
     const lock = readLock(config.file);
     const force = new Set(options.force ?? []);
-    const plan = () => planRun(ctx, { only: options.only, force: [...force], lock });
+    const forcedByUser = new Set(options.force ?? []);
+    const plan = (): PlannedStage[] => {
+      ctx.corrupt.clear();
+      const p = planRun(ctx, { only: options.only, force: [...force], lock });
+      refuseCorrupt(p, ctx.corrupt, forcedByUser);
+      return p;
+    };
 
     if (options.dryRun) {
       return plan().map((p) => ({
@@ -227,6 +255,7 @@ class StageExecutor {
     // A fresh folder per start: every service starts from its prepared data, with new data roots.
     const runDir = join(this.options.dataDir, 'run', `services-${process.pid}-${++this.starts}`);
     mkdirSync(runDir, { recursive: true });
+    onCleanup(`service run folder ${runDir}`, () => void removeScratch(runDir)); // never walks into a mount
     const frozenDir = (stageId: string): string | null => {
       const p = plan.find((x) => x.id === stageId);
       return p?.key && p.manifest ? this.store.outputsDir(p.uses, p.key) : null;

@@ -23,6 +23,23 @@ mounts_under() {
     sort -rn | cut -f2-
 }
 
+# Before anything is unmounted (unmounting makes rclone exit by itself): a pid
+# file whose rclone is gone means rclone died under the pair (e.g. kill -9; a
+# clean stop below removes the pid file). The launches it served read from a
+# dead mount: say so (the pair's launches fail naming it) and exit 1. The
+# finding is kept next to the pid file (rclone.died) until the folder is
+# removed, so the pair's teardown reports it even when the launch's own
+# cleanup saw it first.
+died=$(find "$root" -name rclone.pid -type f 2>/dev/null | while IFS= read -r f; do
+  pid=$(cat "$f" 2>/dev/null) || continue
+  case "$pid" in ''|*[!0-9]*) continue;; esac
+  if ! { [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; }; then
+    mnt=$(cat "${f%.pid}.mountpoint" 2>/dev/null || echo "")
+    echo "cleanup-pair: rclone (pid $pid) serving $mnt died before teardown" > "${f%.pid}.died"
+  fi
+done; find "$root" -name rclone.died -type f -exec cat {} + 2>/dev/null)
+[ -n "$died" ] && status=1
+
 for _ in 1 2 3; do
   list=$(mounts_under)
   [ -z "$list" ] && break
@@ -64,4 +81,6 @@ find "$root" -name rclone.pid -type f 2>/dev/null | while IFS= read -r f; do
 done
 
 if [ "${2:-}" = "--remove" ] && [ -z "$(mounts_under)" ]; then rm -rf "$root/lazy" "$root/oci"; fi
+# last, so a hook's failure reason (its last line) names it
+[ -n "$died" ] && echo "$died" >&2
 exit $status

@@ -54,6 +54,10 @@ if [ "$state" = cold ]; then
   trap - EXIT INT TERM
 elif [ "$state" = warm ]; then
   mountpoint -q "$d/lower" || { echo "lazy-launch: warm launch without the pair's mounts ($d/lower); did the cold launch fail?" >&2; exit 73; }
+  # The pair's rclone must still serve the image (it may have been killed since the cold launch).
+  pid=$(cat "$d/rclone.pid" 2>/dev/null || true)
+  { [ -n "$pid" ] && [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; } ||
+    { echo "lazy-launch: rclone (pid ${pid:-unknown}) serving this pair died; warm launch not started" >&2; exit 74; }
 else
   echo "lazy-launch: state must be cold or warm, not $state" >&2; exit 64
 fi

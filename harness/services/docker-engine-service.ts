@@ -176,6 +176,7 @@ export async function startDockerEngine(
   return {
     endpoint: { socket, values: { socket, host: `unix://${socket}`, docker: dockerCli(), data_root: dataRoot } },
     stop: undo,
+    process: proc,
   };
 }
 

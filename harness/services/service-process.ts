@@ -39,21 +39,26 @@ export function startProcess(label: string, command: string, args: string[], log
     });
   });
   const stopNow = async (graceMs = 15_000): Promise<void> => {
-    if (ended) return;
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-    const killed = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
-    if (!killed && !ended) {
+    if (!ended) {
       try {
-        process.kill(pid, 'SIGKILL');
+        process.kill(pid, 'SIGTERM');
       } catch {
         /* already gone */
       }
-      await exited;
+      const killed = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+      if (!killed && !ended) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+        await exited;
+      }
     }
+    // A main process killed from outside (kill -9 of nginx's master) leaves its
+    // children in the group we created for it (nginx workers still listening):
+    // stop what is left of that group, and only that group.
+    await stopGroupRest(pid, Math.min(graceMs, 5_000));
   };
   const undo = onCleanup(`${label} (pid ${pid})`, () => stopNow());
   return {
@@ -65,6 +70,29 @@ export function startProcess(label: string, command: string, args: string[], log
       await undo();
     },
   };
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the processes left in the process group `pgid` (created by startProcess for one service) after its leader ended. */
+async function stopGroupRest(pgid: number, graceMs: number): Promise<void> {
+  for (const [sig, waitMs] of [['SIGTERM', graceMs], ['SIGKILL', 5_000]] as const) {
+    if (!groupAlive(pgid)) return;
+    try {
+      process.kill(-pgid, sig);
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + waitMs;
+    while (groupAlive(pgid) && Date.now() < deadline) await sleep(20);
+  }
 }
 
 /** Resolves when host:port accepts a TCP connection. */
@@ -144,6 +172,7 @@ export function loopbackTcpService(proc: ServiceProcess, port: number, values: R
   return {
     endpoint: { url: `http://${address}`, address, values: { ...values, port: String(port) } },
     upstream: { host: '127.0.0.1', port },
+    process: proc,
     stop: async () => {
       await proc.stop();
       await waitPortClosed('127.0.0.1', port);

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
-import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceEndpoint } from '../contract/running-services.js';
+import { noServices, type ByteCounter, type ByteCounts, type RunningServices, type ServiceDeath, type ServiceEndpoint } from '../contract/running-services.js';
 import type { CountingProxy } from '../net/counting-proxy.js';
 import { onCleanup } from '../process/cleanup.js';
 import { UserError } from '../errors.js';
@@ -28,8 +28,11 @@ export async function startServiceSession(
   const stops: (() => Promise<void>)[] = [];
   const byId: Record<string, ServiceEndpoint> = {};
   const proxies: CountingProxy[] = [];
+  const deaths: ServiceDeath[] = []; // service-fault-policy.ts decides what they mean
+  let stopping = false;
   // Every service is stopped even when one stop fails; the failures are reported together.
   const stopAll = async (): Promise<void> => {
+    stopping = true;
     const failures: string[] = [];
     while (stops.length) {
       try {
@@ -54,6 +57,8 @@ export async function startServiceSession(
       const kind = serviceKind(id, section);
       const started = await kind.start(id, section, prepared, serviceRun, log);
       stops.push(() => started.stop());
+      const proc = started.process;
+      if (proc) void proc.exited.then((how) => void (stopping || deaths.push({ id, kind: section.kind, pid: proc.pid, how })));
       const endpoint: ServiceEndpoint = { id, kind: section.kind, ...started.endpoint, values: { ...started.endpoint.values } };
       if (section.count_bytes) {
         if (!started.upstream) throw new Error(`service kind ${section.kind} offers no TCP upstream to count bytes on`);
@@ -91,5 +96,5 @@ export async function startServiceSession(
         },
       }
     : null;
-  return { services: { byId, counter }, stop: undo };
+  return { services: { byId, counter, deaths: () => deaths }, stop: undo };
 }

@@ -7,6 +7,8 @@ export interface StartedService {
   upstream?: { host: string; port: number };
   /** Stops every process of the service and waits until they are gone and their sockets closed. */
   stop(): Promise<void>;
+  /** Its main process, watched for an unplanned death during a session (service-fault-policy.ts). */
+  process?: { pid: number; exited: Promise<string> };
 }
 
 /** Starts one kind of service from its prepared data folder (if any) in its own run folder. */
