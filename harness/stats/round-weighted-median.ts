@@ -3,7 +3,7 @@
 // round; a resample is how often each round was drawn (counts), and the
 // type-7 median of the pooled values is found by one walk up the sorted
 // values with those weights. O(values) per resample, no sorting, no
-// allocation. (Same walk as harness/stats/paired-bootstrap.ts.)
+// allocation.
 
 /** Values of one path over a list of rounds, sorted ascending, with their round index. */
 export interface RoundIndexed {
@@ -48,10 +48,9 @@ export function roundWeightedMedian(ix: RoundIndexed, counts: Int32Array, m: num
   let cum = 0;
   let i = 0;
   const len = values.length;
+  // Rounds drawn 0 times add nothing; the walk stops on a value of a drawn round.
   for (; i < len; i++) {
-    const c = counts[round[i]!]!;
-    if (c === 0) continue;
-    cum += c;
+    cum += counts[round[i]!]!;
     if (cum > lo) break;
   }
   const a = values[i]!;

@@ -151,11 +151,12 @@ export function twoLevelBootstrap(allSessions: readonly PairedSession[], options
     let mA = 0;
     let mB = 0;
     for (let d = 0; d < k; d++) {
-      const session = k === 1 ? 0 : randomInt(random, k);
+      // (random() * n) | 0 is randomInt(random, n) (n < 2^31), written out for the hot loop.
+      const session = k === 1 ? 0 : (random() * k) | 0;
       const first = sessionStart[session]!;
       const n = sessionRounds[session]!;
       for (let j = 0; j < n; j++) {
-        const r = first + randomInt(random, n);
+        const r = first + ((random() * n) | 0);
         counts[r]!++;
         mA += a.perRound[r]!;
         mB += b.perRound[r]!;
