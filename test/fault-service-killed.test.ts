@@ -8,23 +8,12 @@ import { projectRoot, runCli, startCli } from './helpers/cli.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { isAlive } from '../harness/process/pid.js';
+import { processesMentioning } from './helpers/processes.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test.serial : test.skip;
 if (!isRoot) console.warn('fault-service-killed: skipped, needs root; CI runs it as root');
 
-function processesMentioning(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid} ${cmd}`);
-    } catch {
-      /* gone */
-    }
-  }
-  return found;
-}
 
 const ROUNDS = ['--set', 'design.rounds=4'];
 

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
+import { processesMentioning } from './helpers/processes.js';
+import { seededRandom } from '../harness/stats/seeded-random.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;
@@ -35,30 +37,9 @@ const MOMENTS: Moment[] = [
   { name: 'report', force: 'report', at: /▶ report \(report\) running/, jitterMs: 300 },
 ];
 
-/** mulberry32: a small seeded PRNG, so the moments are the same on every machine for one seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator (mulberry32), so the moments are the same on every machine for one seed. */
+const prng = (seed: number): (() => number) => seededRandom(seed);
 
-function processesMentioning(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid} ${cmd}`);
-    } catch {
-      /* gone */
-    }
-  }
-  return found;
-}
 
 const ROUNDS = ['--set', 'design.rounds=3'];
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
+import { processesMentioning } from './helpers/processes.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;
@@ -56,18 +57,6 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
   if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });
 
-function processesMentioning(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid} ${cmd}`);
-    } catch {
-      /* gone */
-    }
-  }
-  return found;
-}
 
 rootTest('SIGINT during sampling of real-mini leaves no mount, no service process and no engine folder', async (t) => {
   t.timeout(300_000);

@@ -4,44 +4,17 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { ReportOptions } from './report-options.js';
-import type { SessionRecord } from '../contract/exchange-files.js';
+import type { BinaryPin, ImagePin, Pins as ContractPins, SamplingSummary, SessionRecord, VerifyResult } from '../contract/exchange-files.js';
 
-export interface PinnedImage {
-  tarFile?: string;
-  tarSha256?: string;
-  tarBytes?: number;
-  ref?: string;
-  manifestDigest?: string;
-  configDigest?: string;
-  layers?: { digest: string; size: number }[];
-  erofsFile?: string;
-  erofsSha256?: string;
-  erofsBytes?: number;
-}
-
-export interface Pins {
-  images?: Record<string, PinnedImage>;
-  binaries?: { name: string; path?: string; version?: string; sha256?: string }[];
-  kernel?: string;
-  node?: string;
-}
-
-export interface Session {
-  seed?: string | number;
-  rounds?: number;
-  warmupRounds?: number;
-  preflight?: number;
-  paths?: string[];
-  cohorts?: string[];
-  states?: string[];
-  sessions?: unknown;
-}
-
-export interface Verify {
-  ok: boolean;
-  artifacts?: { name: string; expectedSha256?: string; actualSha256?: string; ok: boolean }[];
-  samples?: { formal?: number; failed?: number };
-}
+/**
+ * The exchanged files as the report reads them: the shapes of
+ * contract/exchange-files.ts, every field optional (files written by older
+ * versions, or imported samples, may lack some); `ref` is an older pin field.
+ */
+export type PinnedImage = Partial<ImagePin> & { ref?: string };
+export type Pins = Partial<Omit<ContractPins, 'images' | 'binaries'>> & { images?: Record<string, PinnedImage>; binaries?: (Pick<BinaryPin, 'name'> & Partial<BinaryPin>)[] };
+export type Session = SamplingSummary;
+export type Verify = Pick<VerifyResult, 'ok'> & Partial<Omit<VerifyResult, 'ok'>>;
 
 export interface UpstreamStage {
   id: string;

@@ -5,19 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { mountsUnder } from '../../harness/process/mount-table.js';
+import { processesMentioning } from './processes.js';
 
-export function processesMentioning(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid} ${cmd}`);
-    } catch {
-      /* gone */
-    }
-  }
-  return found;
-}
+export { processesMentioning };
 
 function loopsUnder(dir: string): string[] {
   const out: string[] = [];
