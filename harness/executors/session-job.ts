@@ -12,6 +12,9 @@ import { sampleSession, type SessionRecord } from '../design/sample-session.js';
 import type { SessionWork } from '../design/session-plan.js';
 import { shutdownSignal } from '../process/cleanup.js';
 import { startServiceSession } from '../services/service-session.js';
+import { requirements, unmetRequirements } from '../artifacts/host-requirements.js';
+import { CheckFailed } from '../errors.js';
+import { hostName } from '../process/host-name.js';
 
 export interface SessionJobSpec {
   config: PipelineConfig;
@@ -45,6 +48,11 @@ export function writeSessionJobSpec(spec: SessionJobSpec): string {
 export async function runSessionJob(specFile: string, log: (line: string) => void): Promise<SessionRecord> {
   const spec = JSON.parse(readFileSync(specFile, 'utf8')) as SessionJobSpec;
   const files = sessionJobFiles(spec.workDir, spec.session, spec.attempt);
+  // A node that lacks what the real paths need fails here, with `pipeline doctor`'s reasons, before it starts anything.
+  if (Object.keys(spec.config.services).length > 0) {
+    const unmet = unmetRequirements(requirements());
+    if (unmet) throw new CheckFailed(`${hostName()} lacks requirements of the real paths (pipeline doctor): ${unmet}`);
+  }
   const runDir = join(spec.dataDir, 'run', `session-job-S${spec.session}-${process.pid}`);
   mkdirSync(runDir, { recursive: true });
   const services = await startServiceSession(spec.config, (stageId) => spec.inputs[stageId]?.outputDir ?? null, runDir, log);
