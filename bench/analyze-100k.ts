@@ -14,8 +14,13 @@ import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 const dir = await mkdtemp(join(tmpdir(), 'benchgraph-analyze-'));
 try {
   const rows = syntheticSamples({
-    experiment: 'bench', cohorts: ['numpy', 'shell'], paths: { docker: 400, lazy: 180, 'oci-full': 600 },
-    states: ['cold', 'warm'], rounds: 8333, seed: 'bench', failEvery: 997,
+    experiment: 'bench',
+    cohorts: ['numpy', 'shell'],
+    paths: { docker: 400, lazy: 180, 'oci-full': 600 },
+    states: ['cold', 'warm'],
+    rounds: 8333,
+    seed: 'bench',
+    failEvery: 997,
   });
   const file = join(dir, 'samples.duckdb');
   const t0 = performance.now();
@@ -23,13 +28,18 @@ try {
   const t1 = performance.now();
   const rules = analysisRules({
     bootstrap: { resamples: 5000 },
-    comparisons: [{ a: 'docker', b: 'lazy' }, { a: 'oci-full', b: 'lazy' }],
+    comparisons: [
+      { a: 'docker', b: 'lazy' },
+      { a: 'oci-full', b: 'lazy' },
+    ],
   });
   const data = await readSamples(file);
   const t2 = performance.now();
   const result = analyzeSamples(data, rules, null);
   const t3 = performance.now();
-  console.log(`samples: ${rows.length} (${data.values.length} valid formal), cells: ${result.cells.length}, differences: ${result.differences.length} x ${rules.bootstrap.resamples} resamples`);
+  console.log(
+    `samples: ${rows.length} (${data.values.length} valid formal), cells: ${result.cells.length}, differences: ${result.differences.length} x ${rules.bootstrap.resamples} resamples`,
+  );
   console.log(`setup (write DuckDB, not timed): ${((t1 - t0) / 1000).toFixed(2)} s`);
   console.log(`read from DuckDB: ${((t2 - t1) / 1000).toFixed(2)} s; statistics: ${((t3 - t2) / 1000).toFixed(2)} s`);
   console.log(`analysis wall time: ${((t3 - t1) / 1000).toFixed(2)} s (target < 10 s)`);

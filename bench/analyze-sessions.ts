@@ -12,7 +12,10 @@ const states = ['cold', 'warm'];
 const sessions = 3;
 const rounds = 2778;
 const resamples = 5000;
-const comparisons = [{ a: 'docker', b: 'lazy' }, { a: 'oci-full', b: 'lazy' }];
+const comparisons = [
+  { a: 'docker', b: 'lazy' },
+  { a: 'oci-full', b: 'lazy' },
+];
 
 const random = seededRandom('bench-sessions');
 const normal = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   try {
     await run('cc', ['-O2', '-o', bare, join(projectRoot(), 'bench', 'bare-spawn.c')]);
     const load0 = loadavg()[0]!;
-    console.log(`${blocks} interleaved blocks of ${perBlock} runs (+${warmup} unrecorded warmup) per tool and command; load average ${load0.toFixed(2)} at start`);
+    console.log(
+      `${blocks} interleaved blocks of ${perBlock} runs (+${warmup} unrecorded warmup) per tool and command; load average ${load0.toFixed(2)} at start`,
+    );
     for (const argv of COMMANDS) {
       const line = argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' ');
       const times: Record<Tool, number[]> = { measure: [], 'measure --record': [], 'hyperfine -N': [], 'bare posix_spawn': [] };
@@ -49,7 +51,20 @@ async function main(): Promise<void> {
         },
         'measure --record': async () => {
           const out = join(dir, `r${++seq}.json`);
-          await run(process.execPath, [cli, 'measure', '-r', String(perBlock), '-w', String(warmup), '--record', join(dir, `rec${seq}`), '--export-json', out, '--', ...argv]);
+          await run(process.execPath, [
+            cli,
+            'measure',
+            '-r',
+            String(perBlock),
+            '-w',
+            String(warmup),
+            '--record',
+            join(dir, `rec${seq}`),
+            '--export-json',
+            out,
+            '--',
+            ...argv,
+          ]);
           return (JSON.parse(await readFile(out, 'utf8')) as { results: { times: number[] }[] }).results[0]!.times.map((s) => s * 1000);
         },
         'hyperfine -N': async () => {
@@ -78,7 +93,9 @@ async function main(): Promise<void> {
         console.log(`  ${t.padEnd(18)} median ${med(t).toFixed(3)} ms   P95 ${quantile(times[t], 0.95).toFixed(3)} ms   n=${times[t].length}${over}`);
       }
       const ratio = med('measure') / med('hyperfine -N');
-      console.log(`  ratio of medians, pipeline measure / hyperfine -N: ${ratio.toFixed(3)} (target 0.95-1.05) ${ratio >= 0.95 && ratio <= 1.05 ? 'OK' : 'OUT OF RANGE'}`);
+      console.log(
+        `  ratio of medians, pipeline measure / hyperfine -N: ${ratio.toFixed(3)} (target 0.95-1.05) ${ratio >= 0.95 && ratio <= 1.05 ? 'OK' : 'OUT OF RANGE'}`,
+      );
       console.log(`  ratio of medians, pipeline measure --record / hyperfine -N: ${(med('measure --record') / med('hyperfine -N')).toFixed(3)}`);
     }
     console.log(`\nload average ${loadavg()[0]!.toFixed(2)} at end (2 cores; other work on the machine moves every figure)`);

@@ -35,7 +35,11 @@ const out = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-bench-'));
 const delays: { node: string | null; ms: number }[] = [];
 try {
   for (let i = 0; i < jobs; i++) {
-    const [o] = await runSlurmJobs([{ name: `j${i}`, argv: ['true'], nodelist: i % 2 ? 'n2' : 'n1' }], { slurmConf: cluster.slurmConf, outputDir: out, pollMs: 100 });
+    const [o] = await runSlurmJobs([{ name: `j${i}`, argv: ['true'], nodelist: i % 2 ? 'n2' : 'n1' }], {
+      slurmConf: cluster.slurmConf,
+      outputDir: out,
+      pollMs: 100,
+    });
     if (!o || o.state !== 'done' || o.startDelayMs === null) throw new Error(`job ${i} did not run: ${JSON.stringify(o)}`);
     delays.push({ node: o.node, ms: o.startDelayMs });
   }

@@ -14,7 +14,20 @@ import { quantile } from '../harness/stats/quantile.js';
 
 const runs = Number(process.argv[2] ?? 200);
 const blocks = Number(process.argv[3] ?? 3);
-const measureArgv = [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'measure', '--runs', String(runs), '--warmup', '20', '--json', '--', 'sh', '-c', 'echo MARKER'];
+const measureArgv = [
+  process.execPath,
+  join(projectRoot(), 'bin', 'pipeline.js'),
+  'measure',
+  '--runs',
+  String(runs),
+  '--warmup',
+  '20',
+  '--json',
+  '--',
+  'sh',
+  '-c',
+  'echo MARKER',
+];
 const readyMedian = (json: string): number => (JSON.parse(json) as { summary: { readyMs: { median: number } } }).summary.readyMs.median;
 
 const cluster = await startLocalCluster();
@@ -26,7 +39,11 @@ try {
       let median: number;
       if (place === 'direct') median = readyMedian(execFileSync(measureArgv[0]!, measureArgv.slice(1), { encoding: 'utf8' }));
       else {
-        const [o] = await runSlurmJobs([{ name: `m-${place}-${b}`, nodelist: place, argv: measureArgv }], { slurmConf: cluster.slurmConf, outputDir: out, pollMs: 100 });
+        const [o] = await runSlurmJobs([{ name: `m-${place}-${b}`, nodelist: place, argv: measureArgv }], {
+          slurmConf: cluster.slurmConf,
+          outputDir: out,
+          pollMs: 100,
+        });
         if (o!.state !== 'done') throw new Error(`measure job on ${place}: ${o!.state} ${readFileSync(o!.stderrFile, 'utf8')}`);
         median = readyMedian(readFileSync(o!.stdoutFile, 'utf8'));
       }
@@ -38,5 +55,7 @@ try {
   rmSync(out, { recursive: true, force: true });
 }
 for (const [place, medians] of byPlace) {
-  console.log(`${place}: median Ready of ${runs} launches per block: ${medians.map((m) => m.toFixed(3)).join(', ')} ms (median of blocks ${quantile(medians, 0.5).toFixed(3)} ms)`);
+  console.log(
+    `${place}: median Ready of ${runs} launches per block: ${medians.map((m) => m.toFixed(3)).join(', ')} ms (median of blocks ${quantile(medians, 0.5).toFixed(3)} ms)`,
+  );
 }

@@ -58,7 +58,10 @@ export class Interrupted extends Error {
 
 /** Several user errors found together (config rules): one line each, up to a limit. */
 export class UserErrors extends UserError {
-  constructor(readonly errors: readonly UserError[], readonly limit: number) {
+  constructor(
+    readonly errors: readonly UserError[],
+    readonly limit: number,
+  ) {
     super(`${errors.length} problems`, errors[0]!.place, errors[0]!.hint);
     this.name = 'UserErrors';
   }

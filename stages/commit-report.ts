@@ -7,7 +7,14 @@ import { findInputFile } from '../harness/contract/exchange-files.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { renderSvg } from '../harness/report/plot-adapter.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
-import { growthPlotFile, growthSpec, renderCommitCsvs, renderCommitReportMd, renderCommitReproduce, type CommitReportInputs } from '../harness/commit/render-commit-report.js';
+import {
+  growthPlotFile,
+  growthSpec,
+  renderCommitCsvs,
+  renderCommitReportMd,
+  renderCommitReproduce,
+  type CommitReportInputs,
+} from '../harness/commit/render-commit-report.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
@@ -30,7 +37,9 @@ const commitReport: StageDefinition = {
       checks: readJson(ctx.inputs, 'change-set-checks.json') ?? [],
       session: readJson(ctx.inputs, 'session.json') ?? {},
       pins: readJson(ctx.inputs, 'pins.json'),
-      stages: Object.keys(ctx.inputs).sort().map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
+      stages: Object.keys(ctx.inputs)
+        .sort()
+        .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
     };
     const plots: { file: string; title: string }[] = [];

@@ -42,13 +42,19 @@ async function importBase(ctx: StageContext, engines: CommitEngine[]): Promise<v
   if (!pinId) throw new Error('commit-sample needs a pin stage');
   const pins = JSON.parse(readFileSync(join(pinId.outputDir, 'pins.json'), 'utf8')) as { images: Record<string, { tarFile: string }> };
   const pin = pins.images[imageId];
-  if (!pin) throw new UserError(`image '${imageId}' is not among the pinned images (${Object.keys(pins.images).join(', ')})`, { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.image` }, 'name an image of artifacts.images');
+  if (!pin)
+    throw new UserError(
+      `image '${imageId}' is not among the pinned images (${Object.keys(pins.images).join(', ')})`,
+      { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.image` },
+      'name an image of artifacts.images',
+    );
   for (const e of engines) await docker({ socket: e.socket }, ['import', join(pinId.outputDir, pin.tarFile), BASE_IMAGE]);
 }
 
 const commitSample: StageDefinition = {
   kind: 'commit-sample',
-  description: 'docker commit on a naive-diff and a native-diff private engine over design.matrix: time, engine CPU, bytes read, layer size; change sets compared; compression step.',
+  description:
+    'docker commit on a naive-diff and a native-diff private engine over design.matrix: time, engine CPU, bytes read, layer size; change sets compared; compression step.',
   reads: ['experiment', 'design'],
   extraCode: ['harness/launch/launcher.c'],
   async run(ctx) {
@@ -57,7 +63,11 @@ const commitSample: StageDefinition = {
     const cells = matrixCells(blocks);
     const problems = commitMatrixProblems(cells);
     if (problems.length) {
-      throw new UserError(problems.join('; '), { file: ctx.pipelineFile, key: 'design.matrix' }, 'every block of design.matrix names total_mb, file_count and change_bytes');
+      throw new UserError(
+        problems.join('; '),
+        { file: ctx.pipelineFile, key: 'design.matrix' },
+        'every block of design.matrix names total_mb, file_count and change_bytes',
+      );
     }
     const leftover = restoreLeftoverRedirectDir(ctx.dataDir);
     if (leftover) ctx.log(leftover);
@@ -77,7 +87,8 @@ const commitSample: StageDefinition = {
     const journalFile = join(ctx.workDir, 'commits.duckdb');
     const journal = await CommitJournal.open(journalFile, COMMIT_DIMENSIONS);
     const resumed = await journal.resume();
-    if (resumed.formal.size || resumed.dropped) ctx.log(`commit-sample: resuming: ${resumed.formal.size} cell-rounds already done, ${resumed.dropped} rows of unfinished ones discarded`);
+    if (resumed.formal.size || resumed.dropped)
+      ctx.log(`commit-sample: resuming: ${resumed.formal.size} cell-rounds already done, ${resumed.dropped} rows of unfinished ones discarded`);
     const listingsDir = join(ctx.workDir, 'listings');
     const launcher = await Launcher.start();
     const engines = await startCommitEngines(ctx.dataDir, runDir, ctx.log);
@@ -112,15 +123,28 @@ const commitSample: StageDefinition = {
             if (ctx.signal.aborted) throw ctx.signal.reason;
             order++;
             const tag = `${step.phase[0]}${step.round}-${order}`;
-            ctx.progress?.(`commit-sample: ${step.phase} round ${step.round}/${step.phase === 'formal' ? design.rounds : design.warmup_rounds}, ${cell.id}, ${engine.method}`);
+            ctx.progress?.(
+              `commit-sample: ${step.phase} round ${step.round}/${step.phase === 'formal' ? design.rounds : design.warmup_rounds}, ${cell.id}, ${engine.method}`,
+            );
             const startedAt = new Date().toISOString();
             const stepStart = Date.now();
             try {
               const obs = await runCommitWorkload(launcher, engine, BASE_IMAGE, work, tag, timeoutMs, ctx.signal);
               for (const o of obs) {
-                await journal.add({ ...o, cell: cell.id, dims: cell.values as Record<string, number>, method: engine.method, phase: step.phase, round: step.round, orderInRound: order, startedAt });
+                await journal.add({
+                  ...o,
+                  cell: cell.id,
+                  dims: cell.values as Record<string, number>,
+                  method: engine.method,
+                  phase: step.phase,
+                  round: step.round,
+                  orderInRound: order,
+                  startedAt,
+                });
               }
-              ctx.log(`${step.phase} round ${step.round} ${cell.id} ${engine.method}: ${obs.map((o) => `${o.state} ${o.ok ? `${((o.wallMs ?? 0) / 1000).toFixed(2)} s` : 'FAILED'}`).join(', ')}; workload ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
+              ctx.log(
+                `${step.phase} round ${step.round} ${cell.id} ${engine.method}: ${obs.map((o) => `${o.state} ${o.ok ? `${((o.wallMs ?? 0) / 1000).toFixed(2)} s` : 'FAILED'}`).join(', ')}; workload ${((Date.now() - stepStart) / 1000).toFixed(1)} s`,
+              );
               if (listHere && obs.every((o) => o.ok)) {
                 listings[engine.method] = {};
                 for (const o of obs) {
@@ -168,11 +192,27 @@ const commitSample: StageDefinition = {
     await reopened.close();
     copyFileSync(journalFile, join(ctx.outputDir, 'commits.duckdb'));
     if (existsSync(listingsDir)) cpSync(listingsDir, join(ctx.outputDir, 'listings'), { recursive: true });
-    const mismatches = checks.filter((c) => c['equal'] !== true).map((c) => `${String(c['cell'])} ${String(c['state'])}: ${(c['differences'] as string[]).length} differences, first: ${(c['differences'] as string[])[0]}`);
+    const mismatches = checks
+      .filter((c) => c['equal'] !== true)
+      .map(
+        (c) => `${String(c['cell'])} ${String(c['state'])}: ${(c['differences'] as string[]).length} differences, first: ${(c['differences'] as string[])[0]}`,
+      );
     writeFileSync(join(ctx.outputDir, 'change-set-checks.json'), JSON.stringify(checks, null, 2) + '\n');
     writeFileSync(
       join(ctx.outputDir, 'session.json'),
-      JSON.stringify({ seed: design.seed, rounds: design.rounds, warmupRounds: design.warmup_rounds, cells: cells.map((c) => c.values), image: ctx.params['image'], durationS: (Date.now() - started) / 1000, cpus: (await import('node:os')).cpus().length }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          seed: design.seed,
+          rounds: design.rounds,
+          warmupRounds: design.warmup_rounds,
+          cells: cells.map((c) => c.values),
+          image: ctx.params['image'],
+          durationS: (Date.now() - started) / 1000,
+          cpus: (await import('node:os')).cpus().length,
+        },
+        null,
+        2,
+      ) + '\n',
     );
     if (mismatches.length) throw new CheckFailed('the naive and native engines committed different change sets', mismatches);
   },

@@ -23,7 +23,8 @@ const effectsAnalyze: StageDefinition = {
     const fx = (ctx.config as unknown as { effects: EffectsSection }).effects;
     const samplesFile = findInputFile(ctx.inputs, 'samples.csv');
     const rowsFile = findInputFile(ctx.inputs, 'rows.json');
-    if (!samplesFile || !rowsFile) throw new UserError(`stage ${ctx.id} needs the effects-sample stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-sample stage to needs');
+    if (!samplesFile || !rowsFile)
+      throw new UserError(`stage ${ctx.id} needs the effects-sample stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-sample stage to needs');
     const samples = parseEffectSamples(readFileSync(samplesFile.file, 'utf8'), samplesFile.file);
     const records = JSON.parse(readFileSync(rowsFile.file, 'utf8')) as RowRecord[];
     const out: ReportedRow[] = [];

@@ -18,16 +18,15 @@ const effectsReport: StageDefinition = {
   async run(ctx) {
     const fx = (ctx.config as unknown as { effects: EffectsSection }).effects;
     const effects = findInputFile(ctx.inputs, 'effects.json');
-    if (!effects) throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
+    if (!effects)
+      throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
     const rows = JSON.parse(readFileSync(effects.file, 'utf8')) as ReportedRow[];
     const exp = ctx.config.experiment;
     const md = renderEffectReport({
       title: exp.name,
-      intro: [
-        exp.question,
-        exp.motivation ?? '',
-        exp.unmeasured?.length ? `Not measured here:\n\n${exp.unmeasured.map((u) => `- ${u}`).join('\n')}` : '',
-      ].filter(Boolean).join('\n\n'),
+      intro: [exp.question, exp.motivation ?? '', exp.unmeasured?.length ? `Not measured here:\n\n${exp.unmeasured.map((u) => `- ${u}`).join('\n')}` : '']
+        .filter(Boolean)
+        .join('\n\n'),
       rounds: fx.rounds,
       seed: fx.seed,
       rows,

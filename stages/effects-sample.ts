@@ -44,13 +44,23 @@ const ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 
 function effectsOf(ctx: StageContext): EffectsSection {
   const section = (ctx.config as unknown as { effects?: EffectsSection }).effects;
-  if (!section) throw new UserError(`stage ${ctx.id} needs an effects: section`, { file: ctx.pipelineFile, key: 'effects' }, 'add effects.rows (see schemas/effects.schema.json)');
+  if (!section)
+    throw new UserError(
+      `stage ${ctx.id} needs an effects: section`,
+      { file: ctx.pipelineFile, key: 'effects' },
+      'add effects.rows (see schemas/effects.schema.json)',
+    );
   return section;
 }
 
 function imageTar(ctx: StageContext, row: EffectRow): string {
   const pins = findInputFile(ctx.inputs, 'pins.json');
-  if (!pins) throw new UserError(`row ${row.id} names image ${row.image} but stage ${ctx.id} does not need the pin stage`, { key: `stages.${ctx.id}.needs` }, 'add pin to needs');
+  if (!pins)
+    throw new UserError(
+      `row ${row.id} names image ${row.image} but stage ${ctx.id} does not need the pin stage`,
+      { key: `stages.${ctx.id}.needs` },
+      'add pin to needs',
+    );
   const parsed = JSON.parse(readFileSync(pins.file, 'utf8')) as { images: Record<string, { tarFile: string }> };
   const pin = parsed.images[row.image!];
   if (!pin) throw new UserError(`unknown image '${row.image}'`, { key: `effects.rows.${row.id}.image` }, 'declare it under artifacts.images');
@@ -103,7 +113,15 @@ async function measureRow(ctx: StageContext, fx: EffectsSection, row: EffectRow,
         let value: number | null = null;
         let state: EffectSample['state'] = 'failed';
         if (!failure) {
-          const r = await launcher.launch({ launchId, argv: expandArgv(row[side].launch, { ...values, marker }), env: ENV, cwd: folder.dir, marker, timeoutMs, tailBytes: 4096 });
+          const r = await launcher.launch({
+            launchId,
+            argv: expandArgv(row[side].launch, { ...values, marker }),
+            env: ENV,
+            cwd: folder.dir,
+            marker,
+            timeoutMs,
+            tailBytes: 4096,
+          });
           if (r.state !== 'ok') [state, failure] = [r.state, r.failureReason ?? r.state];
           else if ((value = valueOf(row, r)) === null) failure = `no value for ${row.metric} in the launch's output`;
           else state = 'ok';

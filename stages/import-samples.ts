@@ -17,7 +17,11 @@ const importSamples: StageDefinition = {
   async run(ctx) {
     const rel = ctx.params['file'];
     if (typeof rel !== 'string' || rel === '') {
-      throw new UserError('missing the CSV file to import', { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.file` }, 'give a path relative to the pipeline file');
+      throw new UserError(
+        'missing the CSV file to import',
+        { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.file` },
+        'give a path relative to the pipeline file',
+      );
     }
     const file = resolve(ctx.pipelineDir, rel);
     let text: string;

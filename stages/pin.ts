@@ -23,14 +23,17 @@ interface CachedImage extends OciImagePin {
   recipeHash: string;
 }
 
-
 function toolVersions(recipe: ImageRecipe): Record<string, string> {
   const spec = (name: string) => BINARIES.find((b) => b.name === name)!;
   const versionOf = (name: string): string => {
     const p = whichBinary(name, spec(name).path);
     return p ? binaryVersion(p, spec(name)) : 'missing';
   };
-  const tools: Record<string, string> = { zlib: process.versions.zlib ?? '', mkfsErofs: versionOf('mkfs.erofs'), tar: execFileSync('tar', ['--version'], { encoding: 'utf8' }).split('\n')[0]! };
+  const tools: Record<string, string> = {
+    zlib: process.versions.zlib ?? '',
+    mkfsErofs: versionOf('mkfs.erofs'),
+    tar: execFileSync('tar', ['--version'], { encoding: 'utf8' }).split('\n')[0]!,
+  };
   if (recipe.kind === 'mmdebstrap') tools['mmdebstrap'] = versionOf('mmdebstrap');
   return tools;
 }

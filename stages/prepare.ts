@@ -33,11 +33,22 @@ const prepare: StageDefinition = {
     for (const [serviceId, section] of Object.entries(ctx.config.services) as [string, ServiceSection][]) {
       if (section.data_from !== ctx.id) continue;
       const kind = serviceKind(serviceId, section);
-      if (!kind.prepare) throw new UserError(`service kind ${section.kind} has no prepared data`, { key: `services.${serviceId}.data_from` }, 'remove data_from');
+      if (!kind.prepare)
+        throw new UserError(`service kind ${section.kind} has no prepared data`, { key: `services.${serviceId}.data_from` }, 'remove data_from');
       const runDir = join(ctx.workDir, 'run', serviceId);
       rmSync(runDir, { recursive: true, force: true });
       mkdirSync(runDir, { recursive: true });
-      const done = await kind.prepare({ serviceId, section, target: join(ctx.outputDir, 'services', serviceId), runDir, pins, pinDir, tag, log: ctx.log, signal: ctx.signal });
+      const done = await kind.prepare({
+        serviceId,
+        section,
+        target: join(ctx.outputDir, 'services', serviceId),
+        runDir,
+        pins,
+        pinDir,
+        tag,
+        log: ctx.log,
+        signal: ctx.signal,
+      });
       preparations.push(...done.preparations);
       for (const [imageId, fields] of Object.entries(done.images)) images[imageId] = { ...images[imageId]!, ...fields };
     }

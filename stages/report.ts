@@ -39,13 +39,22 @@ const report: StageDefinition = {
       session: await readJson<Session>(ctx.inputs, 'session.json'),
       pins: await readJson<Pins>(ctx.inputs, 'pins.json'),
       verify: await readJson<Verify>(ctx.inputs, 'verify.json'),
-      stages: Object.keys(ctx.inputs).sort().map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
+      stages: Object.keys(ctx.inputs)
+        .sort()
+        .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
       launches: samples ? await readLaunchRows(samples.file) : [],
-      preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) => (w ? { launches: w.launches, failures: w.failures } : null)),
+      preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) =>
+        w ? { launches: w.launches, failures: w.failures } : null,
+      ),
       stageRuns: readStageRuns(ctx.inputs),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
-      provenance: readProvenance({ dataDir: ctx.dataDir, sampleOutputDir: samples?.input.outputDir ?? null, pinOutputDir: pins?.input.outputDir ?? null, mirror }),
+      provenance: readProvenance({
+        dataDir: ctx.dataDir,
+        sampleOutputDir: samples?.input.outputDir ?? null,
+        pinOutputDir: pins?.input.outputDir ?? null,
+        mirror,
+      }),
     };
     const files = await renderReport(inputs, await readPageLibraries());
     for (const [name, content] of files) await writeFile(join(ctx.outputDir, name), content);

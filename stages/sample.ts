@@ -74,7 +74,9 @@ const sample: StageDefinition = {
       writeFileSync(join(ctx.outputDir, 'session.json'), JSON.stringify(summary, null, 2) + '\n');
       // When and where each session of this attempt ran: observations, never in a downstream key.
       for (const r of sessionLog) writeFileSync(join(recordsDir, `S${r.session}.a${r.attempt}.json`), JSON.stringify(r) + '\n');
-      const all = readdirSync(recordsDir).sort().map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord);
+      const all = readdirSync(recordsDir)
+        .sort()
+        .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord);
       all.sort((x, y) => x.session - y.session || x.attempt - y.attempt);
       writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(all, null, 2) + '\n');
       ctx.log(`${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)`);

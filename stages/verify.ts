@@ -20,12 +20,10 @@ interface ArtifactCheck {
   ok: boolean;
 }
 
-
 async function check(name: string, file: string, expected: string): Promise<ArtifactCheck> {
   const actual = existsSync(file) ? await sha256File(file) : 'missing';
   return { name, expectedSha256: expected, actualSha256: actual, ok: actual === expected };
 }
-
 
 const verify: StageDefinition = {
   kind: 'verify',
@@ -60,10 +58,16 @@ const verify: StageDefinition = {
     if (samplesDir) {
       const db = await Database.open(join(samplesDir, 'samples.duckdb'), { readOnly: true });
       try {
-        const row = await db.one(`SELECT count(*) FILTER (WHERE phase = 'formal') AS formal, count(*) FILTER (WHERE phase = 'formal' AND NOT ok) AS failed FROM samples`);
+        const row = await db.one(
+          `SELECT count(*) FILTER (WHERE phase = 'formal') AS formal, count(*) FILTER (WHERE phase = 'formal' AND NOT ok) AS failed FROM samples`,
+        );
         samples = { formal: Number(row?.['formal'] ?? 0), failed: Number(row?.['failed'] ?? 0) };
-        for (const r of await db.all(`SELECT launch_id, cohort, path, state, failure_reason FROM samples WHERE phase = 'formal' AND NOT ok ORDER BY launch_id LIMIT 20`)) {
-          failures.push(`formal sample ${String(r['launch_id'])} (${String(r['cohort'])}/${String(r['path'])}/${String(r['state'])}) failed: ${String(r['failure_reason'] ?? 'output check')}`);
+        for (const r of await db.all(
+          `SELECT launch_id, cohort, path, state, failure_reason FROM samples WHERE phase = 'formal' AND NOT ok ORDER BY launch_id LIMIT 20`,
+        )) {
+          failures.push(
+            `formal sample ${String(r['launch_id'])} (${String(r['cohort'])}/${String(r['path'])}/${String(r['state'])}) failed: ${String(r['failure_reason'] ?? 'output check')}`,
+          );
         }
       } finally {
         db.close();
@@ -75,7 +79,9 @@ const verify: StageDefinition = {
     const allowFailed = ctx.params['allow_failed_samples'] === true;
     const ok = badArtifacts.length === 0 && (allowFailed || samples.failed === 0);
     writeFileSync(join(ctx.outputDir, 'verify.json'), JSON.stringify({ ok, artifacts: checks, samples } satisfies VerifyResult, null, 2) + '\n');
-    ctx.log(`verify: ${checks.length - badArtifacts.length}/${checks.length} artifacts match their pins; ${samples.formal} formal samples, ${samples.failed} failed`);
+    ctx.log(
+      `verify: ${checks.length - badArtifacts.length}/${checks.length} artifacts match their pins; ${samples.formal} formal samples, ${samples.failed} failed`,
+    );
     if (badArtifacts.length) {
       throw new CheckFailed(
         `artifact${badArtifacts.length > 1 ? 's' : ''} differ from the pins: ${badArtifacts.map((c) => c.name).join('; ')}`,

@@ -21,9 +21,14 @@ const warmup: StageDefinition = {
   services: true,
   async run(ctx) {
     const rows: SampleRow[] = [];
-    const opened = await openSession(ctx, { session: 1, attempt: 0, services: ctx.services }, async (r) => void rows.push(r), async (ids, reason) => {
-      for (const r of rows) if (ids.includes(String(r['launch_id']))) Object.assign(r, { ok: false, failure_reason: reason });
-    });
+    const opened = await openSession(
+      ctx,
+      { session: 1, attempt: 0, services: ctx.services },
+      async (r) => void rows.push(r),
+      async (ids, reason) => {
+        for (const r of rows) if (ids.includes(String(r['launch_id']))) Object.assign(r, { ok: false, failure_reason: reason });
+      },
+    );
     try {
       for (const cohort of Object.keys(ctx.config.cohorts)) {
         for (let p = 1; p <= ctx.config.design.preflight; p++) {
@@ -35,10 +40,7 @@ const warmup: StageDefinition = {
       await opened.close();
     }
     const failures = rows.filter((r) => !r['ok']);
-    writeFileSync(
-      join(ctx.outputDir, 'warmup.json'),
-      JSON.stringify({ launches: rows.length, failures: failures.length, rows }, null, 2) + '\n',
-    );
+    writeFileSync(join(ctx.outputDir, 'warmup.json'), JSON.stringify({ launches: rows.length, failures: failures.length, rows }, null, 2) + '\n');
     if (failures.length) {
       throw new CheckFailed(
         `preflight failed for ${failures.length} of ${rows.length} launches; fix the path before sampling`,

@@ -19,7 +19,13 @@ const good = [
 test('the column list matches schemas/sample.schema.json', async (t) => {
   const schema = JSON.parse(await readFile('schemas/sample.schema.json', 'utf8')) as { properties: Record<string, unknown>; required: string[] };
   t.deepEqual(sampleColumns.map((c) => c.name).sort(), Object.keys(schema.properties).sort());
-  t.deepEqual(sampleColumns.filter((c) => c.required).map((c) => c.name).sort(), [...schema.required].sort());
+  t.deepEqual(
+    sampleColumns
+      .filter((c) => c.required)
+      .map((c) => c.name)
+      .sort(),
+    [...schema.required].sort(),
+  );
 });
 
 test('a valid CSV parses into typed rows', (t) => {
@@ -50,9 +56,23 @@ test('import-samples writes samples.duckdb with every row', async (t) => {
     const out = join(dir, 'out');
     await mkdir(out);
     await importSamples.run({
-      id: 'import', kind: 'import-samples', params: { file: 'samples.csv' }, config: {} as never, outputDir: out, observationsDir: join(dir, 'obs'), inputs: {},
-      workDir: dir, dataDir: dir, pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, restartServices: async () => noServices, key: '0',
-      log: () => {}, interactive: false, signal: new AbortController().signal,
+      id: 'import',
+      kind: 'import-samples',
+      params: { file: 'samples.csv' },
+      config: {} as never,
+      outputDir: out,
+      observationsDir: join(dir, 'obs'),
+      inputs: {},
+      workDir: dir,
+      dataDir: dir,
+      pipelineDir: dir,
+      pipelineFile: join(dir, 'pipeline.yaml'),
+      services: noServices,
+      restartServices: async () => noServices,
+      key: '0',
+      log: () => {},
+      interactive: false,
+      signal: new AbortController().signal,
     });
     const db = await Database.open(join(out, 'samples.duckdb'), { readOnly: true });
     const row = await db.one('SELECT count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed FROM samples');

@@ -62,7 +62,10 @@ export function crossImports(root: string): { from: string; to: string; file: st
 test('every top-level folder of harness/ has a layer', (t) => {
   const root = projectRoot();
   const folders = readdirSync(join(root, 'harness')).filter((n) => statSync(join(root, 'harness', n)).isDirectory());
-  t.deepEqual(folders.filter((f) => rank(f) < 0), []);
+  t.deepEqual(
+    folders.filter((f) => rank(f) < 0),
+    [],
+  );
 });
 
 test('imports between folders point down the layers only: no upward edge, no folder cycle', (t) => {

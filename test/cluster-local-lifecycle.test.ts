@@ -22,11 +22,17 @@ const programOf = (pid: number): string => {
 test('a started cluster runs munged, slurmctld and one slurmd per node, all listening on 127.0.0.1 only', async (t) => {
   const cluster = await startLocalCluster();
   try {
-    t.deepEqual(cluster.pids.map((p) => programOf(p.pid)), ['munged', 'slurmctld', 'slurmd', 'slurmd']);
+    t.deepEqual(
+      cluster.pids.map((p) => programOf(p.pid)),
+      ['munged', 'slurmctld', 'slurmd', 'slurmd'],
+    );
     const listening = execFileSync('ss', ['-Hltnp'], { encoding: 'utf8' });
     const ours = listening.split('\n').filter((l) => cluster.pids.some((p) => l.includes(`pid=${p.pid},`)));
     t.is(ours.length, 3, listening);
-    t.true(ours.every((l) => /\s127\.0\.0\.1:\d+\s/.test(l)), ours.join('\n'));
+    t.true(
+      ours.every((l) => /\s127\.0\.0\.1:\d+\s/.test(l)),
+      ours.join('\n'),
+    );
   } finally {
     await cluster.stop();
   }
@@ -35,7 +41,10 @@ test('a started cluster runs munged, slurmctld and one slurmd per node, all list
 test('stopping the cluster ends every daemon it started and removes its folder', async (t) => {
   const cluster = await startLocalCluster();
   await cluster.stop();
-  t.deepEqual(cluster.pids.filter((p) => alive(p.pid)), []);
+  t.deepEqual(
+    cluster.pids.filter((p) => alive(p.pid)),
+    [],
+  );
   t.false(existsSync(cluster.dir));
 });
 
@@ -43,7 +52,9 @@ test('stopping the cluster while a job runs ends the job and its command', async
   const cluster = await startLocalCluster();
   const pidFile = join(cluster.dir, 'job.pid');
   try {
-    execFileSync('sbatch', ['--parsable', '-w', 'n1', '-o', '/dev/null', '--wrap', `echo $$ > ${pidFile}; exec sleep 60`], { env: { ...process.env, SLURM_CONF: cluster.slurmConf } });
+    execFileSync('sbatch', ['--parsable', '-w', 'n1', '-o', '/dev/null', '--wrap', `echo $$ > ${pidFile}; exec sleep 60`], {
+      env: { ...process.env, SLURM_CONF: cluster.slurmConf },
+    });
     for (const deadline = Date.now() + 20_000; !existsSync(pidFile) || !readFileSync(pidFile, 'utf8').trim(); await sleep(20)) {
       if (Date.now() > deadline) throw new Error('the job did not start within 20 s');
     }
@@ -56,7 +67,10 @@ test('stopping the cluster while a job runs ends the job and its command', async
   await cluster.stop();
   for (let i = 0; i < 25 && alive(jobPid); i++) await sleep(20);
   t.false(alive(jobPid));
-  t.deepEqual(cluster.pids.filter((p) => alive(p.pid)), []);
+  t.deepEqual(
+    cluster.pids.filter((p) => alive(p.pid)),
+    [],
+  );
 });
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

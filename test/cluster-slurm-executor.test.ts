@@ -30,7 +30,12 @@ test.before(async () => {
     rmSync(work, { recursive: true, force: true });
     rmSync(hidden, { recursive: true, force: true });
   });
-  cluster = await startLocalCluster({ nodes: [{ name: 'n1', features: ['alpha'] }, { name: 'n2', features: ['beta'], hiddenFolders: [hidden] }] });
+  cluster = await startLocalCluster({
+    nodes: [
+      { name: 'n1', features: ['alpha'] },
+      { name: 'n2', features: ['beta'], hiddenFolders: [hidden] },
+    ],
+  });
 });
 
 test.after.always(async () => {
@@ -68,8 +73,17 @@ test('two jobs pinned to n1 and n2 run on their nodes, which they see as SLURMD_
     ['n1', 'n2'].map((node) => ({ name: `on-${node}`, nodelist: node, argv: ['sh', '-c', 'echo "$SLURMD_NODENAME"'] })),
     { slurmConf: cluster.slurmConf, outputDir: outDir('two-nodes'), pollMs: 100 },
   );
-  t.deepEqual(out.map((o) => [o.state, o.node, o.exitCode]), [['done', 'n1', 0], ['done', 'n2', 0]]);
-  t.deepEqual(out.map((o) => readFileSync(o.stdoutFile, 'utf8').trim()), ['n1', 'n2']);
+  t.deepEqual(
+    out.map((o) => [o.state, o.node, o.exitCode]),
+    [
+      ['done', 'n1', 0],
+      ['done', 'n2', 0],
+    ],
+  );
+  t.deepEqual(
+    out.map((o) => readFileSync(o.stdoutFile, 'utf8').trim()),
+    ['n1', 'n2'],
+  );
 });
 
 test('a job reports its submission-to-start delay from its own start stamp', async (t) => {
@@ -92,16 +106,28 @@ test('progress reports each job pending, then running, then done, with the node 
     seen.map((p) => p.state),
     ['pending', 'running', 'done'],
   );
-  t.deepEqual(seen.slice(1).map((p) => p.node), ['n2', 'n2']);
+  t.deepEqual(
+    seen.slice(1).map((p) => p.node),
+    ['n2', 'n2'],
+  );
 });
 
 test('a job with a constraint runs on the node that has the feature', async (t) => {
-  const out = await runSlurmJobs([1, 2].map((i) => ({ name: `beta-${i}`, argv: ['true'] })), { slurmConf: cluster.slurmConf, outputDir: outDir('constraint'), constraint: 'beta', pollMs: 100 });
-  t.deepEqual(out.map((o) => o.node), ['n2', 'n2']);
+  const out = await runSlurmJobs(
+    [1, 2].map((i) => ({ name: `beta-${i}`, argv: ['true'] })),
+    { slurmConf: cluster.slurmConf, outputDir: outDir('constraint'), constraint: 'beta', pollMs: 100 },
+  );
+  t.deepEqual(
+    out.map((o) => o.node),
+    ['n2', 'n2'],
+  );
 });
 
 test('an unknown partition is a UserError quoting sbatch', async (t) => {
-  const e = await t.throwsAsync(runSlurmJobs([{ name: 'nowhere', argv: ['true'] }], { slurmConf: cluster.slurmConf, outputDir: outDir('partition'), partition: 'no-such-partition' }), { instanceOf: UserError });
+  const e = await t.throwsAsync(
+    runSlurmJobs([{ name: 'nowhere', argv: ['true'] }], { slurmConf: cluster.slurmConf, outputDir: outDir('partition'), partition: 'no-such-partition' }),
+    { instanceOf: UserError },
+  );
   t.regex(e!.message, /^sbatch refused job nowhere: .*[Ii]nvalid partition/);
 });
 
@@ -142,14 +168,17 @@ test.serial('aborting cancels pending and running jobs and their commands end', 
   });
   // Slurm reports RUNNING before the command has started: abort once two commands have written their pids.
   const pids: number[] = [];
-  for (const deadline = Date.now() + 20_000; pids.length < 2; ) {
+  for (const deadline = Date.now() + 20_000; pids.length < 2;) {
     if (Date.now() > deadline) throw new Error(`two commands did not start within 20 s: ${JSON.stringify(seen)}`);
     await sleep(20);
     pids.splice(0, pids.length, ...jobs.flatMap((j) => [readPid(join(dir, `${j.name}.pid`))].filter((pid) => pid > 0)));
   }
   abort.abort();
   const out = await result;
-  t.deepEqual(out.map((o) => o.state), ['cancelled', 'cancelled', 'cancelled']);
+  t.deepEqual(
+    out.map((o) => o.state),
+    ['cancelled', 'cancelled', 'cancelled'],
+  );
   t.is(running.size, 2, 'the third job was still pending when aborted');
   for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(20);
   t.deepEqual(pids.filter(alive), [], 'the running commands ended');
@@ -175,7 +204,12 @@ test('SIGINT to the runner cancels its running jobs and their commands end', asy
   child.kill('SIGINT');
   t.is(await ended, 130);
   const states = (): string[] =>
-    execFileSync('squeue', ['--jobs', jobIds.join(','), '--states', 'all', '-h', '-o', '%T'], { env: { ...process.env, SLURM_CONF: cluster.slurmConf }, encoding: 'utf8' }).trim().split('\n');
+    execFileSync('squeue', ['--jobs', jobIds.join(','), '--states', 'all', '-h', '-o', '%T'], {
+      env: { ...process.env, SLURM_CONF: cluster.slurmConf },
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n');
   // COMPLETING while the nodes end the steps, then CANCELLED.
   for (let i = 0; i < 100 && states().some((s) => s === 'COMPLETING'); i++) await sleep(50);
   t.deepEqual(states(), ['CANCELLED', 'CANCELLED']);
@@ -191,7 +225,11 @@ test('aborting during submission cancels the submitted job and submits no more',
   );
   t.deepEqual(
     out.map((o) => [o.name, o.state, o.jobId === null]),
-    [['first', 'cancelled', false], ['second', 'cancelled', true], ['third', 'cancelled', true]],
+    [
+      ['first', 'cancelled', false],
+      ['second', 'cancelled', true],
+      ['third', 'cancelled', true],
+    ],
   );
 });
 

@@ -22,7 +22,12 @@ if (!isRoot) console.warn('cluster-slurm-sessions: skipped, needs root; CI runs 
 let cluster: LocalCluster | undefined;
 test.before(async () => {
   if (!isRoot) return;
-  cluster = await startLocalCluster({ nodes: [{ name: 'n1', cpus: 1 }, { name: 'n2', cpus: 1 }] });
+  cluster = await startLocalCluster({
+    nodes: [
+      { name: 'n1', cpus: 1 },
+      { name: 'n2', cpus: 1 },
+    ],
+  });
   process.env['SLURM_CONF'] = cluster.slurmConf; // the runners this file starts find the cluster by it
 });
 test.after.always(async () => {
@@ -44,15 +49,24 @@ rootTest('four sessions run as Slurm jobs on both nodes and merge into one table
   const db = await Database.open(file, { readOnly: true });
   try {
     const sessions = await db.all(`SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY 1 ORDER BY 1`);
-    t.deepEqual(sessions.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]), [1, 2, 3, 4].map((k) => [k, 24, 24]));
+    t.deepEqual(
+      sessions.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]),
+      [1, 2, 3, 4].map((k) => [k, 24, 24]),
+    );
     const dup = await db.one(`SELECT count(*) - count(DISTINCT launch_id) AS d FROM samples`);
     t.is(Number(dup!['d']), 0);
     const hosts = await db.all(`SELECT DISTINCT host FROM samples WHERE phase = 'formal' ORDER BY 1`);
-    t.deepEqual(hosts.map((h) => h['host']), ['n1', 'n2']);
+    t.deepEqual(
+      hosts.map((h) => h['host']),
+      ['n1', 'n2'],
+    );
   } finally {
     db.close();
   }
-  const config = loadPipeline(join(dir, 'pipeline.yaml'), { sets: ['design.sessions=4', 'design.rounds=3', 'analysis.bootstrap.resamples=200'], knownKinds: knownStageKinds() });
+  const config = loadPipeline(join(dir, 'pipeline.yaml'), {
+    sets: ['design.sessions=4', 'design.rounds=3', 'analysis.bootstrap.resamples=200'],
+    knownKinds: knownStageKinds(),
+  });
   const inProcess = analyzeSamples(await readSamples(file), analysisRules(config.analysis), null);
   const lock = JSON.parse(readFileSync(join(dir, 'pipeline.lock'), 'utf8'));
   const frozen = JSON.parse(readFileSync(join(dir, '.data', 'stages', 'analyze', lock.stages.analyze.key, 'outputs', 'analysis.json'), 'utf8'));
@@ -85,7 +99,10 @@ rootTest('a cancelled session job leaves its session incomplete, and the next ru
   const db = await Database.open(await samplesFile(dir), { readOnly: true });
   try {
     const sessions = await db.all(`SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY 1 ORDER BY 1`);
-    t.deepEqual(sessions.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]), [1, 2, 3, 4].map((k) => [k, 24, 24]));
+    t.deepEqual(
+      sessions.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]),
+      [1, 2, 3, 4].map((k) => [k, 24, 24]),
+    );
   } finally {
     db.close();
   }

@@ -6,7 +6,21 @@ const dims = (total_mb: number, file_count: number, change_bytes: number) => ({ 
 const id = (d: Record<string, number>) => `change_bytes=${d['change_bytes']},file_count=${d['file_count']},total_mb=${d['total_mb']}`;
 
 function row(d: Record<string, number>, method: string, state: string, round: number, wallMs: number, phase = 'formal'): CommitRowData {
-  return { cell: id(d), dims: d, method, state, phase, round, ok: true, failureReason: null, wallMs, engineCpuMs: null, diskReadBytes: null, readCharsBytes: null, layerBytes: null };
+  return {
+    cell: id(d),
+    dims: d,
+    method,
+    state,
+    phase,
+    round,
+    ok: true,
+    failureReason: null,
+    wallMs,
+    engineCpuMs: null,
+    diskReadBytes: null,
+    readCharsBytes: null,
+    layerBytes: null,
+  };
 }
 
 test('made-up cells: a sweep is each group of cells that differ in one dimension only', (t) => {

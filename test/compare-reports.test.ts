@@ -23,7 +23,9 @@ function copyReport(name: string): string {
       for (const metric of ['ready', 'completion']) {
         const dockerMinusOci = state === 'cold' ? '-6632.4,-6697.7,-6499.3,0.95,5000,30,true' : '127.2,124.8,129.1,0.95,5000,30,true';
         diff.push(`median_difference,${cohort},${state},${metric},docker,oci-full,,,,ms,${dockerMinusOci}`);
-        diff.push(`median_difference,${cohort},${state},${metric},oci-full,lazy,,,,ms,${state === 'cold' ? '8746.0,8637.0,8807.2,0.95,5000,30,true' : '-1.6,-4.5,0.8,0.95,5000,30,false'}`);
+        diff.push(
+          `median_difference,${cohort},${state},${metric},oci-full,lazy,,,,ms,${state === 'cold' ? '8746.0,8637.0,8807.2,0.95,5000,30,true' : '-1.6,-4.5,0.8,0.95,5000,30,false'}`,
+        );
         for (const path of ['docker', 'oci-full', 'lazy']) {
           const row: Record<string, string> = { cohort, path, state, metric, unit: 'ms', p50: path === 'lazy' ? '183.4' : '2297.0' };
           stats.push(statColumns.map((c) => row[c] ?? '').join(','));
@@ -77,7 +79,11 @@ test('a reversed conclusion exits 1 and names it', async (t) => {
 
 test('a conclusion no longer detected is lost and exits 1', async (t) => {
   const candidate = copyReport('candidate');
-  editDifferences(candidate, (r) => dockerVsOciCold(r) && r['cohort'] === 'shell' && r['metric'] === 'ready', (r) => (r['detected'] = 'false'));
+  editDifferences(
+    candidate,
+    (r) => dockerVsOciCold(r) && r['cohort'] === 'shell' && r['metric'] === 'ready',
+    (r) => (r['detected'] = 'false'),
+  );
   const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
   t.is(r.code, 1);
   t.regex(r.stderr, /lost: shell cold ready: docker − oci-full/);
@@ -91,9 +97,16 @@ test('--json ends with the conclusions and the counts of each status', async (t)
   t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched']);
   t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status']);
   t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
-  t.like(json.conclusions.find((c) => c['cohort'] === 'numpy' && c['metric'] === 'ready' && dockerVsOciCold({ ...c, kind: 'median_difference' } as Record<string, string>)), {
-    baseline: 'a<b', candidate: 'a>b', status: 'changed',
-  });
+  t.like(
+    json.conclusions.find(
+      (c) => c['cohort'] === 'numpy' && c['metric'] === 'ready' && dockerVsOciCold({ ...c, kind: 'median_difference' } as Record<string, string>),
+    ),
+    {
+      baseline: 'a<b',
+      candidate: 'a>b',
+      status: 'changed',
+    },
+  );
 });
 
 test('a missing report folder is a user error naming it, exit 2', async (t) => {

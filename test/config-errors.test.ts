@@ -33,31 +33,101 @@ stages:
 
 const cases: Case[] = [
   { name: 'bad YAML indentation', text: 'experiment:\n  name: t\n question: q\n', expect: /^pipeline\.yaml:3:\d+: invalid YAML/ },
-  { name: 'an unclosed flow sequence', text: minimal.replace("launch: ['{command}']", "launch: ['{command}'"), expect: /^pipeline\.yaml:\d+:\d+: invalid YAML/ },
-  { name: 'a duplicate key', text: minimal.replace('  name: t\n', '  name: t\n  name: u\n'), expect: /^pipeline\.yaml:3:\d+: invalid YAML: Map keys must be unique/ },
+  {
+    name: 'an unclosed flow sequence',
+    text: minimal.replace("launch: ['{command}']", "launch: ['{command}'"),
+    expect: /^pipeline\.yaml:\d+:\d+: invalid YAML/,
+  },
+  {
+    name: 'a duplicate key',
+    text: minimal.replace('  name: t\n', '  name: t\n  name: u\n'),
+    expect: /^pipeline\.yaml:3:\d+: invalid YAML: Map keys must be unique/,
+  },
   { name: 'a top-level list', text: '- a\n- b\n', expect: /^pipeline\.yaml:1:1: the pipeline file must be a mapping/ },
   { name: 'an unknown top-level key', text: minimal + 'colors: red\n', expect: /^pipeline\.yaml:16:1: colors: unknown key/ },
   { name: 'an unknown design key', text: minimal + 'design:\n  round: 3\n', expect: /^pipeline\.yaml:17:3: design\.round: unknown key/ },
   { name: 'rounds of the wrong type', text: minimal + 'design:\n  rounds: many\n', expect: /^pipeline\.yaml:17:\d+: design\.rounds: must be integer/ },
   { name: 'zero rounds', text: minimal + 'design:\n  rounds: 0\n', expect: /^pipeline\.yaml:17:\d+: design\.rounds: must be >= 1/ },
-  { name: 'an unknown cache state', text: minimal + 'design:\n  states: [cold, lukewarm]\n', expect: /^pipeline\.yaml:17:\d+: design\.states\[1\]: must be one of "cold", "warm"/ },
+  {
+    name: 'an unknown cache state',
+    text: minimal + 'design:\n  states: [cold, lukewarm]\n',
+    expect: /^pipeline\.yaml:17:\d+: design\.states\[1\]: must be one of "cold", "warm"/,
+  },
   { name: 'a missing experiment name', text: minimal.replace('  name: t\n', ''), expect: /^pipeline\.yaml:2:\d+: experiment: missing required key 'name'/ },
-  { name: 'a missing stages section', text: minimal.slice(0, minimal.indexOf('stages:')), expect: /^pipeline\.yaml:1:1: \(top level\): missing required key 'stages'/ },
-  { name: 'an unknown stage kind', text: minimal.replace('uses: sample', 'uses: sampel'), expect: /^pipeline\.yaml:14:11: stages\[1\]\.uses: unknown stage kind 'sampel'/ },
-  { name: 'an unknown need', text: minimal.replace('needs: [warmup]', 'needs: [warmpu]'), expect: /^pipeline\.yaml:15:13: stages\[1\]\.needs\[0\]: needs unknown stage 'warmpu'/ },
-  { name: 'a duplicate stage id', text: minimal + '  - id: sample\n    uses: warmup\n', expect: /^pipeline\.yaml:16:\d+: stages\[2\]\.id: duplicate stage id 'sample'/ },
-  { name: 'a cycle', text: minimal.replace('    uses: warmup\n', '    uses: warmup\n    needs: [sample]\n'), expect: /^pipeline\.yaml:\d+:\d+: stages\[0\]\.needs: cycle in needs: warmup -> sample -> warmup/ },
-  { name: 'a stage that needs itself', text: minimal.replace('needs: [warmup]', 'needs: [sample]'), expect: /stages\[1\]\.needs\[0\]: stage 'sample' needs itself/ },
-  { name: 'a stage id with capitals', text: minimal.replace('id: sample', 'id: Sample'), expect: /^pipeline\.yaml:13:\d+: stages\[1\]\.id: must match pattern/ },
-  { name: 'an unknown stage parameter', text: minimal.replace('    needs: [warmup]\n', '    needs: [warmup]\n    with: { speed: fast }\n'), expect: /^pipeline\.yaml:16:\d+: stages\[1\]\.with\.speed: unknown key/ },
-  { name: 'a launch that is a string', text: minimal.replace("launch: ['{command}']", "launch: '{command}'"), expect: /^pipeline\.yaml:9:\d+: paths\.p\.launch: must be array/ },
-  { name: 'an invalid stdout pattern', text: minimal.replace("command: [sh, -c, 'echo {marker}']", "command: [sh, -c, 'echo {marker}']\n    expect: { stdout_patterns: ['(unclosed'] }"), expect: /^pipeline\.yaml:7:\d+: cohorts\.c\.expect\.stdout_patterns\[0\]: not a regular expression/ },
-  { name: 'a cohort image that is not declared', text: minimal.replace("    command: [sh, -c, 'echo {marker}']\n", "    image: nope\n    command: [sh, -c, 'echo {marker}']\n"), expect: /^pipeline\.yaml:6:\d+: cohorts\.c\.image: unknown image 'nope'/ },
-  { name: 'a path counting an undeclared service', text: minimal.replace("    launch: ['{command}']\n", "    launch: ['{command}']\n    services: [registry]\n"), expect: /^pipeline\.yaml:10:\d+: paths\.p\.services\[0\]: unknown service 'registry'/ },
+  {
+    name: 'a missing stages section',
+    text: minimal.slice(0, minimal.indexOf('stages:')),
+    expect: /^pipeline\.yaml:1:1: \(top level\): missing required key 'stages'/,
+  },
+  {
+    name: 'an unknown stage kind',
+    text: minimal.replace('uses: sample', 'uses: sampel'),
+    expect: /^pipeline\.yaml:14:11: stages\[1\]\.uses: unknown stage kind 'sampel'/,
+  },
+  {
+    name: 'an unknown need',
+    text: minimal.replace('needs: [warmup]', 'needs: [warmpu]'),
+    expect: /^pipeline\.yaml:15:13: stages\[1\]\.needs\[0\]: needs unknown stage 'warmpu'/,
+  },
+  {
+    name: 'a duplicate stage id',
+    text: minimal + '  - id: sample\n    uses: warmup\n',
+    expect: /^pipeline\.yaml:16:\d+: stages\[2\]\.id: duplicate stage id 'sample'/,
+  },
+  {
+    name: 'a cycle',
+    text: minimal.replace('    uses: warmup\n', '    uses: warmup\n    needs: [sample]\n'),
+    expect: /^pipeline\.yaml:\d+:\d+: stages\[0\]\.needs: cycle in needs: warmup -> sample -> warmup/,
+  },
+  {
+    name: 'a stage that needs itself',
+    text: minimal.replace('needs: [warmup]', 'needs: [sample]'),
+    expect: /stages\[1\]\.needs\[0\]: stage 'sample' needs itself/,
+  },
+  {
+    name: 'a stage id with capitals',
+    text: minimal.replace('id: sample', 'id: Sample'),
+    expect: /^pipeline\.yaml:13:\d+: stages\[1\]\.id: must match pattern/,
+  },
+  {
+    name: 'an unknown stage parameter',
+    text: minimal.replace('    needs: [warmup]\n', '    needs: [warmup]\n    with: { speed: fast }\n'),
+    expect: /^pipeline\.yaml:16:\d+: stages\[1\]\.with\.speed: unknown key/,
+  },
+  {
+    name: 'a launch that is a string',
+    text: minimal.replace("launch: ['{command}']", "launch: '{command}'"),
+    expect: /^pipeline\.yaml:9:\d+: paths\.p\.launch: must be array/,
+  },
+  {
+    name: 'an invalid stdout pattern',
+    text: minimal.replace("command: [sh, -c, 'echo {marker}']", "command: [sh, -c, 'echo {marker}']\n    expect: { stdout_patterns: ['(unclosed'] }"),
+    expect: /^pipeline\.yaml:7:\d+: cohorts\.c\.expect\.stdout_patterns\[0\]: not a regular expression/,
+  },
+  {
+    name: 'a cohort image that is not declared',
+    text: minimal.replace("    command: [sh, -c, 'echo {marker}']\n", "    image: nope\n    command: [sh, -c, 'echo {marker}']\n"),
+    expect: /^pipeline\.yaml:6:\d+: cohorts\.c\.image: unknown image 'nope'/,
+  },
+  {
+    name: 'a path counting an undeclared service',
+    text: minimal.replace("    launch: ['{command}']\n", "    launch: ['{command}']\n    services: [registry]\n"),
+    expect: /^pipeline\.yaml:10:\d+: paths\.p\.services\[0\]: unknown service 'registry'/,
+  },
   { name: 'a negative timeout', text: minimal + 'design:\n  timeout_s: -1\n', expect: /^pipeline\.yaml:17:\d+: design\.timeout_s: must be > 0/ },
   { name: 'a --set without a value', text: minimal, args: ['--set', 'design.rounds'], expect: /^--set: expected KEY=VALUE/ },
-  { name: 'a --set of the wrong type', text: minimal, args: ['--set', 'design.rounds=many'], expect: /design\.rounds: must be integer .*\[from --set design\.rounds=many\]/ },
-  { name: 'a --set of an unknown key', text: minimal, args: ['--set', 'design.speed=3'], expect: /design\.speed: unknown key .*\[from --set design\.speed=3\]/ },
+  {
+    name: 'a --set of the wrong type',
+    text: minimal,
+    args: ['--set', 'design.rounds=many'],
+    expect: /design\.rounds: must be integer .*\[from --set design\.rounds=many\]/,
+  },
+  {
+    name: 'a --set of an unknown key',
+    text: minimal,
+    args: ['--set', 'design.speed=3'],
+    expect: /design\.speed: unknown key .*\[from --set design\.speed=3\]/,
+  },
   { name: 'a --set on the graph', text: minimal, args: ['--set', 'stages.0.id=x'], expect: /^--set: stages cannot be changed with --set/ },
   { name: 'an unknown flag', text: minimal, args: ['--frobnicate'], expect: /^--frobnicate: unknown flag/ },
   { name: 'a missing file', text: '', args: ['-f', 'nowhere.yaml'], expect: /^nowhere\.yaml: no such pipeline file/ },
@@ -86,7 +156,9 @@ test('the smoke pipeline itself is valid', async (t) => {
 
 test('several problems found by the cross-key rules are all reported, one line each, each at its place', async (t) => {
   const dir = tempDir('benchgraph-cfg-');
-  const text = minimal.replace("    command: [sh, -c, 'echo {marker}']\n", "    image: nope\n    command: [sh, -c, 'echo {marker}']\n") + '  - id: sample\n    uses: nosuchkind\n';
+  const text =
+    minimal.replace("    command: [sh, -c, 'echo {marker}']\n", "    image: nope\n    command: [sh, -c, 'echo {marker}']\n") +
+    '  - id: sample\n    uses: nosuchkind\n';
   writeFileSync(join(dir, 'pipeline.yaml'), text);
   const r = await runCli(['run', '--dry-run'], dir);
   t.is(r.code, 2, r.stderr);

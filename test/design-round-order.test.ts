@@ -54,10 +54,14 @@ test('a round is complete only when every path has every state', (t) => {
 });
 
 test('resume continues the first incomplete session at its first incomplete round; complete sessions are skipped, later ones run whole', (t) => {
-  const full = (session: number, round: number) => ['a', 'b'].flatMap((path) => ['cold', 'warm'].map((state) => ({ session, cohort: 'c', round, path, state })));
+  const full = (session: number, round: number) =>
+    ['a', 'b'].flatMap((path) => ['cold', 'warm'].map((state) => ({ session, cohort: 'c', round, path, state })));
   const rows = [...full(1, 1), ...full(1, 2), ...full(2, 1), { session: 2, cohort: 'c', round: 2, path: 'a', state: 'cold' }];
   const w = remainingWork(rows, { sessions: 3, rounds: 2, cohorts: ['c'], paths: ['a', 'b'], states: ['cold', 'warm'] });
-  t.deepEqual(w.map((s) => s.session), [2, 3]);
+  t.deepEqual(
+    w.map((s) => s.session),
+    [2, 3],
+  );
   t.deepEqual(w[0]!.cohorts[0]!.rounds, [2]);
   t.deepEqual(w[0]!.cohorts[0]!.partialRounds, [2]);
   t.deepEqual(w[1]!.cohorts[0]!.rounds, [1, 2]);

@@ -31,11 +31,19 @@ test('a launch failing for its own reason under a dead service keeps its own rea
 });
 
 test('a path that does not use the dead service is not affected', (t) => {
-  const lazy = { ...dockerPath, launch: ['lazy.sh', '{services.cache.url}'], hooks: { before_session: [], after_session: [], before_cold: [], after_pair: [] }, services: ['cache'] } as PathSection;
+  const lazy = {
+    ...dockerPath,
+    launch: ['lazy.sh', '{services.cache.url}'],
+    hooks: { before_session: [], after_session: [], before_cold: [], after_pair: [] },
+    services: ['cache'],
+  } as PathSection;
   t.deepEqual(deathsAffecting(servicesUsedBy(lazy), [death]), []);
 });
 
 test('the session stops after a round only when a service died, naming it and the round', (t) => {
   t.is(stopAfterRound([], 'shell', 'formal', 2), null);
-  t.regex(stopAfterRound([death], 'shell', 'formal', 2)!.message, /^service registry \(docker-registry, pid 4242\) died: SIGKILL during formal round 2 of cohort shell/);
+  t.regex(
+    stopAfterRound([death], 'shell', 'formal', 2)!.message,
+    /^service registry \(docker-registry, pid 4242\) died: SIGKILL during formal round 2 of cohort shell/,
+  );
 });

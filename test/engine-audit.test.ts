@@ -27,7 +27,10 @@ test('audit fails naming a frozen output file whose bytes changed', async (t) =>
   const dir = await frozenProject();
   const file = join(outputsOf(dir, 'analyze'), 'analysis.json');
   const text = readFileSync(file, 'utf8');
-  writeFileSync(file, text.replace(/\d/, (d) => String((Number(d) + 1) % 10)));
+  writeFileSync(
+    file,
+    text.replace(/\d/, (d) => String((Number(d) + 1) % 10)),
+  );
   const r = await runCli(['audit', ...QUICK], dir);
   t.is(r.code, 1);
   t.regex(r.stdout, /CHANGED\s+\S*stages\/analyze\/[0-9a-f]+\/outputs\/analysis\.json/);
@@ -53,7 +56,9 @@ test('a second concurrent run on the same data folder refuses, naming the holder
   const dir = smokeProject();
   const { spawn } = await import('node:child_process');
   // A real process of ours holds the lock through the same code as a run.
-  const holder = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const holder = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise<void>((resolve) => holder.stdout.on('data', (b) => String(b).startsWith('held') && resolve()));
     const r = await runCli(['run', ...QUICK], dir);

@@ -84,7 +84,9 @@ test('--force STAGE rebuilds a corrupted frozen output, and audit is clean after
   rmSync(join(stageDirOf(dir, 'report'), 'manifest.json'));
   const r = await runCli(['run', '--json', ...QUICK, '--force', 'sample,report'], dir);
   t.is(r.code, 0, r.stderr);
-  const ran = (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { stages: { id: string; action: string }[] }).stages.filter((s) => s.action === 'ran').map((s) => s.id);
+  const ran = (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { stages: { id: string; action: string }[] }).stages
+    .filter((s) => s.action === 'ran')
+    .map((s) => s.id);
   t.true(ran.includes('sample') && ran.includes('report'), ran.join(','));
   const audit = await runCli(['audit', ...QUICK], dir);
   t.is(audit.code, 0, audit.stdout + audit.stderr);

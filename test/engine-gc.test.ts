@@ -90,7 +90,10 @@ test('gc removes build-cache entries no kept frozen pin references and keeps the
   const cache = join(dir, '.data', 'artifacts');
   const [old] = readdirSync(cache);
   // Another os-release in the image: another recipe, another cache entry; the lock now references only the new pin.
-  writeFileSync(join(dir, 'pipeline.yaml'), yaml.replace(/( +)kind: busybox-static\n/, '$1kind: busybox-static\n$1os_release: "ID=busybox\\nVERSION_ID=gc-test\\n"\n'));
+  writeFileSync(
+    join(dir, 'pipeline.yaml'),
+    yaml.replace(/( +)kind: busybox-static\n/, '$1kind: busybox-static\n$1os_release: "ID=busybox\\nVERSION_ID=gc-test\\n"\n'),
+  );
   const second = await runCli(['run', '--only', 'pin'], dir);
   t.is(second.code, 0, second.stderr);
   t.is(readdirSync(cache).length, 2);

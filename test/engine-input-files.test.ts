@@ -12,7 +12,12 @@ function row(path: string, state: string, round: number, ms: number): string {
 test('editing an imported CSV reruns import-samples and what follows it', async (t) => {
   const dir = tempDir('benchgraph-import-');
   const lines = [HEADER];
-  for (let r = 1; r <= 5; r++) for (const [p, ms] of [['a', 10 + r], ['b', 20 + r]] as const) for (const s of ['cold', 'warm']) lines.push(row(p, s, r, ms));
+  for (let r = 1; r <= 5; r++)
+    for (const [p, ms] of [
+      ['a', 10 + r],
+      ['b', 20 + r],
+    ] as const)
+      for (const s of ['cold', 'warm']) lines.push(row(p, s, r, ms));
   writeFileSync(join(dir, 'samples.csv'), lines.join('\n') + '\n');
   writeFileSync(
     join(dir, 'pipeline.yaml'),

@@ -46,12 +46,17 @@ for (const [where, pattern, cohort, partial] of [
     const r = await runCli(['run', '--json', ...SETS], dir);
     t.is(r.code, 0, r.stderr);
     // The kill lands in round `partial` unless the machine is so slow that round had not begun: then no round is partial.
-    t.regex(r.stderr, new RegExp(`session 1 ${cohort}: (discarding incomplete round\\(s\\) ${partial} of an interrupted run|${partial - 1} formal rounds already complete)`));
+    t.regex(
+      r.stderr,
+      new RegExp(`session 1 ${cohort}: (discarding incomplete round\\(s\\) ${partial} of an interrupted run|${partial - 1} formal rounds already complete)`),
+    );
     const base = join(dir, '.data', 'stages', 'sample');
     const [key] = readdirSync(base);
     const db = await Database.open(join(base, key!, 'outputs', 'samples.duckdb'), { readOnly: true });
     try {
-      const cells = await db.all(`SELECT cohort, path, state, count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY ALL`);
+      const cells = await db.all(
+        `SELECT cohort, path, state, count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY ALL`,
+      );
       t.is(cells.length, 2 * 2 * 2);
       for (const c of cells) {
         t.is(Number(c['n']), ROUNDS);
@@ -61,11 +66,19 @@ for (const [where, pattern, cohort, partial] of [
       t.is(Number(dup!['d']), 0);
       // Rounds are taken from two attempts of the one session; the killed attempt's rows of its last round are gone.
       const attempts = await db.all(`SELECT DISTINCT regexp_extract(launch_id, '\\.a([0-9]+)$', 1) AS a FROM samples WHERE phase = 'formal' ORDER BY 1`);
-      t.deepEqual(attempts.map((s) => s['a']), ['1', '2']);
-      const perRound = await db.all(`SELECT cohort, round, count(DISTINCT regexp_extract(launch_id, '\\.a([0-9]+)$', 1)) AS a FROM samples WHERE phase = 'formal' GROUP BY ALL HAVING a > 1`);
+      t.deepEqual(
+        attempts.map((s) => s['a']),
+        ['1', '2'],
+      );
+      const perRound = await db.all(
+        `SELECT cohort, round, count(DISTINCT regexp_extract(launch_id, '\\.a([0-9]+)$', 1)) AS a FROM samples WHERE phase = 'formal' GROUP BY ALL HAVING a > 1`,
+      );
       t.deepEqual(perRound, [], 'every formal round comes from one attempt');
       const sessions = await db.all(`SELECT DISTINCT session FROM samples`);
-      t.deepEqual(sessions.map((s) => Number(s['session'])), [1]);
+      t.deepEqual(
+        sessions.map((s) => Number(s['session'])),
+        [1],
+      );
     } finally {
       db.close();
     }

@@ -49,13 +49,23 @@ function toyRegistry(toys: Record<string, Toy>): StageRegistry {
 }
 
 function toyConfig(dir: string, stages: { id: string; needs?: string[] }[], extra: Record<string, unknown> = {}): PipelineConfig {
-  return { file: join(dir, 'pipeline.yaml'), stages: stages.map((s) => ({ id: s.id, uses: s.id, needs: s.needs ?? [], with: {} })), ...extra } as unknown as PipelineConfig;
+  return {
+    file: join(dir, 'pipeline.yaml'),
+    stages: stages.map((s) => ({ id: s.id, uses: s.id, needs: s.needs ?? [], with: {} })),
+    ...extra,
+  } as unknown as PipelineConfig;
 }
 
 const write = (name: string, text: string) => (ctx: StageContext) => writeFileSync(join(ctx.outputDir, name), text);
 
 async function run(dir: string, config: PipelineConfig, toys: Record<string, Toy>, opts: { force?: string[]; only?: string[] } = {}): Promise<string[]> {
-  const out: StageOutcome[] = await runPipeline(config, { dataDir: join(dir, '.data'), log: () => {}, interactive: false, registry: toyRegistry(toys), ...opts });
+  const out: StageOutcome[] = await runPipeline(config, {
+    dataDir: join(dir, '.data'),
+    log: () => {},
+    interactive: false,
+    registry: toyRegistry(toys),
+    ...opts,
+  });
   return out.filter((o) => o.action === 'ran').map((o) => o.id);
 }
 
@@ -77,18 +87,26 @@ const CHAIN = [{ id: 'pin' }, { id: 'prepare', needs: ['pin'] }, { id: 'sample',
 
 test('the code digest ignores comments, formatting and type-only imports, and sees a real change', (t) => {
   const base = "import { helper } from './helper.js';\nexport function f(a: number): number {\n  return helper(a) * 2;\n}\n";
-  const commented = "// a comment\nimport { helper } from './helper.js';\n/** doc */\nexport function f(a: number): number { return helper(a) * 2; /* why */ }\n";
+  const commented =
+    "// a comment\nimport { helper } from './helper.js';\n/** doc */\nexport function f(a: number): number { return helper(a) * 2; /* why */ }\n";
   const typeImport = "import type { Pin } from './pin.js';\n" + base.replace('(a: number)', '(a: number, _p?: Pin)');
   t.is(digestOf(commented), digestOf(base));
   t.is(digestOf(typeImport), digestOf(base.replace('(a: number)', '(a: number, _p?: unknown)')));
   t.not(digestOf(base.replace('* 2', '* 3')), digestOf(base));
   t.not(digestOf("export const s = 'a  b';"), digestOf("export const s = 'a b';"), 'whitespace inside a string is code');
+  t.is(digestOf("export const s = f('a', [1, 2,],);"), digestOf('export const s = f("a", [1, 2]);'), 'quotes and trailing commas are formatting');
+  t.not(digestOf('export const s = [1, 2];'), digestOf('export const s = [1, , 2];'), 'a comma that is not trailing is code');
+  t.not(digestOf('export const s = [];'), digestOf('export const s = [,];'), 'an array hole is code');
+  t.is(digestOf('export const s = a ? b : (c ?? d);'), digestOf('export const s = a ? b : c ?? d;'), 'redundant parentheses are formatting');
+  t.not(digestOf('export const s = (a + b) * c;'), digestOf('export const s = a + b * c;'), 'parentheses that group are code');
 });
 
 test('the import edges of a compiled module follow its value imports, static and dynamic, not its type-only imports', (t) => {
   const dir = tempDir();
   for (const f of ['pin.js', 'helper.js', 'lazy.js']) writeFileSync(join(dir, f), 'export {};');
-  const js = emit("import type { Pin } from './pin.js';\nimport { h } from './helper.js';\nexport const f = async (p: Pin) => (await import('./lazy.js')).x + h(p);\n");
+  const js = emit(
+    "import type { Pin } from './pin.js';\nimport { h } from './helper.js';\nexport const f = async (p: Pin) => (await import('./lazy.js')).x + h(p);\n",
+  );
   t.deepEqual(jsDigest(join(dir, 'm.js'), js).imports, [join(dir, 'helper.js'), join(dir, 'lazy.js')]);
 });
 
@@ -159,5 +177,8 @@ test('--only leaves out a stale stage, and refuses when a selected stage needs i
   const ctx = await planContext(config, new Store(join(dir, '.data')), toyRegistry(toys));
   t.throws(() => planRun(ctx, { only: ['sample'] }), { message: /stage 'pin' has no frozen output/ });
   const plan = planRun(ctx, { only: ['pin'] });
-  t.deepEqual(plan.map((p) => p.action), ['run', 'skip', 'skip', 'skip']);
+  t.deepEqual(
+    plan.map((p) => p.action),
+    ['run', 'skip', 'skip', 'skip'],
+  );
 });

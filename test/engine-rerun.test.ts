@@ -48,7 +48,10 @@ test('editing a comment or reordering keys in the pipeline file reruns nothing',
   const text = readFileSync(file, 'utf8');
   // comment added, and the design keys written in another order
   const reordered = text
-    .replace('design:\n  preflight: 1\n  warmup_rounds: 1\n  rounds: 6\n  seed: smoke-1\n  timeout_s: 10\n', 'design:\n  timeout_s: 10   # seconds\n  seed: smoke-1\n  rounds: 6\n  warmup_rounds: 1\n  preflight: 1\n')
+    .replace(
+      'design:\n  preflight: 1\n  warmup_rounds: 1\n  rounds: 6\n  seed: smoke-1\n  timeout_s: 10\n',
+      'design:\n  timeout_s: 10   # seconds\n  seed: smoke-1\n  rounds: 6\n  warmup_rounds: 1\n  preflight: 1\n',
+    )
     .replace(/^experiment:/m, '# an edited comment\nexperiment:');
   t.not(reordered, text);
   t.true(reordered.includes('timeout_s: 10   # seconds'));

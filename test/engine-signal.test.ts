@@ -53,7 +53,11 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     t.true(seen.length > 0, 'the launch helper was running');
     await new Promise((r) => setTimeout(r, 200));
     const left = seen.filter(alive);
-    t.deepEqual(left, [], 'no process of the run is left: ' + (left.length ? execFileSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }) : ''));
+    t.deepEqual(
+      left,
+      [],
+      'no process of the run is left: ' + (left.length ? execFileSync('ps', ['-o', 'pid,ppid,stat,args', '-p', left.join(',')], { encoding: 'utf8' }) : ''),
+    );
     t.false(existsSync(join(dir, '.data', 'run.lock')));
     const tmp = join(dir, '.data', 'tmp');
     t.deepEqual(existsSync(tmp) ? readdirSync(tmp) : [], []);

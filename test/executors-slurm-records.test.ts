@@ -12,8 +12,18 @@ import type { SlurmJobProgress } from '../harness/executors/slurm-job-types.js';
 import { jobFiles, parseSbatchOutput, renderBatchScript, sbatchArgs } from '../harness/executors/sbatch-script.js';
 
 test('a one-line scontrol job record keeps values that contain spaces', (t) => {
-  const f = parseScontrolJob('JobId=7 JobName=s1 JobState=FAILED Reason=NonZeroExitCode ExitCode=3:0 NodeList=n2 StdOut=/tmp/my data/s1.out Socks/Node=* AllocNode:Sid=localhost:1');
-  t.like(f, { JobId: '7', JobState: 'FAILED', ExitCode: '3:0', NodeList: 'n2', StdOut: '/tmp/my data/s1.out', 'Socks/Node': '*', 'AllocNode:Sid': 'localhost:1' });
+  const f = parseScontrolJob(
+    'JobId=7 JobName=s1 JobState=FAILED Reason=NonZeroExitCode ExitCode=3:0 NodeList=n2 StdOut=/tmp/my data/s1.out Socks/Node=* AllocNode:Sid=localhost:1',
+  );
+  t.like(f, {
+    JobId: '7',
+    JobState: 'FAILED',
+    ExitCode: '3:0',
+    NodeList: 'n2',
+    StdOut: '/tmp/my data/s1.out',
+    'Socks/Node': '*',
+    'AllocNode:Sid': 'localhost:1',
+  });
 });
 
 test('ExitCode 3:0 is exit code 3 and 0:15 is signal 15 with no exit code', (t) => {
@@ -22,11 +32,34 @@ test('ExitCode 3:0 is exit code 3 and 0:15 is signal 15 with no exit code', (t) 
 });
 
 test('Slurm state words map onto pending, running, done, failed and cancelled', (t) => {
-  const words = ['PENDING', 'CONFIGURING', 'RUNNING', 'COMPLETING', 'COMPLETED', 'FAILED', 'NODE_FAIL', 'TIMEOUT', 'OUT_OF_MEMORY', 'CANCELLED', 'CANCELLED by 0', 'CANCELLED+'];
-  t.deepEqual(
-    words.map(jobStateOf),
-    ['pending', 'pending', 'running', 'running', 'done', 'failed', 'failed', 'failed', 'failed', 'cancelled', 'cancelled', 'cancelled'],
-  );
+  const words = [
+    'PENDING',
+    'CONFIGURING',
+    'RUNNING',
+    'COMPLETING',
+    'COMPLETED',
+    'FAILED',
+    'NODE_FAIL',
+    'TIMEOUT',
+    'OUT_OF_MEMORY',
+    'CANCELLED',
+    'CANCELLED by 0',
+    'CANCELLED+',
+  ];
+  t.deepEqual(words.map(jobStateOf), [
+    'pending',
+    'pending',
+    'running',
+    'running',
+    'done',
+    'failed',
+    'failed',
+    'failed',
+    'failed',
+    'cancelled',
+    'cancelled',
+    'cancelled',
+  ]);
 });
 
 test('squeue rows give no node and no reason while Slurm prints none', (t) => {
@@ -41,8 +74,29 @@ test('sbatch --parsable output with a cluster name gives the job id alone', (t) 
 });
 
 test('sbatch gets the partition, constraint and a job nodelist that overrides the default', (t) => {
-  const args = sbatchArgs({ name: 'j', argv: ['true'], nodelist: 'n2' }, { outputDir: '/o', partition: 'p', constraint: 'ssd', nodelist: 'n1' }, jobFiles('/o', 'j'));
-  t.deepEqual(args, ['--parsable', '--job-name', 'j', '--output', '/o/j.out', '--error', '/o/j.err', '--export', 'ALL', '--partition', 'p', '--constraint', 'ssd', '--nodelist', 'n2', '/o/j.sbatch']);
+  const args = sbatchArgs(
+    { name: 'j', argv: ['true'], nodelist: 'n2' },
+    { outputDir: '/o', partition: 'p', constraint: 'ssd', nodelist: 'n1' },
+    jobFiles('/o', 'j'),
+  );
+  t.deepEqual(args, [
+    '--parsable',
+    '--job-name',
+    'j',
+    '--output',
+    '/o/j.out',
+    '--error',
+    '/o/j.err',
+    '--export',
+    'ALL',
+    '--partition',
+    'p',
+    '--constraint',
+    'ssd',
+    '--nodelist',
+    'n2',
+    '/o/j.sbatch',
+  ]);
 });
 
 test('the batch script hands argv to the command unchanged, quotes and spaces included', (t) => {
@@ -72,7 +126,22 @@ test("the batch script exports the job's environment to the command", (t) => {
 
 test('the jobs line counts each job once, by its latest state, and names the node of running and failed jobs', (t) => {
   let latest = new Map<string, SlurmJobProgress>();
-  const p = (name: string, state: SlurmJobProgress['state'], node: string | null): SlurmJobProgress => ({ name, jobId: name, state, slurmState: '', node, reason: null });
-  for (const e of [p('s1', 'pending', null), p('s2', 'pending', null), p('s3', 'pending', null), p('s1', 'running', 'n1'), p('s2', 'running', 'n2'), p('s2', 'failed', 'n2')]) latest = latestByJob(latest, e);
+  const p = (name: string, state: SlurmJobProgress['state'], node: string | null): SlurmJobProgress => ({
+    name,
+    jobId: name,
+    state,
+    slurmState: '',
+    node,
+    reason: null,
+  });
+  for (const e of [
+    p('s1', 'pending', null),
+    p('s2', 'pending', null),
+    p('s3', 'pending', null),
+    p('s1', 'running', 'n1'),
+    p('s2', 'running', 'n2'),
+    p('s2', 'failed', 'n2'),
+  ])
+    latest = latestByJob(latest, e);
   t.is(formatJobsLine(latest), 'jobs: 1 pending · 1 running (s1@n1) · 0 done · 1 failed (s2@n2) · 0 cancelled');
 });

@@ -39,7 +39,10 @@ test('a pipeline file edited during a run: the run finishes on the config it rea
   const fresh = await runCli(['run', '--dry-run', '--json', ...FAST], dir);
   t.is(fresh.code, 0, fresh.stderr);
   const actions = (JSON.parse(fresh.stdout.trim().split('\n').at(-1)!) as { stages: { id: string; key: string; action: string }[] }).stages;
-  t.deepEqual(actions.filter((s) => s.action !== 'would-reuse').map((s) => s.id), []);
+  t.deepEqual(
+    actions.filter((s) => s.action !== 'would-reuse').map((s) => s.id),
+    [],
+  );
   const lock = JSON.parse(readFileSync(join(dir, 'pipeline.lock'), 'utf8')) as { stages: Record<string, { key: string }> };
   for (const s of actions) t.is(lock.stages[s.id]?.key, s.key, s.id);
 });

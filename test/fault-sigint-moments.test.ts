@@ -40,7 +40,6 @@ const MOMENTS: Moment[] = [
 /** The project's seeded generator (mulberry32), so the moments are the same on every machine for one seed. */
 const prng = (seed: number): (() => number) => seededRandom(seed);
 
-
 const ROUNDS = ['--set', 'design.rounds=3'];
 
 rootTest('SIGINT at seeded random moments of real-mini runs leaves nothing behind each time, and a later run and audit are clean', async (t) => {
@@ -75,7 +74,11 @@ rootTest('SIGINT at seeded random moments of real-mini runs leaves nothing behin
     t.false(existsSync(join(dir, '.data', 'run.lock')), `${m.name}: the data lock is released`);
     // The engine folders this run made (named in its log; other runs on the machine make their own).
     const engines = [...stderr.matchAll(/private dockerd \(pid \d+\) on unix:\/\/(\S+)\/docker\.sock/g)].map((x) => x[1]!);
-    t.deepEqual(engines.filter((e) => existsSync(e)), [], `${m.name}: no private engine folder`);
+    t.deepEqual(
+      engines.filter((e) => existsSync(e)),
+      [],
+      `${m.name}: no private engine folder`,
+    );
   }
   t.log(`seed ${seed}, moments:\n${hits.join('\n')}`);
   const final = await runCli(['run', ...ROUNDS], dir);

@@ -15,5 +15,6 @@ test('every unmet requirement is named with its detail and remedy, and a host th
 
 test('the requirements of this host include the binaries of the real paths, the kernel file systems and root', (t) => {
   const names = requirements().map((r) => r.name);
-  for (const n of ['binary dockerd', 'binary rclone', 'kernel file system erofs', 'kernel file system overlay', '/dev/fuse', 'root']) t.true(names.includes(n), n);
+  for (const n of ['binary dockerd', 'binary rclone', 'kernel file system erofs', 'kernel file system overlay', '/dev/fuse', 'root'])
+    t.true(names.includes(n), n);
 });

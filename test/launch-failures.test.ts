@@ -43,9 +43,7 @@ async function gone(pid: number): Promise<boolean> {
 }
 
 test.serial('a timeout kills the whole process group, a grandchild too, and is recorded as state timeout', async (t) => {
-  const r = await launcher.launch(
-    request('sleep 30 & echo $! > grandchild.pid; echo {marker}; wait', { timeoutMs: 300 }),
-  );
+  const r = await launcher.launch(request('sleep 30 & echo $! > grandchild.pid; echo {marker}; wait', { timeoutMs: 300 }));
   t.is(r.state, 'timeout');
   t.is(r.completionMs, null);
   t.is(r.signal, 'SIGKILL');
@@ -85,9 +83,7 @@ test.serial('a working folder that does not exist is a failure with a reason', a
 });
 
 test.serial('stdout and stderr tails keep only the last tailBytes bytes', async (t) => {
-  const r = await launcher.launch(
-    request('seq 1 10000; echo {marker}; seq 1 5000 >&2; echo last-err >&2', { tailBytes: 64 }),
-  );
+  const r = await launcher.launch(request('seq 1 10000; echo {marker}; seq 1 5000 >&2; echo last-err >&2', { tailBytes: 64 }));
   t.is(r.state, 'ok');
   t.is(Buffer.byteLength(r.stdoutTail), 64);
   t.true(r.stdoutTail.endsWith(`${makeMarker(`fail-${n}`)}\n`));

@@ -10,7 +10,6 @@ import { Launcher } from '../harness/launch/launcher.js';
 import { pendingCleanups } from '../harness/process/cleanup.js';
 import { alive } from './helpers/processes.js';
 
-
 async function waitFor(cond: () => boolean): Promise<boolean> {
   for (let i = 0; i < 200 && !cond(); i++) await sleep(10);
   return cond();
@@ -38,7 +37,15 @@ test.serial('closing the launcher during a launch kills the launched process gro
       tailBytes: 0,
     });
     pending.catch(() => {});
-    t.true(await waitFor(() => { try { return readFileSync(join(dir, 'gc.pid'), 'utf8').endsWith('\n'); } catch { return false; } }));
+    t.true(
+      await waitFor(() => {
+        try {
+          return readFileSync(join(dir, 'gc.pid'), 'utf8').endsWith('\n');
+        } catch {
+          return false;
+        }
+      }),
+    );
     const grandchild = Number((await readFile(join(dir, 'gc.pid'), 'utf8')).trim());
     t.true(alive(grandchild));
     await launcher.close();
@@ -67,7 +74,10 @@ test.serial('launches sent together run one at a time, in order', async (t) => {
         }),
       ),
     );
-    t.deepEqual(results.map((r) => [r.launchId, r.state]), ids.map((id) => [id, 'ok']));
+    t.deepEqual(
+      results.map((r) => [r.launchId, r.state]),
+      ids.map((id) => [id, 'ok']),
+    );
     t.true(launcher.lastIdleMs !== null && launcher.lastIdleMs >= 0);
   } finally {
     await launcher.close();
@@ -77,10 +87,9 @@ test.serial('launches sent together run one at a time, in order', async (t) => {
 test('a request with a marker spanning lines is refused before reaching the helper', async (t) => {
   const launcher = await Launcher.start();
   try {
-    await t.throwsAsync(
-      launcher.launch({ launchId: 'bad', argv: ['true'], env: {}, cwd: '/', marker: 'a\nb', timeoutMs: 1000, tailBytes: 0 }),
-      { message: /marker/ },
-    );
+    await t.throwsAsync(launcher.launch({ launchId: 'bad', argv: ['true'], env: {}, cwd: '/', marker: 'a\nb', timeoutMs: 1000, tailBytes: 0 }), {
+      message: /marker/,
+    });
   } finally {
     await launcher.close();
   }
@@ -104,7 +113,15 @@ setInterval(() => {}, 1000);
     const run = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     run.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    t.true(await waitFor(() => { try { return readFileSync(join(dir, 'gc.pid'), 'utf8').endsWith('\n'); } catch { return false; } }));
+    t.true(
+      await waitFor(() => {
+        try {
+          return readFileSync(join(dir, 'gc.pid'), 'utf8').endsWith('\n');
+        } catch {
+          return false;
+        }
+      }),
+    );
     const helper = Number(/helper (\d+)/.exec(out)![1]);
     const grandchild = Number(readFileSync(join(dir, 'gc.pid'), 'utf8').trim());
     t.true(alive(helper) && alive(grandchild));

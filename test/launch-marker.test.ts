@@ -61,7 +61,10 @@ test.serial('a last marker line without a newline counts when stdout closes', as
 
 test.serial('the marker is found when it arrives split across many small writes', async (t) => {
   const marker = makeMarker('marker-7');
-  const pieces = marker.match(/.{1,3}/g)!.map((p) => `printf '%s' '${p}'; sleep 0.01;`).join(' ');
+  const pieces = marker
+    .match(/.{1,3}/g)!
+    .map((p) => `printf '%s' '${p}'; sleep 0.01;`)
+    .join(' ');
   const r = await launcher.launch(request('marker-7', `echo noise; ${pieces} echo; echo more`));
   t.is(r.state, 'ok');
   t.true(r.markerSeen);

@@ -13,7 +13,16 @@ test.after.always(async () => {
 });
 
 function request(launchId: string, script: string, ready: LaunchRequest['ready']): LaunchRequest {
-  return { launchId, argv: ['sh', '-c', script], env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, cwd: process.cwd(), marker: 'MARKER', ready, timeoutMs: 5000, tailBytes: 4096 };
+  return {
+    launchId,
+    argv: ['sh', '-c', script],
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    cwd: process.cwd(),
+    marker: 'MARKER',
+    ready,
+    timeoutMs: 5000,
+    tailBytes: 4096,
+  };
 }
 
 test.serial("with ready 'none', a command that prints no marker is ok with Completion and no Ready", async (t) => {

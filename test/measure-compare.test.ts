@@ -8,15 +8,35 @@ import { measureRoundOrder } from '../harness/measure/round-order.js';
 
 function plan(argvs: string[][], runs: number): MeasurePlan {
   return {
-    commands: buildCommands(argvs.map((argv) => ({ kind: 'argv', argv })), { names: [], shell: 'none', parameters: [] }),
-    warmup: 1, runs, minRuns: 1, maxRuns: null, prepare: null, setup: null, cleanup: null,
-    ready: 'none', marker: 'MARKER', timeoutMs: 10_000, seed: 'test', ignoreFailure: false,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, cwd: process.cwd(),
+    commands: buildCommands(
+      argvs.map((argv) => ({ kind: 'argv', argv })),
+      { names: [], shell: 'none', parameters: [] },
+    ),
+    warmup: 1,
+    runs,
+    minRuns: 1,
+    maxRuns: null,
+    prepare: null,
+    setup: null,
+    cleanup: null,
+    ready: 'none',
+    marker: 'MARKER',
+    timeoutMs: 10_000,
+    seed: 'test',
+    ignoreFailure: false,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    cwd: process.cwd(),
   };
 }
 
 test('two commands 50 ms apart: the interval of the difference of medians contains 50 ms', async (t) => {
-  const p = plan([['sleep', '0.02'], ['sleep', '0.07']], 15);
+  const p = plan(
+    [
+      ['sleep', '0.02'],
+      ['sleep', '0.07'],
+    ],
+    15,
+  );
   const { observations } = await runMeasurement(p);
   const { pairs } = summarizeMeasurement(p.commands, observations, { resamples: 2000, confidence: 0.95, seed: 'test' });
   const pair = pairs[0]!;
@@ -27,7 +47,13 @@ test('two commands 50 ms apart: the interval of the difference of medians contai
 });
 
 test('the same command twice: no difference is detected', async (t) => {
-  const p = plan([['sleep', '0.01'], ['sleep', '0.01']], 12);
+  const p = plan(
+    [
+      ['sleep', '0.01'],
+      ['sleep', '0.01'],
+    ],
+    12,
+  );
   const { observations } = await runMeasurement(p);
   const { pairs } = summarizeMeasurement(p.commands, observations, { resamples: 2000, confidence: 0.95, seed: 'test' });
   t.false(pairs[0]!.detected, JSON.stringify(pairs[0]));
@@ -38,13 +64,19 @@ test('each round runs every command once in the seeded order of that round', asy
   const { observations } = await runMeasurement(p);
   for (let round = 1; round <= 6; round++) {
     const inRound = observations.filter((o) => o.round === round).sort((a, b) => a.orderInRound - b.orderInRound);
-    t.deepEqual(inRound.map((o) => o.command), measureRoundOrder('test', 'formal', round, 3));
+    t.deepEqual(
+      inRound.map((o) => o.command),
+      measureRoundOrder('test', 'formal', round, 3),
+    );
   }
 });
 
 test('round orders differ between rounds and repeat for the same seed', (t) => {
   const orders = Array.from({ length: 20 }, (_, r) => measureRoundOrder('s', 'formal', r + 1, 4).join(''));
   t.true(new Set(orders).size > 1);
-  t.deepEqual(orders, Array.from({ length: 20 }, (_, r) => measureRoundOrder('s', 'formal', r + 1, 4).join('')));
+  t.deepEqual(
+    orders,
+    Array.from({ length: 20 }, (_, r) => measureRoundOrder('s', 'formal', r + 1, 4).join('')),
+  );
   for (const o of orders) t.deepEqual([...o].sort().join(''), '0123');
 });

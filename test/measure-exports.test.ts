@@ -9,9 +9,21 @@ import { scanValues } from '../harness/measure/command-list.js';
 const RUNS = 3;
 const commands = buildCommands([{ kind: 'string', text: 'sleep 0.00{n}' }], { names: [], shell: 'none', parameters: [scanValues('n', '1', '2', undefined)] });
 const plan: MeasurePlan = {
-  commands, warmup: 0, runs: RUNS, minRuns: 1, maxRuns: null, prepare: null, setup: null, cleanup: null,
-  ready: 'none', marker: 'MARKER', timeoutMs: 10_000, seed: 'exports', ignoreFailure: false,
-  env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, cwd: process.cwd(),
+  commands,
+  warmup: 0,
+  runs: RUNS,
+  minRuns: 1,
+  maxRuns: null,
+  prepare: null,
+  setup: null,
+  cleanup: null,
+  ready: 'none',
+  marker: 'MARKER',
+  timeoutMs: 10_000,
+  seed: 'exports',
+  ignoreFailure: false,
+  env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+  cwd: process.cwd(),
 };
 const measured = runMeasurement(plan).then(({ observations }) => ({
   observations,
@@ -27,7 +39,18 @@ test("the JSON export has hyperfine's result fields in seconds, one time per run
     t.is((r['times'] as number[]).length, RUNS);
     t.true((r['median'] as number) < 1, 'seconds, not ms');
   }
-  t.deepEqual(Object.keys(json.pairs[0]!).sort(), ['base', 'detected', 'difference', 'difference_high', 'difference_low', 'other', 'ratio', 'ratio_high', 'ratio_low', 'rounds']);
+  t.deepEqual(Object.keys(json.pairs[0]!).sort(), [
+    'base',
+    'detected',
+    'difference',
+    'difference_high',
+    'difference_low',
+    'other',
+    'ratio',
+    'ratio_high',
+    'ratio_low',
+    'rounds',
+  ]);
 });
 
 test('the CSV export has a header and one row per command with the same number of fields', async (t) => {

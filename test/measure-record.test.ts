@@ -10,12 +10,30 @@ import { MeasureRecord, type RecordIdentity } from '../harness/measure/measure-r
 import { runMeasurement, type MeasurePlan } from '../harness/measure/run-measurement.js';
 import { tempDir } from './helpers/cli.js';
 
-const commands = buildCommands([{ kind: 'argv', argv: ['true'] }, { kind: 'argv', argv: ['sh', '-c', ':'] }], { names: [], shell: 'none', parameters: [] });
+const commands = buildCommands(
+  [
+    { kind: 'argv', argv: ['true'] },
+    { kind: 'argv', argv: ['sh', '-c', ':'] },
+  ],
+  { names: [], shell: 'none', parameters: [] },
+);
 const identity: RecordIdentity = { commands: commands.map((c) => ({ name: c.name, argv: c.argv })), seed: 'rec', warmup: 0, ready: 'none', marker: null };
 const plan = (runs: number): MeasurePlan => ({
-  commands, warmup: 0, runs, minRuns: 1, maxRuns: null, prepare: null, setup: null, cleanup: null,
-  ready: 'none', marker: 'MARKER', timeoutMs: 10_000, seed: 'rec', ignoreFailure: false,
-  env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, cwd: process.cwd(),
+  commands,
+  warmup: 0,
+  runs,
+  minRuns: 1,
+  maxRuns: null,
+  prepare: null,
+  setup: null,
+  cleanup: null,
+  ready: 'none',
+  marker: 'MARKER',
+  timeoutMs: 10_000,
+  seed: 'rec',
+  ignoreFailure: false,
+  env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+  cwd: process.cwd(),
 });
 
 test('a second attempt of a record keeps the complete rounds and runs only the rest', async (t) => {
@@ -42,10 +60,16 @@ test('an incomplete round in the record is discarded and measured again', async 
   await cut.append(observations.filter((o) => o.round === 2).slice(0, 1));
   await cut.close();
   const resumed = await MeasureRecord.open(dir, identity, commands);
-  t.deepEqual(resumed.earlier.map((o) => o.round), [1, 1]);
+  t.deepEqual(
+    resumed.earlier.map((o) => o.round),
+    [1, 1],
+  );
   const outcome = await runMeasurement(plan(2), { record: resumed });
   await resumed.close();
-  t.deepEqual(outcome.observations.filter((o) => o.round === 2).map((o) => o.launchId.slice(-3)), ['.a2', '.a2']);
+  t.deepEqual(
+    outcome.observations.filter((o) => o.round === 2).map((o) => o.launchId.slice(-3)),
+    ['.a2', '.a2'],
+  );
 });
 
 test('a record of other commands is refused with a user error naming --record', async (t) => {

@@ -19,5 +19,8 @@ test('the progress line shows the launches done and an ETA from their pace', (t)
 });
 
 test('before the number of rounds is known, the ETA says it is estimating', (t) => {
-  t.regex(formatMeasureProgress({ phase: 'formal', round: 1, rounds: null, launchesDone: 1, launchesTotal: null, failures: 1, elapsedMs: 5 }), /launches 1\/\? · failures 1 · ETA estimating$/);
+  t.regex(
+    formatMeasureProgress({ phase: 'formal', round: 1, rounds: null, launchesDone: 1, launchesTotal: null, failures: 1, elapsedMs: 5 }),
+    /launches 1\/\? · failures 1 · ETA estimating$/,
+  );
 });

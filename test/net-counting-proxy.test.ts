@@ -67,7 +67,12 @@ async function withProxy(fn: (proxy: CountingProxy, agent: Agent) => Promise<voi
   }
 }
 
-function get(proxy: CountingProxy, agent: Agent, path: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Buffer; res: IncomingMessage }> {
+function get(
+  proxy: CountingProxy,
+  agent: Agent,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Buffer; res: IncomingMessage }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: proxy.host, port: proxy.port, path, agent, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       const parts: Buffer[] = [];

@@ -3,9 +3,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import {
-  defaultNoiseRule, hostNoise, noisySession, parsePidStat, readHostSnapshot, type HostNoise,
-} from '../harness/process/host-noise.js';
+import { defaultNoiseRule, hostNoise, noisySession, parsePidStat, readHostSnapshot, type HostNoise } from '../harness/process/host-noise.js';
 import { isAlive } from '../harness/process/pid.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -41,7 +39,11 @@ test('a busy process that is not ours shows by name with its CPU time between tw
   const { file, name } = busyScript();
   const start = readHostSnapshot();
   // the outer shell exits at once, so the spinning script is re-parented away from us
-  const pid = Number(execFileSync('/bin/sh', ['-c', `${file} >/dev/null 2>&1 & echo $!`]).toString().trim());
+  const pid = Number(
+    execFileSync('/bin/sh', ['-c', `${file} >/dev/null 2>&1 & echo $!`])
+      .toString()
+      .trim(),
+  );
   t.teardown(stopper(pid, name));
   await waitForCpu(pid, 30);
   const end = readHostSnapshot();
@@ -59,7 +61,10 @@ test('a busy child of ours is not counted as foreign CPU time', async (t) => {
   t.teardown(stopper(child.pid!, name));
   await waitForCpu(child.pid!, 30);
   const noise = hostNoise(start, readHostSnapshot(), [process.pid], Infinity);
-  t.is(noise.topForeign.find((f) => f.name === name), undefined);
+  t.is(
+    noise.topForeign.find((f) => f.name === name),
+    undefined,
+  );
 });
 
 test('a snapshot of the real /proc has the CPU count, a model and MemAvailable within MemTotal', (t) => {
@@ -85,9 +90,19 @@ test('a process name holding spaces and parentheses parses with the fields after
 });
 
 const quiet: HostNoise = {
-  wallMs: 600_000, cpuModel: 'test', cpuCount: 2, loadAverageStart: [0.2, 0.2, 0.2], loadAverageEnd: [1, 1, 1],
-  memAvailableStartBytes: 3e9, memAvailableEndBytes: 2.9e9, memTotalBytes: 4e9,
-  stealShare: 0.001, iowaitShare: 0.03, idleShare: 0.5, foreignCpuMs: 6000, topForeign: [{ name: 'sshd', cpuMs: 6000, processes: 1 }],
+  wallMs: 600_000,
+  cpuModel: 'test',
+  cpuCount: 2,
+  loadAverageStart: [0.2, 0.2, 0.2],
+  loadAverageEnd: [1, 1, 1],
+  memAvailableStartBytes: 3e9,
+  memAvailableEndBytes: 2.9e9,
+  memTotalBytes: 4e9,
+  stealShare: 0.001,
+  iowaitShare: 0.03,
+  idleShare: 0.5,
+  foreignCpuMs: 6000,
+  topForeign: [{ name: 'sshd', cpuMs: 6000, processes: 1 }],
 };
 
 test('a quiet session is not flagged noisy', (t) => {

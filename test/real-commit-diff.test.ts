@@ -53,7 +53,12 @@ rootTest('a tiny commit-diff sweep runs to its report on both real engines', (t)
 });
 
 rootTest('the naive and the native engine commit equal change sets in every cell and state', (t) => {
-  const checks = JSON.parse(readFileSync(stageOutput('commit-sample', 'change-set-checks.json'), 'utf8')) as { cell: string; state: string; equal: boolean; entries: number }[];
+  const checks = JSON.parse(readFileSync(stageOutput('commit-sample', 'change-set-checks.json'), 'utf8')) as {
+    cell: string;
+    state: string;
+    equal: boolean;
+    entries: number;
+  }[];
   t.is(checks.length, 4, 'two cells, two states');
   for (const c of checks) {
     t.true(c.equal, `${c.cell} ${c.state}`);
@@ -78,7 +83,11 @@ rootTest('the run leaves no engine, mount or engine folder behind', (t) => {
   // Other engineers start engines at the same time: check the pids our run logged.
   const ourPids = [...run.stderr.matchAll(/private dockerd \(pid (\d+)\)/g)].map((m) => m[1]!);
   t.is(ourPids.length, 2, 'the log names both dockerd pids');
-  t.deepEqual(ourPids.filter((p) => dockerdPids().has(p)), [], 'no dockerd started by the run is still alive');
+  t.deepEqual(
+    ourPids.filter((p) => dockerdPids().has(p)),
+    [],
+    'no dockerd started by the run is still alive',
+  );
   t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
   t.deepEqual(existsSync(join(dir, '.data', 'tmp')) ? readdirSync(join(dir, '.data', 'tmp')).filter((n) => n.startsWith('commit-engines-')) : [], []);
   const ours = [...run.stderr.matchAll(/unix:\/\/\S*\/(bg-engine-[A-Za-z0-9]+)\//g)].map((m) => m[1]!);

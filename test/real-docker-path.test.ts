@@ -60,7 +60,8 @@ rootTest('a pull by digest through the proxy receives every blob, and after the 
     const docker = engine.endpoint.values['docker']!;
     const ref = `${proxy.host}:${proxy.port}/test/bb@${pin.manifestDigest}`;
     const image = { layers: pin.layers, configSize: pin.configSize };
-    const launch = () => run(docker, ['-H', `unix://${socket}`, 'run', '--rm', '--network', 'none', ref, '/bin/sh', '-c', 'grep -qx ID=busybox /etc/os-release && echo READY']);
+    const launch = () =>
+      run(docker, ['-H', `unix://${socket}`, 'run', '--rm', '--network', 'none', ref, '/bin/sh', '-c', 'grep -qx ID=busybox /etc/os-release && echo READY']);
 
     proxy.begin('cold-1');
     t.is((await launch()).stdout.trim(), 'READY');

@@ -84,7 +84,10 @@ rootTest('gvisor-lazy runs busybox in a gVisor sandbox from the on-demand erofs 
       t.false(launcher!.lastStrayKilled, `the ${state} launch leaves nothing in its process group`);
     }
     await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']);
-    t.deepEqual(sandboxLeftovers(pair).filter((l) => !l.startsWith('folder')), []);
+    t.deepEqual(
+      sandboxLeftovers(pair).filter((l) => !l.startsWith('folder')),
+      [],
+    );
   } finally {
     await cache.stop();
   }
@@ -94,7 +97,13 @@ rootTest('gvisor-full runs busybox in a gVisor sandbox after a complete pull and
   t.timeout(120_000);
   const pin = await buildOciLayout(tar, await sha256File(tar), join(dir, 'oci'));
   mkdirSync(join(dir, 'storage'));
-  const registry = await startService('registry', { kind: 'docker-registry', count_bytes: true, with: { read_only: false } }, join(dir, 'storage'), join(dir, 'reg'), noLog);
+  const registry = await startService(
+    'registry',
+    { kind: 'docker-registry', count_bytes: true, with: { read_only: false } },
+    join(dir, 'storage'),
+    join(dir, 'reg'),
+    noLog,
+  );
   const pair = join(dir, 'pair-full');
   mkdirSync(pair);
   try {
@@ -106,7 +115,10 @@ rootTest('gvisor-full runs busybox in a gVisor sandbox after a complete pull and
       t.false(launcher!.lastStrayKilled, `the ${state} launch leaves nothing in its process group`);
     }
     await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']);
-    t.deepEqual(sandboxLeftovers(pair).filter((l) => !l.startsWith('folder')), []);
+    t.deepEqual(
+      sandboxLeftovers(pair).filter((l) => !l.startsWith('folder')),
+      [],
+    );
   } finally {
     await registry.stop();
   }

@@ -64,7 +64,9 @@ function rclonesUnder(root: string): number[] {
 
 /** Lines nginx has logged so far (one per request). */
 function accessLines(logFile: string): string[] {
-  return readFileSync(logFile, 'utf8').split('\n').filter((l) => l.length > 0);
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
 }
 
 let dir: string;
@@ -97,61 +99,78 @@ test.after.always(async () => {
   }
 });
 
-rootTest('the lazy launcher runs busybox from an erofs image over rclone, rclone survives the cold launch, warm reads through the live mount, and after_pair leaves nothing', async (t) => {
-  t.timeout(120_000);
-  const files = join(dir, 'files');
-  await buildErofsImage(tar, join(files, 'bb.erofs'));
-  const cache = await startService('cache', { kind: 'nginx-files', count_bytes: true, with: {} }, files, join(dir, 'nginx'), noLog);
-  try {
-    const pair = join(dir, 'pair-1');
-    mkdirSync(pair);
-    const accessLog = join(dir, 'nginx', 'logs', 'access.log');
-    const launch = (state: string, script: string): Promise<LaunchResult> => {
-      const launchId = `lazy-${state}`;
-      const marker = makeMarker(launchId);
-      const req: LaunchRequest = {
-        launchId,
-        argv: [join(paths(), 'lazy-launch.sh'), state, pair, join(pair, `w-${state}`), `${cache.endpoint.url}/`, 'bb.erofs', '--', '/bin/sh', '-c', `${script} && echo ${marker}`],
-        env: { PATH: process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin' },
-        cwd: pair,
-        marker,
-        timeoutMs: 60_000,
-        tailBytes: 4096,
+rootTest(
+  'the lazy launcher runs busybox from an erofs image over rclone, rclone survives the cold launch, warm reads through the live mount, and after_pair leaves nothing',
+  async (t) => {
+    t.timeout(120_000);
+    const files = join(dir, 'files');
+    await buildErofsImage(tar, join(files, 'bb.erofs'));
+    const cache = await startService('cache', { kind: 'nginx-files', count_bytes: true, with: {} }, files, join(dir, 'nginx'), noLog);
+    try {
+      const pair = join(dir, 'pair-1');
+      mkdirSync(pair);
+      const accessLog = join(dir, 'nginx', 'logs', 'access.log');
+      const launch = (state: string, script: string): Promise<LaunchResult> => {
+        const launchId = `lazy-${state}`;
+        const marker = makeMarker(launchId);
+        const req: LaunchRequest = {
+          launchId,
+          argv: [
+            join(paths(), 'lazy-launch.sh'),
+            state,
+            pair,
+            join(pair, `w-${state}`),
+            `${cache.endpoint.url}/`,
+            'bb.erofs',
+            '--',
+            '/bin/sh',
+            '-c',
+            `${script} && echo ${marker}`,
+          ],
+          env: { PATH: process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin' },
+          cwd: pair,
+          marker,
+          timeoutMs: 60_000,
+          tailBytes: 4096,
+        };
+        return launcher!.launch(req);
       };
-      return launcher!.launch(req);
-    };
 
-    const cold = await launch('cold', 'grep -qx ID=busybox /etc/os-release');
-    t.is(cold.state, 'ok', `cold launch: ${cold.failureReason ?? ''} ${cold.stderrTail}`);
-    t.false(launcher!.lastStrayKilled, 'the cold launch leaves nothing in its process group (rclone runs in its own session)');
-    t.true(mountsUnder(pair).length >= 2, 'rclone and erofs stay mounted for the warm launch');
-    const rclonePid = Number(readFileSync(join(pair, 'lazy', 'rclone.pid'), 'utf8'));
-    t.true(rclonePid > 1);
-    t.true(readFileSync(`/proc/${rclonePid}/cmdline`, 'utf8').startsWith('rclone\0mount\0'), 'the pid file names the rclone mount');
-    t.true(alive(rclonePid), 'rclone is alive (not a zombie) after the cold launch');
-    const statFields = readFileSync(`/proc/${rclonePid}/stat`, 'utf8').split(') ')[1]!.split(' '); // state ppid pgrp session ...
-    t.is(Number(statFields[3]), rclonePid, 'rclone leads a session of its own, outside the launch\'s process group');
+      const cold = await launch('cold', 'grep -qx ID=busybox /etc/os-release');
+      t.is(cold.state, 'ok', `cold launch: ${cold.failureReason ?? ''} ${cold.stderrTail}`);
+      t.false(launcher!.lastStrayKilled, 'the cold launch leaves nothing in its process group (rclone runs in its own session)');
+      t.true(mountsUnder(pair).length >= 2, 'rclone and erofs stay mounted for the warm launch');
+      const rclonePid = Number(readFileSync(join(pair, 'lazy', 'rclone.pid'), 'utf8'));
+      t.true(rclonePid > 1);
+      t.true(readFileSync(`/proc/${rclonePid}/cmdline`, 'utf8').startsWith('rclone\0mount\0'), 'the pid file names the rclone mount');
+      t.true(alive(rclonePid), 'rclone is alive (not a zombie) after the cold launch');
+      const statFields = readFileSync(`/proc/${rclonePid}/stat`, 'utf8').split(') ')[1]!.split(' '); // state ppid pgrp session ...
+      t.is(Number(statFields[3]), rclonePid, "rclone leads a session of its own, outside the launch's process group");
 
-    const requestsBeforeWarm = accessLines(accessLog).length;
-    const warm = await launch('warm', `/bin/busybox sha256sum /data/unread.bin | grep -q '^${unreadSha256} '`);
-    t.is(warm.state, 'ok', `warm launch reads a file the cold launch did not: ${warm.failureReason ?? ''} ${warm.stderrTail}`);
-    t.false(launcher!.lastStrayKilled, 'the warm launch leaves nothing in its process group');
-    const warmRequests = accessLines(accessLog).slice(requestsBeforeWarm);
-    t.true(warmRequests.length > 0, 'the warm launch fetched the unread file through the live FUSE mount');
-    t.true(warmRequests.every((l) => /"GET \/bb\.erofs HTTP\/1\.1" 206 /.test(l)), 'the image is read with Range requests');
-    t.true(alive(rclonePid), 'rclone is still alive after the warm launch');
+      const requestsBeforeWarm = accessLines(accessLog).length;
+      const warm = await launch('warm', `/bin/busybox sha256sum /data/unread.bin | grep -q '^${unreadSha256} '`);
+      t.is(warm.state, 'ok', `warm launch reads a file the cold launch did not: ${warm.failureReason ?? ''} ${warm.stderrTail}`);
+      t.false(launcher!.lastStrayKilled, 'the warm launch leaves nothing in its process group');
+      const warmRequests = accessLines(accessLog).slice(requestsBeforeWarm);
+      t.true(warmRequests.length > 0, 'the warm launch fetched the unread file through the live FUSE mount');
+      t.true(
+        warmRequests.every((l) => /"GET \/bb\.erofs HTTP\/1\.1" 206 /.test(l)),
+        'the image is read with Range requests',
+      );
+      t.true(alive(rclonePid), 'rclone is still alive after the warm launch');
 
-    await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']);
-    t.deepEqual(mountsUnder(pair), [], 'no mount is left after the after_pair hook');
-    t.deepEqual(loopFilesUnder(pair), [], 'no loop device reads the image any more');
-    t.false(alive(rclonePid), 'rclone is gone');
-    t.deepEqual(rclonesUnder(pair), [], 'no rclone of this pair is left');
-    t.false(existsSync(join(pair, 'lazy')));
-    await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']); // idempotent
-  } finally {
-    await cache.stop();
-  }
-});
+      await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']);
+      t.deepEqual(mountsUnder(pair), [], 'no mount is left after the after_pair hook');
+      t.deepEqual(loopFilesUnder(pair), [], 'no loop device reads the image any more');
+      t.false(alive(rclonePid), 'rclone is gone');
+      t.deepEqual(rclonesUnder(pair), [], 'no rclone of this pair is left');
+      t.false(existsSync(join(pair, 'lazy')));
+      await run(join(paths(), 'cleanup-pair.sh'), [pair, '--remove']); // idempotent
+    } finally {
+      await cache.stop();
+    }
+  },
+);
 
 rootTest('a warm lazy launch without the cold launch of its pair fails with a reason and mounts nothing', async (t) => {
   const pair = join(dir, 'pair-2');
@@ -164,7 +183,9 @@ rootTest('a warm lazy launch without the cold launch of its pair fails with a re
 rootTest('a cold lazy launch whose cache server is down fails and leaves no mount and no rclone', async (t) => {
   const pair = join(dir, 'pair-3');
   mkdirSync(pair);
-  await t.throwsAsync(run(join(paths(), 'lazy-launch.sh'), ['cold', pair, join(pair, 'w'), 'http://127.0.0.1:9/', 'bb.erofs', '--', ...command], { timeout: 30_000 }));
+  await t.throwsAsync(
+    run(join(paths(), 'lazy-launch.sh'), ['cold', pair, join(pair, 'w'), 'http://127.0.0.1:9/', 'bb.erofs', '--', ...command], { timeout: 30_000 }),
+  );
   t.deepEqual(mountsUnder(pair), []);
   t.deepEqual(rclonesUnder(pair), [], 'the rclone started in its own session is stopped by the undo');
 });
@@ -173,7 +194,13 @@ rootTest('the oci-full launcher pulls and unpacks the image, runs it cold and wa
   t.timeout(90_000);
   const pin = await buildOciLayout(tar, await sha256File(tar), join(dir, 'oci'));
   mkdirSync(join(dir, 'storage'));
-  const registry = await startService('registry', { kind: 'docker-registry', count_bytes: true, with: { read_only: false } }, join(dir, 'storage'), join(dir, 'reg'), noLog);
+  const registry = await startService(
+    'registry',
+    { kind: 'docker-registry', count_bytes: true, with: { read_only: false } },
+    join(dir, 'storage'),
+    join(dir, 'reg'),
+    noLog,
+  );
   try {
     await pushOciLayout(join(dir, 'oci'), registry.endpoint.address!, 'test/bb', 'pinned');
     const pair = join(dir, 'pair-oci');
@@ -184,7 +211,17 @@ rootTest('the oci-full launcher pulls and unpacks the image, runs it cold and wa
       const marker = makeMarker(launchId);
       return launcher!.launch({
         launchId,
-        argv: [join(paths(), 'oci-full-launch.sh'), state, pair, join(pair, `w-${state}`), ref, '--', '/bin/sh', '-c', `grep -qx ID=busybox /etc/os-release && echo ${marker}`],
+        argv: [
+          join(paths(), 'oci-full-launch.sh'),
+          state,
+          pair,
+          join(pair, `w-${state}`),
+          ref,
+          '--',
+          '/bin/sh',
+          '-c',
+          `grep -qx ID=busybox /etc/os-release && echo ${marker}`,
+        ],
         env: { PATH: process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin' },
         cwd: pair,
         marker,

@@ -44,11 +44,19 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
          FROM phases p JOIN samples s USING (launch_id) WHERE s.phase = 'formal' GROUP BY ALL)
        GROUP BY ALL ORDER BY ALL`,
     );
-    t.deepEqual(marks.map((m) => [m['path'], m['state'], m['names'], Number(m['launches'])]), [['docker', 'cold', 'pull-done', 3], ['oci-full', 'cold', 'copy-done,unpack-done', 3]]);
+    t.deepEqual(
+      marks.map((m) => [m['path'], m['state'], m['names'], Number(m['launches'])]),
+      [
+        ['docker', 'cold', 'pull-done', 3],
+        ['oci-full', 'cold', 'copy-done,unpack-done', 3],
+      ],
+    );
   } finally {
     db.close();
   }
-  const verify = JSON.parse(readFileSync(join(dir, '.data', 'stages', 'verify', readdirSync(join(dir, '.data', 'stages', 'verify'))[0]!, 'outputs', 'verify.json'), 'utf8')) as { ok: boolean };
+  const verify = JSON.parse(
+    readFileSync(join(dir, '.data', 'stages', 'verify', readdirSync(join(dir, '.data', 'stages', 'verify'))[0]!, 'outputs', 'verify.json'), 'utf8'),
+  ) as { ok: boolean };
   t.true(verify.ok);
   t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
   const again = await runCli(['run', '--set', 'design.rounds=3'], dir);
@@ -56,7 +64,6 @@ rootTest('pipeline run of real-mini passes every launch with identical cold cont
   t.regex(again.stderr + again.stdout, /0 ran/, 'a second run reuses every stage');
   if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });
-
 
 rootTest('SIGINT during sampling of real-mini leaves no mount, no service process and no engine folder', async (t) => {
   t.timeout(300_000);
@@ -78,7 +85,9 @@ rootTest('SIGINT during sampling of real-mini leaves no mount, no service proces
   t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
   t.deepEqual(processesMentioning(dir), [], 'no process of the run is left');
   // Other runs may be using engines of their own: a leftover is a new folder no live dockerd uses.
-  const enginesAfter = readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-') && !enginesBefore.has(f) && processesMentioning(join(tmpdir(), f)).length === 0);
+  const enginesAfter = readdirSync(tmpdir()).filter(
+    (f) => f.startsWith('bg-engine-') && !enginesBefore.has(f) && processesMentioning(join(tmpdir(), f)).length === 0,
+  );
   t.deepEqual(enginesAfter, [], 'the private engine folder is removed');
   if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 });

@@ -32,9 +32,23 @@ function config(dir: string): PipelineConfig {
 
 function context(dir: string, id: string, kind: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext {
   return {
-    id, kind, params: {}, config: cfg, outputDir, observationsDir: join(dir, 'obs', id), inputs, workDir: join(dir, 'work', id), dataDir: join(dir, '.data'),
-    pipelineDir: dir, pipelineFile: join(dir, 'pipeline.yaml'), services: noServices, restartServices: async () => noServices, key: '0'.repeat(64),
-    log: () => {}, interactive: false, signal: new AbortController().signal,
+    id,
+    kind,
+    params: {},
+    config: cfg,
+    outputDir,
+    observationsDir: join(dir, 'obs', id),
+    inputs,
+    workDir: join(dir, 'work', id),
+    dataDir: join(dir, '.data'),
+    pipelineDir: dir,
+    pipelineFile: join(dir, 'pipeline.yaml'),
+    services: noServices,
+    restartServices: async () => noServices,
+    key: '0'.repeat(64),
+    log: () => {},
+    interactive: false,
+    signal: new AbortController().signal,
   };
 }
 
@@ -48,17 +62,53 @@ async function runBoth(dir: string, samplesFile?: string): Promise<{ analysisDir
   const sampleDir = join(dir, 'sample-out');
   await mkdir(sampleDir, { recursive: true });
   if (samplesFile) await copyFile(samplesFile, join(sampleDir, 'samples.duckdb'));
-  else await writeSamplesTable(join(sampleDir, 'samples.duckdb'), syntheticSamples({
-    experiment: 'e2e', cohorts: ['shell'], paths: { docker: 400, lazy: 180 }, states: ['cold', 'warm'], rounds: 30, seed: 'e2e', failEvery: 50,
-  }));
-  await writeFile(join(sampleDir, 'session.json'), JSON.stringify({ seed: 'e2e', rounds: 30, warmupRounds: 3, preflight: 1, paths: ['docker', 'lazy'], cohorts: ['shell'], states: ['cold', 'warm'], sessions: [] }));
-  const sampleInput: StageInput = { id: 'sample', kind: 'sample', outputDir: sampleDir, outputDigest: 'sha256:' + 'a'.repeat(64), observationsDir: join(dir, 'obs', 'sample'), observationsDigest: '' };
+  else
+    await writeSamplesTable(
+      join(sampleDir, 'samples.duckdb'),
+      syntheticSamples({
+        experiment: 'e2e',
+        cohorts: ['shell'],
+        paths: { docker: 400, lazy: 180 },
+        states: ['cold', 'warm'],
+        rounds: 30,
+        seed: 'e2e',
+        failEvery: 50,
+      }),
+    );
+  await writeFile(
+    join(sampleDir, 'session.json'),
+    JSON.stringify({
+      seed: 'e2e',
+      rounds: 30,
+      warmupRounds: 3,
+      preflight: 1,
+      paths: ['docker', 'lazy'],
+      cohorts: ['shell'],
+      states: ['cold', 'warm'],
+      sessions: [],
+    }),
+  );
+  const sampleInput: StageInput = {
+    id: 'sample',
+    kind: 'sample',
+    outputDir: sampleDir,
+    outputDigest: 'sha256:' + 'a'.repeat(64),
+    observationsDir: join(dir, 'obs', 'sample'),
+    observationsDigest: '',
+  };
   const analysisDir = join(dir, 'analyze-out');
   await mkdir(analysisDir);
   await analyze.run(context(dir, 'analyze', 'analyze', analysisDir, { sample: sampleInput }, cfg));
   const reportDir = join(dir, 'report-out');
   await mkdir(reportDir);
-  const analysisInput: StageInput = { id: 'analyze', kind: 'analyze', outputDir: analysisDir, outputDigest: 'sha256:' + 'b'.repeat(64), observationsDir: join(dir, 'obs', 'analyze'), observationsDigest: '' };
+  const analysisInput: StageInput = {
+    id: 'analyze',
+    kind: 'analyze',
+    outputDir: analysisDir,
+    outputDigest: 'sha256:' + 'b'.repeat(64),
+    observationsDir: join(dir, 'obs', 'analyze'),
+    observationsDigest: '',
+  };
   await report.run(context(dir, 'report', 'report', reportDir, { sample: sampleInput, analyze: analysisInput }, cfg));
   return { analysisDir, reportDir };
 }
@@ -71,12 +121,28 @@ test('analyze and report run end to end on a synthetic samples.duckdb', async (t
     t.is(a.cells.length, 8);
     const failures = a.cells.filter((c) => c.metric === 'ready').reduce((s, c) => s + c.failures, 0);
     t.is(failures, 2); // every 50th of 120 launches
-    t.is(a.cells.filter((c) => c.metric === 'ready').reduce((s, c) => s + c.n, 0), 118);
+    t.is(
+      a.cells.filter((c) => c.metric === 'ready').reduce((s, c) => s + c.n, 0),
+      118,
+    );
     const cold = a.differences.find((d) => d.state === 'cold' && d.metric === 'ready')!;
     t.true(cold.detected && cold.lowMs! > 0);
     t.is(a.preparation, null);
     const files = (await readdir(reportDir)).sort();
-    t.deepEqual(files, ['REPRODUCE.md', 'content-bytes.svg', 'differences.csv', 'differences.svg', 'ecdf-shell.svg', 'index.html', 'provenance.csv', 'report.md', 'rounds.svg', 'samples.csv', 'sessions.csv', 'statistics.csv']);
+    t.deepEqual(files, [
+      'REPRODUCE.md',
+      'content-bytes.svg',
+      'differences.csv',
+      'differences.svg',
+      'ecdf-shell.svg',
+      'index.html',
+      'provenance.csv',
+      'report.md',
+      'rounds.svg',
+      'samples.csv',
+      'sessions.csv',
+      'statistics.csv',
+    ]);
     const md = await readFile(join(reportDir, 'report.md'), 'utf8');
     t.true(md.startsWith('# Does the lazy path start faster?\n'));
     for (const h of ['## Conclusions', '## Motivation', '## Experiment design', '## Data and analysis', '## Downloads and sources']) t.true(md.includes(h), h);

@@ -8,7 +8,15 @@ import { runReport } from './helpers/report-run.js';
 import { fixed } from '../harness/report/format-number.js';
 
 // Debian's chromium, headless, offline; playwright-core never downloads a browser.
-const chromiumArgs = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 interface PageResult {
   views: { file: string; svgChildren: number; canvas: number }[];
@@ -26,28 +34,43 @@ test.before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'benchgraph-html-'));
   ({ reportDir } = await runReport(dir));
   const userDataDir = join(dir, 'chromium-profile');
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true, offline: true });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    args: chromiumArgs,
+    headless: true,
+    offline: true,
+  });
   try {
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     const requests: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
     page.on('request', (r) => requests.push(r.url()));
     await page.setViewportSize({ width: 1200, height: 900 });
     await page.goto(pathToFileURL(join(reportDir, 'index.html')).href);
     await page.waitForSelector('body[data-views-done]', { timeout: 60_000 });
-    const views = await page.$$eval('.view', (els) => els.map((el) => ({
-      file: el.getAttribute('data-file') ?? '',
-      svgChildren: el.querySelector('svg')?.querySelectorAll('path, line, text, rect').length ?? 0,
-      canvas: el.querySelectorAll('canvas').length,
-    })));
-    const firstTable = await page.$$eval('table:first-of-type tr', (rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent ?? '')));
+    const views = await page.$$eval('.view', (els) =>
+      els.map((el) => ({
+        file: el.getAttribute('data-file') ?? '',
+        svgChildren: el.querySelector('svg')?.querySelectorAll('path, line, text, rect').length ?? 0,
+        canvas: el.querySelectorAll('canvas').length,
+      })),
+    );
+    const firstTable = await page.$$eval('table:first-of-type tr', (rows) =>
+      rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent ?? '')),
+    );
     // hover the first point of the run-order view
     const point = page.locator('.view[data-file="rounds.svg"] svg .mark-symbol path').first();
     await point.hover({ force: true });
     await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 10_000 }).catch(() => null);
-    const tooltip = (await page.locator('#vg-tooltip-element').textContent().catch(() => '')) ?? '';
+    const tooltip =
+      (await page
+        .locator('#vg-tooltip-element')
+        .textContent()
+        .catch(() => '')) ?? '';
     await page.screenshot({ path: join(dir, 'index.png'), fullPage: true });
     result = { views, consoleErrors, requests, firstTable, tooltip };
   } finally {
@@ -68,12 +91,18 @@ test('index.html logs no console error', (t) => {
 });
 
 test('index.html loads nothing but itself', (t) => {
-  t.deepEqual(result.requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:')), []);
+  t.deepEqual(
+    result.requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:')),
+    [],
+  );
   t.is(result.requests.filter((u) => u.startsWith('file://')).length, 1);
 });
 
 test('the numbers in the first table of index.html equal statistics.csv', async (t) => {
-  const csv = (await readFile(join(reportDir, 'statistics.csv'), 'utf8')).trim().split('\n').map((l) => l.split(','));
+  const csv = (await readFile(join(reportDir, 'statistics.csv'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const head = csv[0]!;
   const col = (r: string[], name: string): string => r[head.indexOf(name)]!;
   const [header, ...rows] = result.firstTable;

@@ -39,7 +39,11 @@ test('every data-mark set of every plot draws at least one item', (t) => {
 
 test('the truncation check finds the ellipsis Vega puts on a label longer than its default limit', async (t) => {
   const long = 'numpy · cold · ready · docker − lazy, a label far longer than the default axis label limit of 180 pixels';
-  const svg = await renderSvg({ data: { values: [{ label: long, v: 1 }] }, mark: 'point', encoding: { y: { field: 'label', type: 'nominal' }, x: { field: 'v', type: 'quantitative' } } });
+  const svg = await renderSvg({
+    data: { values: [{ label: long, v: 1 }] },
+    mark: 'point',
+    encoding: { y: { field: 'label', type: 'nominal' }, x: { field: 'v', type: 'quantitative' } },
+  });
   t.true(truncatedTexts(svg).length > 0);
 });
 

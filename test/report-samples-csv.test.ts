@@ -31,7 +31,10 @@ test('samples.csv holds every launch of every phase with the sample schema colum
   try {
     const { reportDir } = await runReport(dir);
     const lines = (await readFile(join(reportDir, 'samples.csv'), 'utf8')).trimEnd().split('\n');
-    t.deepEqual(lines[0]!.split(','), sampleColumns.map((c) => c.name));
+    t.deepEqual(
+      lines[0]!.split(','),
+      sampleColumns.map((c) => c.name),
+    );
     const rows = reportSamples();
     t.is(lines.length - 1, rows.length);
     t.is(lines.filter((l) => l.includes(',warmup,')).length, rows.filter((r) => r['phase'] === 'warmup').length);

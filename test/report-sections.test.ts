@@ -51,7 +51,9 @@ test('dominance reads as "shorter than", never "precedes"', (t) => {
 test('REPRODUCE.md of a pipeline with images gives the exact commands, root and kernel needs and what counts as reproduced', async (t) => {
   const other = await mkdtemp(join(tmpdir(), 'benchgraph-reproduce-'));
   try {
-    const out = await runReport(other, undefined, (cfg) => { cfg.artifacts = { images: { 'debian-minbase': { kind: 'mmdebstrap' } } }; });
+    const out = await runReport(other, undefined, (cfg) => {
+      cfg.artifacts = { images: { 'debian-minbase': { kind: 'mmdebstrap' } } };
+    });
     reproduce = await readFile(join(out.reportDir, 'REPRODUCE.md'), 'utf8');
   } finally {
     await rm(other, { recursive: true, force: true });
@@ -65,23 +67,66 @@ test('REPRODUCE.md of a pipeline with images gives the exact commands, root and 
 });
 
 function cell(path: string, state: string, p50Ms: number): CellStatistics {
-  return { cohort: 'c', path, state, metric: 'ready', launches: 30, failures: 0, n: 30, p50Ms, p95Ms: null, p95ReferenceOnly: true, minMs: p50Ms - 1, maxMs: p50Ms + 1, split: false, groups: [],
-    sessions: [{ session: 1, n: 30, p50Ms }], sessionSpread: null, variance: { betweenSessions: null, withinSessions: 1, dominant: null } };
+  return {
+    cohort: 'c',
+    path,
+    state,
+    metric: 'ready',
+    launches: 30,
+    failures: 0,
+    n: 30,
+    p50Ms,
+    p95Ms: null,
+    p95ReferenceOnly: true,
+    minMs: p50Ms - 1,
+    maxMs: p50Ms + 1,
+    split: false,
+    groups: [],
+    sessions: [{ session: 1, n: 30, p50Ms }],
+    sessionSpread: null,
+    variance: { betweenSessions: null, withinSessions: 1, dominant: null },
+  };
 }
 function diff(a: string, b: string, observedMs: number, lowMs: number, highMs: number): DifferenceResult {
-  return { cohort: 'c', state: 'warm', metric: 'ready', a, b, rounds: 30, sessions: 1, perSession: [], sameDirection: 1, betweenSessionEstimated: false, observedMs, lowMs, highMs, resamples: 1000, confidence: 0.95, detected: lowMs > 0 || highMs < 0 };
+  return {
+    cohort: 'c',
+    state: 'warm',
+    metric: 'ready',
+    a,
+    b,
+    rounds: 30,
+    sessions: 1,
+    perSession: [],
+    sameDirection: 1,
+    betweenSessionEstimated: false,
+    observedMs,
+    lowMs,
+    highMs,
+    resamples: 1000,
+    confidence: 0.95,
+    detected: lowMs > 0 || highMs < 0,
+  };
 }
 
 test('the warm gap is put down to the runtime stack only when two paths on one stack are close and a path on another stack is far', (t) => {
   const a = {
     cells: [cell('docker', 'warm', 158), cell('lazy', 'warm', 32), cell('oci-full', 'warm', 30.5)],
-    dominance: [], bytes: [], failures: [],
+    dominance: [],
+    bytes: [],
+    failures: [],
     differences: [diff('docker', 'lazy', 126, 120, 131), diff('oci-full', 'lazy', -1.5, -3, 0.5)],
   } as unknown as AnalysisResult;
   const f = formatters(reportOptions({}));
-  const stacks = { docker: { stack: 'Docker engine', confounds: [], content: null }, lazy: { stack: 'crun', confounds: [], content: null }, 'oci-full': { stack: 'crun', confounds: [], content: null } };
+  const stacks = {
+    docker: { stack: 'Docker engine', confounds: [], content: null },
+    lazy: { stack: 'crun', confounds: [], content: null },
+    'oci-full': { stack: 'crun', confounds: [], content: null },
+  };
   const withStacks = cohortSummary(a, 'c', ['docker', 'lazy', 'oci-full'], ['warm'], f, stacks, []).join(' ');
-  t.regex(withStacks, /The warm gap goes with the runtime stack, not with how the image is read: oci-full and lazy, both on crun, differ by -1\.5 ms .* docker, on Docker engine, is 126\.0 ms slower than lazy/);
+  t.regex(
+    withStacks,
+    /The warm gap goes with the runtime stack, not with how the image is read: oci-full and lazy, both on crun, differ by -1\.5 ms .* docker, on Docker engine, is 126\.0 ms slower than lazy/,
+  );
   const oneStack = { ...stacks, docker: { ...stacks.docker, stack: 'crun' } };
   t.notRegex(cohortSummary(a, 'c', ['docker', 'lazy', 'oci-full'], ['warm'], f, oneStack, []).join(' '), /runtime stack/);
 });

@@ -21,8 +21,20 @@ function reversingCsv(): string {
       for (const path of ['a', 'b'] as const) {
         const v = level[session]![path] + 10 * random();
         const row: Record<string, string | number> = {
-          experiment: 'rev', cohort: 'c', path, state: 'cold', phase: 'formal', round, order_in_round: path === 'a' ? 0 : 1,
-          launch_id: `c.${path}.cold.f${round}.S${session}.a1`, session, host: `h${session}`, ok: 'true', started_at: '2026-11-30T00:00:00Z', ready_ms: v, completion_ms: v + 1,
+          experiment: 'rev',
+          cohort: 'c',
+          path,
+          state: 'cold',
+          phase: 'formal',
+          round,
+          order_in_round: path === 'a' ? 0 : 1,
+          launch_id: `c.${path}.cold.f${round}.S${session}.a1`,
+          session,
+          host: `h${session}`,
+          ok: 'true',
+          started_at: '2026-11-30T00:00:00Z',
+          ready_ms: v,
+          completion_ms: v + 1,
         };
         lines.push(cols.map((c) => String(row[c] ?? '')).join(','));
       }
@@ -57,7 +69,11 @@ test('a session that reverses a difference makes the two-level interval cross 0,
     t.is(ready[header.indexOf('sessions_same_direction')], '2');
     t.is(ready[header.indexOf('detected')], 'false');
     // The same rows pooled into one session: the one-level interval excludes 0.
-    const rows = (await readFile(join(dir, 'samples.csv'), 'utf8')).trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = (await readFile(join(dir, 'samples.csv'), 'utf8'))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const col = (n: string): number => sampleColumns.findIndex((c) => c.name === n);
     const rounds = new Map<string, { a: number[]; b: number[] }>();
     for (const row of rows) {

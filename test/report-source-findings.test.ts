@@ -12,9 +12,40 @@ import { runReport } from './helpers/report-run.js';
 const reference = {
   source: 'A source report (test)',
   findings: [
-    { id: 'cold-lazy-lower', cohort: 'shell', state: 'cold', kind: 'difference', a: 'docker', b: 'lazy', low: 389.2, high: 833.9, statement: 'cold lazy is lower' },
-    { id: 'warm-docker-lower', cohort: 'shell', state: 'warm', kind: 'difference', a: 'docker', b: 'lazy', low: -86.1, high: -48.2, statement: 'warm Docker is faster' },
-    { id: 'numpy-none', cohort: 'numpy', state: 'cold', kind: 'difference', a: 'docker', b: 'lazy', value: -135.3, low: -204.1, high: 176.7, statement: 'no cold difference is detected' },
+    {
+      id: 'cold-lazy-lower',
+      cohort: 'shell',
+      state: 'cold',
+      kind: 'difference',
+      a: 'docker',
+      b: 'lazy',
+      low: 389.2,
+      high: 833.9,
+      statement: 'cold lazy is lower',
+    },
+    {
+      id: 'warm-docker-lower',
+      cohort: 'shell',
+      state: 'warm',
+      kind: 'difference',
+      a: 'docker',
+      b: 'lazy',
+      low: -86.1,
+      high: -48.2,
+      statement: 'warm Docker is faster',
+    },
+    {
+      id: 'numpy-none',
+      cohort: 'numpy',
+      state: 'cold',
+      kind: 'difference',
+      a: 'docker',
+      b: 'lazy',
+      value: -135.3,
+      low: -204.1,
+      high: 176.7,
+      statement: 'no cold difference is detected',
+    },
     { id: 'p50-close', cohort: 'shell', state: 'cold', kind: 'p50', a: 'lazy', value: 183.7, statement: 'cold lazy P50 183.7 ms' },
     { id: 'p50-far', cohort: 'shell', state: 'cold', kind: 'p50', a: 'lazy', value: 1000, statement: 'cold lazy P50 1 s' },
     { id: 'dominance', cohort: 'shell', state: 'cold', kind: 'dominance', a: 'lazy', b: 'docker', statement: 'every cold lazy launch precedes docker' },
@@ -81,14 +112,17 @@ test('each cohort answers in at most five sentences, and a differing source find
   const conclusions = md.split('## Conclusions\n')[1]!.split('\n## ')[0]!;
   for (const cohort of ['shell', 'numpy']) {
     const para = conclusions.split('\n').find((l) => l.startsWith(`**${cohort}.** `))!;
-    const sentences = para.replace(/^\*\*\w+\.\*\* /, '').replace(/\d\.\d/g, 'N').split(/\. (?=[A-Z])/);
+    const sentences = para
+      .replace(/^\*\*\w+\.\*\* /, '')
+      .replace(/\d\.\d/g, 'N')
+      .split(/\. (?=[A-Z])/);
     t.true(sentences.length <= 5, `${cohort}: ${sentences.length} sentences`);
   }
   t.regex(conclusions, /Unlike the source report, where warm Docker is faster, here docker − lazy/);
   t.regex(conclusions, /^Scope: /m);
 });
 
-test('the design section lists a path\'s confounds and says what its content bytes are', (t) => {
+test("the design section lists a path's confounds and says what its content bytes are", (t) => {
   t.regex(md, /- Path `lazy`.*Runtime stack: crun\. Its content bytes are uncompressed erofs ranges\.\n  - Confound: reads erofs from nginx/);
   t.regex(md, /- Path `docker`.*\n  - Confounds: none listed/);
 });

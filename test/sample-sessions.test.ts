@@ -24,16 +24,28 @@ test('two sessions journal every formal round once per session, with the session
   const dir = smokeProject();
   const r = await runCli(['run', ...SETS], dir);
   t.is(r.code, 0, r.stderr);
-  const cells = await sampleRows(dir, `SELECT session, cohort, path, state, count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY ALL`);
+  const cells = await sampleRows(
+    dir,
+    `SELECT session, cohort, path, state, count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY ALL`,
+  );
   t.is(cells.length, 2 * 2 * 2 * 2);
   for (const c of cells) t.is(Number(c['n']), 3);
   const hosts = await sampleRows(dir, `SELECT DISTINCT host FROM samples`);
-  t.deepEqual(hosts.map((h) => h['host']), [hostname()]);
+  t.deepEqual(
+    hosts.map((h) => h['host']),
+    [hostname()],
+  );
   // The second session has its own preflight; the first one's is the warmup stage.
   const preflight = await sampleRows(dir, `SELECT DISTINCT session FROM samples WHERE phase = 'preflight'`);
-  t.deepEqual(preflight.map((p) => Number(p['session'])), [2]);
+  t.deepEqual(
+    preflight.map((p) => Number(p['session'])),
+    [2],
+  );
   const warmups = await sampleRows(dir, `SELECT session, count(*) AS n FROM samples WHERE phase = 'warmup' GROUP BY ALL ORDER BY 1`);
-  t.deepEqual(warmups.map((w) => Number(w['session'])), [1, 2]);
+  t.deepEqual(
+    warmups.map((w) => Number(w['session'])),
+    [1, 2],
+  );
 });
 
 test('a run killed in the second session resumes there: the first session is kept whole, nothing is counted twice', async (t) => {
@@ -56,10 +68,26 @@ test('a run killed in the second session resumes there: the first session is kep
   const r = await runCli(['run', '--json', ...SETS], dir);
   t.is(r.code, 0, r.stderr);
   t.notRegex(r.stderr, /session 1 \w+: discarding/);
-  const perSession = await sampleRows(dir, `SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY 1`);
-  t.deepEqual(perSession.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]), [[1, 24, 24], [2, 24, 24]]);
-  const attemptsOfSession1 = await sampleRows(dir, `SELECT DISTINCT regexp_extract(launch_id, '\\.a([0-9]+)$', 1) AS a FROM samples WHERE session = 1 AND phase = 'formal'`);
-  t.deepEqual(attemptsOfSession1.map((a) => a['a']), ['1'], 'session 1 ran whole in the first attempt');
+  const perSession = await sampleRows(
+    dir,
+    `SELECT session, count(*) AS n, count(DISTINCT launch_id) AS ids FROM samples WHERE phase = 'formal' GROUP BY ALL ORDER BY 1`,
+  );
+  t.deepEqual(
+    perSession.map((s) => [Number(s['session']), Number(s['n']), Number(s['ids'])]),
+    [
+      [1, 24, 24],
+      [2, 24, 24],
+    ],
+  );
+  const attemptsOfSession1 = await sampleRows(
+    dir,
+    `SELECT DISTINCT regexp_extract(launch_id, '\\.a([0-9]+)$', 1) AS a FROM samples WHERE session = 1 AND phase = 'formal'`,
+  );
+  t.deepEqual(
+    attemptsOfSession1.map((a) => a['a']),
+    ['1'],
+    'session 1 ran whole in the first attempt',
+  );
 });
 
 test('import-samples keeps session and host columns and defaults them to 1 and unknown', async (t) => {
@@ -69,7 +97,22 @@ test('import-samples keeps session and host columns and defaults them to 1 and u
   writeFileSync(join(dir, 'plain.csv'), [header, ...rows].join('\n') + '\n');
   writeFileSync(join(dir, 'sessions.csv'), [header + ',session,host', ...rows.map((r, i) => `${r},${i + 2},node${i}`)].join('\n') + '\n');
   const pipeline = (csv: string) => `experiment:\n  name: imp\n  question: q?\nstages:\n  - id: import\n    uses: import-samples\n    with: { file: ${csv} }\n`;
-  for (const [csv, expected] of [['plain.csv', [[1, 'unknown'], [1, 'unknown']]], ['sessions.csv', [[2, 'node0'], [3, 'node1']]]] as const) {
+  for (const [csv, expected] of [
+    [
+      'plain.csv',
+      [
+        [1, 'unknown'],
+        [1, 'unknown'],
+      ],
+    ],
+    [
+      'sessions.csv',
+      [
+        [2, 'node0'],
+        [3, 'node1'],
+      ],
+    ],
+  ] as const) {
     writeFileSync(join(dir, 'pipeline.yaml'), pipeline(csv));
     const r = await runCli(['run'], dir);
     t.is(r.code, 0, r.stderr);
@@ -78,6 +121,9 @@ test('import-samples keeps session and host columns and defaults them to 1 and u
     const db = await Database.open(join(base, lock.stages.import.key, 'outputs', 'samples.duckdb'), { readOnly: true });
     const got = await db.all('SELECT session, host FROM samples ORDER BY launch_id');
     db.close();
-    t.deepEqual(got.map((g) => [Number(g['session']), g['host']]), expected.map((e) => [...e]));
+    t.deepEqual(
+      got.map((g) => [Number(g['session']), g['host']]),
+      expected.map((e) => [...e]),
+    );
   }
 });

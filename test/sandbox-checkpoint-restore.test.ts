@@ -20,44 +20,57 @@ if (!isRoot) console.warn('sandbox-checkpoint-restore: skipped, needs root and r
 const ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
 const script = (name: string) => join(sandboxScriptsDir(), name);
 
-rootTest('a checkpointed app restored through the launch helper is Ready with its in-sandbox state back, and closing its row folder leaves nothing', async (t) => {
-  t.timeout(120_000);
-  const folder = openRowFolder('test-cr');
-  const launcher = await Launcher.start();
-  const token = randomBytes(8).toString('hex');
-  try {
-    const root = join(folder.dir, 'rootfs');
-    mkdirSync(root);
-    const tar = join(folder.dir, 'bb.tar');
-    await buildImageTar({ id: 'bb', kind: 'busybox-static', busybox: '/bin/busybox', osRelease: 'ID=busybox\n', repository: 'test/bb' }, tar, () => {});
-    execFileSync('tar', ['-xf', tar, '-C', root]);
-    // the app keeps a token and a few MiB in its sandbox's own tmpfs (part of the checkpoint, not of the host)
-    const setup = execFileSync(
-      script('gvisor-checkpoint-app.sh'),
-      [folder.dir, 'app', root, 'APP-READY', '30', '--', '/bin/sh', '-c', `echo ${token} > /tmp/token; head -c 2000000 /dev/urandom > /tmp/heap; echo APP-READY; while :; do sleep 1; done`],
-      { encoding: 'utf8' },
-    );
-    const facts = printedValues(setup);
-    t.true(facts['image_bytes']! > 0, setup);
+rootTest(
+  'a checkpointed app restored through the launch helper is Ready with its in-sandbox state back, and closing its row folder leaves nothing',
+  async (t) => {
+    t.timeout(120_000);
+    const folder = openRowFolder('test-cr');
+    const launcher = await Launcher.start();
+    const token = randomBytes(8).toString('hex');
+    try {
+      const root = join(folder.dir, 'rootfs');
+      mkdirSync(root);
+      const tar = join(folder.dir, 'bb.tar');
+      await buildImageTar({ id: 'bb', kind: 'busybox-static', busybox: '/bin/busybox', osRelease: 'ID=busybox\n', repository: 'test/bb' }, tar, () => {});
+      execFileSync('tar', ['-xf', tar, '-C', root]);
+      // the app keeps a token and a few MiB in its sandbox's own tmpfs (part of the checkpoint, not of the host)
+      const setup = execFileSync(
+        script('gvisor-checkpoint-app.sh'),
+        [
+          folder.dir,
+          'app',
+          root,
+          'APP-READY',
+          '30',
+          '--',
+          '/bin/sh',
+          '-c',
+          `echo ${token} > /tmp/token; head -c 2000000 /dev/urandom > /tmp/heap; echo APP-READY; while :; do sleep 1; done`,
+        ],
+        { encoding: 'utf8' },
+      );
+      const facts = printedValues(setup);
+      t.true(facts['image_bytes']! > 0, setup);
 
-    const marker = makeMarker('test-cr.restore');
-    const r = await launcher.launch({
-      launchId: 'test-cr.restore',
-      argv: [script('gvisor-restore.sh'), folder.dir, join(folder.dir, 'app', 'bundle'), join(folder.dir, 'app', 'image'), marker],
-      env: { ...ENV, GVISOR_RESTORE_EXEC: 'cat /tmp/token' },
-      cwd: folder.dir,
-      marker,
-      timeoutMs: 60_000,
-      tailBytes: 4096,
-    });
-    t.is(r.state, 'ok', `${r.failureReason} ${r.stderrTail}`);
-    t.true(r.readyMs! > 0 && r.readyMs! <= r.completionMs!);
-    t.is(r.stdoutTail.trim().split('\n').at(-1), token, 'the restored sandbox still holds the token written before the checkpoint');
-    const left = execFileSync(script('runsc.sh'), [folder.dir, 'list', '-quiet'], { encoding: 'utf8' }).trim();
-    t.is(left, '', 'the restore launch deletes its sandbox (and the checkpointed one is gone)');
-  } finally {
-    await launcher.close();
-    await folder.close();
-  }
-  t.deepEqual(sandboxLeftovers(folder.dir), []);
-});
+      const marker = makeMarker('test-cr.restore');
+      const r = await launcher.launch({
+        launchId: 'test-cr.restore',
+        argv: [script('gvisor-restore.sh'), folder.dir, join(folder.dir, 'app', 'bundle'), join(folder.dir, 'app', 'image'), marker],
+        env: { ...ENV, GVISOR_RESTORE_EXEC: 'cat /tmp/token' },
+        cwd: folder.dir,
+        marker,
+        timeoutMs: 60_000,
+        tailBytes: 4096,
+      });
+      t.is(r.state, 'ok', `${r.failureReason} ${r.stderrTail}`);
+      t.true(r.readyMs! > 0 && r.readyMs! <= r.completionMs!);
+      t.is(r.stdoutTail.trim().split('\n').at(-1), token, 'the restored sandbox still holds the token written before the checkpoint');
+      const left = execFileSync(script('runsc.sh'), [folder.dir, 'list', '-quiet'], { encoding: 'utf8' }).trim();
+      t.is(left, '', 'the restore launch deletes its sandbox (and the checkpointed one is gone)');
+    } finally {
+      await launcher.close();
+      await folder.close();
+    }
+    t.deepEqual(sandboxLeftovers(folder.dir), []);
+  },
+);

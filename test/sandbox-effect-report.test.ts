@@ -7,7 +7,19 @@ import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 
 function row(id: string, system: EffectRow['system']): EffectRow {
-  return { id, name: `Row ${id}`, system, source: `source of ${id}`, requires: [], setup: [], metric: 'ready', unit: 'ms', p90: false, before: { launch: ['true'], prepare: [] }, after: { launch: ['true'], prepare: [] } };
+  return {
+    id,
+    name: `Row ${id}`,
+    system,
+    source: `source of ${id}`,
+    requires: [],
+    setup: [],
+    metric: 'ready',
+    unit: 'ms',
+    p90: false,
+    before: { launch: ['true'], prepare: [] },
+    after: { launch: ['true'], prepare: [] },
+  };
 }
 
 function measured(id: string, system: EffectRow['system'], factor: number): ReportedRow {
@@ -27,7 +39,10 @@ const section = (name: string) => md.slice(md.indexOf(`## ${name}`), md.indexOf(
 test('the report has the gVisor, Firecracker and Both tables in the source order', (t) => {
   const at = ['## gVisor', '## Firecracker', '## Both'].map((h) => md.indexOf(h));
   t.true(at.every((i) => i >= 0));
-  t.deepEqual([...at].sort((a, b) => a - b), at);
+  t.deepEqual(
+    [...at].sort((a, b) => a - b),
+    at,
+  );
 });
 
 test('a kept row is a table line with its before → after effect', (t) => {
@@ -41,6 +56,8 @@ test('a row whose interval includes 1 is listed under Tried and dropped, not in 
 });
 
 test('a not-runnable row is listed with its reason and no numbers', (t) => {
-  const line = section('Firecracker').split('\n').find((l) => l.startsWith('- Row fc'))!;
+  const line = section('Firecracker')
+    .split('\n')
+    .find((l) => l.startsWith('- Row fc'))!;
   t.is(line, '- Row fc: firecracker is not installed. (Source: source of fc)');
 });

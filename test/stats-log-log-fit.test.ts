@@ -6,7 +6,11 @@ import { seededRandom } from '../harness/stats/seeded-random.js';
 function generated(b: number, seed: string): Map<number, number[]> {
   const random = seededRandom(seed);
   const out = new Map<number, number[]>();
-  for (const size of [100, 300, 1000, 2000]) out.set(size, Array.from({ length: 5 }, () => 0.02 * size ** b * (0.9 + 0.2 * random())));
+  for (const size of [100, 300, 1000, 2000])
+    out.set(
+      size,
+      Array.from({ length: 5 }, () => 0.02 * size ** b * (0.9 + 0.2 * random())),
+    );
   return out;
 }
 

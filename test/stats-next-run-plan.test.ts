@@ -5,18 +5,25 @@ import { studentTQuantile } from '../harness/stats/student-t.js';
 import type { VarianceComponents } from '../harness/stats/variance-components.js';
 
 const comp = (betweenVar: number, withinVar: number, mean = 1000): VarianceComponents => ({
-  sessions: 3, values: 30, mean, betweenVar, withinVar, betweenShare: betweenVar / (betweenVar + withinVar),
+  sessions: 3,
+  values: 30,
+  mean,
+  betweenVar,
+  withinVar,
+  betweenShare: betweenVar / (betweenVar + withinVar),
   dominant: betweenVar / 3 > withinVar / 30 ? 'sessions' : 'rounds',
 });
 
 // Debian's python3 with python3-scipy (installed by setup.sh) is the independent reference.
 const PYTHON = '/usr/bin/python3';
-const python = (script: string, input: unknown): unknown =>
-  JSON.parse(execFileSync(PYTHON, ['-c', script], { input: JSON.stringify(input) }).toString());
+const python = (script: string, input: unknown): unknown => JSON.parse(execFileSync(PYTHON, ['-c', script], { input: JSON.stringify(input) }).toString());
 
 test('Student t quantiles agree with SciPy', (t) => {
   const cases = [1, 2, 3, 5, 9, 29, 100].flatMap((df) => [0.9, 0.975, 0.995].map((p) => ({ df, p })));
-  const ref = python('import json,sys; from scipy.stats import t; print(json.dumps([t.ppf(c["p"], c["df"]) for c in json.load(sys.stdin)]))', cases) as number[];
+  const ref = python(
+    'import json,sys; from scipy.stats import t; print(json.dumps([t.ppf(c["p"], c["df"]) for c in json.load(sys.stdin)]))',
+    cases,
+  ) as number[];
   cases.forEach((c, i) => {
     const q = studentTQuantile(c.p, c.df);
     t.true(Math.abs(q - ref[i]!) < 1e-8 * ref[i]!, `df=${c.df} p=${c.p}: ${q} vs ${ref[i]}`);
@@ -49,7 +56,8 @@ const limits = { minSessions: 3, maxSessions: 40, maxRounds: 100 };
 
 test('the next-run plan is the least-cost sessions x rounds that a brute-force SciPy search finds', (t) => {
   const plan = planNextRun(cells, costs, target, limits);
-  const ref = python(`
+  const ref = python(
+    `
 import json, sys, math
 from scipy.stats import t
 d = json.load(sys.stdin)
@@ -64,7 +72,9 @@ for r in range(1, L['maxRounds'] + 1):
                 best = (k, r, cost)
             break
 print(json.dumps(best))
-`, { costs, limits, target, cells: cells.map((c) => ({ b: c.components.betweenVar, w: c.components.withinVar, m: c.components.mean })) }) as [number, number, number];
+`,
+    { costs, limits, target, cells: cells.map((c) => ({ b: c.components.betweenVar, w: c.components.withinVar, m: c.components.mean })) },
+  ) as [number, number, number];
   t.true(plan.reachable);
   t.deepEqual([plan.sessions, plan.rounds, plan.costMs], ref);
   for (const c of plan.cells) t.true(c.halfWidthMs <= c.targetMs, c.id);

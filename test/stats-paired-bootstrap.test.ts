@@ -29,7 +29,15 @@ function naiveBootstrap(all: PairedRound[], resamples: number, seed: string): { 
     }
     diffs.push(quantile(a, 0.5) - quantile(b, 0.5));
   }
-  const observed = quantile(complete.flatMap((r) => r.a), 0.5) - quantile(complete.flatMap((r) => r.b), 0.5);
+  const observed =
+    quantile(
+      complete.flatMap((r) => r.a),
+      0.5,
+    ) -
+    quantile(
+      complete.flatMap((r) => r.b),
+      0.5,
+    );
   return { observed, low: quantile(diffs, 0.025), high: quantile(diffs, 0.975) };
 }
 

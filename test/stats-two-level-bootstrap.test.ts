@@ -45,7 +45,10 @@ test('when one of three sessions reverses a difference the two-level interval cr
   const sessions = pairSessions(reversingSessions(), 'a', 'b');
   const options = { resamples: 4000, confidence: 0.95, seed: 'rev' };
   const twoLevel = twoLevelBootstrap(sessions, options);
-  const pooled = pairedRoundBootstrap(sessions.flatMap((s) => s.rounds), options);
+  const pooled = pairedRoundBootstrap(
+    sessions.flatMap((s) => s.rounds),
+    options,
+  );
   t.true(twoLevel.low! < 0 && twoLevel.high! > 0, `two-level [${twoLevel.low}, ${twoLevel.high}]`);
   t.true(twoLevel.containsZero);
   t.false(pooled.containsZero, `pooled [${pooled.low}, ${pooled.high}]`);
@@ -55,7 +58,10 @@ test('per-session directions say the difference held in 2 of 3 sessions when one
   const r = twoLevelBootstrap(pairSessions(reversingSessions(), 'a', 'b'), { resamples: 10, confidence: 0.95, seed: 's' });
   t.is(r.sessions, 3);
   t.is(r.sameDirection, 2);
-  t.deepEqual(r.perSession.map((s) => s.direction), [1, 1, -1]);
+  t.deepEqual(
+    r.perSession.map((s) => s.direction),
+    [1, 1, -1],
+  );
   t.is(sessionDirectionSentence(r), 'same direction in 2 of 3 sessions');
 });
 
@@ -76,7 +82,13 @@ test('pairSessions groups the two paths by session and round in ascending order 
     { session: 1, round: 2, path: 'c', value: 9 },
   ];
   t.deepEqual(pairSessions(rows, 'a', 'b'), [
-    { session: 1, rounds: [{ a: [1], b: [] }, { a: [2], b: [] }] },
+    {
+      session: 1,
+      rounds: [
+        { a: [1], b: [] },
+        { a: [2], b: [] },
+      ],
+    },
     { session: 2, rounds: [{ a: [3], b: [4] }] },
   ]);
 });

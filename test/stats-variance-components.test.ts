@@ -3,12 +3,17 @@ import { execFileSync } from 'node:child_process';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { sessionSpread, varianceComponents, type CellValue } from '../harness/stats/variance-components.js';
 
-const cell = (groups: number[][]): CellValue[] =>
-  groups.flatMap((g, s) => g.map((value, r) => ({ session: s + 1, round: r + 1, value })));
+const cell = (groups: number[][]): CellValue[] => groups.flatMap((g, s) => g.map((value, r) => ({ session: s + 1, round: r + 1, value })));
 
 test('balanced variance components equal the hand-computed ANOVA estimates', (t) => {
   // session means 2, 6, 10; grand mean 6; MSB = 2 * 32 / 2 = 32; MSW = 6 / 3 = 2; between = (32 - 2) / 2 = 15
-  const c = varianceComponents(cell([[1, 3], [5, 7], [9, 11]]));
+  const c = varianceComponents(
+    cell([
+      [1, 3],
+      [5, 7],
+      [9, 11],
+    ]),
+  );
   t.is(c.sessions, 3);
   t.is(c.values, 6);
   t.is(c.mean, 6);
@@ -19,7 +24,13 @@ test('balanced variance components equal the hand-computed ANOVA estimates', (t)
 
 test('a between-session estimate below zero is reported as no session effect', (t) => {
   // session means equal, spread only within sessions
-  const c = varianceComponents(cell([[1, 9], [2, 8], [3, 7]]));
+  const c = varianceComponents(
+    cell([
+      [1, 9],
+      [2, 8],
+      [3, 7],
+    ]),
+  );
   t.is(c.betweenVar, 0);
   t.is(c.dominant, 'rounds');
 });
@@ -52,7 +63,10 @@ test('rounds dominate when session offsets are small against round noise', (t) =
 
 test('session medians and the spread are the largest over the smallest session median', (t) => {
   const s = sessionSpread(cell([[100, 110, 120], [200, 210], [150]]));
-  t.deepEqual(s.medians.map((m) => m.median), [110, 205, 150]);
+  t.deepEqual(
+    s.medians.map((m) => m.median),
+    [110, 205, 150],
+  );
   t.is(s.spreadRatio, 205 / 110);
 });
 
@@ -60,7 +74,11 @@ const RSCRIPT = '/usr/bin/Rscript';
 
 test('unbalanced variance components agree with R anova() mean squares', (t) => {
   let hasR = true;
-  try { execFileSync(RSCRIPT, ['-e', '1'], { stdio: 'ignore' }); } catch { hasR = false; }
+  try {
+    execFileSync(RSCRIPT, ['-e', '1'], { stdio: 'ignore' });
+  } catch {
+    hasR = false;
+  }
   t.true(hasR, `${RSCRIPT} is missing: install Debian r-base-core (./setup.sh does)`);
   const values = shifted(30, 20, 5, 12, 'r').filter((v, i) => i % 7 !== 3); // unequal rounds per session
   const csv = 'session,value\n' + values.map((v) => `${v.session},${v.value}`).join('\n') + '\n';

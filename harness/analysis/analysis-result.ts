@@ -141,4 +141,3 @@ export interface NextRunRecommendation {
   cells: { id: string; dominant: 'sessions' | 'rounds' | null; optimalRounds: number; targetMs: number; halfWidthMs: number }[];
   unplanned: string[];
 }
-

@@ -11,8 +11,15 @@ import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
-  analysisFormat, quantileDefinition,
-  type AnalysisResult, type BytesResult, type CellStatistics, type DifferenceResult, type DominanceResult, type NextRunRecommendation, type PreparationCost,
+  analysisFormat,
+  quantileDefinition,
+  type AnalysisResult,
+  type BytesResult,
+  type CellStatistics,
+  type DifferenceResult,
+  type DominanceResult,
+  type NextRunRecommendation,
+  type PreparationCost,
 } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
 
@@ -77,9 +84,18 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
       const components = varianceComponents(values);
       if (metric === 'ready') planCells.push({ id: `${c.cohort}/${c.path}/${c.state}`, components });
       cells.push({
-        cohort: c.cohort, path: c.path, state: c.state, metric,
-        launches: c.launches, failures: c.failures, n: s.n,
-        p50Ms: s.p50, p95Ms: s.p95, p95ReferenceOnly: s.p95ReferenceOnly, minMs: s.min, maxMs: s.max,
+        cohort: c.cohort,
+        path: c.path,
+        state: c.state,
+        metric,
+        launches: c.launches,
+        failures: c.failures,
+        n: s.n,
+        p50Ms: s.p50,
+        p95Ms: s.p95,
+        p95ReferenceOnly: s.p95ReferenceOnly,
+        minMs: s.min,
+        maxMs: s.max,
         split: groups.length > 1,
         groups: groups.map((g) => ({ n: g.n, share: g.share, medianMs: g.median, minMs: g.min, maxMs: g.max })),
         sessions: spread.medians.map((m) => ({ session: m.session, n: m.values, p50Ms: m.median })),
@@ -89,7 +105,9 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     }
     const rows = rowsByCell.get(key(c.cohort, c.path, c.state)) ?? [];
     bytes.push({
-      cohort: c.cohort, path: c.path, state: c.state,
+      cohort: c.cohort,
+      path: c.path,
+      state: c.state,
       contentBytes: summarizeBytes(rows.flatMap((r) => (r.contentBytes === null ? [] : [r.contentBytes]))),
       responseBytes: summarizeBytes(rows.flatMap((r) => (r.responseBytes === null ? [] : [r.responseBytes]))),
     });
@@ -130,12 +148,21 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
             seed: [rules.bootstrap.seed, cohort, state, metric, cmp.a, cmp.b].join('|'),
           });
           differences.push({
-            cohort, state, metric, a: cmp.a, b: cmp.b, rounds: r.rounds,
+            cohort,
+            state,
+            metric,
+            a: cmp.a,
+            b: cmp.b,
+            rounds: r.rounds,
             sessions: r.sessions,
             perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
             sameDirection: r.sameDirection,
             betweenSessionEstimated: r.betweenSessionEstimated,
-            observedMs: r.observed, lowMs: r.low, highMs: r.high, resamples: r.resamples, confidence: r.confidence,
+            observedMs: r.observed,
+            lowMs: r.low,
+            highMs: r.high,
+            resamples: r.resamples,
+            confidence: r.confidence,
             detected: r.observed !== null && !r.containsZero,
           });
         }

@@ -43,7 +43,12 @@ export function parseSampleCsv(text: string, file: string): SampleRow[] {
   const header = recs[0]!.fields.map((h) => h.trim());
   const known = new Map(sampleColumns.map((c) => [c.name, c]));
   header.forEach((h) => {
-    if (!known.has(h)) throw new UserError(`unknown column ${JSON.stringify(h)}`, { file, line: recs[0]!.line }, `columns are those of schemas/sample.schema.json: ${sampleColumns.map((c) => c.name).join(', ')}`);
+    if (!known.has(h))
+      throw new UserError(
+        `unknown column ${JSON.stringify(h)}`,
+        { file, line: recs[0]!.line },
+        `columns are those of schemas/sample.schema.json: ${sampleColumns.map((c) => c.name).join(', ')}`,
+      );
   });
   for (const c of sampleColumns) {
     if (c.required && !header.includes(c.name)) throw new UserError(`missing required column ${c.name}`, { file, line: recs[0]!.line }, 'add it to the header');
@@ -55,10 +60,13 @@ export function parseSampleCsv(text: string, file: string): SampleRow[] {
     }
     const row: SampleRow = {};
     for (const c of sampleColumns) row[c.name] = c.default ?? null;
-    header.forEach((h, i) => { row[h] = cell(fields[i]!, known.get(h)!, file, line); });
+    header.forEach((h, i) => {
+      row[h] = cell(fields[i]!, known.get(h)!, file, line);
+    });
     const id = row['launch_id'] as string;
     const first = seen.get(id);
-    if (first !== undefined) throw new UserError(`column launch_id: duplicate ${JSON.stringify(id)} (first on line ${first})`, { file, line }, 'launch ids must be unique');
+    if (first !== undefined)
+      throw new UserError(`column launch_id: duplicate ${JSON.stringify(id)} (first on line ${first})`, { file, line }, 'launch ids must be unique');
     seen.set(id, line);
     return row;
   });

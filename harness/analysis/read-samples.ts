@@ -34,20 +34,45 @@ export async function readSamples(file: string): Promise<SampleData> {
           WHERE s.phase = 'formal' AND s.ok ORDER BY s.cohort, s.path, s.state, p.seq, p.name`)
       : [];
     return {
-      marks: marks.map((r) => ({ cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), seq: int(r['seq']), name: str(r['name']), atMs: Number(r['at_ms']) })),
+      marks: marks.map((r) => ({
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        seq: int(r['seq']),
+        name: str(r['name']),
+        atMs: Number(r['at_ms']),
+      })),
       phases: phases.map((r) => ({
-        cohort: str(r['cohort']), phase: str(r['phase']), launches: int(r['launches']), failures: int(r['failures']), rounds: int(r['rounds']),
+        cohort: str(r['cohort']),
+        phase: str(r['phase']),
+        launches: int(r['launches']),
+        failures: int(r['failures']),
+        rounds: int(r['rounds']),
       })),
       cells: cells.map((r) => ({
-        cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), launches: int(r['launches']), failures: int(r['failures']),
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        launches: int(r['launches']),
+        failures: int(r['failures']),
       })),
       failures: failures.map((r) => ({
-        cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), reason: str(r['reason']), count: int(r['n']),
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        reason: str(r['reason']),
+        count: int(r['n']),
       })),
       values: values.map((r) => ({
-        cohort: str(r['cohort']), path: str(r['path']), state: str(r['state']), session: int(r['session']), round: int(r['round']),
-        readyMs: numOrNull(r['ready_ms']), completionMs: numOrNull(r['completion_ms']),
-        contentBytes: numOrNull(r['content_bytes']), responseBytes: numOrNull(r['response_bytes']),
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        session: int(r['session']),
+        round: int(r['round']),
+        readyMs: numOrNull(r['ready_ms']),
+        completionMs: numOrNull(r['completion_ms']),
+        contentBytes: numOrNull(r['content_bytes']),
+        responseBytes: numOrNull(r['response_bytes']),
       })),
     };
   } finally {

@@ -31,13 +31,26 @@ export function syntheticSamples(d: SyntheticDesign): SampleRow[] {
           const readyMs = Math.round(base * Math.exp(0.1 * normal()) * 1000) / 1000;
           const contentBytes = state === 'warm' ? 0 : Math.round(d.paths[path]! * 100000);
           rows.push({
-            experiment: d.experiment, cohort, path, state, phase: 'formal', round, order_in_round: orderInRound,
+            experiment: d.experiment,
+            cohort,
+            path,
+            state,
+            phase: 'formal',
+            round,
+            order_in_round: orderInRound,
             launch_id: `L${String(launch).padStart(7, '0')}`,
             ready_ms: failed ? null : readyMs,
             completion_ms: failed ? null : Math.round((readyMs + 5 + random()) * 1000) / 1000,
-            content_bytes: contentBytes, response_bytes: contentBytes + 700,
-            exit_code: failed ? 1 : 0, signal: null, ok: !failed, failure_reason: failed ? 'exit code 1' : null,
-            started_at: '2026-01-01T00:00:00.000Z', user_cpu_ms: null, sys_cpu_ms: null, max_rss_kb: null,
+            content_bytes: contentBytes,
+            response_bytes: contentBytes + 700,
+            exit_code: failed ? 1 : 0,
+            signal: null,
+            ok: !failed,
+            failure_reason: failed ? 'exit code 1' : null,
+            started_at: '2026-01-01T00:00:00.000Z',
+            user_cpu_ms: null,
+            sys_cpu_ms: null,
+            max_rss_kb: null,
           });
         }
       });

@@ -33,7 +33,19 @@ export const BINARIES: BinarySpec[] = [
   { name: 'busybox', path: '/bin/busybox', versionArgs: null, debianPackage: 'busybox-static' },
 ];
 
-export const DEBIAN_PACKAGES = ['docker.io', 'docker-registry', 'rclone', 'erofs-utils', 'mmdebstrap', 'crun', 'skopeo', 'umoci', 'nginx-light', 'busybox-static', 'fuse3'];
+export const DEBIAN_PACKAGES = [
+  'docker.io',
+  'docker-registry',
+  'rclone',
+  'erofs-utils',
+  'mmdebstrap',
+  'crun',
+  'skopeo',
+  'umoci',
+  'nginx-light',
+  'busybox-static',
+  'fuse3',
+];
 
 export function whichBinary(name: string, preferred?: string): string | null {
   if (preferred && existsSync(preferred)) return preferred;

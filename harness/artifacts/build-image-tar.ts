@@ -6,8 +6,31 @@ import { dirname, join } from 'node:path';
 import type { ImageRecipe } from './image-recipe.js';
 import { runUntimed } from '../process/untimed-command.js';
 
-
-const BUSYBOX_APPLETS = ['sh', 'cat', 'echo', 'grep', 'ls', 'env', 'sleep', 'true', 'false', 'test', 'head', 'tail', 'wc', 'id', 'uname', 'mkdir', 'rm', 'cp', 'mv', 'sed', 'awk', 'tr', 'printf'];
+const BUSYBOX_APPLETS = [
+  'sh',
+  'cat',
+  'echo',
+  'grep',
+  'ls',
+  'env',
+  'sleep',
+  'true',
+  'false',
+  'test',
+  'head',
+  'tail',
+  'wc',
+  'id',
+  'uname',
+  'mkdir',
+  'rm',
+  'cp',
+  'mv',
+  'sed',
+  'awk',
+  'tr',
+  'printf',
+];
 
 /** mmdebstrap's argv for a recipe (pure). */
 export function mmdebstrapArgs(r: Extract<ImageRecipe, { kind: 'mmdebstrap' }>, outFile: string): string[] {

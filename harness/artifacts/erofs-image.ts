@@ -30,7 +30,10 @@ export async function buildErofsImage(tarFile: string, outFile: string, signal?:
     await runUntimed('tar', ['--numeric-owner', '-xpf', tarFile, '-C', root], { signal });
     const epoch = newestMtimeS(root);
     rmSync(outFile, { force: true });
-    await runUntimed('mkfs.erofs', ['--quiet', '--preserve-mtime', `-U${EROFS_UUID}`, outFile, root], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) }, signal });
+    await runUntimed('mkfs.erofs', ['--quiet', '--preserve-mtime', `-U${EROFS_UUID}`, outFile, root], {
+      env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) },
+      signal,
+    });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

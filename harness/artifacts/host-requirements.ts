@@ -13,12 +13,21 @@ export interface Requirement {
 
 /** Pure: which file systems /proc/filesystems lists. */
 export function kernelFilesystems(text: string): Set<string> {
-  return new Set(text.split('\n').map((l) => l.trim().split(/\s+/).pop() ?? '').filter(Boolean));
+  return new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).pop() ?? '')
+      .filter(Boolean),
+  );
 }
 
 export function requirements(): Requirement[] {
   const reqs: Requirement[] = [];
-  const extra = [{ name: 'unshare', debianPackage: 'util-linux' }, { name: 'mountpoint', debianPackage: 'util-linux' }, { name: 'fusermount3', debianPackage: 'fuse3' }];
+  const extra = [
+    { name: 'unshare', debianPackage: 'util-linux' },
+    { name: 'mountpoint', debianPackage: 'util-linux' },
+    { name: 'fusermount3', debianPackage: 'fuse3' },
+  ];
   for (const b of [...BINARIES, ...extra.map((e) => ({ ...e, versionArgs: null }))]) {
     const path = whichBinary(b.name, 'path' in b ? (b as { path?: string }).path : undefined);
     reqs.push({ name: `binary ${b.name}`, met: path !== null, detail: path ?? 'not found', remedy: `apt-get install -y ${b.debianPackage}` });
@@ -29,15 +38,28 @@ export function requirements(): Requirement[] {
   } catch {
     /* not Linux */
   }
-  for (const [name, mod] of [['erofs', 'erofs'], ['overlay', 'overlay'], ['fuse', 'fuse']] as const) {
-    reqs.push({ name: `kernel file system ${name}`, met: fs.has(name), detail: fs.has(name) ? 'in /proc/filesystems' : 'not in /proc/filesystems', remedy: `modprobe ${mod}` });
+  for (const [name, mod] of [
+    ['erofs', 'erofs'],
+    ['overlay', 'overlay'],
+    ['fuse', 'fuse'],
+  ] as const) {
+    reqs.push({
+      name: `kernel file system ${name}`,
+      met: fs.has(name),
+      detail: fs.has(name) ? 'in /proc/filesystems' : 'not in /proc/filesystems',
+      remedy: `modprobe ${mod}`,
+    });
   }
   reqs.push({ name: '/dev/fuse', met: existsSync('/dev/fuse'), detail: existsSync('/dev/fuse') ? 'present' : 'missing', remedy: 'modprobe fuse' });
   const root = process.getuid?.() === 0;
-  reqs.push({ name: 'root', met: root, detail: root ? 'running as root' : `uid ${process.getuid?.() ?? '?'}`, remedy: 'run as root (mounts, dockerd and crun need it), e.g. sudo' });
+  reqs.push({
+    name: 'root',
+    met: root,
+    detail: root ? 'running as root' : `uid ${process.getuid?.() ?? '?'}`,
+    remedy: 'run as root (mounts, dockerd and crun need it), e.g. sudo',
+  });
   return reqs;
 }
-
 
 /** One line naming every unmet requirement and its remedy, or null when all are met. */
 export function unmetRequirements(reqs: readonly Requirement[]): string | null {

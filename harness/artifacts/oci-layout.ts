@@ -67,7 +67,14 @@ export async function buildOciLayout(tarFile: string, tarSha256: string, layoutD
     join(layoutDir, 'index.json'),
     JSON.stringify({
       schemaVersion: 2,
-      manifests: [{ mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: manifest.digest, size: manifest.size, annotations: { 'org.opencontainers.image.ref.name': 'image' } }],
+      manifests: [
+        {
+          mediaType: 'application/vnd.oci.image.manifest.v1+json',
+          digest: manifest.digest,
+          size: manifest.size,
+          annotations: { 'org.opencontainers.image.ref.name': 'image' },
+        },
+      ],
     }),
   );
   return {

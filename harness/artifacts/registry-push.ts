@@ -5,9 +5,15 @@ import { runUntimed } from '../process/untimed-command.js';
 
 export function skopeoPushArgs(ociDir: string, address: string, repository: string, tag: string): string[] {
   return [
-    '--mount', '--propagation', 'private', '/bin/sh', '-c',
+    '--mount',
+    '--propagation',
+    'private',
+    '/bin/sh',
+    '-c',
     'mount -t tmpfs -o size=16m,mode=0700 tmpfs /var/lib && exec skopeo --insecure-policy copy --quiet --preserve-digests --dest-tls-verify=false "oci:$1:image" "docker://$2"',
-    'skopeo-push', ociDir, `${address}/${repository}:${tag}`,
+    'skopeo-push',
+    ociDir,
+    `${address}/${repository}:${tag}`,
   ];
 }
 

@@ -16,7 +16,8 @@ const USAGE = 'pipeline compare BASELINE CANDIDATE [--json] [--write FOLDER]';
 export const compareCommand: CliCommand = {
   summary: 'hold a report folder against a published one: which conclusions held, changed, were lost or gained',
   usage: USAGE,
-  about: 'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed).\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
+  about:
+    'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed).\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
   flags: {
     json: { kind: 'boolean', help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N}' },
     write: { kind: 'string', value: 'FOLDER', help: 'also write FOLDER/reproduction.md' },
@@ -24,22 +25,27 @@ export const compareCommand: CliCommand = {
   positionals: true,
   run: async ({ flags, positional }) => {
     if (positional.length !== 2) throw new UserError(`expected two report folders, got ${positional.length}`, { key: 'compare' }, `usage: ${USAGE}`);
-    const opts = { baseline: positional[0]!, candidate: positional[1]!, json: flags['json'] === true, write: typeof flags['write'] === 'string' ? flags['write'] : null };
-  const baseline = readPublishedReport(opts.baseline);
-  const candidate = readPublishedReport(opts.candidate);
-  const result = compareReports(baseline, candidate);
-  if (opts.write !== null) {
-    mkdirSync(opts.write, { recursive: true });
-    writeFileSync(join(opts.write, 'reproduction.md'), renderReproductionMd(result, opts.baseline, opts.candidate));
-  }
-  process.stdout.write(opts.json ? JSON.stringify(comparisonJson(result)) + '\n' : renderComparisonText(result));
-  const bad = result.conclusions.filter((c) => c.status === 'changed' || c.status === 'lost');
-  if (bad.length) {
-    throw new CheckFailed(
-      `${bad.length} of ${result.conclusions.length} conclusions changed or were lost`,
-      bad.map((c) => `${c.status}: ${conclusionLabel(c)} (${directionLabel(c.baseline, c.a, c.b)} → ${directionLabel(c.candidate, c.a, c.b)})`),
-    );
-  }
-  return 0;
+    const opts = {
+      baseline: positional[0]!,
+      candidate: positional[1]!,
+      json: flags['json'] === true,
+      write: typeof flags['write'] === 'string' ? flags['write'] : null,
+    };
+    const baseline = readPublishedReport(opts.baseline);
+    const candidate = readPublishedReport(opts.candidate);
+    const result = compareReports(baseline, candidate);
+    if (opts.write !== null) {
+      mkdirSync(opts.write, { recursive: true });
+      writeFileSync(join(opts.write, 'reproduction.md'), renderReproductionMd(result, opts.baseline, opts.candidate));
+    }
+    process.stdout.write(opts.json ? JSON.stringify(comparisonJson(result)) + '\n' : renderComparisonText(result));
+    const bad = result.conclusions.filter((c) => c.status === 'changed' || c.status === 'lost');
+    if (bad.length) {
+      throw new CheckFailed(
+        `${bad.length} of ${result.conclusions.length} conclusions changed or were lost`,
+        bad.map((c) => `${c.status}: ${conclusionLabel(c)} (${directionLabel(c.baseline, c.a, c.b)} → ${directionLabel(c.candidate, c.a, c.b)})`),
+      );
+    }
+    return 0;
   },
 };

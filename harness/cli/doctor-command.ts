@@ -9,7 +9,8 @@ import { sandboxRequirements } from '../sandbox/sandbox-requirements.js';
 export const doctorCommand: CliCommand = {
   summary: 'list requirements of the real paths and whether they are met',
   usage: 'pipeline doctor [--quiet]',
-  about: 'Lists each requirement of the real paths (binaries, kernel file systems, /dev/fuse, root) as met\nor not, with the command that installs what is missing. Exit 0 when all are met, 1 otherwise.',
+  about:
+    'Lists each requirement of the real paths (binaries, kernel file systems, /dev/fuse, root) as met\nor not, with the command that installs what is missing. Exit 0 when all are met, 1 otherwise.',
   flags: { quiet: { kind: 'boolean', help: 'do not print the apt-get line of the missing packages' } },
   run: async ({ flags }) => {
     const reqs = requirements();
@@ -26,7 +27,9 @@ export const doctorCommand: CliCommand = {
       return 0;
     }
     if (flags['quiet'] !== true) {
-      process.stdout.write(`\n${missing.length} requirement(s) missing. Debian packages of the real paths:\n  apt-get update && apt-get install -y ${DEBIAN_PACKAGES.join(' ')}\n`);
+      process.stdout.write(
+        `\n${missing.length} requirement(s) missing. Debian packages of the real paths:\n  apt-get update && apt-get install -y ${DEBIAN_PACKAGES.join(' ')}\n`,
+      );
     }
     return 1;
   },

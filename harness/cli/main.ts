@@ -81,7 +81,13 @@ export async function main(argv: string[]): Promise<void> {
 
 function report(e: unknown): number {
   if (e instanceof UserError) {
-    process.stderr.write(e.format().split('\n').map((l) => `error: ${l}\n`).join(''));
+    process.stderr.write(
+      e
+        .format()
+        .split('\n')
+        .map((l) => `error: ${l}\n`)
+        .join(''),
+    );
     return 2;
   }
   if (e instanceof CheckFailed) {

@@ -5,7 +5,16 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { ReadyMode } from '../launch/launch-types.js';
-import { argvGroups, buildCommands, listValues, scanValues, toArgv, type CommandSource, type MeasuredCommand, type Parameter } from '../measure/command-list.js';
+import {
+  argvGroups,
+  buildCommands,
+  listValues,
+  scanValues,
+  toArgv,
+  type CommandSource,
+  type MeasuredCommand,
+  type Parameter,
+} from '../measure/command-list.js';
 import { exportCsv, exportJson, exportMarkdown } from '../measure/export-formats.js';
 import { MeasureRecord } from '../measure/measure-record.js';
 import { summarizeMeasurement } from '../measure/measure-summary.js';
@@ -28,12 +37,17 @@ const FLAGS: FlagSpec = {
   'parameter-scan': { kind: 'string', short: 'P', arity: 3, value: 'NAME LO HI', help: 'one command per value LO..HI, {NAME} replaced in the command' },
   'parameter-step-size': { kind: 'string', short: 'D', value: 'DELTA', help: 'step of --parameter-scan (default 1)' },
   'parameter-list': { kind: 'list', short: 'L', arity: 2, value: 'NAME a,b,c', help: 'one command per listed value, {NAME} replaced in the command' },
-  shell: { kind: 'string', short: 'S', value: 'SHELL', help: "run command strings as SHELL -c STRING (its start-up is included, not subtracted as hyperfine does); 'none' splits them into words (default)" },
+  shell: {
+    kind: 'string',
+    short: 'S',
+    value: 'SHELL',
+    help: "run command strings as SHELL -c STRING (its start-up is included, not subtracted as hyperfine does); 'none' splits them into words (default)",
+  },
   'no-shell': { kind: 'boolean', short: 'N', help: 'same as --shell none (the default)' },
   'command-name': { kind: 'list', short: 'n', value: 'NAME', help: 'label of the next command (may use {NAME} parameters)' },
   'ignore-failure': { kind: 'boolean', short: 'i', help: 'record failed runs and go on (otherwise the first failure stops the measurement)' },
   marker: { kind: 'string', value: 'TEXT', help: 'Ready = spawn to the stdout line equal to TEXT; a run without it fails' },
-  ready: { kind: 'string', value: 'MODE', help: "what Ready is: none (default without --marker), first-line, or marker" },
+  ready: { kind: 'string', value: 'MODE', help: 'what Ready is: none (default without --marker), first-line, or marker' },
   timeout: { kind: 'string', value: 'S', help: 'kill a run (its whole process group) after S seconds (default 600)' },
   seed: { kind: 'string', value: 'SEED', help: 'seed of the order within rounds and of the bootstrap (default 1)' },
   'time-unit': { kind: 'string', short: 'u', value: 'UNIT', help: 'microsecond, millisecond or second (default: by the medians)' },
@@ -65,7 +79,8 @@ function count(flags: ParsedArgs['flags'], name: string, min: number, fallback: 
   const v = flags[name];
   if (v === undefined) return fallback;
   const text = String(v);
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new UserError(`must be an integer of at least ${min}, got ${JSON.stringify(text)}`, { key: `--${name}` });
+  if (!/^\d+$/.test(text) || Number(text) < min)
+    throw new UserError(`must be an integer of at least ${min}, got ${JSON.stringify(text)}`, { key: `--${name}` });
   return Number(text);
 }
 
@@ -83,7 +98,8 @@ function list(flags: ParsedArgs['flags'], name: string): string[] {
 export function planOf(parsed: ParsedArgs, env: Record<string, string>, cwd: string): MeasurePlan {
   const { flags } = parsed;
   const shellFlag = str(flags, 'shell');
-  if (shellFlag !== undefined && flags['no-shell'] === true && shellFlag !== 'none') throw new UserError(`conflicts with -N/--no-shell`, { key: '--shell' }, 'give one of them');
+  if (shellFlag !== undefined && flags['no-shell'] === true && shellFlag !== 'none')
+    throw new UserError(`conflicts with -N/--no-shell`, { key: '--shell' }, 'give one of them');
   const shell = shellFlag ?? 'none';
   if (shell === '') throw new UserError('needs a shell or none', { key: '--shell' }, 'e.g. --shell sh');
   // In the order they were typed: strings come before the first --.
@@ -108,7 +124,11 @@ export function planOf(parsed: ParsedArgs, env: Record<string, string>, cwd: str
     const texts = list(flags, name);
     if (texts.length === 0) return null;
     if (texts.length !== 1 && texts.length !== sources.length) {
-      throw new UserError(`given ${texts.length} times for ${sources.length} commands`, { key: `--${name}` }, 'give it once for all commands or once per command');
+      throw new UserError(
+        `given ${texts.length} times for ${sources.length} commands`,
+        { key: `--${name}` },
+        'give it once for all commands or once per command',
+      );
     }
     // One argv per expanded command, with its parameters substituted.
     const sourceOf = (c: MeasuredCommand): number => Math.floor(c.index / Math.max(1, commands.length / sources.length));
@@ -170,13 +190,20 @@ export const measureCommand: CliCommand = {
     const plan = planOf(parsed, inheritedEnv(), process.cwd());
     const fixedUnit = timeUnitOf(parsed.flags);
     const recordDir = str(parsed.flags, 'record');
-    const record = recordDir === undefined ? undefined : await MeasureRecord.open(resolve(recordDir), {
-      commands: plan.commands.map((c) => ({ name: c.name, argv: c.argv })),
-      seed: plan.seed,
-      warmup: plan.warmup,
-      ready: plan.ready,
-      marker: plan.ready === 'marker' ? plan.marker : null,
-    }, plan.commands);
+    const record =
+      recordDir === undefined
+        ? undefined
+        : await MeasureRecord.open(
+            resolve(recordDir),
+            {
+              commands: plan.commands.map((c) => ({ name: c.name, argv: c.argv })),
+              seed: plan.seed,
+              warmup: plan.warmup,
+              ready: plan.ready,
+              marker: plan.ready === 'marker' ? plan.marker : null,
+            },
+            plan.commands,
+          );
     const live = process.stderr.isTTY === true;
     // At most 10 redraws a second: terminal writes between launches are work the launches would feel.
     let drawnAt = -Infinity;
@@ -199,7 +226,18 @@ export const measureCommand: CliCommand = {
     const json = exportJson(summary, plan.commands, outcome.observations);
     if (parsed.flags['json'] === true) process.stdout.write(json);
     else {
-      process.stdout.write(renderText(summary, { commands: plan.commands, unit, ready: plan.ready, marker: plan.marker, warmup: plan.warmup, rounds: outcome.rounds, resumedRounds: outcome.resumedRounds, seed: plan.seed }));
+      process.stdout.write(
+        renderText(summary, {
+          commands: plan.commands,
+          unit,
+          ready: plan.ready,
+          marker: plan.marker,
+          warmup: plan.warmup,
+          rounds: outcome.rounds,
+          resumedRounds: outcome.resumedRounds,
+          seed: plan.seed,
+        }),
+      );
       if (csv) process.stdout.write(`\nrecord: ${record!.dir}/samples.duckdb; for a report, an import-samples stage reads ${csv}\n`);
     }
     const out = (flag: string, text: () => string): void => {

@@ -55,7 +55,11 @@ export function parseArgs(args: readonly string[], spec: FlagSpec, aliases: Reco
     help: { type: 'boolean', short: 'h' },
   };
   for (const [name, d] of defs) {
-    options[name] = { type: d.kind === 'boolean' ? 'boolean' : 'string', ...(d.kind === 'list' ? { multiple: true } : {}), ...(d.short ? { short: d.short } : {}) };
+    options[name] = {
+      type: d.kind === 'boolean' ? 'boolean' : 'string',
+      ...(d.kind === 'list' ? { multiple: true } : {}),
+      ...(d.short ? { short: d.short } : {}),
+    };
   }
   let parsed: ReturnType<typeof nodeParseArgs>;
   try {
@@ -128,7 +132,10 @@ function userErrorOf(e: Error & { code?: string }, defs: Map<string, FlagDef>): 
 export function listFlag(v: string | boolean | string[] | undefined): string[] {
   if (v === undefined || typeof v === 'boolean') return [];
   const items = Array.isArray(v) ? v : [v];
-  return items.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  return items
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 /** The `--help` text of a command: usage, what it does, then one line per flag. */

@@ -50,13 +50,15 @@ const RUN_FLAGS: FlagSpec = {
 export const runCommand: CliCommand = {
   summary: 'reproduce the report described by the pipeline file',
   usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--dry-run] [--json]',
-  about: 'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
+  about:
+    'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
     const executor = flags['executor'];
     if (executor !== undefined) {
-      if (executor !== 'local' && executor !== 'slurm') throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
+      if (executor !== 'local' && executor !== 'slurm')
+        throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
       config.executor = { ...config.executor, kind: executor };
     }
     const release = acquireDataLock(dataDir);
@@ -125,7 +127,8 @@ export const auditCommand: CliCommand = {
 export const gcCommand: CliCommand = {
   summary: 'remove frozen outputs, scratch and build cache no lock file needs',
   usage: 'pipeline gc [-f FILE] [--dry-run]',
-  about: 'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
+  about:
+    'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
   flags: { ...COMMON, 'dry-run': { kind: 'boolean', help: 'list what would go and how many bytes, remove nothing' } },
   run: async ({ flags }) => {
     const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
@@ -154,7 +157,8 @@ export const showCommand: CliCommand = {
     const { config, dataDir } = load(flags);
     const lock = readLock(config.file);
     const entry = lock?.stages[id];
-    if (!config.stages.some((s) => s.id === id)) throw new UserError(`no stage with id '${id}'`, { key: 'show' }, `stage ids: ${config.stages.map((s) => s.id).join(', ')}`);
+    if (!config.stages.some((s) => s.id === id))
+      throw new UserError(`no stage with id '${id}'`, { key: 'show' }, `stage ids: ${config.stages.map((s) => s.id).join(', ')}`);
     if (!entry) throw new UserError(`stage '${id}' has not run yet`, { key: 'show' }, 'run `pipeline run` first');
     const store = new Store(dataDir);
     const file = `${store.stageDir(entry.uses, entry.key)}/manifest.json`;

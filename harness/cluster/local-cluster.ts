@@ -63,7 +63,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   let stopped: Promise<void> | null = null;
   const stopAll = (): Promise<void> =>
     (stopped ??= (async () => {
-            // A client waits about 9 s for a controller that is gone: ask only a live one.
+      // A client waits about 9 s for a controller that is gone: ask only a live one.
       if (daemons.some((d) => d.program === 'slurmctld' && isAlive(d.handle.pid))) await cancelAllJobs(slurmConf);
       for (const d of [...daemons].reverse()) await stopPidFileDaemon(d.handle, d.program);
       await killStraySteps(dir);
@@ -78,7 +78,18 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     const munged = await startPidFileDaemon(
       'munged',
       'munged',
-      ['--key-file', keyFile, '--socket', mungeSocket, '--pid-file', join(dir, 'munged.pid'), '--log-file', join(dir, 'munged.log'), '--seed-file', join(dir, 'munged.seed')],
+      [
+        '--key-file',
+        keyFile,
+        '--socket',
+        mungeSocket,
+        '--pid-file',
+        join(dir, 'munged.pid'),
+        '--log-file',
+        join(dir, 'munged.log'),
+        '--seed-file',
+        join(dir, 'munged.seed'),
+      ],
       join(dir, 'munged.pid'),
       join(dir, 'munged.log'),
     );
@@ -100,7 +111,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       const d = await startPidFileDaemon(`slurmd ${n.name}`, command, args, slurmdPidFile(dir, n.name), join(logDir(dir), `slurmd-${n.name}.log`), env);
       daemons.push({ handle: d, program: 'slurmd' });
     }
-    await waitNodesIdle(slurmConf, nodes.map((n) => n.name), options.readyTimeoutMs ?? 30_000);
+    await waitNodesIdle(
+      slurmConf,
+      nodes.map((n) => n.name),
+      options.readyTimeoutMs ?? 30_000,
+    );
     return {
       dir,
       slurmConf,
@@ -127,7 +142,12 @@ async function waitNodesIdle(slurmConf: string, names: string[], timeoutMs: numb
   for (;;) {
     const r = await slurmClient('sinfo', ['-N', '-h', '-o', '%N %t'], slurmConf);
     last = (r.stdout + r.stderr).trim();
-    const states = new Map(r.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/) as [string, string]));
+    const states = new Map(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/) as [string, string]),
+    );
     if (r.code === 0 && names.every((n) => states.get(n) === 'idle')) return;
     if (Date.now() > deadline) throw new Error(`local slurm nodes not idle after ${timeoutMs} ms: ${last}`);
     await sleep(50);
@@ -139,7 +159,13 @@ async function cancelAllJobs(slurmConf: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const r = await slurmClient('squeue', ['-h', '-o', '%i'], slurmConf);
-    const ids = r.code === 0 ? r.stdout.split('\n').map((s) => s.trim()).filter(Boolean) : [];
+    const ids =
+      r.code === 0
+        ? r.stdout
+            .split('\n')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
     if (!ids.length || Date.now() > deadline) return;
     await slurmClient('scancel', ids, slurmConf);
     await sleep(100);

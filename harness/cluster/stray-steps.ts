@@ -15,7 +15,9 @@ function read(path: string): string {
 }
 
 function pids(): number[] {
-  return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number);
 }
 
 function holdsFileUnder(pid: number, dir: string): boolean {
@@ -44,7 +46,7 @@ export async function killStraySteps(dir: string): Promise<number[]> {
   if (!steps.length) return [];
   const parents = new Map(all.map((p) => [p, parentOf(p)]));
   const doomed = new Set(steps);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [p, pp] of parents) if (doomed.has(pp) && !doomed.has(p)) (doomed.add(p), (grew = true));
   }

@@ -92,13 +92,17 @@ const med = (xs: (number | null)[]): number | null => {
 };
 
 /** Sweeps: for each dimension, groups of cells equal in every other dimension with >= 2 values of it. */
-export function sweeps(cells: readonly { cell: string; dims: Record<string, number> }[]): { dimension: string; fixed: Record<string, number>; cells: string[] }[] {
+export function sweeps(
+  cells: readonly { cell: string; dims: Record<string, number> }[],
+): { dimension: string; fixed: Record<string, number>; cells: string[] }[] {
   const out: { dimension: string; fixed: Record<string, number>; cells: string[] }[] = [];
   const unique = [...new Map(cells.map((c) => [c.cell, c])).values()];
   for (const d of COMMIT_DIMENSIONS) {
     const groups = new Map<string, typeof unique>();
     for (const c of unique) {
-      const key = COMMIT_DIMENSIONS.filter((o) => o !== d).map((o) => `${o}=${c.dims[o]}`).join(',');
+      const key = COMMIT_DIMENSIONS.filter((o) => o !== d)
+        .map((o) => `${o}=${c.dims[o]}`)
+        .join(',');
       groups.set(key, [...(groups.get(key) ?? []), c]);
     }
     for (const g of groups.values()) {
@@ -128,17 +132,36 @@ export function analyzeCommits(
         const rs = formal.filter((r) => r.cell === cell && r.state === state && r.method === method);
         const ok = rs.filter((r) => r.ok);
         cells.push({
-          cell, dims: cellDims.get(cell)!, method, state, n: ok.length, failed: rs.length - ok.length,
-          p50WallMs: med(ok.map((r) => r.wallMs)), p50EngineCpuMs: med(ok.map((r) => r.engineCpuMs)),
-          p50DiskReadBytes: med(ok.map((r) => r.diskReadBytes)), p50ReadCharsBytes: med(ok.map((r) => r.readCharsBytes)),
+          cell,
+          dims: cellDims.get(cell)!,
+          method,
+          state,
+          n: ok.length,
+          failed: rs.length - ok.length,
+          p50WallMs: med(ok.map((r) => r.wallMs)),
+          p50EngineCpuMs: med(ok.map((r) => r.engineCpuMs)),
+          p50DiskReadBytes: med(ok.map((r) => r.diskReadBytes)),
+          p50ReadCharsBytes: med(ok.map((r) => r.readCharsBytes)),
           p50LayerBytes: med(ok.map((r) => r.layerBytes)),
         });
       }
-      const wall = (method: string) => new Map(formal.filter((r) => r.cell === cell && r.state === state && r.method === method && r.ok && r.wallMs !== null).map((r) => [r.round, r.wallMs!]));
+      const wall = (method: string) =>
+        new Map(
+          formal.filter((r) => r.cell === cell && r.state === state && r.method === method && r.ok && r.wallMs !== null).map((r) => [r.round, r.wallMs!]),
+        );
       const naive = wall('naive');
       const native = wall('native');
-      const pairs = [...naive.keys()].filter((k) => native.has(k)).sort((a, b) => a - b).map((k) => ({ a: naive.get(k)!, b: native.get(k)! }));
-      ratios.push({ cell, dims: cellDims.get(cell)!, state, naiveSlowerRounds: pairs.filter((p) => p.a > p.b).length, ...pairedMedianRatio(pairs, { ...opts, seed: `${opts.seed}/${cell}/${state}` }) });
+      const pairs = [...naive.keys()]
+        .filter((k) => native.has(k))
+        .sort((a, b) => a - b)
+        .map((k) => ({ a: naive.get(k)!, b: native.get(k)! }));
+      ratios.push({
+        cell,
+        dims: cellDims.get(cell)!,
+        state,
+        naiveSlowerRounds: pairs.filter((p) => p.a > p.b).length,
+        ...pairedMedianRatio(pairs, { ...opts, seed: `${opts.seed}/${cell}/${state}` }),
+      });
     }
   }
   const growth: Growth[] = [];
@@ -151,7 +174,13 @@ export function analyzeCommits(
           const x = r.dims[sw.dimension]!;
           bySize.set(x, [...(bySize.get(x) ?? []), r.wallMs]);
         }
-        growth.push({ dimension: sw.dimension, fixed: sw.fixed, method, state, fit: logLogFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}` }) });
+        growth.push({
+          dimension: sw.dimension,
+          fixed: sw.fixed,
+          method,
+          state,
+          fit: logLogFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}` }),
+        });
       }
     }
   }
@@ -161,8 +190,14 @@ export function analyzeCommits(
     const wall = med(ok.map((c) => c.wallMs));
     const layer = med(ok.map((c) => c.layerBytes));
     return {
-      method, n: ok.length, failed: rs.length - ok.length, p50WallMs: wall, p50LayerBytes: layer,
-      p50CompressedBytes: med(ok.map((c) => c.compressedBytes)), mbPerS: wall && layer ? layer / 1e6 / (wall / 1000) : null, note: rs[0]?.note ?? '',
+      method,
+      n: ok.length,
+      failed: rs.length - ok.length,
+      p50WallMs: wall,
+      p50LayerBytes: layer,
+      p50CompressedBytes: med(ok.map((c) => c.compressedBytes)),
+      mbPerS: wall && layer ? layer / 1e6 / (wall / 1000) : null,
+      note: rs[0]?.note ?? '',
     };
   });
   return { methods, states, cells, ratios, growth, compression: compressionStats, bootstrap: opts };

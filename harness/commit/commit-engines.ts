@@ -45,7 +45,9 @@ export async function startCommitEngines(dataDir: string, runDir: string, log: (
     try {
       let naive: CommitEngine;
       if (readRedirectDir() !== 'N') {
-        throw new EngineModeError(`overlay redirect_dir is ${readRedirectDir()} before the experiment; the native engine needs N (another program set it; restore it to N and run again)`);
+        throw new EngineModeError(
+          `overlay redirect_dir is ${readRedirectDir()} before the experiment; the native engine needs N (another program set it; restore it to N and run again)`,
+        );
       }
       const restore = setRedirectDir(dataDir, 'Y');
       try {

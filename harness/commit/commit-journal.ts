@@ -14,7 +14,10 @@ export interface CommitRow extends CommitObservation {
 }
 
 export class CommitJournal {
-  private constructor(private readonly db: Database, private readonly dims: readonly string[]) {}
+  private constructor(
+    private readonly db: Database,
+    private readonly dims: readonly string[],
+  ) {}
 
   static async open(path: string, dims: readonly string[]): Promise<CommitJournal> {
     const db = await Database.open(path);
@@ -38,7 +41,9 @@ export class CommitJournal {
    */
   async resume(): Promise<{ formal: Set<string>; compressionRounds: Set<number>; dropped: number }> {
     const before = Number((await this.db.one('SELECT (SELECT count(*) FROM commits) + (SELECT count(*) FROM compression) AS n'))!['n']);
-    await this.db.exec(`DELETE FROM commits WHERE phase <> 'formal' OR NOT EXISTS (SELECT 1 FROM done d WHERE d.cell = commits.cell AND d.phase = commits.phase AND d.round = commits.round)`);
+    await this.db.exec(
+      `DELETE FROM commits WHERE phase <> 'formal' OR NOT EXISTS (SELECT 1 FROM done d WHERE d.cell = commits.cell AND d.phase = commits.phase AND d.round = commits.round)`,
+    );
     await this.db.exec(`DELETE FROM compression WHERE NOT EXISTS (SELECT 1 FROM done d WHERE d.phase = 'compression' AND d.round = compression.round)`);
     const after = Number((await this.db.one('SELECT (SELECT count(*) FROM commits) + (SELECT count(*) FROM compression) AS n'))!['n']);
     const rows = await this.db.all('SELECT cell, phase, round FROM done');
@@ -56,7 +61,7 @@ export class CommitJournal {
 
   /** Change-set checks of every finished cell-round that listed them. */
   async checks(): Promise<Record<string, unknown>[]> {
-    const rows = await this.db.all("SELECT checks FROM done WHERE checks IS NOT NULL ORDER BY phase, round, cell");
+    const rows = await this.db.all('SELECT checks FROM done WHERE checks IS NOT NULL ORDER BY phase, round, cell');
     return rows.flatMap((r) => JSON.parse(String(r['checks'])) as Record<string, unknown>[]);
   }
 
@@ -65,15 +70,43 @@ export class CommitJournal {
     const n = 14 + this.dims.length;
     const ph = Array.from({ length: n }, () => '?').join(', ');
     await this.db.exec(`INSERT INTO commits VALUES (${ph})`, [
-      r.cell, ...dimVals, r.method, r.state, r.phase, r.round, r.orderInRound, r.ok, r.failureReason, r.wallMs, r.engineCpuMs,
-      r.diskReadBytes === null ? null : BigInt(r.diskReadBytes), r.readCharsBytes === null ? null : BigInt(r.readCharsBytes),
-      r.layerBytes === null ? null : BigInt(r.layerBytes), r.startedAt,
+      r.cell,
+      ...dimVals,
+      r.method,
+      r.state,
+      r.phase,
+      r.round,
+      r.orderInRound,
+      r.ok,
+      r.failureReason,
+      r.wallMs,
+      r.engineCpuMs,
+      r.diskReadBytes === null ? null : BigInt(r.diskReadBytes),
+      r.readCharsBytes === null ? null : BigInt(r.readCharsBytes),
+      r.layerBytes === null ? null : BigInt(r.layerBytes),
+      r.startedAt,
     ]);
   }
 
-  async addCompression(r: { method: string; round: number; layerBytes: number; compressedBytes: number | null; wallMs: number | null; ok: boolean; failureReason: string | null; note: string }): Promise<void> {
+  async addCompression(r: {
+    method: string;
+    round: number;
+    layerBytes: number;
+    compressedBytes: number | null;
+    wallMs: number | null;
+    ok: boolean;
+    failureReason: string | null;
+    note: string;
+  }): Promise<void> {
     await this.db.exec('INSERT INTO compression VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      r.method, r.round, BigInt(r.layerBytes), r.compressedBytes === null ? null : BigInt(r.compressedBytes), r.wallMs, r.ok, r.failureReason, r.note,
+      r.method,
+      r.round,
+      BigInt(r.layerBytes),
+      r.compressedBytes === null ? null : BigInt(r.compressedBytes),
+      r.wallMs,
+      r.ok,
+      r.failureReason,
+      r.note,
     ]);
   }
 

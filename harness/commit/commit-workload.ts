@@ -75,7 +75,11 @@ async function measuredCommit(
   });
   const used = usageDelta(before, processTreeUsage(engine.dockerdPid));
   const ok = result.state !== 'timeout' && result.exitCode === 0 && result.signal === null;
-  const failureReason = ok ? null : result.state === 'timeout' ? result.failureReason : `docker commit exit ${result.exitCode}${result.signal ? ` (${result.signal})` : ''}: ${result.stderrTail.trim().slice(-400)}`;
+  const failureReason = ok
+    ? null
+    : result.state === 'timeout'
+      ? result.failureReason
+      : `docker commit exit ${result.exitCode}${result.signal ? ` (${result.signal})` : ''}: ${result.stderrTail.trim().slice(-400)}`;
   return {
     state,
     image,
@@ -109,7 +113,17 @@ export async function runCommitWorkload(
   await run('sync', ['-f', engine.dataRoot]);
   const initial = await measuredCommit(launcher, engine, initContainer, initImage, baseImage, 'initial', timeoutMs);
   if (!initial.ok) return [initial];
-  await docker(t, ['run', '--network', 'none', '--name', incContainer, initImage, 'sh', '-c', `head -c ${cell.changeBytes} /dev/urandom > /random_files/file_${cell.fileCount + 1}.bin`]);
+  await docker(t, [
+    'run',
+    '--network',
+    'none',
+    '--name',
+    incContainer,
+    initImage,
+    'sh',
+    '-c',
+    `head -c ${cell.changeBytes} /dev/urandom > /random_files/file_${cell.fileCount + 1}.bin`,
+  ]);
   await run('sync', ['-f', engine.dataRoot]);
   const incremental = await measuredCommit(launcher, engine, incContainer, incImage, initImage, 'incremental', timeoutMs);
   return [initial, incremental];

@@ -35,7 +35,7 @@ async function topLayerBlobBytes(address: string, tag: string, accept: string): 
 
 function launchOk(r: LaunchResult): { ok: boolean; reason: string | null } {
   const ok = r.state !== 'timeout' && r.exitCode === 0 && r.signal === null;
-  return { ok, reason: ok ? null : r.failureReason ?? `exit ${r.exitCode}: ${r.stderrTail.trim().slice(-300)}` };
+  return { ok, reason: ok ? null : (r.failureReason ?? `exit ${r.exitCode}: ${r.stderrTail.trim().slice(-300)}`) };
 }
 
 export async function runCompression(
@@ -49,7 +49,13 @@ export async function runCompression(
   timeoutMs: number,
   doneRounds: ReadonlySet<number> = new Set(),
 ): Promise<void> {
-  const registry = await startDockerRegistry('commit-registry', { kind: 'docker-registry', count_bytes: false, with: { read_only: false } }, undefined, join(workDir, 'registry'), ctx.log);
+  const registry = await startDockerRegistry(
+    'commit-registry',
+    { kind: 'docker-registry', count_bytes: false, with: { read_only: false } },
+    undefined,
+    join(workDir, 'registry'),
+    ctx.log,
+  );
   const stopRegistry = onCleanup('commit registry', () => registry.stop());
   const address = registry.endpoint.address!;
   const env = { PATH: process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin', HOME: process.env['HOME'] ?? '/root' };
@@ -70,27 +76,69 @@ export async function runCompression(
         const layer = await topLayerListing(t, image, workDir);
         const layerBytes = layer.layerTarBytes;
         const measure = async (method: string, argv: string[], size: () => Promise<number>, note: string): Promise<void> => {
-          const r = await launcher.launch({ launchId: `compress-${method.replace(/[^A-Za-z0-9._-]+/g, "_")}-${round}`, argv, env, cwd: '/', marker: 'BENCHGRAPH-NO-MARKER', timeoutMs, tailBytes: 2048 });
+          const r = await launcher.launch({
+            launchId: `compress-${method.replace(/[^A-Za-z0-9._-]+/g, '_')}-${round}`,
+            argv,
+            env,
+            cwd: '/',
+            marker: 'BENCHGRAPH-NO-MARKER',
+            timeoutMs,
+            tailBytes: 2048,
+          });
           const { ok, reason } = launchOk(r);
-          await journal.addCompression({ method, round, layerBytes, compressedBytes: ok ? await size() : null, wallMs: ok ? r.completionMs : null, ok, failureReason: reason, note });
+          await journal.addCompression({
+            method,
+            round,
+            layerBytes,
+            compressedBytes: ok ? await size() : null,
+            wallMs: ok ? r.completionMs : null,
+            ok,
+            failureReason: reason,
+            note,
+          });
         };
         const gzipRef = `${address}/${REPO}:gzip-${round}`;
         await docker(t, ['tag', image, gzipRef]);
-        await measure('gzip (docker push)', dockerArgv(engine.socket, ['push', gzipRef]), () => topLayerBlobBytes(address, `gzip-${round}`, 'application/vnd.docker.distribution.manifest.v2+json'), 'Docker default gzip, Go compress/gzip, one thread; time includes the upload to the loopback registry');
+        await measure(
+          'gzip (docker push)',
+          dockerArgv(engine.socket, ['push', gzipRef]),
+          () => topLayerBlobBytes(address, `gzip-${round}`, 'application/vnd.docker.distribution.manifest.v2+json'),
+          'Docker default gzip, Go compress/gzip, one thread; time includes the upload to the loopback registry',
+        );
         await measure(
           'zstd (skopeo copy)',
-          ['skopeo', 'copy', '--quiet', '--src-daemon-host', `unix://${engine.socket}`, '--dest-tls-verify=false', '--format', 'oci', '--dest-compress-format', 'zstd', `docker-daemon:${image}`, `docker://${address}/${REPO}:zstd-${round}`],
+          [
+            'skopeo',
+            'copy',
+            '--quiet',
+            '--src-daemon-host',
+            `unix://${engine.socket}`,
+            '--dest-tls-verify=false',
+            '--format',
+            'oci',
+            '--dest-compress-format',
+            'zstd',
+            `docker-daemon:${image}`,
+            `docker://${address}/${REPO}:zstd-${round}`,
+          ],
           () => topLayerBlobBytes(address, `zstd-${round}`, 'application/vnd.oci.image.manifest.v1+json'),
           'skopeo default zstd level; time includes exporting the image from the engine and the base layer',
         );
         const out = join(workDir, `layer-${round}.tar.gz`);
-        await measure('gzip (pigz)', ['sh', '-c', 'exec pigz -c "$1" > "$2"', 'sh', layer.layerTar, out], async () => statSync(out).size, 'pigz default level 6, one thread per CPU, layer tar from docker save to a local file');
+        await measure(
+          'gzip (pigz)',
+          ['sh', '-c', 'exec pigz -c "$1" > "$2"', 'sh', layer.layerTar, out],
+          async () => statSync(out).size,
+          'pigz default level 6, one thread per CPU, layer tar from docker save to a local file',
+        );
         rmSync(join(layer.layerTar, '..', '..'), { recursive: true, force: true });
         if (existsSync(out)) rmSync(out);
         await journal.markDone('compression', 'compression', round, null);
       } finally {
         await removeWorkload(engine, tag);
-        await run(dockerArgv(engine.socket, [])[0]!, [...dockerArgv(engine.socket, []).slice(1), 'rmi', '-f', `${address}/${REPO}:gzip-${round}`]).catch(() => undefined);
+        await run(dockerArgv(engine.socket, [])[0]!, [...dockerArgv(engine.socket, []).slice(1), 'rmi', '-f', `${address}/${REPO}:gzip-${round}`]).catch(
+          () => undefined,
+        );
       }
     }
   } finally {

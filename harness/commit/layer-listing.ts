@@ -42,7 +42,11 @@ export function listingDifferences(a: readonly string[], b: readonly string[], n
  * Saves the image, extracts its top layer tar into `workDir` and returns the
  * listing and the layer tar's path (removed by the caller with workDir).
  */
-export async function topLayerListing(target: DockerTarget, image: string, workDir: string): Promise<{ lines: string[]; layerTar: string; layerTarBytes: number }> {
+export async function topLayerListing(
+  target: DockerTarget,
+  image: string,
+  workDir: string,
+): Promise<{ lines: string[]; layerTar: string; layerTarBytes: number }> {
   const dir = mkdtempSync(join(workDir, 'save-'));
   try {
     const saved = join(dir, 'image.tar');

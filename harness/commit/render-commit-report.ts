@@ -11,7 +11,12 @@ export interface CommitReportInputs {
   analysis: CommitAnalysis;
   checks: { cell: string; state: string; entries: number | null; equal: boolean; differences: string[] }[];
   session: { seed?: string; rounds?: number; warmupRounds?: number; durationS?: number; cpus?: number; image?: string };
-  pins: { kernel?: string; node?: string; binaries?: { name: string; version?: string; sha256?: string; path?: string }[]; images?: Record<string, { tarSha256?: string; tarBytes?: number }> } | null;
+  pins: {
+    kernel?: string;
+    node?: string;
+    binaries?: { name: string; version?: string; sha256?: string; path?: string }[];
+    images?: Record<string, { tarSha256?: string; tarBytes?: number }>;
+  } | null;
   stages: { id: string; kind: string; outputDigest: string }[];
   samplesSha256: string | null;
 }
@@ -23,7 +28,9 @@ const slopeText = (g: Growth): string => (g.fit ? `b = ${fixed(g.fit.slope, 2)} 
 const dimLabel: Record<string, string> = { total_mb: 'base size (MB)', file_count: 'file count', change_bytes: 'change (bytes)' };
 
 function fixedText(f: Record<string, number>): string {
-  return Object.entries(f).map(([k, v]) => `${k}=${v}`).join(', ');
+  return Object.entries(f)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 }
 
 /** The cell at the largest total_mb of the total_mb sweep (or the largest cell). */
@@ -63,22 +70,88 @@ export function growthPlotFile(state: string, dimension: string): string {
 
 export function renderCommitCsvs(a: CommitAnalysis): Map<string, string> {
   const files = new Map<string, string>();
-  files.set('cells.csv', csv(
-    ['cell', 'total_mb', 'file_count', 'change_bytes', 'method', 'state', 'n', 'failed', 'p50_wall_ms', 'p50_engine_cpu_ms', 'p50_disk_read_bytes', 'p50_read_chars_bytes', 'p50_layer_bytes'],
-    a.cells.map((c) => [c.cell, c.dims['total_mb']!, c.dims['file_count']!, c.dims['change_bytes']!, c.method, c.state, c.n, c.failed, c.p50WallMs, c.p50EngineCpuMs, c.p50DiskReadBytes, c.p50ReadCharsBytes, c.p50LayerBytes]),
-  ));
-  files.set('ratios.csv', csv(
-    ['cell', 'total_mb', 'file_count', 'change_bytes', 'state', 'rounds', 'naive_p50_ms', 'native_p50_ms', 'ratio', 'low', 'high', 'naive_slower_rounds'],
-    a.ratios.map((r) => [r.cell, r.dims['total_mb']!, r.dims['file_count']!, r.dims['change_bytes']!, r.state, r.rounds, r.medianA, r.medianB, r.ratio, r.low, r.high, r.naiveSlowerRounds]),
-  ));
-  files.set('growth.csv', csv(
-    ['dimension', 'fixed', 'method', 'state', 'slope', 'low', 'high', 'scale_ms', 'sizes', 'observations', 'resamples', 'confidence'],
-    a.growth.map((g) => [g.dimension, fixedText(g.fixed), g.method, g.state, g.fit?.slope ?? null, g.fit?.low ?? null, g.fit?.high ?? null, g.fit?.scale ?? null, g.fit?.sizes ?? null, g.fit?.observations ?? null, g.fit?.resamples ?? null, g.fit?.confidence ?? null]),
-  ));
-  files.set('compression.csv', csv(
-    ['method', 'n', 'failed', 'p50_wall_ms', 'p50_layer_bytes', 'p50_compressed_bytes', 'mb_per_s', 'note'],
-    a.compression.map((c) => [c.method, c.n, c.failed, c.p50WallMs, c.p50LayerBytes, c.p50CompressedBytes, c.mbPerS, c.note]),
-  ));
+  files.set(
+    'cells.csv',
+    csv(
+      [
+        'cell',
+        'total_mb',
+        'file_count',
+        'change_bytes',
+        'method',
+        'state',
+        'n',
+        'failed',
+        'p50_wall_ms',
+        'p50_engine_cpu_ms',
+        'p50_disk_read_bytes',
+        'p50_read_chars_bytes',
+        'p50_layer_bytes',
+      ],
+      a.cells.map((c) => [
+        c.cell,
+        c.dims['total_mb']!,
+        c.dims['file_count']!,
+        c.dims['change_bytes']!,
+        c.method,
+        c.state,
+        c.n,
+        c.failed,
+        c.p50WallMs,
+        c.p50EngineCpuMs,
+        c.p50DiskReadBytes,
+        c.p50ReadCharsBytes,
+        c.p50LayerBytes,
+      ]),
+    ),
+  );
+  files.set(
+    'ratios.csv',
+    csv(
+      ['cell', 'total_mb', 'file_count', 'change_bytes', 'state', 'rounds', 'naive_p50_ms', 'native_p50_ms', 'ratio', 'low', 'high', 'naive_slower_rounds'],
+      a.ratios.map((r) => [
+        r.cell,
+        r.dims['total_mb']!,
+        r.dims['file_count']!,
+        r.dims['change_bytes']!,
+        r.state,
+        r.rounds,
+        r.medianA,
+        r.medianB,
+        r.ratio,
+        r.low,
+        r.high,
+        r.naiveSlowerRounds,
+      ]),
+    ),
+  );
+  files.set(
+    'growth.csv',
+    csv(
+      ['dimension', 'fixed', 'method', 'state', 'slope', 'low', 'high', 'scale_ms', 'sizes', 'observations', 'resamples', 'confidence'],
+      a.growth.map((g) => [
+        g.dimension,
+        fixedText(g.fixed),
+        g.method,
+        g.state,
+        g.fit?.slope ?? null,
+        g.fit?.low ?? null,
+        g.fit?.high ?? null,
+        g.fit?.scale ?? null,
+        g.fit?.sizes ?? null,
+        g.fit?.observations ?? null,
+        g.fit?.resamples ?? null,
+        g.fit?.confidence ?? null,
+      ]),
+    ),
+  );
+  files.set(
+    'compression.csv',
+    csv(
+      ['method', 'n', 'failed', 'p50_wall_ms', 'p50_layer_bytes', 'p50_compressed_bytes', 'mb_per_s', 'note'],
+      a.compression.map((c) => [c.method, c.n, c.failed, c.p50WallMs, c.p50LayerBytes, c.p50CompressedBytes, c.mbPerS, c.note]),
+    ),
+  );
   return files;
 }
 
@@ -95,53 +168,117 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
     for (const state of a.states) {
       const r = ratioAt(state);
       if (!r) continue;
-      const detected = r.low !== null && r.low > 1 ? 'naive slower (interval excludes 1)' : r.high !== null && r.high < 1 ? 'naive faster (interval excludes 1)' : 'no difference detected (interval contains 1)';
-      L.push(`- **${state} commit** at the largest base (${fixedText(big.dims)}): naive P50 ${ms(r.medianA)} → native P50 ${ms(r.medianB)}; ratio of medians ${x2(r.ratio)} (95% paired-round interval ${x2(r.low)}–${x2(r.high)}, ${r.rounds} rounds; naive slower in ${r.naiveSlowerRounds}/${r.rounds}): ${detected}.`);
+      const detected =
+        r.low !== null && r.low > 1
+          ? 'naive slower (interval excludes 1)'
+          : r.high !== null && r.high < 1
+            ? 'naive faster (interval excludes 1)'
+            : 'no difference detected (interval contains 1)';
+      L.push(
+        `- **${state} commit** at the largest base (${fixedText(big.dims)}): naive P50 ${ms(r.medianA)} → native P50 ${ms(r.medianB)}; ratio of medians ${x2(r.ratio)} (95% paired-round interval ${x2(r.low)}–${x2(r.high)}, ${r.rounds} rounds; naive slower in ${r.naiveSlowerRounds}/${r.rounds}): ${detected}.`,
+      );
     }
   }
   for (const g of a.growth.filter((x) => x.dimension === 'total_mb' || x.dimension === 'file_count')) {
-    L.push(`- Growth of the ${g.state} commit of the **${g.method}** engine with ${dimLabel[g.dimension]} (${fixedText(g.fixed)}): time ∝ size^b with ${slopeText(g)}.`);
+    L.push(
+      `- Growth of the ${g.state} commit of the **${g.method}** engine with ${dimLabel[g.dimension]} (${fixedText(g.fixed)}): time ∝ size^b with ${slopeText(g)}.`,
+    );
   }
-  L.push(`- Change sets: ${checksEqual} of ${inp.checks.length} compared layers (cell × state) are equal between the two engines (sorted tar listings: paths, types, sizes, whiteouts).`);
+  L.push(
+    `- Change sets: ${checksEqual} of ${inp.checks.length} compared layers (cell × state) are equal between the two engines (sorted tar listings: paths, types, sizes, whiteouts).`,
+  );
   const comp = [...a.compression].sort((p, q) => (p.p50WallMs ?? Infinity) - (q.p50WallMs ?? Infinity));
-  if (comp.length) L.push(`- Compression of one committed layer: ${comp.map((c) => `${c.method} ${ms(c.p50WallMs)} → ${mb(c.p50CompressedBytes)}`).join('; ')} (P50; the data is random, so it does not compress).`);
-  L.push('', 'What the source expected: the naive time grows with the base for a fixed change (b ≈ 1), the native time does not (b ≈ 0). The slopes above are what this run measured; where they differ from that expectation, the measurement stands.', '');
+  if (comp.length)
+    L.push(
+      `- Compression of one committed layer: ${comp.map((c) => `${c.method} ${ms(c.p50WallMs)} → ${mb(c.p50CompressedBytes)}`).join('; ')} (P50; the data is random, so it does not compress).`,
+    );
+  L.push(
+    '',
+    'What the source expected: the naive time grows with the base for a fixed change (b ≈ 1), the native time does not (b ≈ 0). The slopes above are what this run measured; where they differ from that expectation, the measurement stands.',
+    '',
+  );
 
   L.push('## Design', '');
-  L.push('- Two private Docker engines started from the same Debian `dockerd` binary, each with its own data-root, exec-root, pidfile and unix socket, `--bridge=none --iptables=false --ip6tables=false`; every container runs with `--network none`.');
-  L.push('- **naive**: started while the kernel\'s overlay `redirect_dir` parameter is on; Docker\'s overlay2 driver then reports "Native Overlay Diff: false" and computes a commit\'s diff by walking the lower and the merged trees (archive.ChangesDirs). The setting is restored as soon as the engine has answered `docker info`. **native**: started with it off; "Native Overlay Diff: true"; the diff is a tar of the upperdir. Both checked in `docker info` before sampling.');
-  L.push('- **initial**: a container from the base image writes F files of S/F bytes of random data under /random_files (untimed; the host then syncs the engine\'s filesystem); measured: `docker commit`. **incremental**: a container from that committed image writes one file of `change_bytes` random bytes; measured: `docker commit`.');
-  L.push('- Per commit: wall time (the C launch helper, CLOCK_MONOTONIC from spawning the docker CLI to its exit), the engine\'s CPU time (utime+stime of dockerd and its live descendants plus their reaped children, /proc before and after), bytes read (read_bytes = from the block device, rchar = through read calls, page cache included, /proc/PID/io), the layer size (image size minus parent size).');
-  L.push(`- Cells: design.matrix in \`${inp.pipelineFileName}\`; ${inp.session.rounds ?? '?'} formal rounds (${inp.session.warmupRounds ?? 0} warmup rounds of the smallest cell excluded); in each round every cell runs on both engines, cells and engines in a seeded random order (seed \`${inp.session.seed ?? ''}\`). Base image: \`${inp.session.image ?? ''}\`. Machine: ${inp.session.cpus ?? '?'} CPUs, shared.`);
-  L.push(`- Statistics: P50 is the type-7 median. The ratio interval resamples complete rounds (${a.bootstrap.resamples} resamples, ${a.bootstrap.confidence * 100}%). The growth fit is least squares of log(time) on log(size) over every observation; its interval resamples observations within each size.`, '');
+  L.push(
+    '- Two private Docker engines started from the same Debian `dockerd` binary, each with its own data-root, exec-root, pidfile and unix socket, `--bridge=none --iptables=false --ip6tables=false`; every container runs with `--network none`.',
+  );
+  L.push(
+    '- **naive**: started while the kernel\'s overlay `redirect_dir` parameter is on; Docker\'s overlay2 driver then reports "Native Overlay Diff: false" and computes a commit\'s diff by walking the lower and the merged trees (archive.ChangesDirs). The setting is restored as soon as the engine has answered `docker info`. **native**: started with it off; "Native Overlay Diff: true"; the diff is a tar of the upperdir. Both checked in `docker info` before sampling.',
+  );
+  L.push(
+    "- **initial**: a container from the base image writes F files of S/F bytes of random data under /random_files (untimed; the host then syncs the engine's filesystem); measured: `docker commit`. **incremental**: a container from that committed image writes one file of `change_bytes` random bytes; measured: `docker commit`.",
+  );
+  L.push(
+    "- Per commit: wall time (the C launch helper, CLOCK_MONOTONIC from spawning the docker CLI to its exit), the engine's CPU time (utime+stime of dockerd and its live descendants plus their reaped children, /proc before and after), bytes read (read_bytes = from the block device, rchar = through read calls, page cache included, /proc/PID/io), the layer size (image size minus parent size).",
+  );
+  L.push(
+    `- Cells: design.matrix in \`${inp.pipelineFileName}\`; ${inp.session.rounds ?? '?'} formal rounds (${inp.session.warmupRounds ?? 0} warmup rounds of the smallest cell excluded); in each round every cell runs on both engines, cells and engines in a seeded random order (seed \`${inp.session.seed ?? ''}\`). Base image: \`${inp.session.image ?? ''}\`. Machine: ${inp.session.cpus ?? '?'} CPUs, shared.`,
+  );
+  L.push(
+    `- Statistics: P50 is the type-7 median. The ratio interval resamples complete rounds (${a.bootstrap.resamples} resamples, ${a.bootstrap.confidence * 100}%). The growth fit is least squares of log(time) on log(size) over every observation; its interval resamples observations within each size.`,
+    '',
+  );
 
-  L.push('## Data and analysis', '', '### Before/after (the source\'s table)', '');
+  L.push('## Data and analysis', '', "### Before/after (the source's table)", '');
   L.push('| cell | commit | naive P50 | native P50 | naive/native (95% interval) | rounds |', '|---|---|---:|---:|---:|---:|');
-  for (const r of a.ratios) L.push(`| ${fixedText(r.dims)} | ${r.state} | ${ms(r.medianA)} | ${ms(r.medianB)} | ${x2(r.ratio)} (${x2(r.low)}–${x2(r.high)}) | ${r.rounds} |`);
+  for (const r of a.ratios)
+    L.push(`| ${fixedText(r.dims)} | ${r.state} | ${ms(r.medianA)} | ${ms(r.medianB)} | ${x2(r.ratio)} (${x2(r.low)}–${x2(r.high)}) | ${r.rounds} |`);
   L.push('', '### Growth', '');
   for (const p of plots) L.push(`![${p.title}](${p.file})`, '');
   L.push('| sweep | fixed | method | commit | exponent b (95% interval) | sizes | observations |', '|---|---|---|---|---|---:|---:|');
-  for (const g of a.growth) L.push(`| ${g.dimension} | ${fixedText(g.fixed)} | ${g.method} | ${g.state} | ${g.fit ? `${fixed(g.fit.slope, 2)} (${fixed(g.fit.low, 2)}, ${fixed(g.fit.high, 2)})` : '–'} | ${g.fit?.sizes ?? '–'} | ${g.fit?.observations ?? '–'} |`);
+  for (const g of a.growth)
+    L.push(
+      `| ${g.dimension} | ${fixedText(g.fixed)} | ${g.method} | ${g.state} | ${g.fit ? `${fixed(g.fit.slope, 2)} (${fixed(g.fit.low, 2)}, ${fixed(g.fit.high, 2)})` : '–'} | ${g.fit?.sizes ?? '–'} | ${g.fit?.observations ?? '–'} |`,
+    );
   L.push('', '### Engine CPU and bytes read (P50 per commit)', '');
   L.push('| cell | commit | method | wall | engine CPU | read (disk) | read (calls) | layer |', '|---|---|---|---:|---:|---:|---:|---:|');
-  for (const c of a.cells) L.push(`| ${fixedText(c.dims)} | ${c.state} | ${c.method} | ${ms(c.p50WallMs)} | ${ms(c.p50EngineCpuMs)} | ${mb(c.p50DiskReadBytes)} | ${mb(c.p50ReadCharsBytes)} | ${mb(c.p50LayerBytes)} |`);
-  L.push('', '### Compression of the committed layer (the source\'s next bottleneck)', '');
+  for (const c of a.cells)
+    L.push(
+      `| ${fixedText(c.dims)} | ${c.state} | ${c.method} | ${ms(c.p50WallMs)} | ${ms(c.p50EngineCpuMs)} | ${mb(c.p50DiskReadBytes)} | ${mb(c.p50ReadCharsBytes)} | ${mb(c.p50LayerBytes)} |`,
+    );
+  L.push('', "### Compression of the committed layer (the source's next bottleneck)", '');
   L.push('| method | n | P50 time | layer | compressed | MB/s | note |', '|---|---:|---:|---:|---:|---:|---|');
-  for (const c of a.compression) L.push(`| ${c.method} | ${c.n} | ${ms(c.p50WallMs)} | ${mb(c.p50LayerBytes)} | ${mb(c.p50CompressedBytes)} | ${c.mbPerS === null ? '–' : fixed(c.mbPerS, 0)} | ${c.note} |`);
+  for (const c of a.compression)
+    L.push(
+      `| ${c.method} | ${c.n} | ${ms(c.p50WallMs)} | ${mb(c.p50LayerBytes)} | ${mb(c.p50CompressedBytes)} | ${c.mbPerS === null ? '–' : fixed(c.mbPerS, 0)} | ${c.note} |`,
+    );
   L.push('', '### Change-set checks', '');
-  for (const c of inp.checks) L.push(`- ${c.cell} ${c.state}: ${c.equal ? `equal (${c.entries} entries)` : `DIFFERENT: ${c.differences.slice(0, 3).join('; ')}`}`);
+  for (const c of inp.checks)
+    L.push(`- ${c.cell} ${c.state}: ${c.equal ? `equal (${c.entries} entries)` : `DIFFERENT: ${c.differences.slice(0, 3).join('; ')}`}`);
   L.push('', '## What is not established', '');
-  L.push('- containerd itself was not measured. Docker 20.10\'s overlay2 driver stands in for containerd\'s diff service: the same idea (the naive method walks the lower and the merged trees and compares them; the native method reads the changes from the overlay upperdir), different code (Docker\'s archive.ChangesDirs and its upperdir tar, not containerd\'s doubleWalkDiff and continuity\'s DiffDirChanges with DiffSourceOverlayFS).');
-  L.push('- Sizes: the source committed 10 GB (100 files of 100 MB); this run goes up to the largest total_mb in its matrix on a shared 2-CPU machine, so the source\'s absolute times (846 s, 39 s, 0.46 s) are not expected; the ratios and exponents are the comparable results.');
-  L.push('- The measured time is that of `docker commit` as a whole (the CLI, the diff, extracting it into the new layer, the image metadata), not of the diff function alone; no profiler was attached. Docker\'s naive path also mounts the container\'s layer and its parent to walk them (and computes the layer size by a second walk), so part of the naive time is mount work, not the walk itself.');
-  L.push('- While the naive engine starts (a few seconds), redirect_dir is on for the whole machine: an engine started by another program in that window would get the naive diff too. benchgraph runs take turns through a lock file; other programs are not covered.');
-  L.push('- The compression figures are for random data (incompressible, as in the source\'s dd from /dev/urandom); real workspaces compress. The skopeo time includes exporting the image from the engine.');
-  L.push('- The page cache was not dropped between commits (it would disturb other users of the machine): bytes read from disk are mostly zero; bytes read through calls show the work.', '');
-  L.push('## Downloads', '', '- cells.csv, ratios.csv, growth.csv, compression.csv (this folder); raw rows: commits.duckdb in the commit-sample stage\'s outputs.', '');
+  L.push(
+    "- containerd itself was not measured. Docker 20.10's overlay2 driver stands in for containerd's diff service: the same idea (the naive method walks the lower and the merged trees and compares them; the native method reads the changes from the overlay upperdir), different code (Docker's archive.ChangesDirs and its upperdir tar, not containerd's doubleWalkDiff and continuity's DiffDirChanges with DiffSourceOverlayFS).",
+  );
+  L.push(
+    "- Sizes: the source committed 10 GB (100 files of 100 MB); this run goes up to the largest total_mb in its matrix on a shared 2-CPU machine, so the source's absolute times (846 s, 39 s, 0.46 s) are not expected; the ratios and exponents are the comparable results.",
+  );
+  L.push(
+    "- The measured time is that of `docker commit` as a whole (the CLI, the diff, extracting it into the new layer, the image metadata), not of the diff function alone; no profiler was attached. Docker's naive path also mounts the container's layer and its parent to walk them (and computes the layer size by a second walk), so part of the naive time is mount work, not the walk itself.",
+  );
+  L.push(
+    '- While the naive engine starts (a few seconds), redirect_dir is on for the whole machine: an engine started by another program in that window would get the naive diff too. benchgraph runs take turns through a lock file; other programs are not covered.',
+  );
+  L.push(
+    "- The compression figures are for random data (incompressible, as in the source's dd from /dev/urandom); real workspaces compress. The skopeo time includes exporting the image from the engine.",
+  );
+  L.push(
+    '- The page cache was not dropped between commits (it would disturb other users of the machine): bytes read from disk are mostly zero; bytes read through calls show the work.',
+    '',
+  );
+  L.push(
+    '## Downloads',
+    '',
+    "- cells.csv, ratios.csv, growth.csv, compression.csv (this folder); raw rows: commits.duckdb in the commit-sample stage's outputs.",
+    '',
+  );
   L.push('## Provenance', '');
-  if (inp.session.durationS !== undefined) L.push(`- Last sampling session of commit-sample: ${fixed(inp.session.durationS / 60, 1)} min (the pin stage and earlier sessions of a resumed run not included).`);
+  if (inp.session.durationS !== undefined)
+    L.push(
+      `- Last sampling session of commit-sample: ${fixed(inp.session.durationS / 60, 1)} min (the pin stage and earlier sessions of a resumed run not included).`,
+    );
   if (inp.pins?.kernel) L.push(`- Kernel ${inp.pins.kernel}, Node ${inp.pins.node ?? ''}.`);
-  for (const b of (inp.pins?.binaries ?? []).filter((x) => ['dockerd', 'docker', 'skopeo', 'docker-registry'].includes(x.name))) L.push(`- ${b.name} ${b.version ?? ''} sha256 ${b.sha256 ?? '-'}`);
+  for (const b of (inp.pins?.binaries ?? []).filter((x) => ['dockerd', 'docker', 'skopeo', 'docker-registry'].includes(x.name)))
+    L.push(`- ${b.name} ${b.version ?? ''} sha256 ${b.sha256 ?? '-'}`);
   for (const s of inp.stages) L.push(`- stage \`${s.id}\` (${s.kind}): ${s.outputDigest}`);
   if (inp.samplesSha256) L.push(`- commits.duckdb sha256 ${inp.samplesSha256}`);
   L.push('', 'See REPRODUCE.md.', '');
@@ -151,10 +288,21 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
 export function renderCommitReproduce(inp: CommitReportInputs): string {
   const f = inp.pipelineFileName;
   return [
-    `# Reproducing "${inp.experiment.name}"`, '',
-    'As root on Debian 12, in a clone of benchgraph:', '',
-    '```', './setup.sh', `./bin/pipeline.js run -f ${f}`, `./bin/pipeline.js audit -f ${f}`, '```', '',
-    'The run needs root: it starts two private dockerd engines and sets /sys/module/overlay/parameters/redirect_dir for the moment the naive engine starts (restored at once, on exit, on SIGINT/SIGTERM, and at the next start after a SIGKILL). Re-analyse only: `--set analysis.bootstrap.resamples=5000` reruns commit-analyze and commit-report.', '',
-    '## Stages and output digests', '', ...inp.stages.map((s) => `- \`${s.id}\` (${s.kind}): ${s.outputDigest}`), '',
+    `# Reproducing "${inp.experiment.name}"`,
+    '',
+    'As root on Debian 12, in a clone of benchgraph:',
+    '',
+    '```',
+    './setup.sh',
+    `./bin/pipeline.js run -f ${f}`,
+    `./bin/pipeline.js audit -f ${f}`,
+    '```',
+    '',
+    'The run needs root: it starts two private dockerd engines and sets /sys/module/overlay/parameters/redirect_dir for the moment the naive engine starts (restored at once, on exit, on SIGINT/SIGTERM, and at the next start after a SIGKILL). Re-analyse only: `--set analysis.bootstrap.resamples=5000` reruns commit-analyze and commit-report.',
+    '',
+    '## Stages and output digests',
+    '',
+    ...inp.stages.map((s) => `- \`${s.id}\` (${s.kind}): ${s.outputDigest}`),
+    '',
   ].join('\n');
 }

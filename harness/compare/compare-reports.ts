@@ -84,10 +84,18 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     const baselineDirection = directionOf(b);
     const candidateDirection = directionOf(c);
     return {
-      cohort: any.cohort, state: any.state, metric: any.metric, a: any.a, b: any.b,
-      baseline: baselineDirection, candidate: candidateDirection, status: statusOf(baselineDirection, candidateDirection),
-      baselineValue: b?.value ?? null, candidateValue: c?.value ?? null,
-      baselineSessions: b?.sessionsSameDirection ?? null, candidateSessions: c?.sessionsSameDirection ?? null,
+      cohort: any.cohort,
+      state: any.state,
+      metric: any.metric,
+      a: any.a,
+      b: any.b,
+      baseline: baselineDirection,
+      candidate: candidateDirection,
+      status: statusOf(baselineDirection, candidateDirection),
+      baselineValue: b?.value ?? null,
+      candidateValue: c?.value ?? null,
+      baselineSessions: b?.sessionsSameDirection ?? null,
+      candidateSessions: c?.sessionsSameDirection ?? null,
     };
   });
   const cKey = (c: { cohort: string; path: string; state: string; metric: string }): string => key(c.cohort, c.path, c.state, c.metric);
@@ -97,7 +105,13 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     const baselineP50 = bc.p50;
     const candidateP50 = cc?.p50 ?? null;
     return {
-      cohort: bc.cohort, path: bc.path, state: bc.state, metric: bc.metric, unit: bc.unit, baselineP50, candidateP50,
+      cohort: bc.cohort,
+      path: bc.path,
+      state: bc.state,
+      metric: bc.metric,
+      unit: bc.unit,
+      baselineP50,
+      candidateP50,
       ratio: baselineP50 !== null && candidateP50 !== null && baselineP50 !== 0 ? candidateP50 / baselineP50 : null,
     };
   });
@@ -130,10 +144,27 @@ export function summaryLine(r: ReportComparison): string {
 /** The machine-readable shape of `pipeline compare --json`. */
 export function comparisonJson(r: ReportComparison): {
   conclusions: { cohort: string; state: string; metric: string; a: string; b: string; baseline: Direction; candidate: Direction; status: Status }[];
-  held: number; changed: number; lost: number; gained: number; unmatched: number;
+  held: number;
+  changed: number;
+  lost: number;
+  gained: number;
+  unmatched: number;
 } {
   return {
-    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status }) => ({ cohort, state, metric, a, b, baseline, candidate, status })),
-    held: r.held, changed: r.changed, lost: r.lost, gained: r.gained, unmatched: r.unmatched,
+    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status }) => ({
+      cohort,
+      state,
+      metric,
+      a,
+      b,
+      baseline,
+      candidate,
+      status,
+    })),
+    held: r.held,
+    changed: r.changed,
+    lost: r.lost,
+    gained: r.gained,
+    unmatched: r.unmatched,
   };
 }

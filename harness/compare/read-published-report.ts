@@ -31,7 +31,11 @@ export function readPublishedReport(folder: string): PublishedReport {
   const diff = readTable(folder, 'differences.csv', ['cohort', 'state', 'metric', 'a', 'b', 'value']);
   const hasDetected = diff.header.includes('detected');
   if (!hasDetected && !(diff.header.includes('low') && diff.header.includes('high'))) {
-    throw new UserError('missing column detected (or low and high)', { file: join(folder, 'differences.csv'), line: 1 }, 'a published differences.csv says whether each difference was detected');
+    throw new UserError(
+      'missing column detected (or low and high)',
+      { file: join(folder, 'differences.csv'), line: 1 },
+      'a published differences.csv says whether each difference was detected',
+    );
   }
   const differences: PublishedDifference[] = diff.rows
     .filter((r) => (r['kind'] ?? 'median_difference') === 'median_difference')
@@ -40,14 +44,26 @@ export function readPublishedReport(folder: string): PublishedReport {
       const high = num(r['high']);
       const detected = hasDetected ? r['detected'] === 'true' : low !== null && high !== null && (low > 0 || high < 0);
       return {
-        cohort: r['cohort']!, state: r['state']!, metric: r['metric']!, a: r['a']!, b: r['b']!,
-        value: num(r['value']), low, high, detected,
+        cohort: r['cohort']!,
+        state: r['state']!,
+        metric: r['metric']!,
+        a: r['a']!,
+        b: r['b']!,
+        value: num(r['value']),
+        low,
+        high,
+        detected,
         sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
   const cells: PublishedCell[] = stats.rows.map((r) => ({
-    cohort: r['cohort']!, path: r['path']!, state: r['state']!, metric: r['metric']!, unit: r['unit'] ?? '', p50: num(r['p50']),
+    cohort: r['cohort']!,
+    path: r['path']!,
+    state: r['state']!,
+    metric: r['metric']!,
+    unit: r['unit'] ?? '',
+    p50: num(r['p50']),
   }));
   return { folder, differences, cells };
 }

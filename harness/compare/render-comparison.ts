@@ -7,7 +7,16 @@ const figure = (v: number | null, unit: string): string => `${fixed(v, unit === 
 
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export function renderComparisonText(r: ReportComparison): string {
@@ -17,7 +26,12 @@ export function renderComparisonText(r: ReportComparison): string {
   }
   const cells = [['cell', 'baseline P50', 'candidate P50', 'ratio']];
   for (const c of r.cells) {
-    cells.push([`${c.cohort} ${c.path} ${c.state} ${c.metric}`, figure(c.baselineP50, c.unit), figure(c.candidateP50, c.unit), c.ratio === null ? '–' : `×${c.ratio.toFixed(2)}`]);
+    cells.push([
+      `${c.cohort} ${c.path} ${c.state} ${c.metric}`,
+      figure(c.baselineP50, c.unit),
+      figure(c.candidateP50, c.unit),
+      c.ratio === null ? '–' : `×${c.ratio.toFixed(2)}`,
+    ]);
   }
   return pad(conclusions) + '\n' + pad(cells) + '\n' + summaryLine(r) + '\n';
 }
@@ -46,9 +60,19 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
     if (withSessions) cols.push(c.baselineSessions ?? '–', c.candidateSessions ?? '–');
     lines.push(`| ${cols.join(' | ')} |`);
   }
-  lines.push('', '## Cell medians', '', 'Ratio = candidate P50 / baseline P50.', '', '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio |', '|---|---|---|---|---:|---:|---:|');
+  lines.push(
+    '',
+    '## Cell medians',
+    '',
+    'Ratio = candidate P50 / baseline P50.',
+    '',
+    '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio |',
+    '|---|---|---|---|---:|---:|---:|',
+  );
   for (const c of r.cells) {
-    lines.push(`| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} |`);
+    lines.push(
+      `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} |`,
+    );
   }
   return lines.join('\n') + '\n';
 }

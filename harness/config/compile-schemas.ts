@@ -13,7 +13,9 @@ const standaloneCode = standaloneModule as unknown as typeof standaloneModule.de
 export const VALIDATORS_FILE = (): string => join(projectRoot(), 'dist', 'schemas', 'validators.cjs');
 
 function main(): void {
-  const kinds = readdirSync(stagesSourceDir()).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const kinds = readdirSync(stagesSourceDir())
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3));
   const ajv = schemaSet(schemasDir(), kinds);
   const refs: Record<string, string> = { pipeline: pipelineSchemaId };
   for (const k of kinds) refs[`stage:${k}`] = stageSchemaId(k);

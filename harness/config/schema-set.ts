@@ -11,11 +11,13 @@ import { SCHEMA_BASE, SECTIONS, stageSchemaId } from './schema-ids.js';
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
 export type Ajv = InstanceType<typeof Ajv2020>;
 
-
 /** Every schema, for the given stage kinds, in one ajv instance (source code kept for standalone output). */
 export function schemaSet(schemasDir: string, stageKinds: readonly string[]): Ajv {
   const a = new Ajv2020({ useDefaults: true, allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true, code: { source: true } });
-  for (const f of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json')).sort()) a.addSchema(readSchema(join(schemasDir, f)));
+  for (const f of readdirSync(schemasDir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort())
+    a.addSchema(readSchema(join(schemasDir, f)));
   for (const s of SECTIONS) {
     if (!a.getSchema(`${SCHEMA_BASE}${s}.schema.json`)) a.addSchema({ $id: `${SCHEMA_BASE}${s}.schema.json`, type: 'object' });
   }

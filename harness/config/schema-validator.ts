@@ -24,7 +24,9 @@ function compiled(): Record<string, Validate> {
   const file = join(projectRoot(), 'dist', 'schemas', 'validators.cjs');
   if (!existsSync(file)) throw new Error(`${file} is missing: run 'npm run build'`);
   const dir = schemasDir();
-  const sources = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'stages')).map((f) => join(dir, 'stages', f))].filter((f) => f.endsWith('.json'));
+  const sources = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'stages')).map((f) => join(dir, 'stages', f))].filter((f) =>
+    f.endsWith('.json'),
+  );
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
   if (statSync(file).mtimeMs + 1 < newest) throw new UserError('the compiled schemas are older than schemas/', { file }, "run 'npm run build'");
   validators = createRequire(import.meta.url)(file) as Record<string, Validate>;
@@ -83,7 +85,11 @@ function toUserError(src: YamlSource, err: ErrorObject, prefix: (string | number
 
 function place(src: YamlSource, path: (string | number)[], keyOfLast: boolean, message: string, hint: string): UserError {
   const pos = positionOf(src, path, keyOfLast);
-  const key = path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[') || '(top level)';
+  const key =
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+      .join('.')
+      .replace(/\.\[/g, '[') || '(top level)';
   return new UserError(message, { file: src.file, line: pos.line, col: pos.col, key }, hint);
 }
 

@@ -18,7 +18,11 @@ export function parseOverride(text: string): Override {
   const keyText = text.slice(0, eq).trim();
   const path = keyText.split('.');
   if (path.some((p) => p === '' || !/^[A-Za-z0-9_-]+$/.test(p))) {
-    throw new UserError(`'${keyText}' is not a dotted key path`, { key: '--set' }, 'use letters, digits, _ and - separated by dots, e.g. analysis.bootstrap.resamples=2000');
+    throw new UserError(
+      `'${keyText}' is not a dotted key path`,
+      { key: '--set' },
+      'use letters, digits, _ and - separated by dots, e.g. analysis.bootstrap.resamples=2000',
+    );
   }
   if (path[0] === 'stages') {
     throw new UserError(`stages cannot be changed with --set`, { key: '--set' }, 'edit the pipeline file to change the graph');
@@ -27,7 +31,11 @@ export function parseOverride(text: string): Override {
   try {
     value = parse(text.slice(eq + 1));
   } catch (e) {
-    throw new UserError(`value of ${keyText} is not valid YAML: ${(e as Error).message.split('\n')[0]}`, { key: '--set' }, 'quote strings with special characters');
+    throw new UserError(
+      `value of ${keyText} is not valid YAML: ${(e as Error).message.split('\n')[0]}`,
+      { key: '--set' },
+      'quote strings with special characters',
+    );
   }
   return { path, value: value === undefined ? null : value, text };
 }

@@ -46,7 +46,10 @@ export interface Pins {
 
 /** images.json (prepare, product): template fields of each image as the services serve it. */
 export interface PreparedImages {
-  images: Record<string, { repository: string; manifest_digest: string; config_digest: string; config_size: number; erofs_file?: string; erofs_bytes?: number }>;
+  images: Record<
+    string,
+    { repository: string; manifest_digest: string; config_digest: string; config_size: number; erofs_file?: string; erofs_bytes?: number }
+  >;
 }
 
 /** preparation.json (prepare, observation): one wall time per preparation operation. */

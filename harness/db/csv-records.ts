@@ -15,22 +15,41 @@ export function csvRecords(text: string): { line: number; fields: string[] }[] {
     const ch = text[i]!;
     if (quoted) {
       if (ch === '"') {
-        if (text[i + 1] === '"') { field += '"'; i++; } else quoted = false;
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
       } else {
         if (ch === '\n') line++;
         field += ch;
       }
       continue;
     }
-    if (ch === '"') { quoted = true; any = true; } else if (ch === ',') { fields.push(field); field = ''; any = true; } else if (ch === '\r') {
+    if (ch === '"') {
+      quoted = true;
+      any = true;
+    } else if (ch === ',') {
+      fields.push(field);
+      field = '';
+      any = true;
+    } else if (ch === '\r') {
       // ignored before \n
     } else if (ch === '\n') {
       fields.push(field);
       if (any || field !== '') out.push({ line: start, fields });
-      fields = []; field = ''; any = false; line++; start = line;
-    } else { field += ch; any = true; }
+      fields = [];
+      field = '';
+      any = false;
+      line++;
+      start = line;
+    } else {
+      field += ch;
+      any = true;
+    }
   }
-  if (any || field !== '') { fields.push(field); out.push({ line: start, fields }); }
+  if (any || field !== '') {
+    fields.push(field);
+    out.push({ line: start, fields });
+  }
   return out;
 }
-

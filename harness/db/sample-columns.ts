@@ -17,7 +17,12 @@ export interface SampleColumn {
 }
 
 const col = (name: string, type: ColumnType, sqlType: string, extra: Partial<SampleColumn> = {}): SampleColumn => ({
-  name, type, sqlType, required: false, nullable: true, ...extra,
+  name,
+  type,
+  sqlType,
+  required: false,
+  nullable: true,
+  ...extra,
 });
 const req = { required: true, nullable: false };
 

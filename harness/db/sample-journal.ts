@@ -11,7 +11,10 @@ const PHASES_COLUMNS_SQL = 'launch_id VARCHAR NOT NULL, seq INTEGER NOT NULL, na
 const ATTEMPT_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.a([0-9]+)$', 1) AS INTEGER)`;
 
 export class SampleJournal {
-  private constructor(private readonly db: Database, readonly file: string) {}
+  private constructor(
+    private readonly db: Database,
+    readonly file: string,
+  ) {}
 
   static async open(file: string): Promise<SampleJournal> {
     const db = await Database.open(file);
@@ -38,7 +41,13 @@ export class SampleJournal {
 
   async formalRows(): Promise<{ session: number; cohort: string; round: number; path: string; state: string }[]> {
     const rows = await this.db.all(`SELECT session, cohort, round, path, state FROM samples WHERE phase = 'formal'`);
-    return rows.map((r) => ({ session: Number(r['session']), cohort: String(r['cohort']), round: Number(r['round']), path: String(r['path']), state: String(r['state']) }));
+    return rows.map((r) => ({
+      session: Number(r['session']),
+      cohort: String(r['cohort']),
+      round: Number(r['round']),
+      path: String(r['path']),
+      state: String(r['state']),
+    }));
   }
 
   /** Removes the rows of formal rounds of a session that did not complete. */
@@ -59,7 +68,9 @@ export class SampleJournal {
 
   /** Every row (BIGINT columns as numbers), in launch order within each phase and round. */
   async rows(): Promise<SampleRow[]> {
-    const rows = await this.db.all(`SELECT * FROM samples ORDER BY CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, started_at, round, order_in_round, launch_id`);
+    const rows = await this.db.all(
+      `SELECT * FROM samples ORDER BY CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, started_at, round, order_in_round, launch_id`,
+    );
     return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as SampleRow[string])])));
   }
 
@@ -83,7 +94,9 @@ export class SampleJournal {
   }
 
   async counts(): Promise<{ formal: number; failed: number }> {
-    const row = await this.db.one(`SELECT count(*) FILTER (WHERE phase = 'formal') AS formal, count(*) FILTER (WHERE phase = 'formal' AND NOT ok) AS failed FROM samples`);
+    const row = await this.db.one(
+      `SELECT count(*) FILTER (WHERE phase = 'formal') AS formal, count(*) FILTER (WHERE phase = 'formal' AND NOT ok) AS failed FROM samples`,
+    );
     return { formal: Number(row?.['formal'] ?? 0), failed: Number(row?.['failed'] ?? 0) };
   }
 
@@ -91,7 +104,9 @@ export class SampleJournal {
   async exportTo(target: string): Promise<void> {
     await this.db.exec(`ATTACH '${target.replace(/'/g, "''")}' AS out`);
     await this.db.exec(`CREATE TABLE out.samples (${samplesTableColumnsSql()})`);
-    await this.db.exec(`INSERT INTO out.samples SELECT * FROM samples ORDER BY session, cohort, CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, launch_id`);
+    await this.db.exec(
+      `INSERT INTO out.samples SELECT * FROM samples ORDER BY session, cohort, CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, launch_id`,
+    );
     await this.db.exec(`CREATE TABLE out.phases (${PHASES_COLUMNS_SQL})`);
     await this.db.exec('INSERT INTO out.phases SELECT * FROM phases ORDER BY launch_id, seq');
     await this.db.exec('DETACH out');

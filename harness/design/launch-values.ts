@@ -45,7 +45,13 @@ export function launchValues(place: LaunchPlace, cohort: CohortSection, session:
   return values;
 }
 
-export function launchEnv(base: NodeJS.ProcessEnv, cohort: CohortSection, path: PathSection, place: LaunchPlace, expand: (s: string) => string): Record<string, string> {
+export function launchEnv(
+  base: NodeJS.ProcessEnv,
+  cohort: CohortSection,
+  path: PathSection,
+  place: LaunchPlace,
+  expand: (s: string) => string,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
   for (const [k, v] of Object.entries(cohort.env)) env[k] = expand(v);

@@ -45,7 +45,11 @@ export function runHook(argv: readonly string[], env: Record<string, string>, cw
       if (code === 0) resolve({ ok: true, reason: null, output });
       else {
         const last = output.trim().split('\n').at(-1) ?? '';
-        resolve({ ok: false, reason: `hook ${argv.join(' ').slice(0, 80)} ${signal ? `killed by ${signal}` : `exited ${code}`}${last ? `: ${last.slice(0, 200)}` : ''}`, output });
+        resolve({
+          ok: false,
+          reason: `hook ${argv.join(' ').slice(0, 80)} ${signal ? `killed by ${signal}` : `exited ${code}`}${last ? `: ${last.slice(0, 200)}` : ''}`,
+          output,
+        });
       }
     });
   });

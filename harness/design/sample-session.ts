@@ -73,5 +73,12 @@ export async function sampleSession(
   }
   // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
   const noise = hostNoise(hostAtStart, readHostSnapshot(), ourRootPids([ctx.dataDir, '/bg-engine-']));
-  return { session: id.session, attempt: id.attempt, host: hostName(), startedAt, endedAt: new Date().toISOString(), noise: { ...noise, ...noisySession(noise) } };
+  return {
+    session: id.session,
+    attempt: id.attempt,
+    host: hostName(),
+    startedAt,
+    endedAt: new Date().toISOString(),
+    noise: { ...noise, ...noisySession(noise) },
+  };
 }

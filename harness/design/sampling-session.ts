@@ -277,7 +277,12 @@ export class SamplingSession {
     const values = launchValues(p, cohort, this.o.values);
     try {
       const argv = expandArgv(template, values, cohort.command);
-      return await runHook(argv, launchEnv(process.env, cohort, path, p, (s) => expandString(s, values)), this.o.sessionDir, HOOK_TIMEOUT_MS);
+      return await runHook(
+        argv,
+        launchEnv(process.env, cohort, path, p, (s) => expandString(s, values)),
+        this.o.sessionDir,
+        HOOK_TIMEOUT_MS,
+      );
     } catch (e) {
       return { ok: false, reason: `hook template of path ${pathId}: ${(e as Error).message}`, output: '' };
     }

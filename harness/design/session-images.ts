@@ -14,7 +14,9 @@ export function sessionImages(inputs: Record<string, StageInput>): Record<string
       out[id] = { ...(out[id] ?? {}), ...fields, dir };
     }
   };
-  const dirs = Object.keys(inputs).sort().map((id) => inputs[id]!.outputDir);
+  const dirs = Object.keys(inputs)
+    .sort()
+    .map((id) => inputs[id]!.outputDir);
   for (const d of dirs) merge('pins.json', d);
   for (const d of dirs) merge('images.json', d);
   return out;

@@ -26,7 +26,11 @@ export interface AuditResult {
 export async function auditPipeline(config: PipelineConfig, dataDir: string, registry: StageRegistry = projectStageRegistry(null)): Promise<AuditResult> {
   const lock = readLock(config.file);
   if (!lock) {
-    throw new UserError('no lock file: nothing has been frozen for this pipeline yet', { file: relative(process.cwd(), lockPathFor(config.file)) }, 'run `pipeline run` first');
+    throw new UserError(
+      'no lock file: nothing has been frozen for this pipeline yet',
+      { file: relative(process.cwd(), lockPathFor(config.file)) },
+      'run `pipeline run` first',
+    );
   }
   const store = new Store(dataDir);
   const findings: AuditFinding[] = [];

@@ -4,9 +4,11 @@
 // scripts and C sources it runs by path (`extraCode`).
 //
 // A digest covers what executes, not the text around it: a JavaScript module
-// is hashed as its token sequence (comments and whitespace dropped, string,
-// template and regex literals kept exactly), so a comment, a type-only import
-// or a formatting change never changes a key. A shell script is hashed without
+// is hashed as its token sequence (comments, whitespace and trailing commas
+// dropped, a string by its value whatever its quotes, template and regex
+// literals kept exactly), so a comment, a type-only import or a formatting
+// change never changes a key. (Formatting is Prettier's, checked by the test
+// command, so parentheses and commas are canonical.) A shell script is hashed without
 // its comment lines and blank lines; other files byte for byte.
 //
 // Digests are cached by path, size and mtime in a JSON file (under .data/), so
@@ -18,7 +20,7 @@ import { sha256Hex } from '../digest/sha256.js';
 import { projectRoot } from '../process/project-root.js';
 
 /** Bump when the way a file is reduced to its digest changes. */
-const DIGEST_FORMAT = 2;
+const DIGEST_FORMAT = 4;
 
 interface FileEntry {
   size: number;
@@ -119,11 +121,19 @@ function sourceLabel(root: string, abs: string): string {
   return rel.startsWith('dist/') && rel.endsWith('.js') ? rel.slice('dist/'.length, -3) + '.ts' : rel;
 }
 
-/** Token sequence digest and project imports of an emitted JavaScript module. */
+/**
+ * Digest and project imports of an emitted JavaScript module: its syntax tree
+ * as tokens with a bracket around every node, so the tree's shape is hashed
+ * and parentheses need not be. Left out: comments and whitespace (trivia),
+ * the parentheses of a parenthesized expression (the tree keeps what they
+ * grouped), a trailing comma before a closing bracket, and a string's quotes.
+ */
 export function jsDigest(abs: string, text: string): { digest: string; imports: string[] } {
   const t = ts();
   const sf = t.createSourceFile(abs, text, t.ScriptTarget.Latest, true, t.ScriptKind.JS);
-  const tokens: string[] = [];
+  const OPEN = -1;
+  const CLOSE = -2;
+  const tokens: { kind: number; text: string }[] = [];
   const imports = new Set<string>();
   const walk = (node: import('typescript').Node): void => {
     if (node.kind >= t.SyntaxKind.FirstJSDocNode && node.kind <= t.SyntaxKind.LastJSDocNode) return;
@@ -133,15 +143,32 @@ export function jsDigest(abs: string, text: string): { digest: string; imports: 
       const arg = node.arguments[0];
       if (arg && t.isStringLiteralLike(arg)) addImport(abs, arg.text, imports);
     }
+    if (t.isParenthesizedExpression(node)) return walk(node.expression);
     const kids = node.getChildren(sf);
     if (kids.length === 0) {
-      if (node.kind !== t.SyntaxKind.EndOfFileToken) tokens.push(node.getText(sf));
+      if (node.kind === t.SyntaxKind.EndOfFileToken) return;
+      // A string's value, not its quotes: 'a' and "a" are the same code.
+      const text = node.kind === t.SyntaxKind.StringLiteral ? JSON.stringify((node as import('typescript').StringLiteral).text) : node.getText(sf);
+      tokens.push({ kind: node.kind, text });
       return;
     }
+    tokens.push({ kind: OPEN, text: '{' });
     for (const k of kids) walk(k);
+    tokens.push({ kind: CLOSE, text: '}' });
   };
   walk(sf);
-  return { digest: sha256Hex(tokens.join('\u0001')), imports: [...imports].sort() };
+  // A trailing comma before a closing bracket is formatting, not code; an
+  // array hole (`[,]`, `[1, ,]`: a comma after `[`, a comma or a hole) is code.
+  const real = tokens.map((tok, i) => i).filter((i) => tokens[i]!.kind >= 0);
+  const kindAt = (r: number): number => (r >= 0 && r < real.length ? tokens[real[r]!]!.kind : -3);
+  const closing = new Set<number>([t.SyntaxKind.CloseParenToken, t.SyntaxKind.CloseBracketToken, t.SyntaxKind.CloseBraceToken]);
+  const hole = new Set<number>([t.SyntaxKind.OpenBracketToken, t.SyntaxKind.CommaToken, t.SyntaxKind.OmittedExpression]);
+  const dropped = new Set<number>();
+  real.forEach((i, r) => {
+    if (tokens[i]!.kind === t.SyntaxKind.CommaToken && closing.has(kindAt(r + 1)) && !hole.has(kindAt(r - 1))) dropped.add(i);
+  });
+  const kept = tokens.filter((_, i) => !dropped.has(i));
+  return { digest: sha256Hex(kept.map((tok) => tok.text).join('\u0001')), imports: [...imports].sort() };
 }
 
 function addImport(fromAbs: string, spec: string, into: Set<string>): void {

@@ -15,10 +15,7 @@ import { merkleRoot } from '../digest/merkle.js';
 import { CheckFailed } from '../errors.js';
 import type { StageManifest, Store } from './store.js';
 
-export type FrozenState =
-  | { state: 'absent' }
-  | { state: 'intact'; manifest: StageManifest }
-  | { state: 'corrupt'; file: string; problem: string };
+export type FrozenState = { state: 'absent' } | { state: 'intact'; manifest: StageManifest } | { state: 'corrupt'; file: string; problem: string };
 
 export async function inspectFrozen(store: Store, kind: string, key: string): Promise<FrozenState> {
   return inspectFrozenSync(store, kind, key);

@@ -86,7 +86,13 @@ export function garbageCollect(pipelineFile: string, dataDir: string, options: {
   }
   if (!options.dryRun) for (const item of items) if (!item.blockedBy) removeScratch(item.path);
   const blockedStages = new Set(items.filter((i) => i.what === 'stage' && i.blockedBy).map((i) => i.path));
-  return { removed: removed.filter((k) => !blockedStages.has(join(dataDir, 'stages', k))), kept: kept + blockedStages.size, items, bytes: items.reduce((s, i) => s + i.bytes, 0), dryRun: options.dryRun === true };
+  return {
+    removed: removed.filter((k) => !blockedStages.has(join(dataDir, 'stages', k))),
+    kept: kept + blockedStages.size,
+    items,
+    bytes: items.reduce((s, i) => s + i.bytes, 0),
+    dryRun: options.dryRun === true,
+  };
 }
 
 function ownerGone(pid: number | null): boolean {

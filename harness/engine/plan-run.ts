@@ -57,7 +57,10 @@ export function planRun(ctx: PlanContext, options: PlanOptions = {}): PlannedSta
   const decls = new Map(config.stages.map((s) => [s.id, s]));
   const order = topoOrder(config.stages);
   const defOf = (id: string): StageDefinition => ctx.definitions.get(decls.get(id)!.uses)!;
-  for (const [flag, names] of [['--only', options.only], ['--force', options.force]] as const) {
+  for (const [flag, names] of [
+    ['--only', options.only],
+    ['--force', options.force],
+  ] as const) {
     for (const name of names ?? []) {
       if (!decls.has(name)) throw new UserError(`no stage with id '${name}'`, { key: flag }, `stage ids: ${order.join(', ')}`);
     }
@@ -84,7 +87,14 @@ export function planRun(ctx: PlanContext, options: PlanOptions = {}): PlannedSta
       const own = previous ? explainChange(previous.keyInputs, { ...inputs, needs: previous.keyInputs.needs }) : [];
       const upstream = waitingOn.map((n) => `upstream ${n} runs first`);
       const runs = def.volatile || inScope;
-      planned.set(id, { ...base, key: null, inputs: null, action: runs ? 'run' : 'skip', reasons: runs ? [...own, ...upstream] : ['not in --only; an upstream stage runs'], manifest: null });
+      planned.set(id, {
+        ...base,
+        key: null,
+        inputs: null,
+        action: runs ? 'run' : 'skip',
+        reasons: runs ? [...own, ...upstream] : ['not in --only; an upstream stage runs'],
+        manifest: null,
+      });
       continue;
     }
     const key = stageKey(inputs);
@@ -101,7 +111,11 @@ export function planRun(ctx: PlanContext, options: PlanOptions = {}): PlannedSta
     } else if (inScope) {
       planned.set(id, { ...base, key, inputs, action: 'run', reasons: staleReasons(previous, options.lock, id, inputs), manifest: null });
     } else if (neededBySelected.has(id)) {
-      throw new UserError(`stage '${id}' has no frozen output for its current inputs, and --only leaves it out`, { key: '--only' }, `add ${id} to --only, or run without --only`);
+      throw new UserError(
+        `stage '${id}' has no frozen output for its current inputs, and --only leaves it out`,
+        { key: '--only' },
+        `add ${id} to --only, or run without --only`,
+      );
     } else {
       planned.set(id, { ...base, key, inputs, action: 'skip', reasons: ['not in --only, and stale'], manifest: null });
     }

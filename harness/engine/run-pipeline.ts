@@ -137,7 +137,11 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     });
     const entries: Record<string, LockEntry> = {};
     for (const o of outcomes) if (o.key && o.outputDigest) entries[o.id] = { uses: o.uses, key: o.key, outputDigest: o.outputDigest };
-    writeLock(config.file, entries, config.stages.map((s) => s.id));
+    writeLock(
+      config.file,
+      entries,
+      config.stages.map((s) => s.id),
+    );
     return outcomes;
   } finally {
     registry.close();

@@ -10,8 +10,6 @@ export function checkJobName(name: string): void {
   if (!NAME_RE.test(name)) throw new Error(`slurm job name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
 }
 
-
-
 export interface JobFiles {
   script: string;
   stdout: string;

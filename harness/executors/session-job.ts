@@ -80,7 +80,13 @@ export async function runSessionJob(specFile: string, log: (line: string) => voi
         interactive: false,
         signal: shutdownSignal,
       };
-      const record = await sampleSession(ctx, journal, { session: spec.session, attempt: spec.attempt, services: services.services }, spec.work, spec.preflight);
+      const record = await sampleSession(
+        ctx,
+        journal,
+        { session: spec.session, attempt: spec.attempt, services: services.services },
+        spec.work,
+        spec.preflight,
+      );
       writeFileSync(files.record, JSON.stringify(record, null, 2) + '\n');
       return record;
     } finally {

@@ -25,21 +25,29 @@ export interface NodeVisibility {
 /** Node names as sinfo lists them (in the partition, when given). */
 export async function clusterNodes(slurmConf?: string, partition?: string): Promise<string[]> {
   const args = ['-N', '-h', '-o', '%N', ...(partition ? ['--partition', partition] : [])];
-  const names = (await slurmClientOk('sinfo', args, slurmConf)).split('\n').map((s) => s.trim()).filter(Boolean);
+  const names = (await slurmClientOk('sinfo', args, slurmConf))
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return [...new Set(names)];
 }
 
 /** What each node sees of the folder, as data. */
 export async function folderVisibility(folder: string, options: SharedFolderCheckOptions = {}): Promise<NodeVisibility[]> {
   const dir = resolve(folder);
-  if (!existsSync(dir)) throw new UserError(`shared folder ${dir} does not exist on this host`, { key: 'executor' }, 'create it on the shared filesystem first');
+  if (!existsSync(dir))
+    throw new UserError(`shared folder ${dir} does not exist on this host`, { key: 'executor' }, 'create it on the shared filesystem first');
   const token = randomBytes(8).toString('hex');
   const checkDir = join(dir, `.benchgraph-visible-${token}`);
   mkdirSync(checkDir);
   try {
     const nodes = options.nodes ?? (await clusterNodes(options.slurmConf, options.partition));
     const outcomes = await runSlurmJobs(
-      nodes.map((node) => ({ name: `visible-${node}`, nodelist: node, argv: ['sh', '-c', 'printf %s "$1" > "$2"', 'sh', `${token} ${node}`, join(checkDir, `${node}.token`)] })),
+      nodes.map((node) => ({
+        name: `visible-${node}`,
+        nodelist: node,
+        argv: ['sh', '-c', 'printf %s "$1" > "$2"', 'sh', `${token} ${node}`, join(checkDir, `${node}.token`)],
+      })),
       { ...options, outputDir: checkDir },
     );
     return outcomes.map((o, i) => {
@@ -51,7 +59,10 @@ export async function folderVisibility(folder: string, options: SharedFolderChec
         /* not written where this host can see it */
       }
       if (seen === `${token} ${node}`) return { node, visible: true, detail: null };
-      const why = o.state === 'done' ? 'its job ran but wrote where this host cannot see' : `its check job ${o.state}: ${o.reason ?? o.slurmState}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''}`;
+      const why =
+        o.state === 'done'
+          ? 'its job ran but wrote where this host cannot see'
+          : `its check job ${o.state}: ${o.reason ?? o.slurmState}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''}`;
       return { node, visible: false, detail: why };
     });
   } finally {

@@ -34,7 +34,15 @@ export async function runSlurmJobs(jobs: SlurmJobSpec[], options: SlurmExecutorO
   mkdirSync(options.outputDir, { recursive: true });
   const signal = options.signal ? AbortSignal.any([options.signal, shutdownSignal]) : shutdownSignal;
   const conf = options.slurmConf;
-  const tracked: Tracked[] = jobs.map((spec) => ({ spec, files: jobFiles(options.outputDir, spec.name), jobId: null, submittedAtMs: null, last: null, outcome: null, missing: 0 }));
+  const tracked: Tracked[] = jobs.map((spec) => ({
+    spec,
+    files: jobFiles(options.outputDir, spec.name),
+    jobId: null,
+    submittedAtMs: null,
+    last: null,
+    outcome: null,
+    missing: 0,
+  }));
   const active = (): string[] => tracked.filter((t) => t.jobId && !t.outcome).map((t) => t.jobId!);
   const undo = onCleanup(`slurm jobs of ${options.outputDir}`, () => cancelJobs(active(), conf));
   const cancelAll = (): void => void cancelJobs(active(), conf);
@@ -95,7 +103,10 @@ function report(t: Tracked, p: SlurmJobProgress, options: SlurmExecutorOptions):
 /** One poll; returns squeue's message when the controller did not answer (nothing is concluded then). */
 async function poll(tracked: Tracked[], options: SlurmExecutorOptions): Promise<string | null> {
   const open = tracked.filter((t) => t.jobId && !t.outcome);
-  const answer = await queueRows(open.map((t) => t.jobId!), options.slurmConf);
+  const answer = await queueRows(
+    open.map((t) => t.jobId!),
+    options.slurmConf,
+  );
   if (answer.unreachable) return answer.unreachable;
   const rows = new Map(answer.rows.map((r) => [r.jobId, r]));
   for (const t of open) {
@@ -118,7 +129,7 @@ async function finish(t: Tracked, state: SlurmJobState, options: SlurmExecutorOp
   const final = detail ? jobStateOf(detail.slurmState) : state;
   const stampMs = readStartStamp(t.files.startStamp);
   // Slurm gives a cancelled pending job a StartTime too (its cancel time): only a job that ran has started.
-  const startedAtMs = stampMs ?? (final !== 'cancelled' ? detail?.startTimeMs ?? null : null);
+  const startedAtMs = stampMs ?? (final !== 'cancelled' ? (detail?.startTimeMs ?? null) : null);
   t.outcome = {
     name: t.spec.name,
     jobId: t.jobId,
@@ -135,7 +146,11 @@ async function finish(t: Tracked, state: SlurmJobState, options: SlurmExecutorOp
     stdoutFile: t.files.stdout,
     stderrFile: t.files.stderr,
   };
-  report(t, { name: t.spec.name, jobId: t.jobId!, state: t.outcome.state, slurmState: t.outcome.slurmState, node: t.outcome.node, reason: t.outcome.reason }, options);
+  report(
+    t,
+    { name: t.spec.name, jobId: t.jobId!, state: t.outcome.state, slurmState: t.outcome.slurmState, node: t.outcome.node, reason: t.outcome.reason },
+    options,
+  );
 }
 
 function notSubmitted(t: Tracked): SlurmJobOutcome {

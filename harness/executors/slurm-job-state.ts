@@ -1,7 +1,18 @@
 // Pure: Slurm's job state words mapped onto the executor's five states.
 import type { SlurmJobState } from './slurm-job-types.js';
 
-const PENDING = new Set(['PENDING', 'CONFIGURING', 'REQUEUED', 'REQUEUE_FED', 'REQUEUE_HOLD', 'RESV_DEL_HOLD', 'SPECIAL_EXIT', 'STAGE_OUT', 'RESIZING', 'SIGNALING']);
+const PENDING = new Set([
+  'PENDING',
+  'CONFIGURING',
+  'REQUEUED',
+  'REQUEUE_FED',
+  'REQUEUE_HOLD',
+  'RESV_DEL_HOLD',
+  'SPECIAL_EXIT',
+  'STAGE_OUT',
+  'RESIZING',
+  'SIGNALING',
+]);
 const RUNNING = new Set(['RUNNING', 'COMPLETING', 'SUSPENDED', 'STOPPED']);
 const DONE = new Set(['COMPLETED']);
 const CANCELLED = new Set(['CANCELLED', 'REVOKED']);

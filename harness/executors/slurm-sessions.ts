@@ -23,17 +23,36 @@ export interface SlurmSessionsResult {
   outcomes: SlurmJobOutcome[];
 }
 
-export async function runSessionsOnSlurm(ctx: StageContext, journal: SampleJournal, work: readonly SessionWork[], attempt: number): Promise<SlurmSessionsResult> {
+export async function runSessionsOnSlurm(
+  ctx: StageContext,
+  journal: SampleJournal,
+  work: readonly SessionWork[],
+  attempt: number,
+): Promise<SlurmSessionsResult> {
   const ex = ctx.config.executor;
   const slurm = { slurmConf: ex.slurm_conf, partition: ex.partition, constraint: ex.constraint };
   ctx.log(`slurm: checking that every node sees the data folder ${ctx.dataDir}`);
   await checkSharedFolder(ctx.dataDir, { ...slurm, signal: ctx.signal });
   const jobs = work.map((w) => {
     const spec = writeSessionJobSpec({
-      config: ctx.config, stageId: ctx.id, key: ctx.key, inputs: ctx.inputs, workDir: ctx.workDir, dataDir: ctx.dataDir,
-      pipelineDir: ctx.pipelineDir, pipelineFile: ctx.pipelineFile, session: w.session, attempt, work: w, preflight: true,
+      config: ctx.config,
+      stageId: ctx.id,
+      key: ctx.key,
+      inputs: ctx.inputs,
+      workDir: ctx.workDir,
+      dataDir: ctx.dataDir,
+      pipelineDir: ctx.pipelineDir,
+      pipelineFile: ctx.pipelineFile,
+      session: w.session,
+      attempt,
+      work: w,
+      preflight: true,
     });
-    return { name: `benchgraph-S${w.session}-a${attempt}`, argv: [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'session-job', spec], cwd: ctx.pipelineDir };
+    return {
+      name: `benchgraph-S${w.session}-a${attempt}`,
+      argv: [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'session-job', spec],
+      cwd: ctx.pipelineDir,
+    };
   });
   ctx.log(`slurm: submitting ${jobs.length} session job(s): ${jobs.map((j) => j.name).join(', ')}`);
   const outcomes = await runSlurmJobs(jobs, {
@@ -41,7 +60,8 @@ export async function runSessionsOnSlurm(ctx: StageContext, journal: SampleJourn
     nodelist: ex.nodelist,
     outputDir: join(ctx.workDir, 'jobs'),
     signal: ctx.signal,
-    onProgress: (p) => ctx.log(`slurm: ${p.name} (job ${p.jobId}) ${p.state}${p.node ? ` on ${p.node}` : ''}${p.reason && p.state === 'pending' ? ` (${p.reason})` : ''}`),
+    onProgress: (p) =>
+      ctx.log(`slurm: ${p.name} (job ${p.jobId}) ${p.state}${p.node ? ` on ${p.node}` : ''}${p.reason && p.state === 'pending' ? ` (${p.reason})` : ''}`),
   });
   const records: SessionRecord[] = [];
   for (const w of work) {
@@ -57,7 +77,10 @@ export async function runSessionsOnSlurm(ctx: StageContext, journal: SampleJourn
   if (failed.length) {
     throw new CheckFailed(
       `${failed.length} of ${outcomes.length} session job(s) did not complete; their complete rounds are kept and the next pipeline run resubmits only the incomplete sessions`,
-      failed.map((o) => `${o.name}: ${o.state}${o.node ? ` on ${o.node}` : ''}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''}${o.reason ? ` (${o.reason})` : ''}: ${tail(o.stderrFile)}`),
+      failed.map(
+        (o) =>
+          `${o.name}: ${o.state}${o.node ? ` on ${o.node}` : ''}${o.exitCode !== null ? `, exit ${o.exitCode}` : ''}${o.reason ? ` (${o.reason})` : ''}: ${tail(o.stderrFile)}`,
+      ),
     );
   }
   return { records, outcomes };

@@ -10,7 +10,7 @@ export function launchOutcome(req: Judged, raw: HelperResult): LaunchResult {
   return {
     launchId: raw.launchId,
     state,
-    readyMs: mode === 'marker' ? raw.readyMs : mode === 'first-line' ? raw.firstLineMs ?? null : null,
+    readyMs: mode === 'marker' ? raw.readyMs : mode === 'first-line' ? (raw.firstLineMs ?? null) : null,
     completionMs: state === 'timeout' ? null : raw.completionMs,
     exitCode: raw.exitCode,
     signal: raw.signal,
@@ -29,9 +29,16 @@ function judge(req: Judged, raw: HelperResult): { state: LaunchState; reason: st
   const mode = req.ready ?? 'marker';
   if (raw.spawnError !== null) return { state: 'failed', reason: raw.spawnError };
   if (raw.timedOut) {
-    const seen = mode === 'none' ? 'Completion only'
-      : mode === 'first-line' ? (raw.firstLineMs != null ? `first line at ${raw.firstLineMs.toFixed(1)} ms` : 'no stdout line seen')
-      : raw.markerSeen && raw.readyMs !== null ? `marker seen at ${raw.readyMs.toFixed(1)} ms` : 'marker never seen';
+    const seen =
+      mode === 'none'
+        ? 'Completion only'
+        : mode === 'first-line'
+          ? raw.firstLineMs != null
+            ? `first line at ${raw.firstLineMs.toFixed(1)} ms`
+            : 'no stdout line seen'
+          : raw.markerSeen && raw.readyMs !== null
+            ? `marker seen at ${raw.readyMs.toFixed(1)} ms`
+            : 'marker never seen';
     const held = raw.pipesForcedClosed ? '; a process outside its group kept its output open' : '';
     return { state: 'timeout', reason: `timed out after ${req.timeoutMs} ms (${seen}); process group killed${held}` };
   }

@@ -54,7 +54,10 @@ export class Launcher {
   /** True when the last launch left processes in its group that the helper then killed. */
   lastStrayKilled = false;
 
-  private constructor(private readonly child: ChildProcess, readonly helperPath: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly helperPath: string,
+  ) {
     this.exitPromise = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exited = { code, signal };
@@ -90,9 +93,7 @@ export class Launcher {
       child.once('error', (e) => reject(new UserError(`cannot run launch helper ${helperPath}: ${e.message}`, {}, "run 'npm run build'")));
     });
     await spawned;
-    launcher.unregister = onCleanup(`launch helper (pid ${child.pid})`, () =>
-      launcher.shutdown(launcher.graceful ? null : 'SIGTERM'),
-    );
+    launcher.unregister = onCleanup(`launch helper (pid ${child.pid})`, () => launcher.shutdown(launcher.graceful ? null : 'SIGTERM'));
     await launcher.awaitHello();
     return launcher;
   }
@@ -181,7 +182,9 @@ export class Launcher {
         const hello = JSON.parse(line) as { protocol?: number };
         if (hello.protocol !== PROTOCOL) {
           void this.shutdown('SIGTERM');
-          reject(new UserError(`launch helper ${this.helperPath} speaks protocol ${hello.protocol}, expected ${PROTOCOL}`, {}, "run 'npm run build' to rebuild it"));
+          reject(
+            new UserError(`launch helper ${this.helperPath} speaks protocol ${hello.protocol}, expected ${PROTOCOL}`, {}, "run 'npm run build' to rebuild it"),
+          );
         } else resolve();
       };
       void this.exitPromise.then(() => {

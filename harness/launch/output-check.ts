@@ -8,10 +8,7 @@ export interface OutputExpectation {
   stdout_patterns: string[];
 }
 
-export function checkOutput(
-  result: LaunchResult,
-  expect: OutputExpectation,
-): { ok: boolean; reason: string | null } {
+export function checkOutput(result: LaunchResult, expect: OutputExpectation): { ok: boolean; reason: string | null } {
   if (result.state !== 'ok') {
     return { ok: false, reason: result.failureReason ?? `launch ${result.state}` };
   }

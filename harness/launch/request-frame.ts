@@ -43,7 +43,9 @@ function envOf(env: Record<string, string>): EnvFrame {
     const entries = Object.entries(env);
     const problem = entries.some(([k, v]) => k.includes('\0') || v.includes('\0'))
       ? 'argv, env, cwd and marker may not contain NUL'
-      : entries.some(([k]) => k === '' || k.includes('=')) ? "env names must be non-empty and without '='" : null;
+      : entries.some(([k]) => k === '' || k.includes('='))
+        ? "env names must be non-empty and without '='"
+        : null;
     frame = { problem, fields: [String(entries.length), ...entries.map(([k, v]) => `${k}=${v}`)].map((f) => f + '\0').join('') };
     envFrames.set(env, frame);
   }

@@ -38,7 +38,8 @@ export function scanValues(name: string, lo: string, hi: string, step: string | 
   const key = '--parameter-scan';
   const num = (text: string, what: string): number => {
     const v = Number(text);
-    if (text.trim() === '' || !Number.isFinite(v)) throw new UserError(`${what} must be a number, got ${JSON.stringify(text)}`, { key }, `e.g. ${key} ${name} 1 10`);
+    if (text.trim() === '' || !Number.isFinite(v))
+      throw new UserError(`${what} must be a number, got ${JSON.stringify(text)}`, { key }, `e.g. ${key} ${name} 1 10`);
     return v;
   };
   const from = num(lo, 'LO');
@@ -62,9 +63,11 @@ function decimalsOf(text: string): number {
 }
 
 export function listValues(name: string, csv: string): Parameter {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UserError(`parameter name ${JSON.stringify(name)} must be letters, digits and _`, { key: '--parameter-list' });
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new UserError(`parameter name ${JSON.stringify(name)} must be letters, digits and _`, { key: '--parameter-list' });
   const values = csv.split(',');
-  if (values.some((v) => v === '')) throw new UserError(`has an empty value in ${JSON.stringify(csv)}`, { key: '--parameter-list' }, 'e.g. --parameter-list size 1,10,100');
+  if (values.some((v) => v === ''))
+    throw new UserError(`has an empty value in ${JSON.stringify(csv)}`, { key: '--parameter-list' }, 'e.g. --parameter-list size 1,10,100');
   return { name, values };
 }
 
@@ -79,9 +82,16 @@ export function substitute(text: string, values: Record<string, string>): string
   return text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string) => values[name] ?? m);
 }
 
-export function buildCommands(sources: readonly CommandSource[], opts: { names: readonly string[]; shell: Shell; parameters: readonly Parameter[] }): MeasuredCommand[] {
+export function buildCommands(
+  sources: readonly CommandSource[],
+  opts: { names: readonly string[]; shell: Shell; parameters: readonly Parameter[] },
+): MeasuredCommand[] {
   if (sources.length === 0) {
-    throw new UserError('no command to measure', { key: 'measure' }, "give it after --, e.g. pipeline measure -- sleep 0.1, or as a string: pipeline measure 'sleep 0.1'");
+    throw new UserError(
+      'no command to measure',
+      { key: 'measure' },
+      "give it after --, e.g. pipeline measure -- sleep 0.1, or as a string: pipeline measure 'sleep 0.1'",
+    );
   }
   if (opts.names.length > sources.length) {
     throw new UserError(`${opts.names.length} names for ${sources.length} command(s)`, { key: '--command-name' }, 'give at most one -n per command');
@@ -91,9 +101,8 @@ export function buildCommands(sources: readonly CommandSource[], opts: { names: 
   const out: MeasuredCommand[] = [];
   for (const [si, source] of sources.entries()) {
     for (const values of combinations(opts.parameters)) {
-      const argv = source.kind === 'argv'
-        ? source.argv.map((w) => substitute(w, values))
-        : toArgv(substitute(source.text, values), opts.shell, `command ${si + 1}`);
+      const argv =
+        source.kind === 'argv' ? source.argv.map((w) => substitute(w, values)) : toArgv(substitute(source.text, values), opts.shell, `command ${si + 1}`);
       const typed = source.kind === 'argv' ? shellJoin(argv) : substitute(source.text, values);
       const label = opts.names[si];
       out.push({ index: out.length, name: label === undefined ? typed : substitute(label, values), argv, parameters: values });

@@ -60,8 +60,17 @@ export function exportCsv(summary: MeasureSummary, commands: readonly MeasuredCo
   const params = [...new Set(commands.flatMap((c) => Object.keys(c.parameters)))];
   const header = ['command', 'mean', 'stddev', 'median', 'user', 'system', 'min', 'max', 'p95', 'runs', 'failures', ...params.map((p) => `parameter_${p}`)];
   const rows = summary.commands.map((s) => [
-    s.name, sec(s.meanMs), sec(s.stddevMs), sec(s.completionMs?.median), sec(s.userMs), sec(s.systemMs),
-    sec(s.completionMs?.min), sec(s.completionMs?.max), sec(s.completionMs?.p95), s.runs, s.failures,
+    s.name,
+    sec(s.meanMs),
+    sec(s.stddevMs),
+    sec(s.completionMs?.median),
+    sec(s.userMs),
+    sec(s.systemMs),
+    sec(s.completionMs?.min),
+    sec(s.completionMs?.max),
+    sec(s.completionMs?.p95),
+    s.runs,
+    s.failures,
     ...params.map((p) => commands[s.index]!.parameters[p] ?? null),
   ]);
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';

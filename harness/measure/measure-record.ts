@@ -48,7 +48,11 @@ export class MeasureRecord {
     if (existsSync(metaFile)) {
       const old = JSON.parse(readFileSync(metaFile, 'utf8')) as RecordFile;
       if (JSON.stringify(old.identity) !== JSON.stringify(identity)) {
-        throw new UserError(`${dir} records a different measurement (${describeChange(old.identity, identity)})`, { key: '--record' }, 'give a new folder, or the same commands, --seed, --warmup and Ready as before to resume');
+        throw new UserError(
+          `${dir} records a different measurement (${describeChange(old.identity, identity)})`,
+          { key: '--record' },
+          'give a new folder, or the same commands, --seed, --warmup and Ready as before to resume',
+        );
       }
       file = old;
     } else {

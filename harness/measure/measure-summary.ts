@@ -86,7 +86,10 @@ export function summarizeCommand(command: MeasuredCommand, formal: readonly Obse
   const mine = formal.filter((o) => o.command === command.index);
   const passed = mine.filter((o) => o.ok);
   const completion = present(passed.map((o) => o.completionMs));
-  const groups = clusterSorted([...completion].sort((a, b) => a - b), defaultClusterRule);
+  const groups = clusterSorted(
+    [...completion].sort((a, b) => a - b),
+    defaultClusterRule,
+  );
   return {
     index: command.index,
     name: command.name,
@@ -115,13 +118,25 @@ function pairedRounds(formal: readonly Observation[], a: number, b: number, f: (
   return [...byRound.keys()].sort((x, y) => x - y).map((k) => byRound.get(k)!);
 }
 
-export function comparePair(formal: readonly Observation[], summaries: readonly CommandSummary[], i: number, j: number, settings: BootstrapSettings): PairComparison {
+export function comparePair(
+  formal: readonly Observation[],
+  summaries: readonly CommandSummary[],
+  i: number,
+  j: number,
+  settings: BootstrapSettings,
+): PairComparison {
   const mi = summaries[i]!.completionMs?.median ?? Infinity;
   const mj = summaries[j]!.completionMs?.median ?? Infinity;
   const [base, other] = mj < mi ? [j, i] : [i, j];
   const options = { resamples: settings.resamples, confidence: settings.confidence, seed: `${settings.seed}\u0000pair\u0000${base}\u0000${other}` };
-  const logs = pairedRoundBootstrap(pairedRounds(formal, other, base, (v) => Math.log(Math.max(v, 1e-9))), options);
-  const diff = pairedRoundBootstrap(pairedRounds(formal, other, base, (v) => v), options);
+  const logs = pairedRoundBootstrap(
+    pairedRounds(formal, other, base, (v) => Math.log(Math.max(v, 1e-9))),
+    options,
+  );
+  const diff = pairedRoundBootstrap(
+    pairedRounds(formal, other, base, (v) => v),
+    options,
+  );
   const medBase = summaries[base]!.completionMs?.median ?? null;
   const medOther = summaries[other]!.completionMs?.median ?? null;
   const exp = (v: number | null): number | null => (v === null ? null : Math.exp(v));

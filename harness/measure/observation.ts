@@ -26,10 +26,7 @@ export interface Observation {
 }
 
 /** Pure: the observation of a finished launch. */
-export function observationOf(
-  at: Pick<Observation, 'command' | 'phase' | 'round' | 'orderInRound' | 'launchId' | 'startedAt'>,
-  r: LaunchResult,
-): Observation {
+export function observationOf(at: Pick<Observation, 'command' | 'phase' | 'round' | 'orderInRound' | 'launchId' | 'startedAt'>, r: LaunchResult): Observation {
   const exitOk = r.state === 'ok' && r.exitCode === 0;
   const reason = r.failureReason ?? (exitOk ? null : r.exitCode !== null ? `exit code ${r.exitCode}${tailNote(r.stderrTail)}` : `launch ${r.state}`);
   return {

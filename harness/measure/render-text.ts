@@ -21,10 +21,15 @@ export function renderText(summary: MeasureSummary, ctx: RenderContext): string 
   const lines: string[] = [];
   for (const s of summary.commands) lines.push(...commandBlock(s, ctx), '');
   const resumed = ctx.resumedRounds > 0 ? `, ${ctx.resumedRounds} of them from the record` : '';
-  lines.push(`${ctx.rounds} rounds${resumed}, ${ctx.warmup} warmup round(s); commands interleaved in a seeded random order within each round (--seed ${ctx.seed})`);
+  lines.push(
+    `${ctx.rounds} rounds${resumed}, ${ctx.warmup} warmup round(s); commands interleaved in a seeded random order within each round (--seed ${ctx.seed})`,
+  );
   if (summary.pairs.length > 0) {
     const b = summary.bootstrap;
-    lines.push('', `Comparison (ratio of medians of Completion, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`);
+    lines.push(
+      '',
+      `Comparison (ratio of medians of Completion, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`,
+    );
     for (const p of summary.pairs) lines.push(`  ${pairSentence(p, summary.commands, ctx.unit)}`);
   }
   return lines.join('\n') + '\n';
@@ -61,7 +66,8 @@ export function pairSentence(p: PairComparison, commands: readonly CommandSummar
   const a = commands[p.base]!.name;
   const b = commands[p.other]!.name;
   const d = p.differenceMs;
-  const diff = d.observed === null ? '' : ` (${d.observed >= 0 ? '+' : ''}${withUnit(d.observed, unit)} [${withUnit(d.low!, unit)}, ${withUnit(d.high!, unit)}])`;
+  const diff =
+    d.observed === null ? '' : ` (${d.observed >= 0 ? '+' : ''}${withUnit(d.observed, unit)} [${withUnit(d.low!, unit)}, ${withUnit(d.high!, unit)}])`;
   const interval = `${x(p.ratio.observed)}× [${x(p.ratio.low)}, ${x(p.ratio.high)}]`;
   if (p.ratio.observed === null) return `${b} vs ${a}: no comparison (a command has no successful runs in common rounds)`;
   if (!p.detected) return `${b} vs ${a}: no difference detected (ratio ${interval}${diff}, ${p.rounds} rounds)`;

@@ -4,5 +4,8 @@
 import { seededRandom, shuffled } from '../stats/seeded-random.js';
 
 export function measureRoundOrder(seed: string, phase: 'warmup' | 'formal', round: number, commands: number): number[] {
-  return shuffled(Array.from({ length: commands }, (_, i) => i), seededRandom(`${seed}\u0000measure\u0000${phase}\u0000${round}`));
+  return shuffled(
+    Array.from({ length: commands }, (_, i) => i),
+    seededRandom(`${seed}\u0000measure\u0000${phase}\u0000${round}`),
+  );
 }

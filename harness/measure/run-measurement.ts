@@ -87,12 +87,29 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
   let failures = earlier.filter((o) => !o.ok).length;
   const progress = (phase: MeasurePhase, round: number): void => {
     const total = rounds === null ? null : plan.warmup * n + (rounds - doneRounds.size) * n;
-    hooks.onProgress?.({ phase, round, rounds: phase === 'warmup' ? plan.warmup : rounds, launchesDone, launchesTotal: total, failures, elapsedMs: now() - startMs });
+    hooks.onProgress?.({
+      phase,
+      round,
+      rounds: phase === 'warmup' ? plan.warmup : rounds,
+      launchesDone,
+      launchesTotal: total,
+      failures,
+      elapsedMs: now() - startMs,
+    });
   };
   const hook = async (kind: string, argvs: string[][] | null, command: number, id: string): Promise<void> => {
     const argv = argvs?.[argvs.length === 1 ? 0 : command];
     if (!argv) return;
-    const r = await launcher.launch({ launchId: id, argv, env: plan.env, cwd: plan.cwd, marker: plan.marker, ready: 'none', timeoutMs: plan.timeoutMs, tailBytes: 4096 });
+    const r = await launcher.launch({
+      launchId: id,
+      argv,
+      env: plan.env,
+      cwd: plan.cwd,
+      marker: plan.marker,
+      ready: 'none',
+      timeoutMs: plan.timeoutMs,
+      tailBytes: 4096,
+    });
     if (r.state !== 'ok' || r.exitCode !== 0) {
       throw new CheckFailed(`the ${kind} command of '${plan.commands[command]!.name}' failed: ${reasonOf(r)}`, [`command: ${argv.join(' ')}`]);
     }
@@ -104,7 +121,16 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
       const tag = `${phase === 'formal' ? 'r' : 'w'}${round}.c${c}.a${session}`;
       await hook('--prepare', plan.prepare, c, `p${tag}`);
       const startedAt = new Date().toISOString();
-      const r = await launcher.launch({ launchId: tag, argv: plan.commands[c]!.argv, env: plan.env, cwd: plan.cwd, marker: plan.marker, ready: plan.ready, timeoutMs: plan.timeoutMs, tailBytes: 4096 });
+      const r = await launcher.launch({
+        launchId: tag,
+        argv: plan.commands[c]!.argv,
+        env: plan.env,
+        cwd: plan.cwd,
+        marker: plan.marker,
+        ready: plan.ready,
+        timeoutMs: plan.timeoutMs,
+        tailBytes: 4096,
+      });
       const o = observationOf({ command: c, phase, round, orderInRound, launchId: tag, startedAt }, r);
       out.push(o);
       launchesDone++;
@@ -112,7 +138,9 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
       progress(phase, round);
       if (!o.ok && !plan.ignoreFailure) {
         pending.push(...out);
-        throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${o.failureReason}`, ['use -i/--ignore-failure to record failures and go on']);
+        throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${o.failureReason}`, [
+          'use -i/--ignore-failure to record failures and go on',
+        ]);
       }
     }
     pending.push(...out);

@@ -40,4 +40,3 @@ export function shellWords(text: string): { words: string[] } | { problem: strin
   if (inWord) words.push(word);
   return { words };
 }
-

@@ -25,11 +25,7 @@ interface Window {
   responseBytes: number;
 }
 
-export async function startCountingProxy(opts: {
-  upstreamHost: string;
-  upstreamPort: number;
-  contentPath?: RegExp;
-}): Promise<CountingProxy> {
+export async function startCountingProxy(opts: { upstreamHost: string; upstreamPort: number; contentPath?: RegExp }): Promise<CountingProxy> {
   const upstreamHost = await loopbackUpstream(opts.upstreamHost);
   if (!Number.isInteger(opts.upstreamPort) || opts.upstreamPort < 1 || opts.upstreamPort > 65535) {
     throw new UserError(`upstream port ${opts.upstreamPort} is not a TCP port`);

@@ -20,11 +20,7 @@ interface Head {
   headers: Map<string, string[]>;
 }
 
-type Body =
-  | { kind: 'none' }
-  | { kind: 'length'; left: number }
-  | { kind: 'chunked' }
-  | { kind: 'close' };
+type Body = { kind: 'none' } | { kind: 'length'; left: number } | { kind: 'chunked' } | { kind: 'close' };
 
 type BodyState =
   | { at: 'length'; left: number }
@@ -104,7 +100,10 @@ abstract class MessageStream {
         while (i < chunk.length && b.left > 0) {
           const c = chunk[i]!;
           i++;
-          if (c === 0x0a) { b.left = 0; break; }
+          if (c === 0x0a) {
+            b.left = 0;
+            break;
+          }
           b.left--;
         }
         if (b.left === 0) this.body = { at: 'chunk-size', line: '' };
@@ -177,14 +176,22 @@ function parseHead(text: string): Head | null {
 }
 
 function isChunked(headers: Map<string, string[]>): boolean {
-  const te = (headers.get('transfer-encoding') ?? []).join(',').toLowerCase().split(',').map((s) => s.trim()).filter(Boolean);
+  const te = (headers.get('transfer-encoding') ?? [])
+    .join(',')
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return te.length > 0 && te[te.length - 1] === 'chunked';
 }
 
 function contentLength(headers: Map<string, string[]>): number | null | 'bad' {
   const values = headers.get('content-length');
   if (!values) return null;
-  const all = values.join(',').split(',').map((s) => s.trim());
+  const all = values
+    .join(',')
+    .split(',')
+    .map((s) => s.trim());
   if (!all.every((v) => /^\d+$/.test(v) && v === all[0])) return 'bad';
   return Number(all[0]);
 }
@@ -224,7 +231,10 @@ export class RequestStream extends MessageStream {
 export class ResponseStream extends MessageStream {
   private countCurrent = false;
 
-  constructor(private readonly requests: RequestStream, private readonly contentPath: RegExp) {
+  constructor(
+    private readonly requests: RequestStream,
+    private readonly contentPath: RegExp,
+  ) {
     super();
   }
 
@@ -251,8 +261,7 @@ export class ResponseStream extends MessageStream {
       return { kind: 'none' };
     }
     if (req?.method === 'HEAD' || status === 204 || status === 304) return { kind: 'none' };
-    this.countCurrent =
-      req !== undefined && req.method === 'GET' && (status === 200 || status === 206) && this.contentPath.test(req.path);
+    this.countCurrent = req !== undefined && req.method === 'GET' && (status === 200 || status === 206) && this.contentPath.test(req.path);
     if (isChunked(head.headers)) return { kind: 'chunked' };
     const len = contentLength(head.headers);
     if (len === 'bad') {

@@ -29,7 +29,14 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface CpuTicks {
-  user: number; nice: number; system: number; idle: number; iowait: number; irq: number; softirq: number; steal: number;
+  user: number;
+  nice: number;
+  system: number;
+  idle: number;
+  iowait: number;
+  irq: number;
+  softirq: number;
+  steal: number;
 }
 
 export interface ProcessTicks {
@@ -91,7 +98,11 @@ export interface NoiseRule {
 }
 
 export const defaultNoiseRule: NoiseRule = {
-  maxStealShare: 0.02, maxForeignCpuShare: 0.1, maxIowaitShare: 0.25, maxStartLoadPerCpu: 1, minMemAvailableShare: 0.1,
+  maxStealShare: 0.02,
+  maxForeignCpuShare: 0.1,
+  maxIowaitShare: 0.25,
+  maxStartLoadPerCpu: 1,
+  minMemAvailableShare: 0.1,
 };
 
 // ---- parsers (pure) ----
@@ -126,7 +137,10 @@ export function parseCpuinfo(text: string): { model: string; count: number } {
 export function parsePidStat(text: string): ProcessTicks {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
-  const f = text.slice(close + 2).trim().split(/\s+/);
+  const f = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // f[0] is field 3 (state): field n is f[n - 3]
   return {
     pid: Number(text.slice(0, open).trim()),
@@ -251,7 +265,10 @@ export function noisySession(n: HostNoise, rule: NoiseRule = defaultNoiseRule): 
   const capacityMs = n.wallMs * n.cpuCount;
   const foreignShare = capacityMs > 0 ? n.foreignCpuMs / capacityMs : 0;
   if (foreignShare >= rule.maxForeignCpuShare) {
-    const top = n.topForeign.slice(0, 3).map((f) => `${f.name} ${(f.cpuMs / 1000).toFixed(1)} s`).join(', ');
+    const top = n.topForeign
+      .slice(0, 3)
+      .map((f) => `${f.name} ${(f.cpuMs / 1000).toFixed(1)} s`)
+      .join(', ');
     reasons.push(`other processes used ${pct(foreignShare)} of CPU capacity (limit ${pct(rule.maxForeignCpuShare)}): ${top}`);
   }
   if (n.loadAverageStart[0] >= rule.maxStartLoadPerCpu * n.cpuCount) {

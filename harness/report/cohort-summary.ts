@@ -24,25 +24,34 @@ function from(d: DifferenceResult, p: string): number {
 }
 
 function stateSentence(a: AnalysisResult, cohort: string, state: string, paths: string[], f: Formatters): string | null {
-  const cells = paths.map((p) => a.cells.find((c) => c.cohort === cohort && c.path === p && c.state === state && c.metric === 'ready'))
+  const cells = paths
+    .map((p) => a.cells.find((c) => c.cohort === cohort && c.path === p && c.state === state && c.metric === 'ready'))
     .filter((c): c is CellStatistics => !!c && c.p50Ms !== null);
   if (cells.length === 0) return null;
   const best = [...cells].sort((x, y) => x.p50Ms! - y.p50Ms!)[0]!;
   const others = cells.filter((c) => c !== best);
-  const head = `With ${state} clients, ${best.path} has the lowest median Ready, ${f.ms(best.p50Ms!)}` +
+  const head =
+    `With ${state} clients, ${best.path} has the lowest median Ready, ${f.ms(best.p50Ms!)}` +
     (others.length ? `, against ${others.map((c) => `${f.ms(c.p50Ms!)} for ${c.path}`).join(' and ')}` : '');
   const diffs = a.differences.filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.observedMs !== null && d.lowMs !== null);
   const vsBest = diffs.filter((d) => d.a === best.path || d.b === best.path);
   const undetected = vsBest.filter((d) => !d.detected);
   let tail = '';
   if (vsBest.length) {
-    tail = undetected.length === 0
-      ? `; every interval of a difference with ${best.path} excludes 0`
-      : `; but ${undetected.map((d) => `the ${d.a} − ${d.b} interval (${ci(d)}) contains 0, so no difference from ${d.a === best.path ? d.b : d.a} is detected`).join(', and ')}`;
+    tail =
+      undetected.length === 0
+        ? `; every interval of a difference with ${best.path} excludes 0`
+        : `; but ${undetected.map((d) => `the ${d.a} − ${d.b} interval (${ci(d)}) contains 0, so no difference from ${d.a === best.path ? d.b : d.a} is detected`).join(', and ')}`;
   }
-  const dominated = a.dominance.filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' &&
-    ((d.a === best.path && d.result === 'a-precedes-b') || (d.b === best.path && d.result === 'b-precedes-a')));
-  if (dominated.length && dominated.length === others.length) tail += `, and each of its launches is shorter than every launch of the other path${others.length > 1 ? 's' : ''}`;
+  const dominated = a.dominance.filter(
+    (d) =>
+      d.cohort === cohort &&
+      d.state === state &&
+      d.metric === 'ready' &&
+      ((d.a === best.path && d.result === 'a-precedes-b') || (d.b === best.path && d.result === 'b-precedes-a')),
+  );
+  if (dominated.length && dominated.length === others.length)
+    tail += `, and each of its launches is shorter than every launch of the other path${others.length > 1 ? 's' : ''}`;
   return `${head}${tail}.`;
 }
 
@@ -61,9 +70,11 @@ function stackSentence(a: AnalysisResult, cohort: string, states: string[], note
         const crossMs = Math.abs(from(cross, same.b));
         const sameMs = Math.abs(same.observedMs!);
         if (!cross.detected || sameMs * 4 > crossMs) continue;
-        return `The ${state} gap goes with the runtime stack, not with how the image is read: ${same.a} and ${same.b}, both on ${stack(same.a)}, ` +
+        return (
+          `The ${state} gap goes with the runtime stack, not with how the image is read: ${same.a} and ${same.b}, both on ${stack(same.a)}, ` +
           `differ by ${fixed(same.observedMs!, 1)} ms (${same.a} − ${same.b}, ${ci(same)}), while ${other}, on ${stack(other) ?? 'another stack'}, ` +
-          `is ${fixed(Math.abs(from(cross, other)), 1)} ms ${from(cross, other) > 0 ? 'slower' : 'faster'} than ${same.b} at the median.`;
+          `is ${fixed(Math.abs(from(cross, other)), 1)} ms ${from(cross, other) > 0 ? 'slower' : 'faster'} than ${same.b} at the median.`
+        );
       }
     }
   }
@@ -75,9 +86,14 @@ function healthSentence(a: AnalysisResult, cohort: string): string {
   const launches = ready.reduce((s, c) => s + c.launches, 0);
   const failures = ready.reduce((s, c) => s + c.failures, 0);
   const split = a.cells.filter((c) => c.cohort === cohort && c.split);
-  const fail = failures === 0 ? `none of the ${launches} formal launches failed` : `${failures} of the ${launches} formal launches failed and are left out of the statistics`;
-  const clusters = split.length === 0 ? 'the cluster rule separated no cell'
-    : `the cluster rule separated ${split.length} cell${split.length > 1 ? 's' : ''} (${split.map((c) => `${c.path} ${c.state} ${c.metric}`).join(', ')}), whose causes are undetermined`;
+  const fail =
+    failures === 0
+      ? `none of the ${launches} formal launches failed`
+      : `${failures} of the ${launches} formal launches failed and are left out of the statistics`;
+  const clusters =
+    split.length === 0
+      ? 'the cluster rule separated no cell'
+      : `the cluster rule separated ${split.length} cell${split.length > 1 ? 's' : ''} (${split.map((c) => `${c.path} ${c.state} ${c.metric}`).join(', ')}), whose causes are undetermined`;
   return `${fail.charAt(0).toUpperCase()}${fail.slice(1)}, and ${clusters}.`;
 }
 
@@ -87,12 +103,21 @@ function sourceSentence(verdicts: FindingVerdict[], cohort: string): string | nu
   const differs = mine.filter((v) => v.verdict === 'differs');
   if (differs.length === 0) return `All ${mine.length} of the source report's findings for ${cohort} hold here (see "Against the source report").`;
   const rest = mine.length - differs.length;
-  return `Unlike the source report, ${differs.map((v) => `where ${v.finding.statement.replace(/\.$/, '')}, here ${v.ours}`).join('; and ')}` +
-    `${rest === 0 ? '' : rest === 1 ? `; its other finding for ${cohort} holds` : `; its other ${rest} findings for ${cohort} hold`}.`;
+  return (
+    `Unlike the source report, ${differs.map((v) => `where ${v.finding.statement.replace(/\.$/, '')}, here ${v.ours}`).join('; and ')}` +
+    `${rest === 0 ? '' : rest === 1 ? `; its other finding for ${cohort} holds` : `; its other ${rest} findings for ${cohort} hold`}.`
+  );
 }
 
-export function cohortSummary(a: AnalysisResult, cohort: string, paths: string[], states: string[], f: Formatters,
-  notes: Record<string, PathNotes>, verdicts: FindingVerdict[]): string[] {
+export function cohortSummary(
+  a: AnalysisResult,
+  cohort: string,
+  paths: string[],
+  states: string[],
+  f: Formatters,
+  notes: Record<string, PathNotes>,
+  verdicts: FindingVerdict[],
+): string[] {
   const s = [
     ...states.map((state) => stateSentence(a, cohort, state, paths, f)),
     stackSentence(a, cohort, states, notes),

@@ -100,8 +100,11 @@ export function comparisonRounds(a: AnalysisResult, d: DifferenceResult): number
  */
 export function differenceText(d: DifferenceResult, f: Formatters, metricName: string, totalRounds?: number): string {
   const left = totalRounds !== undefined && totalRounds > d.rounds ? totalRounds - d.rounds : 0;
-  const over = totalRounds === undefined ? '' : ` over ${d.rounds} of ${totalRounds} paired rounds` +
-    (left > 0 ? ` (${left} left out because a launch of ${d.a} or ${d.b} failed or has no value)` : '');
+  const over =
+    totalRounds === undefined
+      ? ''
+      : ` over ${d.rounds} of ${totalRounds} paired rounds` +
+        (left > 0 ? ` (${left} left out because a launch of ${d.a} or ${d.b} failed or has no value)` : '');
   if (d.observedMs === null || d.lowMs === null || d.highMs === null) {
     return `no ${d.state} ${metricName} difference between ${d.a} and ${d.b} can be computed (no complete round${totalRounds === undefined ? '' : ` of ${totalRounds}`})`;
   }
@@ -123,18 +126,22 @@ export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: 
       if (d.result !== 'a-precedes-b' && d.result !== 'b-precedes-a') continue;
       const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
       const caveat = failureCaveat(a, cohort, state, 'ready', [d.a, d.b]);
-      out.push(caveat
-        ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}.`
-        : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one.`);
+      out.push(
+        caveat
+          ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}.`
+          : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one.`,
+      );
     }
   }
   for (const d of a.differences.filter((x) => x.cohort === cohort && x.metric === 'ready')) {
     out.push(`Paired-round bootstrap: ${differenceText(d, f, 'Ready', comparisonRounds(a, d))}.`);
   }
   const failures = ready.reduce((s, c) => s + c.failures, 0);
-  out.push(failures === 0
-    ? 'No formal launch failed.'
-    : `${failures} formal ${failures === 1 ? 'launch' : 'launches'} failed; ${failures === 1 ? 'it is' : 'they are'} counted but left out of every P50, cluster, dominance and interval above, so the slowest launches may be missing from them.`);
+  out.push(
+    failures === 0
+      ? 'No formal launch failed.'
+      : `${failures} formal ${failures === 1 ? 'launch' : 'launches'} failed; ${failures === 1 ? 'it is' : 'they are'} counted but left out of every P50, cluster, dominance and interval above, so the slowest launches may be missing from them.`,
+  );
   return out;
 }
 
@@ -148,11 +155,14 @@ export function contentSentences(a: AnalysisResult, cohort: string, stateOrder: 
       if (!ba || !bb || ba.n === 0 || bb.n === 0) continue;
       const amount = (b: typeof ba): string => (b.identical ? grouped(b.median!) : `${grouped(b.min!)}–${grouped(b.max!)}`);
       const r = relativeReduction(ba.median, bb.median);
-      const rel = r === null ? '' : r > 0 ? `, ${f.pct(r)} less for ${d.b} at the medians` : r < 0 ? `, ${f.pct(-r)} more for ${d.b} at the medians` : ', the same';
+      const rel =
+        r === null ? '' : r > 0 ? `, ${f.pct(r)} less for ${d.b} at the medians` : r < 0 ? `, ${f.pct(-r)} more for ${d.b} at the medians` : ', the same';
       const varying = [ba.identical ? null : d.a, bb.identical ? null : d.b].filter((x): x is string => x !== null);
       const within = varying.length ? `varies within the ${varying.join(' and ')} cell${varying.length > 1 ? 's' : ''}` : 'identical within each cell';
       const caveat = failureCaveat(a, cohort, state, 'ready', [d.a, d.b]);
-      out.push(`${cap(state)} content is ${amount(ba)} bytes for ${d.a} versus ${amount(bb)} bytes for ${d.b}${ba.identical && bb.identical ? rel.replace(' at the medians', '') : rel} (${within})${caveat ? `; ${caveat}` : ''}.`);
+      out.push(
+        `${cap(state)} content is ${amount(ba)} bytes for ${d.a} versus ${amount(bb)} bytes for ${d.b}${ba.identical && bb.identical ? rel.replace(' at the medians', '') : rel} (${within})${caveat ? `; ${caveat}` : ''}.`,
+      );
     }
   }
   return out;

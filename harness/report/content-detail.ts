@@ -3,7 +3,13 @@
 import type { SampleRow } from '../db/sample-columns.js';
 import { grouped } from './format-number.js';
 
-export function distinctContentCounts(launches: readonly SampleRow[], cohort: string, path: string, state: string, column = 'content_bytes'): { bytes: number; launches: number }[] {
+export function distinctContentCounts(
+  launches: readonly SampleRow[],
+  cohort: string,
+  path: string,
+  state: string,
+  column = 'content_bytes',
+): { bytes: number; launches: number }[] {
   const counts = new Map<number, number>();
   for (const r of launches) {
     if (r['phase'] !== 'formal' || r['ok'] !== true || r['cohort'] !== cohort || r['path'] !== path || r['state'] !== state) continue;
@@ -15,5 +21,7 @@ export function distinctContentCounts(launches: readonly SampleRow[], cohort: st
 
 /** "36,886,444 (13 launches), 36,951,980 (7 launches)". */
 export function distinctContentText(launches: readonly SampleRow[], cohort: string, path: string, state: string): string {
-  return distinctContentCounts(launches, cohort, path, state).map((d) => `${grouped(d.bytes)} (${d.launches} launch${d.launches === 1 ? '' : 'es'})`).join(', ');
+  return distinctContentCounts(launches, cohort, path, state)
+    .map((d) => `${grouped(d.bytes)} (${d.launches} launch${d.launches === 1 ? '' : 'es'})`)
+    .join(', ');
 }

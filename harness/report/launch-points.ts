@@ -30,10 +30,19 @@ export function launchPoints(rows: readonly SampleRow[]): LaunchPoint[] {
     const runIndex = (next.get(cohort) ?? 0) + 1;
     next.set(cohort, runIndex);
     return {
-      cohort, path: String(r['path']), state: String(r['state']), phase: String(r['phase']), round: Number(r['round']),
+      cohort,
+      path: String(r['path']),
+      state: String(r['state']),
+      phase: String(r['phase']),
+      round: Number(r['round']),
       session: r['session'] === undefined || r['session'] === null ? '1' : String(r['session']),
-      launchId: String(r['launch_id']), runIndex, ok: r['ok'] === true,
-      readyMs: num(r['ready_ms']), completionMs: num(r['completion_ms']), contentBytes: num(r['content_bytes']), responseBytes: num(r['response_bytes']),
+      launchId: String(r['launch_id']),
+      runIndex,
+      ok: r['ok'] === true,
+      readyMs: num(r['ready_ms']),
+      completionMs: num(r['completion_ms']),
+      contentBytes: num(r['content_bytes']),
+      responseBytes: num(r['response_bytes']),
     };
   });
 }

@@ -11,7 +11,9 @@ export const runOrderSql = 'ORDER BY started_at, launch_id';
 export async function readLaunchRows(file: string): Promise<SampleRow[]> {
   const db = await Database.open(file, { readOnly: true });
   try {
-    const present = new Set((await db.all(`SELECT column_name FROM information_schema.columns WHERE table_name = 'samples'`)).map((r) => String(r['column_name'])));
+    const present = new Set(
+      (await db.all(`SELECT column_name FROM information_schema.columns WHERE table_name = 'samples'`)).map((r) => String(r['column_name'])),
+    );
     const cols = sampleColumns.filter((c) => present.has(c.name));
     const rows = await db.all(`SELECT ${cols.map((c) => c.name).join(', ')} FROM samples ${runOrderSql}`);
     return rows.map((r) => {

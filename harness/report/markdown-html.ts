@@ -10,12 +10,14 @@ export function escapeHtml(s: string): string {
 /** Inline Markdown: `code`, **bold**, [text](href); everything else escaped. */
 export function inlineHtml(text: string): string {
   const parts = text.split(/(`[^`]*`)/g);
-  return parts.map((part) => {
-    if (part.startsWith('`') && part.endsWith('`') && part.length >= 2) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
-    return escapeHtml(part)
-      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-      .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, t: string, href: string) => `<a href="${href}">${t}</a>`);
-  }).join('');
+  return parts
+    .map((part) => {
+      if (part.startsWith('`') && part.endsWith('`') && part.length >= 2) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
+      return escapeHtml(part)
+        .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, t: string, href: string) => `<a href="${href}">${t}</a>`);
+    })
+    .join('');
 }
 
 /** Cells of a pipe-table line; '\|' is a literal bar. */
@@ -24,7 +26,13 @@ export function tableCells(line: string): string[] {
   const cells: string[] = [];
   let cur = '';
   for (let i = 0; i < inner.length; i++) {
-    if (inner[i] === '\\' && inner[i + 1] === '|') { cur += '|'; i++; } else if (inner[i] === '|') { cells.push(cur.trim()); cur = ''; } else cur += inner[i];
+    if (inner[i] === '\\' && inner[i + 1] === '|') {
+      cur += '|';
+      i++;
+    } else if (inner[i] === '|') {
+      cells.push(cur.trim());
+      cur = '';
+    } else cur += inner[i];
   }
   cells.push(cur.trim());
   return cells;
@@ -38,9 +46,16 @@ export function markdownToHtml(md: string, figure: (alt: string, src: string) =>
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    if (line.trim() === '') { i++; continue; }
+    if (line.trim() === '') {
+      i++;
+      continue;
+    }
     const h = /^(#{1,6}) (.*)$/.exec(line);
-    if (h) { out.push(`<h${h[1]!.length}>${inlineHtml(h[2]!)}</h${h[1]!.length}>`); i++; continue; }
+    if (h) {
+      out.push(`<h${h[1]!.length}>${inlineHtml(h[2]!)}</h${h[1]!.length}>`);
+      i++;
+      continue;
+    }
     if (line.startsWith('```')) {
       const body: string[] = [];
       for (i++; i < lines.length && !lines[i]!.startsWith('```'); i++) body.push(lines[i]!);
@@ -49,25 +64,35 @@ export function markdownToHtml(md: string, figure: (alt: string, src: string) =>
       continue;
     }
     const f = figureLine.exec(line.trim());
-    if (f) { out.push(figure(f[1]!, f[2]!)); i++; continue; }
+    if (f) {
+      out.push(figure(f[1]!, f[2]!));
+      i++;
+      continue;
+    }
     if (line.startsWith('|')) {
       const rows: string[][] = [];
       for (; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(tableCells(lines[i]!));
       const [head, , ...body] = rows;
-      out.push('<table>', `<thead><tr>${head!.map((c) => `<th>${inlineHtml(c)}</th>`).join('')}</tr></thead>`,
-        `<tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${inlineHtml(c)}</td>`).join('')}</tr>`).join('\n')}</tbody>`, '</table>');
+      out.push(
+        '<table>',
+        `<thead><tr>${head!.map((c) => `<th>${inlineHtml(c)}</th>`).join('')}</tr></thead>`,
+        `<tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${inlineHtml(c)}</td>`).join('')}</tr>`).join('\n')}</tbody>`,
+        '</table>',
+      );
       continue;
     }
     if (line.startsWith('- ')) {
       const items: string[] = [];
       for (; i < lines.length && (lines[i]!.startsWith('- ') || (lines[i]!.startsWith('  ') && items.length)); i++) {
-        if (lines[i]!.startsWith('- ')) items.push(lines[i]!.slice(2)); else items[items.length - 1] += '\n' + lines[i]!.trim();
+        if (lines[i]!.startsWith('- ')) items.push(lines[i]!.slice(2));
+        else items[items.length - 1] += '\n' + lines[i]!.trim();
       }
       out.push(`<ul>${items.map((t) => `<li>${inlineHtml(t)}</li>`).join('\n')}</ul>`);
       continue;
     }
     const para: string[] = [];
-    for (; i < lines.length && lines[i]!.trim() !== '' && !/^(#{1,6} |```|\||- )/.test(lines[i]!) && !figureLine.test(lines[i]!.trim()); i++) para.push(lines[i]!);
+    for (; i < lines.length && lines[i]!.trim() !== '' && !/^(#{1,6} |```|\||- )/.test(lines[i]!) && !figureLine.test(lines[i]!.trim()); i++)
+      para.push(lines[i]!);
     out.push(`<p>${inlineHtml(para.join('\n'))}</p>`);
   }
   return out.join('\n');

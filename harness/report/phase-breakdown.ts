@@ -22,9 +22,14 @@ export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: nu
     return `| ${path} | ${state} | ${Math.min(...ms.map((m) => m.n))} | ${spans.join(' → ')} | ${ready?.p50Ms == null ? '-' : fixed(ready.p50Ms, msDecimals)} |`;
   });
   return [
-    `#### ${cohort}: where the time goes`, '',
+    `#### ${cohort}: where the time goes`,
+    '',
     'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
-      'Spans are differences of medians (P50 of spawn-to-mark times), so they add up to the median Ready only approximately.', '',
-    '| path | state | n | spans, ms (P50) | Ready P50 (ms) |', '|---|---|---|---|---|', ...rows, '',
+      'Spans are differences of medians (P50 of spawn-to-mark times), so they add up to the median Ready only approximately.',
+    '',
+    '| path | state | n | spans, ms (P50) | Ready P50 (ms) |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
   ];
 }

@@ -54,9 +54,17 @@ export function differencesPlot(differences: readonly DifferenceResult[], cohort
   if (rows.length === 0) return null;
   const order = [...new Set(rows.map((r) => r.comparison))];
   const y = { field: 'comparison', type: 'nominal', title: null, sort: order, axis: { labelLimit: 0 } };
-  const color = { field: 'result', type: 'nominal', title: 'bootstrap interval', sort: ['interval excludes 0', 'interval contains 0'], scale: { range: ['#1f77b4', '#999999'] } };
+  const color = {
+    field: 'result',
+    type: 'nominal',
+    title: 'bootstrap interval',
+    sort: ['interval excludes 0', 'interval contains 0'],
+    scale: { range: ['#1f77b4', '#999999'] },
+  };
   const tooltip = [
-    { field: 'cohort', type: 'nominal' }, { field: 'state', type: 'nominal' }, { field: 'comparison', type: 'nominal' },
+    { field: 'cohort', type: 'nominal' },
+    { field: 'state', type: 'nominal' },
+    { field: 'comparison', type: 'nominal' },
     { field: 'observedMs', type: 'quantitative', title: 'observed (ms)', format: '.1f' },
     { field: 'lowMs', type: 'quantitative', title: 'low (ms)', format: '.1f' },
     { field: 'highMs', type: 'quantitative', title: 'high (ms)', format: '.1f' },
@@ -64,10 +72,14 @@ export function differencesPlot(differences: readonly DifferenceResult[], cohort
   ];
   return {
     file: 'differences.svg',
-    caption: 'Differences of marginal medians (a − b, ms) with paired-round bootstrap percentile intervals; one panel per cohort and cache state, each with its own x axis; the vertical line is 0',
+    caption:
+      'Differences of marginal medians (a − b, ms) with paired-round bootstrap percentile intervals; one panel per cohort and cache state, each with its own x axis; the vertical line is 0',
     spec: {
       $schema: schema,
-      title: { text: 'Differences of marginal medians, a − b (ms)', subtitle: 'bar with end ticks: bootstrap percentile interval; dot: observed difference; dashed line: 0; each panel has its own x scale' },
+      title: {
+        text: 'Differences of marginal medians, a − b (ms)',
+        subtitle: 'bar with end ticks: bootstrap percentile interval; dot: observed difference; dashed line: 0; each panel has its own x scale',
+      },
       config,
       data: { values: rows },
       facet: {
@@ -80,7 +92,13 @@ export function differencesPlot(differences: readonly DifferenceResult[], cohort
           { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 0, type: 'quantitative' } } },
           {
             mark: { type: 'rule', strokeWidth: 3 },
-            encoding: { y, x: { field: 'lowMs', type: 'quantitative', title: 'difference (ms)', scale: { zero: true, nice: true } }, x2: { field: 'highMs' }, color, tooltip },
+            encoding: {
+              y,
+              x: { field: 'lowMs', type: 'quantitative', title: 'difference (ms)', scale: { zero: true, nice: true } },
+              x2: { field: 'highMs' },
+              color,
+              tooltip,
+            },
           },
           { mark: { type: 'tick', orient: 'vertical', thickness: 2, size: 12 }, encoding: { y, x: { field: 'lowMs', type: 'quantitative' }, color, tooltip } },
           { mark: { type: 'tick', orient: 'vertical', thickness: 2, size: 12 }, encoding: { y, x: { field: 'highMs', type: 'quantitative' }, color, tooltip } },
@@ -96,7 +114,10 @@ export function differencesPlot(differences: readonly DifferenceResult[], cohort
 export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: readonly string[], states: readonly string[]): Plot | null {
   const values: Record<string, unknown>[] = [];
   for (const p of points.filter((x) => x.cohort === cohort && formalOk(x))) {
-    for (const [metric, v] of [['Ready', p.readyMs], ['Completion', p.completionMs]] as const) {
+    for (const [metric, v] of [
+      ['Ready', p.readyMs],
+      ['Completion', p.completionMs],
+    ] as const) {
       if (v !== null && v > 0) values.push({ path: p.path, state: p.state, metric, valueMs: v, round: p.round, session: p.session, launchId: p.launchId });
     }
   }
@@ -109,7 +130,10 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
     caption: `Empirical distributions of Ready and Completion, ${cohort}, cold and warm clients, log x axis, every valid formal launch`,
     spec: {
       $schema: schema,
-      title: { text: `${cohort}: empirical distribution of Ready and Completion`, subtitle: 'every valid formal launch; log x axis, each panel with its own x scale' },
+      title: {
+        text: `${cohort}: empirical distribution of Ready and Completion`,
+        subtitle: 'every valid formal launch; log x axis, each panel with its own x scale',
+      },
       config,
       data: { values },
       transform: [{ window: [{ op: 'cume_dist', as: 'fraction' }], sort: [{ field: 'valueMs' }], groupby: ['path', 'state', 'metric'] }],
@@ -122,7 +146,10 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
         height: 180,
         layer: [
           { mark: { type: 'line', interpolate: 'step-after' }, encoding: { x, y, color } },
-          { mark: { type: 'point', filled: true, size: 18 }, encoding: { x, y, color, tooltip: [...launchTooltip, { field: 'valueMs', type: 'quantitative', title: 'ms', format: '.1f' }] } },
+          {
+            mark: { type: 'point', filled: true, size: 18 },
+            encoding: { x, y, color, tooltip: [...launchTooltip, { field: 'valueMs', type: 'quantitative', title: 'ms', format: '.1f' }] },
+          },
         ],
       },
       resolve: { scale: { x: 'independent' }, axis: { x: 'independent' } },
@@ -132,16 +159,30 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
 
 /** Every launch of every cohort in run order (all phases), Ready on a log axis, coloured by path. */
 export function roundsPlot(points: readonly LaunchPoint[], cohorts: readonly string[], paths: readonly string[]): Plot | null {
-  const values = points.filter((p) => p.readyMs !== null && p.readyMs > 0).map((p) => ({
-    cohort: p.cohort, path: p.path, state: p.state, phase: p.phase, round: p.round, session: p.session, launchId: p.launchId, runIndex: p.runIndex, readyMs: p.readyMs,
-  }));
+  const values = points
+    .filter((p) => p.readyMs !== null && p.readyMs > 0)
+    .map((p) => ({
+      cohort: p.cohort,
+      path: p.path,
+      state: p.state,
+      phase: p.phase,
+      round: p.round,
+      session: p.session,
+      launchId: p.launchId,
+      runIndex: p.runIndex,
+      readyMs: p.readyMs,
+    }));
   if (values.length === 0) return null;
   return {
     file: 'rounds.svg',
-    caption: 'Ready of every launch in run order (preflight, warmup and formal), log y axis, coloured by path, one panel per cohort: drift and order effects show as trends',
+    caption:
+      'Ready of every launch in run order (preflight, warmup and formal), log y axis, coloured by path, one panel per cohort: drift and order effects show as trends',
     spec: {
       $schema: schema,
-      title: { text: 'Ready of every launch in run order', subtitle: 'x: launch number within the cohort (all phases); hollow: preflight and warmup; log y axis, each panel with its own scale' },
+      title: {
+        text: 'Ready of every launch in run order',
+        subtitle: 'x: launch number within the cohort (all phases); hollow: preflight and warmup; log y axis, each panel with its own scale',
+      },
       config,
       data: { values },
       facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
@@ -168,9 +209,18 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
   const formal = points.filter((p) => formalOk(p) && p.contentBytes !== null);
   const cellLabel = (p: LaunchPoint): string => `${p.path} · ${p.state}`;
   const cellOrder = paths.flatMap((p) => states.map((s) => `${p} · ${s}`));
-  const values = formal.filter((p) => p.contentBytes! > 0).map((p) => ({
-    cohort: p.cohort, path: p.path, state: p.state, cell: cellLabel(p), round: p.round, session: p.session, launchId: p.launchId, contentBytes: p.contentBytes,
-  }));
+  const values = formal
+    .filter((p) => p.contentBytes! > 0)
+    .map((p) => ({
+      cohort: p.cohort,
+      path: p.path,
+      state: p.state,
+      cell: cellLabel(p),
+      round: p.round,
+      session: p.session,
+      launchId: p.launchId,
+      contentBytes: p.contentBytes,
+    }));
   if (values.length === 0) return null;
   const zero = new Map<string, Set<string>>();
   for (const p of formal.filter((x) => x.contentBytes === 0)) zero.set(p.cohort, (zero.get(p.cohort) ?? new Set()).add(cellLabel(p)));
@@ -182,8 +232,10 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
       $schema: schema,
       title: {
         text: 'Content bytes per launch (image data bytes received by the client)',
-        subtitle: ['log x axis; one dot per launch, darker where launches received the same count',
-          zeroText.length ? `launches with 0 bytes, not drawn (a log axis has no 0), in: ${zeroText.join('; ')}` : 'no launch received 0 bytes'],
+        subtitle: [
+          'log x axis; one dot per launch, darker where launches received the same count',
+          zeroText.length ? `launches with 0 bytes, not drawn (a log axis has no 0), in: ${zeroText.join('; ')}` : 'no launch received 0 bytes',
+        ],
       },
       config,
       data: { values },

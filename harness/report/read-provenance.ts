@@ -17,7 +17,11 @@ function run(cmd: string, args: string[], cwd?: string): string | null {
   }
 }
 
-interface Manifest { startedAt?: string; seconds?: number; host?: { cpuModel?: string; cores?: number; memoryBytes?: number; kernel?: string } }
+interface Manifest {
+  startedAt?: string;
+  seconds?: number;
+  host?: { cpuModel?: string; cores?: number; memoryBytes?: number; kernel?: string };
+}
 
 /** manifest.json of a frozen stage sits beside its outputs folder. */
 export function readStageManifest(outputDir: string): Manifest | null {
@@ -57,7 +61,8 @@ export function describeHost(dataDir: string, sampleManifest: Manifest | null): 
     storageDriver: run('stat', ['-f', '-c', '%T', existsSync(dataDir) ? dataDir : '.']),
     cgroupVersion: cgroupVersion(),
     kernel: m?.kernel ?? release(),
-    source: m ? 'CPU, vCPUs, RAM and kernel from the sample stage manifest; virtualization, filesystem and cgroups probed when the report was rendered'
+    source: m
+      ? 'CPU, vCPUs, RAM and kernel from the sample stage manifest; virtualization, filesystem and cgroups probed when the report was rendered'
       : 'all probed when the report was rendered, as no sample stage manifest was among the inputs',
   };
 }
@@ -86,7 +91,8 @@ export function readStageRuns(inputs: Record<string, { kind: string; outputDir: 
   const out: { id: string; kind: string; seconds: number; startedAt: string }[] = [];
   for (const id of Object.keys(inputs).sort()) {
     const m = readStageManifest(inputs[id]!.outputDir);
-    if (m && typeof m.seconds === 'number' && typeof m.startedAt === 'string') out.push({ id, kind: inputs[id]!.kind, seconds: m.seconds, startedAt: m.startedAt });
+    if (m && typeof m.seconds === 'number' && typeof m.startedAt === 'string')
+      out.push({ id, kind: inputs[id]!.kind, seconds: m.seconds, startedAt: m.startedAt });
   }
   return out;
 }

@@ -8,39 +8,145 @@ const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3)
 const share = (v: number): string => fixed(v, 4);
 
 export const statisticsColumns = [
-  'cohort', 'path', 'state', 'metric', 'unit', 'launches', 'failures', 'n', 'p50', 'p95', 'p95_reference_only',
-  'min', 'max', 'split', 'clusters', 'identical', 'quantile',
+  'cohort',
+  'path',
+  'state',
+  'metric',
+  'unit',
+  'launches',
+  'failures',
+  'n',
+  'p50',
+  'p95',
+  'p95_reference_only',
+  'min',
+  'max',
+  'split',
+  'clusters',
+  'identical',
+  'quantile',
 ] as const;
 
 export function statisticsCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = [];
   for (const c of a.cells) {
     const clusters = c.split ? c.groups.map((g) => `${fixed(g.medianMs, 3)}@${share(g.share)}`).join(';') : null;
-    rows.push([c.cohort, c.path, c.state, c.metric, 'ms', c.launches, c.failures, c.n, ms(c.p50Ms), ms(c.p95Ms), c.p95ReferenceOnly,
-      ms(c.minMs), ms(c.maxMs), c.split, clusters, null, 'type7']);
+    rows.push([
+      c.cohort,
+      c.path,
+      c.state,
+      c.metric,
+      'ms',
+      c.launches,
+      c.failures,
+      c.n,
+      ms(c.p50Ms),
+      ms(c.p95Ms),
+      c.p95ReferenceOnly,
+      ms(c.minMs),
+      ms(c.maxMs),
+      c.split,
+      clusters,
+      null,
+      'type7',
+    ]);
   }
   for (const b of a.bytes) {
     const cell = a.cells.find((c) => c.cohort === b.cohort && c.path === b.path && c.state === b.state);
-    for (const [metric, s] of [['content_bytes', b.contentBytes], ['response_bytes', b.responseBytes]] as const) {
-      rows.push([b.cohort, b.path, b.state, metric, 'bytes', cell?.launches ?? null, cell?.failures ?? null, s.n, s.median, null, null,
-        s.min, s.max, null, null, s.n > 0 ? s.identical : null, 'type7']);
+    for (const [metric, s] of [
+      ['content_bytes', b.contentBytes],
+      ['response_bytes', b.responseBytes],
+    ] as const) {
+      rows.push([
+        b.cohort,
+        b.path,
+        b.state,
+        metric,
+        'bytes',
+        cell?.launches ?? null,
+        cell?.failures ?? null,
+        s.n,
+        s.median,
+        null,
+        null,
+        s.min,
+        s.max,
+        null,
+        null,
+        s.n > 0 ? s.identical : null,
+        'type7',
+      ]);
     }
   }
   return csv(statisticsColumns, rows);
 }
 
 export const differencesColumns = [
-  'kind', 'cohort', 'state', 'metric', 'a', 'b', 'service', 'artifact', 'operation', 'unit', 'value', 'low', 'high',
-  'confidence', 'resamples', 'n', 'detected', 'sessions', 'sessions_same_direction',
+  'kind',
+  'cohort',
+  'state',
+  'metric',
+  'a',
+  'b',
+  'service',
+  'artifact',
+  'operation',
+  'unit',
+  'value',
+  'low',
+  'high',
+  'confidence',
+  'resamples',
+  'n',
+  'detected',
+  'sessions',
+  'sessions_same_direction',
 ] as const;
 
 export function differencesCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
-    'median_difference', d.cohort, d.state, d.metric, d.a, d.b, null, null, null, 'ms', ms(d.observedMs), ms(d.lowMs), ms(d.highMs),
-    d.confidence, d.resamples, d.rounds, d.observedMs === null ? null : d.detected, d.sessions, d.sessions ? d.sameDirection : null,
+    'median_difference',
+    d.cohort,
+    d.state,
+    d.metric,
+    d.a,
+    d.b,
+    null,
+    null,
+    null,
+    'ms',
+    ms(d.observedMs),
+    ms(d.lowMs),
+    ms(d.highMs),
+    d.confidence,
+    d.resamples,
+    d.rounds,
+    d.observedMs === null ? null : d.detected,
+    d.sessions,
+    d.sessions ? d.sameDirection : null,
   ]);
   for (const p of a.preparation ?? []) {
-    rows.push(['preparation', null, null, null, null, null, p.service, p.artifact, p.operation, 's', fixed(p.seconds, 3), null, null, null, null, 1, null, null, null]);
+    rows.push([
+      'preparation',
+      null,
+      null,
+      null,
+      null,
+      null,
+      p.service,
+      p.artifact,
+      p.operation,
+      's',
+      fixed(p.seconds, 3),
+      null,
+      null,
+      null,
+      null,
+      1,
+      null,
+      null,
+      null,
+    ]);
   }
   return csv(differencesColumns, rows);
 }
@@ -54,7 +160,8 @@ export function provenanceCsv(inp: ReportInputs): string {
     for (const id of Object.keys(pins.images ?? {}).sort()) {
       const img = pins.images![id]!;
       rows.push(['image', id, img.ref ?? null, img.tarSha256 ?? null, `tar=${img.tarFile ?? ''};bytes=${img.tarBytes ?? ''}`]);
-      if (img.manifestDigest) rows.push(['image-manifest', id, img.ref ?? null, img.manifestDigest.replace(/^sha256:/, ''), `config=${img.configDigest ?? ''}`]);
+      if (img.manifestDigest)
+        rows.push(['image-manifest', id, img.ref ?? null, img.manifestDigest.replace(/^sha256:/, ''), `config=${img.configDigest ?? ''}`]);
       if (img.erofsSha256) rows.push(['image-erofs', id, null, img.erofsSha256, `file=${img.erofsFile ?? ''};bytes=${img.erofsBytes ?? ''}`]);
     }
     for (const b of [...(pins.binaries ?? [])].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
@@ -65,8 +172,15 @@ export function provenanceCsv(inp: ReportInputs): string {
   }
   const h = inp.provenance.host;
   if (h) {
-    for (const [name, v] of [['cpu_model', h.cpuModel], ['vcpus', h.vcpus], ['memory_bytes', h.memoryBytes], ['virtualization', h.virtualization],
-      ['data_filesystem', h.storageDriver], ['cgroup', h.cgroupVersion], ['sample_kernel', h.kernel]] as const) {
+    for (const [name, v] of [
+      ['cpu_model', h.cpuModel],
+      ['vcpus', h.vcpus],
+      ['memory_bytes', h.memoryBytes],
+      ['virtualization', h.virtualization],
+      ['data_filesystem', h.storageDriver],
+      ['cgroup', h.cgroupVersion],
+      ['sample_kernel', h.kernel],
+    ] as const) {
       if (v !== null) rows.push(['host', name, String(v), null, h.source]);
     }
   }
@@ -76,7 +190,8 @@ export function provenanceCsv(inp: ReportInputs): string {
   if (m) rows.push(['measured', 'formal launches', `${m.first}..${m.last}`, null, 'first and last started_at of the formal launches']);
   const ps = inp.provenance.packageSet;
   if (ps) rows.push(['package-set', 'debian', ps.mirror, null, ps.builtAt ? `images built from it at ${ps.builtAt}` : 'build date not recorded']);
-  if (inp.launches.length) rows.push(['samples', 'samples.csv', null, null, `${inp.launches.length} launches, every phase in the sample table, sample schema columns`]);
+  if (inp.launches.length)
+    rows.push(['samples', 'samples.csv', null, null, `${inp.launches.length} launches, every phase in the sample table, sample schema columns`]);
   for (const s of inp.stages) rows.push(['stage', s.id, s.kind, s.outputDigest.replace(/^sha256:/, ''), 'output digest']);
   if (inp.samplesSha256) rows.push(['samples', 'samples.duckdb', null, inp.samplesSha256, 'raw sample table file']);
   if (inp.verify) rows.push(['verify', 'artifacts', null, null, inp.verify.ok ? 'hashes match after sampling' : 'hash mismatch after sampling']);
@@ -89,8 +204,18 @@ export const sessionsColumns = ['cohort', 'path', 'state', 'metric', 'session', 
 export function sessionsCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = [];
   for (const c of a.cells) {
-    for (const s of c.sessions) rows.push([c.cohort, c.path, c.state, c.metric, s.session, s.n, ms(s.p50Ms), c.sessionSpread === null ? null : fixed(c.sessionSpread, 3), c.variance.dominant]);
+    for (const s of c.sessions)
+      rows.push([
+        c.cohort,
+        c.path,
+        c.state,
+        c.metric,
+        s.session,
+        s.n,
+        ms(s.p50Ms),
+        c.sessionSpread === null ? null : fixed(c.sessionSpread, 3),
+        c.variance.dominant,
+      ]);
   }
   return csv(sessionsColumns, rows);
 }
-

@@ -37,8 +37,10 @@ export function renderIndexHtml(reportMd: string, plots: readonly Plot[], libs: 
     if (!plot) return `<p><img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}"></p>`;
     specs.push(plot.spec);
     const n = specs.length - 1;
-    return `<figure><div class="view" id="view-${n}" data-file="${escapeHtml(plot.file)}"></div>` +
-      `<figcaption>${escapeHtml(plot.caption)} (<a href="${escapeHtml(plot.file)}">static SVG</a>)</figcaption></figure>`;
+    return (
+      `<figure><div class="view" id="view-${n}" data-file="${escapeHtml(plot.file)}"></div>` +
+      `<figcaption>${escapeHtml(plot.caption)} (<a href="${escapeHtml(plot.file)}">static SVG</a>)</figcaption></figure>`
+    );
   });
   const title = /^# (.*)$/m.exec(reportMd)?.[1] ?? 'Report';
   const data = JSON.stringify(specs).replace(/</g, '\\u003c');

@@ -6,7 +6,10 @@ import type { Provenance } from './report-inputs.js';
 
 /** First and last start time of the formal launches (ISO strings sort in time order), or null. */
 export function measuredBetween(launches: readonly SampleRow[]): { first: string; last: string } | null {
-  const times = launches.filter((r) => r['phase'] === 'formal' && typeof r['started_at'] === 'string').map((r) => String(r['started_at'])).sort();
+  const times = launches
+    .filter((r) => r['phase'] === 'formal' && typeof r['started_at'] === 'string')
+    .map((r) => String(r['started_at']))
+    .sort();
   return times.length ? { first: times[0]!, last: times[times.length - 1]! } : null;
 }
 
@@ -38,10 +41,16 @@ export function provenanceLines(p: Provenance, launches: readonly SampleRow[]): 
   } else {
     L.push('- Host: not recorded.');
   }
-  L.push(p.commit ? `- benchgraph commit ${p.commit.sha}${p.commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}.` : '- benchgraph commit: unknown (not a git checkout).');
+  L.push(
+    p.commit
+      ? `- benchgraph commit ${p.commit.sha}${p.commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}.`
+      : '- benchgraph commit: unknown (not a git checkout).',
+  );
   L.push(`- ${measurementText(launches)}`);
-  L.push(p.packageSet
-    ? `- Images built with mmdebstrap from the Debian mirror ${p.packageSet.mirror}${p.packageSet.builtAt ? ` on ${minute(p.packageSet.builtAt)} UTC (start of the pin stage; the mirror's package set of that day)` : ' (build date not recorded)'}.`
-    : '- No image was built by this pipeline (no pin stage), so there is no Debian package set.');
+  L.push(
+    p.packageSet
+      ? `- Images built with mmdebstrap from the Debian mirror ${p.packageSet.mirror}${p.packageSet.builtAt ? ` on ${minute(p.packageSet.builtAt)} UTC (start of the pin stage; the mirror's package set of that day)` : ' (build date not recorded)'}.`
+      : '- No image was built by this pipeline (no pin stage), so there is no Debian package set.',
+  );
   return L;
 }

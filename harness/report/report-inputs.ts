@@ -12,7 +12,10 @@ import type { BinaryPin, ImagePin, Pins as ContractPins, SamplingSummary, Sessio
  * versions, or imported samples, may lack some); `ref` is an older pin field.
  */
 export type PinnedImage = Partial<ImagePin> & { ref?: string };
-export type Pins = Partial<Omit<ContractPins, 'images' | 'binaries'>> & { images?: Record<string, PinnedImage>; binaries?: (Pick<BinaryPin, 'name'> & Partial<BinaryPin>)[] };
+export type Pins = Partial<Omit<ContractPins, 'images' | 'binaries'>> & {
+  images?: Record<string, PinnedImage>;
+  binaries?: (Pick<BinaryPin, 'name'> & Partial<BinaryPin>)[];
+};
 export type Session = SamplingSummary;
 export type Verify = Pick<VerifyResult, 'ok'> & Partial<Omit<VerifyResult, 'ok'>>;
 

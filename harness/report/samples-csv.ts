@@ -10,5 +10,8 @@ export const samplesCsvFile = 'samples.csv';
 export function samplesCsv(rows: readonly SampleRow[]): string {
   const present = sampleColumns.filter((c) => rows.some((r) => c.name in r)).map((c) => c.name);
   const header = present.length ? present : sampleColumns.map((c) => c.name);
-  return csv(header, rows.map((r) => header.map((n) => r[n] ?? null)));
+  return csv(
+    header,
+    rows.map((r) => header.map((n) => r[n] ?? null)),
+  );
 }

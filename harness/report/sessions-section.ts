@@ -19,8 +19,10 @@ export function sessionCount(a: AnalysisResult): number {
 
 /** Sentence on what the intervals cover, by the number of sessions. */
 export function sessionScopeSentence(k: number): string {
-  if (k <= 1) return 'There was one session, so the intervals describe that session only: how much another session (another start of every service, another host) would move the cells is not measured.';
-  if (k < 3) return `There were ${k} sessions; with fewer than 3, between-session uncertainty is not estimated, so an interval that excludes 0 may still not hold in another session.`;
+  if (k <= 1)
+    return 'There was one session, so the intervals describe that session only: how much another session (another start of every service, another host) would move the cells is not measured.';
+  if (k < 3)
+    return `There were ${k} sessions; with fewer than 3, between-session uncertainty is not estimated, so an interval that excludes 0 may still not hold in another session.`;
   return `Each interval resamples the ${k} sessions with replacement, then the complete paired rounds within each drawn session, so it includes the variation between sessions.`;
 }
 
@@ -30,37 +32,83 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
   L.push(sessionScopeSentence(k), '');
   if (k > 1) {
     const cells = a.cells.filter((c) => c.metric === 'ready' && c.sessions.length > 1);
-    L.push(`Ready P50 of each cell in each session (ms), the spread between sessions (largest / smallest session median) and the level of repetition that dominates the variance of the cell's mean (a nested analysis of variance: between sessions, or between rounds within a session). Every session's medians are in sessions.csv.`, '');
+    L.push(
+      `Ready P50 of each cell in each session (ms), the spread between sessions (largest / smallest session median) and the level of repetition that dominates the variance of the cell's mean (a nested analysis of variance: between sessions, or between rounds within a session). Every session's medians are in sessions.csv.`,
+      '',
+    );
     const ids = [...new Set(cells.flatMap((c) => c.sessions.map((s) => s.session)))].sort((x, y) => x - y);
-    L.push(...table(['cohort', 'path', 'state', ...ids.map((s) => `session ${s}`), 'spread', 'dominant level'],
-      cells.map((c) => [c.cohort, c.path, c.state, ...ids.map((s) => { const m = c.sessions.find((x) => x.session === s); return m ? fixed(m.p50Ms, msDecimals) : '-'; }),
-        c.sessionSpread === null ? '-' : `${fixed(c.sessionSpread, 2)}×`, c.variance.dominant ?? '-'])), '');
+    L.push(
+      ...table(
+        ['cohort', 'path', 'state', ...ids.map((s) => `session ${s}`), 'spread', 'dominant level'],
+        cells.map((c) => [
+          c.cohort,
+          c.path,
+          c.state,
+          ...ids.map((s) => {
+            const m = c.sessions.find((x) => x.session === s);
+            return m ? fixed(m.p50Ms, msDecimals) : '-';
+          }),
+          c.sessionSpread === null ? '-' : `${fixed(c.sessionSpread, 2)}×`,
+          c.variance.dominant ?? '-',
+        ]),
+      ),
+      '',
+    );
     const reversed = a.differences.filter((d) => d.detected && d.sessions > 1 && d.sameDirection < d.sessions);
-    L.push(reversed.length
-      ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions)`).join('; ')}.`
-      : 'Every detected difference had the same direction in every session.', '');
+    L.push(
+      reversed.length
+        ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions)`).join('; ')}.`
+        : 'Every detected difference had the same direction in every session.',
+      '',
+    );
   }
   if (records && records.length) {
-    L.push('The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run\'s own (top names). ' +
-      'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, the 1-minute load at start reaches the CPU count, or available memory falls below 10%; a noisy session is reported, never dropped.', '');
-    L.push(...table(['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
-      records.map((r) => {
-        const n = r.noise;
-        const seconds = (Date.parse(r.endedAt) - Date.parse(r.startedAt)) / 1000;
-        const top = n.topForeign.slice(0, 3).map((t) => `${t.name} ${fixed(t.cpuMs / 1000, 1)}`).join(', ');
-        return [String(r.session), String(r.attempt), r.host, r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ''), seconds < 120 ? `${fixed(seconds, 1)} s` : `${fixed(seconds / 60, 1)} min`,
-          `${fixed(n.loadAverageStart[0], 2)} → ${fixed(n.loadAverageEnd[0], 2)}`, pct(n.stealShare), pct(n.iowaitShare),
-          `${fixed(n.foreignCpuMs / 1000, 1)}${top ? ` (${top})` : ''}`, n.noisy ? `yes: ${n.reasons.join('; ')}` : 'no'];
-      })), '');
+    L.push(
+      "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names). " +
+        'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, the 1-minute load at start reaches the CPU count, or available memory falls below 10%; a noisy session is reported, never dropped.',
+      '',
+    );
+    L.push(
+      ...table(
+        ['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
+        records.map((r) => {
+          const n = r.noise;
+          const seconds = (Date.parse(r.endedAt) - Date.parse(r.startedAt)) / 1000;
+          const top = n.topForeign
+            .slice(0, 3)
+            .map((t) => `${t.name} ${fixed(t.cpuMs / 1000, 1)}`)
+            .join(', ');
+          return [
+            String(r.session),
+            String(r.attempt),
+            r.host,
+            r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ''),
+            seconds < 120 ? `${fixed(seconds, 1)} s` : `${fixed(seconds / 60, 1)} min`,
+            `${fixed(n.loadAverageStart[0], 2)} → ${fixed(n.loadAverageEnd[0], 2)}`,
+            pct(n.stealShare),
+            pct(n.iowaitShare),
+            `${fixed(n.foreignCpuMs / 1000, 1)}${top ? ` (${top})` : ''}`,
+            n.noisy ? `yes: ${n.reasons.join('; ')}` : 'no',
+          ];
+        }),
+      ),
+      '',
+    );
   }
   const plan = a.nextRun;
   if (!plan.reachable) {
-    L.push(`Next run: no recommendation${plan.unplanned.length ? ` (${plan.unplanned.length} cells have fewer than 2 sessions, so their between-session variance is unknown; run at least 3 sessions)` : ' within 50 sessions and 200 rounds'}.`, '');
+    L.push(
+      `Next run: no recommendation${plan.unplanned.length ? ` (${plan.unplanned.length} cells have fewer than 2 sessions, so their between-session variance is unknown; run at least 3 sessions)` : ' within 50 sessions and 200 rounds'}.`,
+      '',
+    );
   } else {
-    L.push(`Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
-      `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
-      `counting ${fixed(plan.target.sessionStartS, 0)} s per session start and ${fixed(plan.target.launchMs, 0)} ms per launch), after Kalibera & Jones (ISMM 2013). ` +
-      `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`, '');
+    L.push(
+      `Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
+        `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
+        `counting ${fixed(plan.target.sessionStartS, 0)} s per session start and ${fixed(plan.target.launchMs, 0)} ms per launch), after Kalibera & Jones (ISMM 2013). ` +
+        `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`,
+      '',
+    );
   }
   return L;
 }

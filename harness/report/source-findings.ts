@@ -49,10 +49,18 @@ export function sourceReference(raw: unknown): SourceReference | null {
     source: String(r['source'] ?? ''),
     setup: str(r['setup']) ?? null,
     findings: findings.map((f) => ({
-      id: String(f['id']), cohort: String(f['cohort']), state: str(f['state']) as SourceFinding['state'],
-      metric: (str(f['metric']) ?? 'ready') as SourceFinding['metric'], kind: String(f['kind']) as FindingKind,
-      a: str(f['a']), b: str(f['b']), value: num(f['value']), low: num(f['low']), high: num(f['high']),
-      toleranceRatio: num(f['tolerance_ratio']) ?? 1.25, statement: String(f['statement'] ?? ''),
+      id: String(f['id']),
+      cohort: String(f['cohort']),
+      state: str(f['state']) as SourceFinding['state'],
+      metric: (str(f['metric']) ?? 'ready') as SourceFinding['metric'],
+      kind: String(f['kind']) as FindingKind,
+      a: str(f['a']),
+      b: str(f['b']),
+      value: num(f['value']),
+      low: num(f['low']),
+      high: num(f['high']),
+      toleranceRatio: num(f['tolerance_ratio']) ?? 1.25,
+      statement: String(f['statement'] ?? ''),
     })),
   };
 }
@@ -71,29 +79,46 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       const c = an.cells.find((x) => x.cohort === f.cohort && x.path === a && x.state === f.state && x.metric === f.metric);
       if (!c || c.p50Ms === null || f.value === undefined) return none(`no ${f.state} ${a} ${f.metric} cell`);
       const ratio = Math.max(c.p50Ms, f.value) / Math.min(c.p50Ms, f.value);
-      return { finding: f, verdict: ratio <= f.toleranceRatio ? 'agrees' : 'differs', source: sourceText(f), ours: `P50 ${ms(c.p50Ms)} (n=${c.n}; ratio ${fixed(ratio, 2)}, tolerance ${fixed(f.toleranceRatio, 2)})` };
+      return {
+        finding: f,
+        verdict: ratio <= f.toleranceRatio ? 'agrees' : 'differs',
+        source: sourceText(f),
+        ours: `P50 ${ms(c.p50Ms)} (n=${c.n}; ratio ${fixed(ratio, 2)}, tolerance ${fixed(f.toleranceRatio, 2)})`,
+      };
     }
     case 'difference': {
-      const d = an.differences.find((x) => x.cohort === f.cohort && x.state === f.state && x.metric === f.metric && ((x.a === a && x.b === b) || (x.a === b && x.b === a)));
-      if (!d || d.observedMs === null || d.lowMs === null || d.highMs === null || f.low === undefined || f.high === undefined) return none(`no ${f.state} ${a} − ${b} ${f.metric} difference`);
+      const d = an.differences.find(
+        (x) => x.cohort === f.cohort && x.state === f.state && x.metric === f.metric && ((x.a === a && x.b === b) || (x.a === b && x.b === a)),
+      );
+      if (!d || d.observedMs === null || d.lowMs === null || d.highMs === null || f.low === undefined || f.high === undefined)
+        return none(`no ${f.state} ${a} − ${b} ${f.metric} difference`);
       const flip = d.a === a ? 1 : -1;
       const [obs, low, high] = flip === 1 ? [d.observedMs, d.lowMs, d.highMs] : [-d.observedMs, -d.highMs, -d.lowMs];
       const ours = sign(low, high);
       const theirs = sign(f.low, f.high);
       return {
-        finding: f, verdict: ours === theirs ? 'agrees' : 'differs', source: sourceText(f),
+        finding: f,
+        verdict: ours === theirs ? 'agrees' : 'differs',
+        source: sourceText(f),
         ours: `${a} − ${b} ${ms(obs)}, ${fixed(d.confidence * 100, 0)}% CI [${fixed(low, 1)}, ${fixed(high, 1)}] ms: ${directionText(ours, a, b)}`,
       };
     }
     case 'dominance': {
-      const d = an.dominance.find((x) => x.cohort === f.cohort && x.state === f.state && x.metric === f.metric && ((x.a === a && x.b === b) || (x.a === b && x.b === a)));
+      const d = an.dominance.find(
+        (x) => x.cohort === f.cohort && x.state === f.state && x.metric === f.metric && ((x.a === a && x.b === b) || (x.a === b && x.b === a)),
+      );
       if (!d || d.result === 'empty') return none(`no ${f.state} ${a}/${b} ${f.metric} cells`);
       const holds = (d.a === a && d.result === 'a-precedes-b') || (d.b === a && d.result === 'b-precedes-a');
       const reverse = (d.a === a && d.result === 'b-precedes-a') || (d.b === a && d.result === 'a-precedes-b');
       return {
-        finding: f, verdict: holds ? 'agrees' : 'differs', source: sourceText(f),
-        ours: holds ? `every ${a} launch (n=${d.a === a ? d.nA : d.nB}) shorter than every ${b} launch`
-          : reverse ? `the reverse: every ${b} launch shorter than every ${a} launch` : `the ${a} and ${b} distributions overlap`,
+        finding: f,
+        verdict: holds ? 'agrees' : 'differs',
+        source: sourceText(f),
+        ours: holds
+          ? `every ${a} launch (n=${d.a === a ? d.nA : d.nB}) shorter than every ${b} launch`
+          : reverse
+            ? `the reverse: every ${b} launch shorter than every ${a} launch`
+            : `the ${a} and ${b} distributions overlap`,
       };
     }
     case 'content-reduction': {
@@ -102,7 +127,12 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       if (!ca || !cb || ca.median === null || cb.median === null || ca.median === 0) return none(`no ${f.state} ${a}/${b} content counts`);
       const r = 1 - cb.median / ca.median;
       const same = (f.value ?? 0) > 0 ? r > 0 : r <= 0;
-      return { finding: f, verdict: same ? 'agrees' : 'differs', source: sourceText(f), ours: `${grouped(ca.median)} vs ${grouped(cb.median)} bytes: ${r >= 0 ? `${pct(r)} less` : `${pct(-r)} more`} for ${b}` };
+      return {
+        finding: f,
+        verdict: same ? 'agrees' : 'differs',
+        source: sourceText(f),
+        ours: `${grouped(ca.median)} vs ${grouped(cb.median)} bytes: ${r >= 0 ? `${pct(r)} less` : `${pct(-r)} more`} for ${b}`,
+      };
     }
   }
   return none(`unknown kind ${String(f.kind)}`);
@@ -112,12 +142,16 @@ export function sourceText(f: SourceFinding): string {
   const a = f.a ?? '';
   const b = f.b ?? '';
   switch (f.kind) {
-    case 'p50': return f.value === undefined ? '-' : `P50 ${ms(f.value)}`;
+    case 'p50':
+      return f.value === undefined ? '-' : `P50 ${ms(f.value)}`;
     case 'difference':
-      return f.low === undefined || f.high === undefined ? '-'
+      return f.low === undefined || f.high === undefined
+        ? '-'
         : `${f.value === undefined ? '' : `${ms(f.value)}, `}95% CI [${fixed(f.low, 1)}, ${fixed(f.high, 1)}] ms: ${directionText(sign(f.low, f.high), a, b)}`;
-    case 'dominance': return `every ${a} launch shorter than every ${b} launch`;
-    case 'content-reduction': return f.value === undefined ? '-' : `${pct(f.value)} less for ${b}`;
+    case 'dominance':
+      return `every ${a} launch shorter than every ${b} launch`;
+    case 'content-reduction':
+      return f.value === undefined ? '-' : `${pct(f.value)} less for ${b}`;
   }
   return '-';
 }

@@ -35,9 +35,16 @@ function splitLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i]!;
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
+      if (ch === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { out.push(field); field = ''; } else field += ch;
+    else if (ch === ',') {
+      out.push(field);
+      field = '';
+    } else field += ch;
   }
   out.push(field);
   return out;
@@ -63,7 +70,15 @@ export function parseEffectSamples(text: string, file: string): EffectSample[] {
     if (state !== 'ok' && state !== 'failed' && state !== 'timeout') bad('state', `'${state}' is not ok, failed or timeout`);
     const v = value === '' ? null : Number(value);
     if (state === 'ok' && (v === null || !Number.isFinite(v))) bad('value', `an ok sample needs a number, found '${value}'`);
-    out.push({ row, round: Number(round), side: side as EffectSideName, position: Number(position), state: state as EffectSample['state'], value: state === 'ok' ? v : null, failure });
+    out.push({
+      row,
+      round: Number(round),
+      side: side as EffectSideName,
+      position: Number(position),
+      state: state as EffectSample['state'],
+      value: state === 'ok' ? v : null,
+      failure,
+    });
   });
   return out;
 }

@@ -84,7 +84,10 @@ export function renderEffectReport(input: EffectReportInput): string {
     const dropped = measured.filter((m) => m.row.system === system && m.verdict.dropped);
     if (dropped.length) {
       out.push('Tried and dropped:', '');
-      for (const m of dropped) out.push(`- ${m.row.name}: ${effectText(m)}${p90Text(m)}, ratio ${interval(m.cell)}, ${nText(m)}; dropped because ${m.verdict.reasons.join('; ')}. (Source: ${m.row.source})`);
+      for (const m of dropped)
+        out.push(
+          `- ${m.row.name}: ${effectText(m)}${p90Text(m)}, ratio ${interval(m.cell)}, ${nText(m)}; dropped because ${m.verdict.reasons.join('; ')}. (Source: ${m.row.source})`,
+        );
       out.push('');
     }
     const notRunnable = input.rows.filter((r): r is NotRunnableRow => r.state === 'not-runnable' && r.row.system === system);

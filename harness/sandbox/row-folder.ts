@@ -34,4 +34,3 @@ export function openRowFolder(rowId: string): RowFolder {
   const close = onCleanup(`sandbox row folder ${dir}`, () => sweepRowFolder(dir, true));
   return { dir, close };
 }
-

@@ -80,7 +80,7 @@ export function sandboxRequirements(): Requirement[] {
     }),
     runscRestoreFlag('runsc-restore-background', 'background', "the source's dropped 'runsc restore --background'"),
     runscRestoreFlag('runsc-restore-direct', 'direct', "the source's dropped 'runsc restore --direct'"),
-    check('runsc-netns', "runsc --network=sandbox in a private network namespace", () => {
+    check('runsc-netns', 'runsc --network=sandbox in a private network namespace', () => {
       // Seen here: `ip netns exec NS runsc --network=sandbox run` with the spec's
       // netns path fails with "cannot run with network enabled in root network
       // namespace"; runsc decides that by comparing with /proc/1/ns/net.
@@ -95,11 +95,13 @@ export function sandboxRequirements(): Requirement[] {
       }
     }),
     check('drop-caches', 'writable /proc/sys/vm/drop_caches', () =>
-      writable('/proc/sys/vm/drop_caches') ? { met: true, detail: 'writable' } : { met: false, detail: '/proc/sys/vm/drop_caches is not writable (not root?)' }),
+      writable('/proc/sys/vm/drop_caches') ? { met: true, detail: 'writable' } : { met: false, detail: '/proc/sys/vm/drop_caches is not writable (not root?)' },
+    ),
     check('blkio-throttle', 'cgroup v1 blkio.throttle.read_bps_device', () =>
       existsSync('/sys/fs/cgroup/blkio/blkio.throttle.read_bps_device')
         ? { met: true, detail: '/sys/fs/cgroup/blkio' }
-        : { met: false, detail: 'no cgroup v1 blkio hierarchy at /sys/fs/cgroup/blkio (a cgroup v2-only host)' }),
+        : { met: false, detail: 'no cgroup v1 blkio hierarchy at /sys/fs/cgroup/blkio (a cgroup v2-only host)' },
+    ),
     binary('losetup', 'losetup', "Debian package 'mount'"),
     binary('mkfs-ext4', 'mkfs.ext4', "Debian package 'e2fsprogs'"),
     binary('ip', 'ip', "Debian package 'iproute2'"),
@@ -113,13 +115,20 @@ export function sandboxRequirements(): Requirement[] {
       const flags = readFileSync('/proc/cpuinfo', 'utf8');
       return /\b(vmx|svm)\b/.test(flags)
         ? { met: true, detail: '/dev/kvm is writable and the CPU has vmx/svm' }
-        : { met: false, detail: '/dev/kvm opens, but the CPU shows no vmx or svm flag (a guest without nested virtualization); runsc --platform=kvm hung here' };
+        : {
+            met: false,
+            detail: '/dev/kvm opens, but the CPU shows no vmx or svm flag (a guest without nested virtualization); runsc --platform=kvm hung here',
+          };
     }),
     check('zswap', 'zswap with an active swap device', () => {
       const param = '/sys/module/zswap/parameters/enabled';
       if (!existsSync(param)) return { met: false, detail: 'the kernel has no zswap' };
       const swaps = readFileSync('/proc/swaps', 'utf8').trim().split('\n').length - 1;
-      if (swaps === 0) return { met: false, detail: `no swap device is active (/proc/swaps is empty; zswap enabled=${readFileSync(param, 'utf8').trim()}), and this build does not create a swap file` };
+      if (swaps === 0)
+        return {
+          met: false,
+          detail: `no swap device is active (/proc/swaps is empty; zswap enabled=${readFileSync(param, 'utf8').trim()}), and this build does not create a swap file`,
+        };
       return { met: true, detail: `${swaps} swap device(s)` };
     }),
   ];

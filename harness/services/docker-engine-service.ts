@@ -30,18 +30,24 @@ export function dockerCli(): string {
 
 export function dockerdArgs(o: { dataRoot: string; execRoot: string; pidFile: string; socket: string; configFile: string; cgroupParent: string }): string[] {
   return [
-    '--data-root', o.dataRoot,
-    '--exec-root', o.execRoot,
-    '--pidfile', o.pidFile,
-    '--config-file', o.configFile,
-    '-H', `unix://${o.socket}`,
+    '--data-root',
+    o.dataRoot,
+    '--exec-root',
+    o.execRoot,
+    '--pidfile',
+    o.pidFile,
+    '--config-file',
+    o.configFile,
+    '-H',
+    `unix://${o.socket}`,
     '--bridge=none',
     '--iptables=false',
     '--ip6tables=false',
     '--ip-forward=false',
     '--ip-masq=false',
     '--userland-proxy=false',
-    '--cgroup-parent', o.cgroupParent,
+    '--cgroup-parent',
+    o.cgroupParent,
   ];
 }
 
@@ -185,4 +191,3 @@ export const dockerEngineKind: ServiceKind = {
   start: startDockerEngine,
   contentPath: null,
 };
-

@@ -44,7 +44,13 @@ export const dockerRegistryKind: ServiceKind = {
   contentPath: /^\/v2\/.+\/blobs\//,
   async prepare(ctx) {
     mkdirSync(ctx.target, { recursive: true });
-    const registry = await startDockerRegistry(ctx.serviceId, { ...ctx.section, with: { ...ctx.section.with, read_only: false } }, ctx.target, ctx.runDir, ctx.log);
+    const registry = await startDockerRegistry(
+      ctx.serviceId,
+      { ...ctx.section, with: { ...ctx.section.with, read_only: false } },
+      ctx.target,
+      ctx.runDir,
+      ctx.log,
+    );
     const out: Awaited<ReturnType<NonNullable<ServiceKind['prepare']>>> = { preparations: [], images: {} };
     try {
       for (const [imageId, img] of Object.entries(ctx.pins.images)) {
@@ -63,7 +69,10 @@ export const dockerRegistryKind: ServiceKind = {
   },
   storedArtifacts(storage, imageId, pin) {
     const hex = (d: string) => d.replace(/^sha256:/, '');
-    return [pin.manifestDigest, pin.configDigest, ...pin.layers.map((l) => l.digest)].map((d) => ({ name: `${imageId}: blob ${d}`, file: registryBlob(storage, d), sha256: hex(d) }));
+    return [pin.manifestDigest, pin.configDigest, ...pin.layers.map((l) => l.digest)].map((d) => ({
+      name: `${imageId}: blob ${d}`,
+      file: registryBlob(storage, d),
+      sha256: hex(d),
+    }));
   },
 };
-

@@ -16,7 +16,8 @@ import { statSync } from 'node:fs';
 export const startNginxFiles: ServiceStarter = async (id, section, preparedDir, runDir, log) => {
   const rootDir = resolve(preparedDir ?? String(section.with['root'] ?? join(runDir, 'files')));
   if (!existsSync(rootDir)) {
-    if (preparedDir) throw new UserError(`prepared data of service ${id} is missing: ${rootDir}`, { key: `services.${id}.data_from` }, 'run the prepare stage again');
+    if (preparedDir)
+      throw new UserError(`prepared data of service ${id} is missing: ${rootDir}`, { key: `services.${id}.data_from` }, 'run the prepare stage again');
     mkdirSync(rootDir, { recursive: true });
   }
   const ngDir = resolve(runDir);
@@ -59,4 +60,3 @@ export const nginxFilesKind: ServiceKind = {
     return [{ name: `${imageId}: ${imageId}.erofs`, file: join(storage, `${imageId}.erofs`), sha256: pin.erofsSha256 }];
   },
 };
-

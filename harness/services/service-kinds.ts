@@ -12,15 +12,15 @@ import type { ServiceStarter } from './started-service.js';
 export type { ServiceStarter, StartedService } from './started-service.js';
 export type { ServiceKind } from './service-kind.js';
 
-export const SERVICE_KINDS: Record<string, ServiceKind> = Object.fromEntries(
-  [dockerRegistryKind, nginxFilesKind, dockerEngineKind].map((k) => [k.kind, k]),
-);
+export const SERVICE_KINDS: Record<string, ServiceKind> = Object.fromEntries([dockerRegistryKind, nginxFilesKind, dockerEngineKind].map((k) => [k.kind, k]));
 
 /** The module of a service's kind; a user error naming the key when the kind is unknown. */
 export function serviceKind(id: string, section: ServiceSection): ServiceKind {
   const kind = SERVICE_KINDS[section.kind];
-  if (!kind) throw new UserError(`unknown service kind '${section.kind}'`, { key: `services.${id}.kind` }, `use one of: ${Object.keys(SERVICE_KINDS).join(', ')}`);
+  if (!kind)
+    throw new UserError(`unknown service kind '${section.kind}'`, { key: `services.${id}.kind` }, `use one of: ${Object.keys(SERVICE_KINDS).join(', ')}`);
   return kind;
 }
 
-export const startService: ServiceStarter = async (id, section, preparedDir, runDir, log) => serviceKind(id, section).start(id, section, preparedDir, runDir, log);
+export const startService: ServiceStarter = async (id, section, preparedDir, runDir, log) =>
+  serviceKind(id, section).start(id, section, preparedDir, runDir, log);

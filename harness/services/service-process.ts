@@ -83,7 +83,10 @@ function groupAlive(pgid: number): boolean {
 
 /** Stops the processes left in the process group `pgid` (created by startProcess for one service) after its leader ended. */
 async function stopGroupRest(pgid: number, graceMs: number): Promise<void> {
-  for (const [sig, waitMs] of [['SIGTERM', graceMs], ['SIGKILL', 5_000]] as const) {
+  for (const [sig, waitMs] of [
+    ['SIGTERM', graceMs],
+    ['SIGKILL', 5_000],
+  ] as const) {
     if (!groupAlive(pgid)) return;
     try {
       process.kill(-pgid, sig);
@@ -120,13 +123,7 @@ export function canConnectUnix(path: string): Promise<boolean> {
 }
 
 /** Polls until `ready()` holds; fails if the process ends first or after timeoutMs, quoting its log. */
-export async function waitUntil(
-  what: string,
-  proc: ServiceProcess,
-  logFile: string,
-  ready: () => Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
+export async function waitUntil(what: string, proc: ServiceProcess, logFile: string, ready: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await ready()) return;

@@ -14,7 +14,6 @@ export interface ServiceSession {
   stop(): Promise<void>;
 }
 
-
 export async function startServiceSession(
   config: PipelineConfig,
   preparedDirOf: (stageId: string) => string | null,
@@ -48,7 +47,12 @@ export async function startServiceSession(
       let prepared: string | undefined;
       if (section.data_from) {
         const dir = preparedDirOf(section.data_from);
-        if (!dir) throw new UserError(`service ${id} needs the outputs of stage '${section.data_from}', which is not frozen`, { key: `services.${id}.data_from` }, 'run that stage first');
+        if (!dir)
+          throw new UserError(
+            `service ${id} needs the outputs of stage '${section.data_from}', which is not frozen`,
+            { key: `services.${id}.data_from` },
+            'run that stage first',
+          );
         prepared = join(dir, 'services', id);
       }
       const serviceRun = join(runDir, id);

@@ -59,7 +59,12 @@ export function clusterSorted(sorted: readonly number[], rule: ClusterRule): Clu
     if (best === null || !(best.score >= rule.minGapRatio)) break;
     const b = best;
     ranges = ranges.flatMap((r) =>
-      r === b.range ? [{ start: r.start, end: b.at }, { start: b.at, end: r.end }] : [r],
+      r === b.range
+        ? [
+            { start: r.start, end: b.at },
+            { start: b.at, end: r.end },
+          ]
+        : [r],
     );
   }
   return ranges.map((r) => group(sorted, r, n));

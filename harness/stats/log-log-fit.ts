@@ -24,7 +24,9 @@ export function logLogFit(
   bySize: ReadonlyMap<number, readonly number[]>,
   opts: { resamples: number; confidence: number; seed: string | number },
 ): GrowthFit | null {
-  const groups = [...bySize.entries()].filter(([s, v]) => s > 0 && v.some((t) => t > 0)).map(([s, v]) => [Math.log(s), v.filter((t) => t > 0).map(Math.log)] as const);
+  const groups = [...bySize.entries()]
+    .filter(([s, v]) => s > 0 && v.some((t) => t > 0))
+    .map(([s, v]) => [Math.log(s), v.filter((t) => t > 0).map(Math.log)] as const);
   if (groups.length < 2) return null;
   const points = groups.flatMap(([x, ys]) => ys.map((y) => [x, y] as const));
   const line = fitLine(points);

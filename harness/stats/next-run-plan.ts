@@ -93,7 +93,7 @@ export function planHalfWidth(c: VarianceComponents, sessions: number, rounds: n
 }
 
 function targetOf(c: VarianceComponents, target: PlanTarget): number {
-  return target.relativeHalfWidth !== undefined ? target.relativeHalfWidth * Math.abs(c.mean) : target.halfWidthMs ?? 0;
+  return target.relativeHalfWidth !== undefined ? target.relativeHalfWidth * Math.abs(c.mean) : (target.halfWidthMs ?? 0);
 }
 
 export function planNextRun(cells: readonly PlanCell[], costs: PlanCosts, target: PlanTarget, limits: PlanLimits = defaultPlanLimits): NextRunPlan {
@@ -118,10 +118,17 @@ export function planNextRun(cells: readonly PlanCell[], costs: PlanCosts, target
   const k = best?.k ?? limits.maxSessions;
   const r = best?.r ?? limits.maxRounds;
   return {
-    reachable, sessions: k, rounds: r, launches: k * r * costs.launchesPerRound, costMs: costOf(k, r),
+    reachable,
+    sessions: k,
+    rounds: r,
+    launches: k * r * costs.launchesPerRound,
+    costMs: costOf(k, r),
     cells: plannable.map((c, i) => ({
-      id: c.id, dominant: c.components.dominant, optimalRounds: optimalRoundsPerSession(c.components, costs),
-      targetMs: targets[i]!, halfWidthMs: planHalfWidth(c.components, k, r, target.confidence),
+      id: c.id,
+      dominant: c.components.dominant,
+      optimalRounds: optimalRoundsPerSession(c.components, costs),
+      targetMs: targets[i]!,
+      halfWidthMs: planHalfWidth(c.components, k, r, target.confidence),
     })),
     unplanned,
   };

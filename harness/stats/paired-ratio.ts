@@ -14,7 +14,10 @@ export interface RatioResult {
   medianB: number | null;
 }
 
-export function pairedMedianRatio(pairs: readonly { a: number; b: number }[], opts: { resamples: number; confidence: number; seed: string | number }): RatioResult {
+export function pairedMedianRatio(
+  pairs: readonly { a: number; b: number }[],
+  opts: { resamples: number; confidence: number; seed: string | number },
+): RatioResult {
   const n = pairs.length;
   if (n === 0) return { rounds: 0, ratio: null, low: null, high: null, medianA: null, medianB: null };
   const medianA = median(pairs.map((p) => p.a));

@@ -16,7 +16,10 @@ export function quantileSorted(sorted: readonly number[], p: number): number {
 }
 
 export function quantile(values: readonly number[], p: number): number {
-  return quantileSorted([...values].sort((x, y) => x - y), p);
+  return quantileSorted(
+    [...values].sort((x, y) => x - y),
+    p,
+  );
 }
 
 export function median(values: readonly number[]): number {

@@ -10,7 +10,9 @@ export function selectInPlace(xs: Float64Array, k: number, from = 0, to = xs.len
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
     // median of three as the pivot value
-    const x = xs[lo]!, y = xs[mid]!, z = xs[hi]!;
+    const x = xs[lo]!,
+      y = xs[mid]!,
+      z = xs[hi]!;
     const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
     let i = lo;
     let j = hi;
@@ -18,8 +20,11 @@ export function selectInPlace(xs: Float64Array, k: number, from = 0, to = xs.len
       while (xs[i]! < pivot) i++;
       while (xs[j]! > pivot) j--;
       if (i <= j) {
-        const t = xs[i]!; xs[i] = xs[j]!; xs[j] = t;
-        i++; j--;
+        const t = xs[i]!;
+        xs[i] = xs[j]!;
+        xs[j] = t;
+        i++;
+        j--;
       }
     }
     if (k <= j) hi = j;

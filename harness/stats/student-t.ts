@@ -4,8 +4,8 @@
 // planning repetitions; used by next-run-plan.ts.
 
 const LANCZOS = [
-  676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+  1.5056327351493116e-7,
 ];
 
 export function logGamma(x: number): number {
@@ -27,12 +27,18 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
     let num = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + num * d; if (Math.abs(d) < tiny) d = tiny; d = 1 / d;
-    c = 1 + num / c; if (Math.abs(c) < tiny) c = tiny;
+    d = 1 + num * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    d = 1 / d;
+    c = 1 + num / c;
+    if (Math.abs(c) < tiny) c = tiny;
     h *= d * c;
     num = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + num * d; if (Math.abs(d) < tiny) d = tiny; d = 1 / d;
-    c = 1 + num / c; if (Math.abs(c) < tiny) c = tiny;
+    d = 1 + num * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    d = 1 / d;
+    c = 1 + num / c;
+    if (Math.abs(c) < tiny) c = tiny;
     const step = d * c;
     h *= step;
     if (Math.abs(step - 1) < 1e-15) break;

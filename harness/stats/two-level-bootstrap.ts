@@ -94,10 +94,12 @@ export function pairSessions(rows: readonly SessionRow[], a: string, b: string):
     if (!round) rounds.set(r.round, (round = { a: [], b: [] }));
     round[side].push(r.value);
   }
-  return [...bySession.keys()].sort((x, y) => x - y).map((session) => {
-    const rounds = bySession.get(session)!;
-    return { session, rounds: [...rounds.keys()].sort((x, y) => x - y).map((k) => rounds.get(k)!) };
-  });
+  return [...bySession.keys()]
+    .sort((x, y) => x - y)
+    .map((session) => {
+      const rounds = bySession.get(session)!;
+      return { session, rounds: [...rounds.keys()].sort((x, y) => x - y).map((k) => rounds.get(k)!) };
+    });
 }
 
 export function twoLevelBootstrap(allSessions: readonly PairedSession[], options: BootstrapOptions): TwoLevelResult {
@@ -107,7 +109,11 @@ export function twoLevelBootstrap(allSessions: readonly PairedSession[], options
   const k = sessions.length;
   const rounds = sessions.flatMap((s) => s.rounds);
   const base = {
-    sessions: k, rounds: rounds.length, resamples: options.resamples, confidence: options.confidence, betweenSessionEstimated: k >= 3,
+    sessions: k,
+    rounds: rounds.length,
+    resamples: options.resamples,
+    confidence: options.confidence,
+    betweenSessionEstimated: k >= 3,
   };
   if (k === 0) return { ...base, observed: null, low: null, high: null, containsZero: true, perSession: [], sameDirection: 0 };
 

@@ -82,9 +82,7 @@ export function varianceComponents(values: readonly CellValue[]): VarianceCompon
   }
   const total = betweenVar !== null && withinVar !== null ? betweenVar + withinVar : null;
   const betweenShare = total !== null && total > 0 ? betweenVar! / total : null;
-  const dominant: Level | null = betweenVar === null || withinVar === null
-    ? null
-    : betweenVar / k > withinVar / n ? 'sessions' : 'rounds';
+  const dominant: Level | null = betweenVar === null || withinVar === null ? null : betweenVar / k > withinVar / n ? 'sessions' : 'rounds';
   return { sessions: k, values: n, mean, betweenVar, withinVar, betweenShare, dominant };
 }
 

@@ -30,7 +30,14 @@ export function reportConfig(dir: string): PipelineConfig {
       'oci-full': { launch: ['{command}'], env: {}, hooks, services: [] },
     },
     design: { preflight: 1, warmup_rounds: 3, sessions: 1, rounds: 20, seed: 'synthetic', states: ['cold', 'warm'], timeout_s: 60, tail_bytes: 4096 },
-    analysis: { bootstrap: { resamples: 300 }, comparisons: [{ a: 'docker', b: 'lazy' }, { a: 'oci-full', b: 'lazy' }, { a: 'docker', b: 'oci-full' }] },
+    analysis: {
+      bootstrap: { resamples: 300 },
+      comparisons: [
+        { a: 'docker', b: 'lazy' },
+        { a: 'oci-full', b: 'lazy' },
+        { a: 'docker', b: 'oci-full' },
+      ],
+    },
     report: {},
     stages: [],
   } as unknown as PipelineConfig;
@@ -39,7 +46,13 @@ export function reportConfig(dir: string): PipelineConfig {
 /** Synthetic launches with long waits for docker and oci-full, a varying lazy cold byte count and a warmup round. */
 export function reportSamples(): SampleRow[] {
   const rows = syntheticSamples({
-    experiment: 'synthetic', cohorts: ['shell', 'numpy'], paths: { docker: 2300, lazy: 183, 'oci-full': 8900 }, states: ['cold', 'warm'], rounds: 20, seed: 'synthetic', failEvery: 47,
+    experiment: 'synthetic',
+    cohorts: ['shell', 'numpy'],
+    paths: { docker: 2300, lazy: 183, 'oci-full': 8900 },
+    states: ['cold', 'warm'],
+    rounds: 20,
+    seed: 'synthetic',
+    failEvery: 47,
   });
   rows.forEach((r, i) => {
     // full-precision doubles, as the launch helper's nanoseconds give: a CSV that rounded them would change the statistics
@@ -48,14 +61,21 @@ export function reportSamples(): SampleRow[] {
     if (r['path'] === 'lazy' && r['state'] === 'cold' && r['cohort'] === 'numpy') r['content_bytes'] = i % 3 === 0 ? 36_951_980 : 36_886_444;
     if (r['path'] === 'lazy' && r['state'] === 'warm') r['content_bytes'] = 0;
   });
-  const warmup = rows.filter((r) => r['round'] === 1).map((r) => ({ ...r, phase: 'warmup', launch_id: `W${String(r['launch_id'])}`, started_at: '2026-10-07T09:59:00.000Z' }));
+  const warmup = rows
+    .filter((r) => r['round'] === 1)
+    .map((r) => ({ ...r, phase: 'warmup', launch_id: `W${String(r['launch_id'])}`, started_at: '2026-10-07T09:59:00.000Z' }));
   return [...warmup, ...rows];
 }
 
-const context = (dir: string, id: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext => stageContext(dir, id, outputDir, inputs, cfg);
+const context = (dir: string, id: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext =>
+  stageContext(dir, id, outputDir, inputs, cfg);
 
 /** Runs analyze then report; samples come from `samplesFile` (copied) or from reportSamples(). */
-export async function runReport(dir: string, samplesFile?: string, tweak?: (cfg: PipelineConfig) => void): Promise<{ sampleDir: string; analysisDir: string; reportDir: string }> {
+export async function runReport(
+  dir: string,
+  samplesFile?: string,
+  tweak?: (cfg: PipelineConfig) => void,
+): Promise<{ sampleDir: string; analysisDir: string; reportDir: string }> {
   const cfg = reportConfig(dir);
   tweak?.(cfg);
   const sampleDir = join(dir, 'sample-out');
