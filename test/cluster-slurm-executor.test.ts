@@ -166,9 +166,10 @@ test.serial('aborting cancels pending and running jobs and their commands end', 
       if (p.state === 'running') running.add(p.name);
     },
   });
-  // Slurm reports RUNNING before the command has started: abort once two commands have written their pids.
+  // Slurm reports RUNNING before the command has started: abort once two commands have written their pids
+  // and the executor's poll has seen both jobs running (on a loaded machine the poll can lag the pid files).
   const pids: number[] = [];
-  for (const deadline = Date.now() + 20_000; pids.length < 2;) {
+  for (const deadline = Date.now() + 20_000; pids.length < 2 || running.size < 2;) {
     if (Date.now() > deadline) throw new Error(`two commands did not start within 20 s: ${JSON.stringify(seen)}`);
     await sleep(20);
     pids.splice(0, pids.length, ...jobs.flatMap((j) => [readPid(join(dir, `${j.name}.pid`))].filter((pid) => pid > 0)));

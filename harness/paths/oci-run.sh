@@ -23,18 +23,9 @@ id="bg-$(basename "$ws")-$$"
 # NOFILE limits of the container may not exceed the caller's hard limit.
 nofile=$(ulimit -Hn); [ "$nofile" = unlimited ] && nofile=1048576
 
-args_json=$(awk 'BEGIN {
-  for (i = 1; i < ARGC; i++) {
-    s = ARGV[i]; out = ""
-    for (j = 1; j <= length(s); j++) {
-      c = substr(s, j, 1)
-      if (c == "\\") c = "\\\\"; else if (c == "\"") c = "\\\""; else if (c == "\n") c = "\\n"; else if (c == "\t") c = "\\t"; else if (c == "\r") c = "\\r"
-      out = out c
-    }
-    printf "%s\"%s\"", (i > 1 ? ", " : ""), out
-  }
-}' "$@")
-caps='"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD", "CAP_NET_RAW", "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE"'
+. "$(dirname "$0")/oci-config-lib.sh"
+args_json=$(json_args "$@")
+caps=$OCI_CAPS
 cat > "$ws/config.json" <<JSON
 {
   "ociVersion": "1.0.2",

@@ -13,17 +13,8 @@ row=$(cd "$1" && pwd -P); rootfs=$(cd "$2" && pwd -P); ns="benchgraph-$(basename
 [ -e "/run/netns/$ns" ] || { echo "crun-in-netns: no network namespace $ns (netns.sh add first)" >&2; exit 65; }
 b="$row/crun-$id"
 mkdir -p "$b" "$row/crun-state"
-args_json=$(awk 'BEGIN {
-  for (i = 1; i < ARGC; i++) {
-    s = ARGV[i]; out = ""
-    for (j = 1; j <= length(s); j++) {
-      c = substr(s, j, 1)
-      if (c == "\\") c = "\\\\"; else if (c == "\"") c = "\\\""; else if (c == "\n") c = "\\n"; else if (c == "\t") c = "\\t"; else if (c == "\r") c = "\\r"
-      out = out c
-    }
-    printf "%s\"%s\"", (i > 1 ? ", " : ""), out
-  }
-}' "$@")
+. "$(dirname "$0")/../paths/oci-config-lib.sh"
+args_json=$(json_args "$@")
 cat > "$b/config.json" <<JSON
 {
   "ociVersion": "1.0.2",

@@ -10,17 +10,8 @@ set -eu
 [ $# -ge 4 ] && [ "$3" = "--" ] || { echo "usage: gvisor-bundle.sh ROOTFS BUNDLE -- CMD [ARG...]" >&2; exit 64; }
 rootfs=$(cd "$1" && pwd -P); bundle=$2; shift 3
 mkdir -p "$bundle"
-args_json=$(awk 'BEGIN {
-  for (i = 1; i < ARGC; i++) {
-    s = ARGV[i]; out = ""
-    for (j = 1; j <= length(s); j++) {
-      c = substr(s, j, 1)
-      if (c == "\\") c = "\\\\"; else if (c == "\"") c = "\\\""; else if (c == "\n") c = "\\n"; else if (c == "\t") c = "\\t"; else if (c == "\r") c = "\\r"
-      out = out c
-    }
-    printf "%s\"%s\"", (i > 1 ? ", " : ""), out
-  }
-}' "$@")
+. "$(dirname "$0")/../paths/oci-config-lib.sh"
+args_json=$(json_args "$@")
 if [ -n "${NETNS_PATH:-}" ]; then net="{ \"type\": \"network\", \"path\": \"$NETNS_PATH\" }"; else net='{ "type": "network" }'; fi
 cat > "$bundle/config.json.tmp" <<JSON
 {
