@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
 import type { StageContext, StageInput } from '../harness/contract/stage.js';
-import { noServices } from '../harness/contract/running-services.js';
+import { stageContext } from './helpers/stage-context.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
@@ -30,27 +30,8 @@ function config(dir: string): PipelineConfig {
   };
 }
 
-function context(dir: string, id: string, kind: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext {
-  return {
-    id,
-    kind,
-    params: {},
-    config: cfg,
-    outputDir,
-    observationsDir: join(dir, 'obs', id),
-    inputs,
-    workDir: join(dir, 'work', id),
-    dataDir: join(dir, '.data'),
-    pipelineDir: dir,
-    pipelineFile: join(dir, 'pipeline.yaml'),
-    services: noServices,
-    restartServices: async () => noServices,
-    key: '0'.repeat(64),
-    log: () => {},
-    interactive: false,
-    signal: new AbortController().signal,
-  };
-}
+const context = (dir: string, id: string, _kind: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext =>
+  stageContext(dir, id, outputDir, inputs, cfg);
 
 /**
  * Runs analyze and report on synthetic samples. With samplesFile, that
