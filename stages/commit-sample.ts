@@ -88,7 +88,7 @@ const commitSample: StageDefinition = {
     const journal = await CommitJournal.open(journalFile, COMMIT_DIMENSIONS);
     const resumed = await journal.resume();
     if (resumed.formal.size || resumed.dropped)
-      ctx.log(`commit-sample: resuming: ${resumed.formal.size} cell-rounds already done, ${resumed.dropped} rows of unfinished ones discarded`);
+      ctx.log(`resuming: ${resumed.formal.size} cell-rounds already done, ${resumed.dropped} rows of unfinished ones discarded`);
     const listingsDir = join(ctx.workDir, 'listings');
     const launcher = await Launcher.start();
     const engines = await startCommitEngines(ctx.dataDir, runDir, ctx.log);

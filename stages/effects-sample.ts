@@ -77,7 +77,7 @@ function valueOf(row: EffectRow, r: { readyMs: number | null; completionMs: numb
 async function measureRow(ctx: StageContext, fx: EffectsSection, row: EffectRow, launcher: Launcher, out: EffectSample[]): Promise<RowRecord> {
   const folder = openRowFolder(row.id);
   const timeoutMs = Math.round(fx.timeout_s * 1000);
-  ctx.log(`effects: ${row.id}: work folder ${folder.dir}`);
+  ctx.log(`${row.id}: work folder ${folder.dir}`);
   try {
     const values: Record<string, string> = {
       row_dir: folder.dir,
@@ -95,7 +95,7 @@ async function measureRow(ctx: StageContext, fx: EffectsSection, row: EffectRow,
       if (!r.ok) throw new Error(`row ${row.id}: setup failed: ${r.reason}`);
       Object.assign(facts, printedValues(r.output));
     }
-    ctx.log(`effects: ${row.id}: setup done ${JSON.stringify(facts)}`);
+    ctx.log(`${row.id}: setup done ${JSON.stringify(facts)}`);
     const total = fx.warmup_rounds + fx.rounds;
     for (let i = 0; i < total; i++) {
       const formal = i >= fx.warmup_rounds;
@@ -153,7 +153,7 @@ const effectsSample: StageDefinition = {
       for (const row of fx.rows) {
         const unmet = unmetOf(requirements, row.requires);
         if (unmet.length) {
-          ctx.log(`effects: ${row.id}: not runnable here: ${unmet.map((u) => u.detail).join('; ')}`);
+          ctx.log(`${row.id}: not runnable here: ${unmet.map((u) => u.detail).join('; ')}`);
           records.push({ id: row.id, state: 'not-runnable', reasons: unmet.map((u) => `${u.part}: ${u.detail}`), facts: {} });
           continue;
         }
@@ -161,7 +161,7 @@ const effectsSample: StageDefinition = {
         const done = join(ctx.workDir, 'rows', `${row.id}.json`);
         if (existsSync(done)) {
           const saved = JSON.parse(readFileSync(done, 'utf8')) as { record: RowRecord; samples: EffectSample[] };
-          ctx.log(`effects: ${row.id}: measured before an interruption; reusing its ${saved.samples.length} samples`);
+          ctx.log(`${row.id}: measured before an interruption; reusing its ${saved.samples.length} samples`);
           records.push(saved.record);
           samples.push(...saved.samples);
           continue;

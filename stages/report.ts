@@ -58,7 +58,7 @@ const report: StageDefinition = {
     };
     const files = await renderReport(inputs, await readPageLibraries());
     for (const [name, content] of files) await writeFile(join(ctx.outputDir, name), content);
-    ctx.log(`report: ${[...files.keys()].join(', ')}`);
+    ctx.log(`${[...files.keys()].join(', ')}`);
   },
 };
 
