@@ -14,26 +14,46 @@ const published = join(projectRoot, 'reports', 'lazy-startup');
 function copyReport(name: string): string {
   const dir = join(tempDir('benchgraph-compare-'), name);
   mkdirSync(dir);
-  const header = (file: string): string => readFileSync(join(published, file), 'utf8').split('\n')[0]!;
-  const diff: string[] = [header('differences.csv')];
-  const stats: string[] = [header('statistics.csv')];
-  const statColumns = header('statistics.csv').split(',');
+  const header = (file: string): string[] => readFileSync(join(published, file), 'utf8').split('\n')[0]!.split(',');
+  const diffColumns = header('differences.csv');
+  const statColumns = header('statistics.csv');
+  const byName = (columns: string[], row: Record<string, string>): string => columns.map((c) => row[c] ?? '').join(',');
+  const interval = (value: string, low: string, high: string, detected: boolean): Record<string, string> => ({
+    value,
+    low,
+    high,
+    confidence: '0.95',
+    resamples: '5000',
+    n: '30',
+    detected: String(detected),
+  });
+  const diff: string[] = [diffColumns.join(',')];
+  const stats: string[] = [statColumns.join(',')];
   for (const cohort of ['numpy', 'shell']) {
     for (const state of ['cold', 'warm']) {
       for (const metric of ['ready', 'completion']) {
-        const dockerMinusOci = state === 'cold' ? '-6632.4,-6697.7,-6499.3,0.95,5000,30,true' : '127.2,124.8,129.1,0.95,5000,30,true';
-        diff.push(`median_difference,${cohort},${state},${metric},docker,oci-full,,,,ms,${dockerMinusOci}`);
-        diff.push(
-          `median_difference,${cohort},${state},${metric},oci-full,lazy,,,,ms,${state === 'cold' ? '8746.0,8637.0,8807.2,0.95,5000,30,true' : '-1.6,-4.5,0.8,0.95,5000,30,false'}`,
-        );
+        const cell = { kind: 'median_difference', cohort, state, metric, unit: 'ms' };
+        const dockerMinusOci = state === 'cold' ? interval('-6632.4', '-6697.7', '-6499.3', true) : interval('127.2', '124.8', '129.1', true);
+        const ociMinusLazy = state === 'cold' ? interval('8746.0', '8637.0', '8807.2', true) : interval('-1.6', '-4.5', '0.8', false);
+        diff.push(byName(diffColumns, { ...cell, a: 'docker', b: 'oci-full', ...dockerMinusOci }));
+        diff.push(byName(diffColumns, { ...cell, a: 'oci-full', b: 'lazy', ...ociMinusLazy }));
         for (const path of ['docker', 'oci-full', 'lazy']) {
-          const row: Record<string, string> = { cohort, path, state, metric, unit: 'ms', p50: path === 'lazy' ? '183.4' : '2297.0' };
-          stats.push(statColumns.map((c) => row[c] ?? '').join(','));
+          stats.push(byName(statColumns, { cohort, path, state, metric, unit: 'ms', p50: path === 'lazy' ? '183.4' : '2297.0' }));
         }
       }
     }
   }
-  diff.push('preparation,,,,,,registry,debian-minbase,push OCI image into the registry mirror (skopeo copy),s,0.480,,,,,1,');
+  diff.push(
+    byName(diffColumns, {
+      kind: 'preparation',
+      service: 'registry',
+      artifact: 'debian-minbase',
+      operation: 'push OCI image into the registry mirror (skopeo copy)',
+      unit: 's',
+      value: '0.480',
+      n: '1',
+    }),
+  );
   writeFileSync(join(dir, 'differences.csv'), diff.join('\n') + '\n');
   writeFileSync(join(dir, 'statistics.csv'), stats.join('\n') + '\n');
   return dir;
@@ -124,12 +144,21 @@ test('a report folder without differences.csv is a user error naming the file, e
   t.true(r.stderr.includes(`${join(candidate, 'differences.csv')}: missing differences.csv`), r.stderr);
 });
 
-test('columns are read by name, so a differences.csv with a new sessions column still compares and shows it', async (t) => {
+test('columns are read by name, so a differences.csv whose sessions column moved first still compares and shows it', async (t) => {
   const candidate = copyReport('candidate');
   const file = join(candidate, 'differences.csv');
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-  // put the new column first, so reading by position would go wrong
-  writeFileSync(file, lines.map((l, i) => (i === 0 ? 'sessions_same_direction,' : l.startsWith('median_difference') ? '3 of 3,' : ',') + l).join('\n') + '\n');
+  const rows = readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split(','));
+  const at = rows[0]!.indexOf('sessions_same_direction');
+  t.true(at > 0, 'the published differences.csv has a sessions_same_direction column');
+  // move the column first, so reading by position would go wrong
+  const moved = rows.map((r, i) => {
+    const value = i === 0 ? r[at]! : r[0] === 'median_difference' ? '3 of 3' : '';
+    return [value, ...r.slice(0, at), ...r.slice(at + 1)].join(',');
+  });
+  writeFileSync(file, moved.join('\n') + '\n');
   const out = join(tempDir(), 'written');
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--write', out], projectRoot);
   t.is(r.code, 0, r.stderr);
