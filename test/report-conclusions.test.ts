@@ -42,6 +42,8 @@ const difference: DifferenceResult = {
   perSession: [{ session: 1, rounds: 28, observedMs: 200, direction: 1 }],
   sameDirection: 1,
   betweenSessionEstimated: false,
+  sessionLowMs: null,
+  sessionHighMs: null,
   observedMs: 200,
   lowMs: 180,
   highMs: 220,

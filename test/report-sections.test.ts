@@ -99,6 +99,8 @@ function diff(a: string, b: string, observedMs: number, lowMs: number, highMs: n
     perSession: [],
     sameDirection: 1,
     betweenSessionEstimated: false,
+    sessionLowMs: null,
+    sessionHighMs: null,
     observedMs,
     lowMs,
     highMs,

@@ -11,9 +11,11 @@ import { seededRandom } from '../harness/stats/seeded-random.js';
 import { sampleColumns } from '../harness/db/sample-columns.js';
 import { runCli } from './helpers/cli.js';
 
-function reversingCsv(): string {
-  const random = seededRandom('reversal-report');
-  const level: Record<number, { a: number; b: number }> = { 1: { a: 1000, b: 950 }, 2: { a: 1010, b: 955 }, 3: { a: 900, b: 980 } };
+type Levels = Record<number, { a: number; b: number }>;
+const reversing: Levels = { 1: { a: 1000, b: 950 }, 2: { a: 1010, b: 955 }, 3: { a: 900, b: 980 } };
+
+function sessionsCsv(level: Levels, seed: string): string {
+  const random = seededRandom(seed);
   const cols = sampleColumns.map((c) => c.name);
   const lines = [cols.join(',')];
   for (const session of [1, 2, 3]) {
@@ -56,12 +58,15 @@ stages:
 test('a session that reverses a difference makes the two-level interval cross 0, unlike a pooled one, and the report says 2 of 3 sessions', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'benchgraph-rev-'));
   try {
-    await writeFile(join(dir, 'samples.csv'), reversingCsv());
+    await writeFile(join(dir, 'samples.csv'), sessionsCsv(reversing, 'reversal-report'));
     await writeFile(join(dir, 'pipeline.yaml'), PIPELINE);
     const r = await runCli(['run'], dir);
     t.is(r.code, 0, r.stderr);
     const report = await readFile(join(dir, 'reports', 'rev', 'report.md'), 'utf8');
-    t.regex(report, /\| cold \| ready \| a − b \| [^|]+ \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 2 of 3 sessions \| no difference detected \|/);
+    t.regex(
+      report,
+      /\| cold \| ready \| a − b \| [^|]+ \| \[-[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 2 of 3 sessions \| no difference detected \|/,
+    );
     const diffs = (await readFile(join(dir, 'reports', 'rev', 'differences.csv'), 'utf8')).trim().split('\n');
     const header = diffs[0]!.split(',');
     const ready = diffs.find((l) => l.includes(',c,cold,ready,a,b,'))!.split(',');
@@ -84,6 +89,34 @@ test('a session that reverses a difference makes the two-level interval cross 0,
     }
     const pooled = pairedRoundBootstrap([...rounds.values()], { resamples: 2000, confidence: 0.95, seed: 'pooled' });
     t.false(pooled.containsZero, `pooled [${pooled.low}, ${pooled.high}]`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('sessions that agree in direction but not in size: the two-level interval excludes 0, the between-session one does not, and the report says the difference is not established', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'benchgraph-size-'));
+  try {
+    // a - b is about +5, +20 and +60 ms in the three sessions
+    const disagreeing: Levels = { 1: { a: 1005, b: 1000 }, 2: { a: 1020, b: 1000 }, 3: { a: 1060, b: 1000 } };
+    await writeFile(join(dir, 'samples.csv'), sessionsCsv(disagreeing, 'size-report'));
+    await writeFile(join(dir, 'pipeline.yaml'), PIPELINE);
+    const r = await runCli(['run'], dir);
+    t.is(r.code, 0, r.stderr);
+    const diffs = (await readFile(join(dir, 'reports', 'rev', 'differences.csv'), 'utf8')).trim().split('\n');
+    const header = diffs[0]!.split(',');
+    const ready = diffs.find((l) => l.includes(',c,cold,ready,a,b,'))!.split(',');
+    const at = (name: string): number => Number(ready[header.indexOf(name)]);
+    t.true(at('low') > 0, `two-level [${at('low')}, ${at('high')}] excludes 0`);
+    t.true(at('session_low') < 0 && at('session_high') > 0, `between sessions [${at('session_low')}, ${at('session_high')}] contains 0`);
+    t.is(ready[header.indexOf('sessions_same_direction')], '3');
+    t.is(ready[header.indexOf('detected')], 'false');
+    const report = await readFile(join(dir, 'reports', 'rev', 'report.md'), 'utf8');
+    t.regex(
+      report,
+      /\| cold \| ready \| a − b \| [^|]+ \| \[[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 3 of 3 sessions \| not established: sessions disagree in size \|/,
+    );
+    t.regex(report, /sessions disagree in size, so they are not called detected: c cold ready a − b \(per session [\d.]+, [\d.]+, [\d.]+ ms/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

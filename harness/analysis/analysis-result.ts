@@ -5,7 +5,7 @@ import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
 
-export const analysisFormat = 'benchgraph-analysis/2';
+export const analysisFormat = 'benchgraph-analysis/3';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
 
 export interface PhaseCount {
@@ -83,7 +83,16 @@ export interface DifferenceResult {
   highMs: number | null;
   resamples: number;
   confidence: number;
-  /** False when the two-level interval contains 0 ("no difference detected"). */
+  /**
+   * Student's t interval over the per-session differences (K - 1 degrees of freedom);
+   * null with fewer than 3 sessions. See stats/session-t-interval.ts.
+   */
+  sessionLowMs: number | null;
+  sessionHighMs: number | null;
+  /**
+   * False when the two-level interval contains 0, or, with 3 or more sessions, when the
+   * between-session interval does ("no difference detected").
+   */
   detected: boolean;
 }
 

@@ -5,6 +5,7 @@ import { summarizeSorted } from '../stats/cell-summary.js';
 import { clusterSorted } from '../stats/cluster-rule.js';
 import { dominanceSorted } from '../stats/dominance.js';
 import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
+import { sessionTInterval } from '../stats/session-t-interval.js';
 import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
 import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
@@ -147,6 +148,10 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
             confidence: rules.bootstrap.confidence,
             seed: [rules.bootstrap.seed, cohort, state, metric, cmp.a, cmp.b].join('|'),
           });
+          const between = sessionTInterval(
+            r.perSession.map((s) => s.observed),
+            rules.bootstrap.confidence,
+          );
           differences.push({
             cohort,
             state,
@@ -163,7 +168,9 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
             highMs: r.high,
             resamples: r.resamples,
             confidence: r.confidence,
-            detected: r.observed !== null && !r.containsZero,
+            sessionLowMs: between?.low ?? null,
+            sessionHighMs: between?.high ?? null,
+            detected: r.observed !== null && !r.containsZero && !(between?.containsZero ?? false),
           });
         }
       }

@@ -110,9 +110,23 @@ export function differenceText(d: DifferenceResult, f: Formatters, metricName: s
   }
   const ci = `${fixed(d.confidence * 100, 0)}% CI [${f.ms(d.lowMs).replace(' ms', '')}, ${f.ms(d.highMs).replace(' ms', '')}] ms`;
   const head = `${d.a} minus ${d.b} ${d.state}-client ${metricName} median difference ${f.ms(d.observedMs)}, ${ci}${over}`;
-  if (!d.detected) return `${head}: the interval contains 0, no difference is detected`;
+  if (!d.detected) {
+    if (!twoLevelContainsZero(d) && d.sessionLowMs !== null && d.sessionHighMs !== null)
+      return `${head}, but the sessions disagree in size: the between-session interval [${f.ms(d.sessionLowMs).replace(' ms', '')}, ${f.ms(d.sessionHighMs).replace(' ms', '')}] ms contains 0, so no difference is established`;
+    return `${head}: the interval contains 0, no difference is detected`;
+  }
   const lower = d.highMs < 0 ? d.a : d.b;
   return `${head}: ${lower} has the lower median ${metricName}`;
+}
+
+/** True when the two-level bootstrap interval of d contains 0 (or there is none). */
+export function twoLevelContainsZero(d: DifferenceResult): boolean {
+  return d.lowMs === null || d.highMs === null || !(d.lowMs > 0 || d.highMs < 0);
+}
+
+/** Detected by the two-level interval but not by the between-session one: the sessions disagree in size. */
+export function sessionsDisagreeInSize(d: DifferenceResult): boolean {
+  return !d.detected && d.observedMs !== null && !twoLevelContainsZero(d);
 }
 
 export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: string[], stateOrder: string[], f: Formatters): string[] {

@@ -101,6 +101,8 @@ export const differencesColumns = [
   'detected',
   'sessions',
   'sessions_same_direction',
+  'session_low',
+  'session_high',
 ] as const;
 
 export function differencesCsv(a: AnalysisResult): string {
@@ -124,6 +126,8 @@ export function differencesCsv(a: AnalysisResult): string {
     d.observedMs === null ? null : d.detected,
     d.sessions,
     d.sessions ? d.sameDirection : null,
+    ms(d.sessionLowMs),
+    ms(d.sessionHighMs),
   ]);
   for (const p of a.preparation ?? []) {
     rows.push([
@@ -143,6 +147,8 @@ export function differencesCsv(a: AnalysisResult): string {
       null,
       null,
       1,
+      null,
+      null,
       null,
       null,
       null,

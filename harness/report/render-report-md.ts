@@ -9,6 +9,7 @@ import {
   contentSentences,
   countText,
   differenceText,
+  sessionsDisagreeInSize,
   failedText,
   failureCaveat,
   formatters,
@@ -357,6 +358,7 @@ function dataSection(
             'difference',
             'observed (ms)',
             `${fixed(r.bootstrap.confidence * 100, 0)}% interval (ms)`,
+            'between sessions (ms)',
             'paired rounds used',
             'same direction in',
             'result',
@@ -367,9 +369,18 @@ function dataSection(
             `${d.a} − ${d.b}`,
             orDash(d.observedMs, (v) => fixed(v, inp.options.msDecimals)),
             d.lowMs === null || d.highMs === null ? '-' : `[${fixed(d.lowMs, inp.options.msDecimals)}, ${fixed(d.highMs, inp.options.msDecimals)}]`,
+            d.sessionLowMs === null || d.sessionHighMs === null
+              ? '-'
+              : `[${fixed(d.sessionLowMs, inp.options.msDecimals)}, ${fixed(d.sessionHighMs, inp.options.msDecimals)}]`,
             `${d.rounds} of ${comparisonRounds(a, d)}`,
             d.sessions > 1 ? `${d.sameDirection} of ${d.sessions} sessions` : '1 session',
-            d.observedMs === null ? 'not computable' : d.detected ? 'difference detected' : 'no difference detected',
+            d.observedMs === null
+              ? 'not computable'
+              : d.detected
+                ? 'difference detected'
+                : sessionsDisagreeInSize(d)
+                  ? 'not established: sessions disagree in size'
+                  : 'no difference detected',
           ]),
         ),
         '',

@@ -5,6 +5,7 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from './format-number.js';
+import { sessionsDisagreeInSize } from './conclusions.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -23,7 +24,11 @@ export function sessionScopeSentence(k: number): string {
     return 'There was one session, so the intervals describe that session only: how much another session (another start of every service, another host) would move the cells is not measured.';
   if (k < 3)
     return `There were ${k} sessions; with fewer than 3, between-session uncertainty is not estimated, so an interval that excludes 0 may still not hold in another session.`;
-  return `Each interval resamples the ${k} sessions with replacement, then the complete paired rounds within each drawn session, so it includes the variation between sessions.`;
+  return (
+    `Each interval resamples the ${k} sessions with replacement, then the complete paired rounds within each drawn session, so it includes the variation between sessions. ` +
+    `With only ${k} sessions that resampling sees too little of the spread between them, so a difference is called detected only when, besides, a Student's t interval over the ${k} per-session differences (${k - 1} degrees of freedom) excludes 0; ` +
+    'where it does not, the sessions disagree in size and the report says so.'
+  );
 }
 
 export function sessionsSection(a: AnalysisResult, records: readonly SessionRecord[] | null, msDecimals: number): string[] {
@@ -61,6 +66,17 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
         : 'Every detected difference had the same direction in every session.',
       '',
     );
+    const unsettled = a.differences.filter(sessionsDisagreeInSize);
+    if (unsettled.length)
+      L.push(
+        `Differences whose two-level interval excludes 0 but whose sessions disagree in size, so they are not called detected: ${unsettled
+          .map(
+            (d) =>
+              `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (per session ${d.perSession.map((s) => fixed(s.observedMs, msDecimals)).join(', ')} ms; between-session interval [${fixed(d.sessionLowMs!, msDecimals)}, ${fixed(d.sessionHighMs!, msDecimals)}] ms)`,
+          )
+          .join('; ')}.`,
+        '',
+      );
   }
   if (records && records.length) {
     L.push(
