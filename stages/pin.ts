@@ -43,7 +43,7 @@ async function buildImage(ctx: StageContext, recipe: ImageRecipe, hash: string, 
   const started = Date.now();
   await buildImageTar(recipe, tarFile, ctx.log, ctx.signal);
   const tarSha256 = await sha256File(tarFile);
-  ctx.log(`${recipe.id}: tar ${statSync(tarFile).size} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s; building OCI layout and erofs image`);
+  ctx.log(`pin: ${recipe.id}: tar ${statSync(tarFile).size} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s; building OCI layout and erofs image`);
   const oci = await buildOciLayout(tarFile, tarSha256, join(dir, 'oci'));
   const erofsFile = join(dir, 'image.erofs');
   await buildErofsImage(tarFile, erofsFile, ctx.signal);
@@ -70,7 +70,7 @@ const pin: StageDefinition = {
       const hash = recipeHash(recipe, toolVersions(recipe));
       const cache = cacheDirFor(ctx.dataDir, hash);
       let meta = rebuild ? null : readCacheMeta<CachedImage>(cache);
-      if (meta) ctx.log(`${recipe.id}: reusing the build cached in ${cache}`);
+      if (meta) ctx.log(`pin: ${recipe.id}: reusing the build cached in ${cache}`);
       else meta = await fillCache(cache, (tmp) => buildImage(ctx, recipe, hash, tmp));
       const outDir = join(ctx.outputDir, 'images', recipe.id);
       mkdirSync(outDir, { recursive: true });
@@ -85,7 +85,7 @@ const pin: StageDefinition = {
         ociDir: `images/${recipe.id}/oci`,
         erofsFile: `images/${recipe.id}/image.erofs`,
       };
-      ctx.log(`${recipe.id}: manifest ${meta.manifestDigest}, layer ${meta.layers[0]!.size} bytes, erofs ${meta.erofsBytes} bytes`);
+      ctx.log(`pin: ${recipe.id}: manifest ${meta.manifestDigest}, layer ${meta.layers[0]!.size} bytes, erofs ${meta.erofsBytes} bytes`);
     }
     const binaries = await pinBinaries();
     const pins: Pins = { images, binaries, kernel: kernelRelease(), node: process.version };

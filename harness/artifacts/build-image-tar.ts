@@ -49,7 +49,7 @@ export async function buildImageTar(recipe: ImageRecipe, outFile: string, log: (
   mkdirSync(dirname(outFile), { recursive: true });
   if (recipe.kind === 'mmdebstrap') {
     const args = mmdebstrapArgs(recipe, outFile);
-    log(`mmdebstrap ${args.join(' ')}`);
+    log(`pin: mmdebstrap ${args.join(' ')}`);
     await runUntimed('mmdebstrap', args, { env: { ...process.env, SOURCE_DATE_EPOCH: String(recipe.sourceDateEpoch), LC_ALL: 'C.UTF-8' }, signal });
     return;
   }

@@ -16,6 +16,7 @@ import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
 import { readLock, writeLock, type LockEntry } from './lock-file.js';
 import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
+import { withoutStagePrefix } from './stage-log-line.js';
 import { startServiceSession, type ServiceSession } from '../services/service-session.js';
 import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
@@ -197,7 +198,7 @@ class StageExecutor {
         key,
         log: (line) => {
           if (options.interactive) process.stderr.write('\r\x1b[K');
-          options.log(`  ${p.id}: ${line}`);
+          options.log(`  ${p.id}: ${withoutStagePrefix(line, p.id, def.kind)}`);
         },
         interactive: options.interactive,
         progress: (line) => {

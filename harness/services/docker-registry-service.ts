@@ -60,7 +60,7 @@ export const dockerRegistryKind: ServiceKind = {
           throw new CheckFailed(`registry ${ctx.serviceId} does not serve ${img.repository}@${img.manifestDigest} after the push of ${imageId}`);
         }
         out.preparations.push({ service: ctx.serviceId, artifact: imageId, operation: 'push OCI image into the registry mirror (skopeo copy)', seconds });
-        ctx.log(`${ctx.serviceId}: pushed ${imageId} in ${seconds.toFixed(3)} s`);
+        ctx.log(`prepare: ${ctx.serviceId}: pushed ${imageId} in ${seconds.toFixed(3)} s`);
       }
     } finally {
       await registry.stop();

@@ -52,7 +52,7 @@ export const nginxFilesKind: ServiceKind = {
       }
       out.images[imageId] = { erofs_file: file, erofs_bytes: statSync(built).size };
       out.preparations.push({ service: ctx.serviceId, artifact: imageId, operation: 'build erofs image (tar extract + mkfs.erofs)', seconds });
-      ctx.log(`${ctx.serviceId}: built ${file} in ${seconds.toFixed(3)} s`);
+      ctx.log(`prepare: ${ctx.serviceId}: built ${file} in ${seconds.toFixed(3)} s`);
     }
     return out;
   },
