@@ -5,7 +5,7 @@
 // cold and warm sentences ("in k of K sessions") without changing the rest.
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
-import type { Formatters } from './conclusions.js';
+import { sessionsDisagreeInSize, type Formatters } from './conclusions.js';
 import type { FindingVerdict } from './source-findings.js';
 
 export interface PathNotes {
@@ -17,6 +17,12 @@ export interface PathNotes {
 export const maxSummarySentences = 5;
 
 const ci = (d: DifferenceResult): string => `${fixed(d.confidence * 100, 0)}% CI [${fixed(d.lowMs!, 1)}, ${fixed(d.highMs!, 1)}] ms`;
+
+function undetectedClause(d: DifferenceResult, other: string): string {
+  if (sessionsDisagreeInSize(d))
+    return `no difference from ${other} is established: the ${d.a} − ${d.b} interval (${ci(d)}) excludes 0, but the sessions disagree in size (between sessions [${fixed(d.sessionLowMs!, 1)}, ${fixed(d.sessionHighMs!, 1)}] ms)`;
+  return `the ${d.a} − ${d.b} interval (${ci(d)}) contains 0, so no difference from ${other} is detected`;
+}
 
 /** Which way a difference points, seen from path p: negative when p has the lower median. */
 function from(d: DifferenceResult, p: string): number {
@@ -41,7 +47,7 @@ function stateSentence(a: AnalysisResult, cohort: string, state: string, paths: 
     tail =
       undetected.length === 0
         ? `; every interval of a difference with ${best.path} excludes 0`
-        : `; but ${undetected.map((d) => `the ${d.a} − ${d.b} interval (${ci(d)}) contains 0, so no difference from ${d.a === best.path ? d.b : d.a} is detected`).join(', and ')}`;
+        : `; but ${undetected.map((d) => undetectedClause(d, d.a === best.path ? d.b : d.a)).join(', and ')}`;
   }
   const dominated = a.dominance.filter(
     (d) =>
