@@ -20,7 +20,7 @@ const ci = (d: DifferenceResult): string => `${fixed(d.confidence * 100, 0)}% CI
 
 function undetectedClause(d: DifferenceResult, other: string): string {
   if (sessionsDisagreeInSize(d))
-    return `no difference from ${other} is established: the ${d.a} − ${d.b} interval (${ci(d)}) excludes 0, but the sessions disagree in size (between sessions [${fixed(d.sessionLowMs!, 1)}, ${fixed(d.sessionHighMs!, 1)}] ms)`;
+    return `no difference from ${other} is established, as the sessions disagree in size: the ${d.a} − ${d.b} interval (${ci(d)}) excludes 0, the between-session one ([${fixed(d.sessionLowMs!, 1)}, ${fixed(d.sessionHighMs!, 1)}] ms) does not`;
   return `the ${d.a} − ${d.b} interval (${ci(d)}) contains 0, so no difference from ${other} is detected`;
 }
 
