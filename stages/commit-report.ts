@@ -24,7 +24,7 @@ function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string):
 const commitReport: StageDefinition = {
   kind: 'commit-report',
   description: 'Commit-diff report: conclusions, design, before/after table, growth plots and slopes, compression table, what is not established.',
-  reads: ['experiment'],
+  reads: ['experiment', 'report'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
@@ -41,6 +41,7 @@ const commitReport: StageDefinition = {
         .sort()
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
+      notes: ((ctx.config.report as { notes?: unknown[] } | undefined)?.notes ?? []).map(String),
     };
     const plots: { file: string; title: string }[] = [];
     for (const dimension of ['total_mb', 'file_count']) {
@@ -55,7 +56,7 @@ const commitReport: StageDefinition = {
     for (const [name, text] of renderCommitCsvs(analysis)) writeFileSync(join(ctx.outputDir, name), text);
     writeFileSync(join(ctx.outputDir, 'report.md'), renderCommitReportMd(inp, plots));
     writeFileSync(join(ctx.outputDir, 'REPRODUCE.md'), renderCommitReproduce(inp));
-    ctx.log(`commit-report: report.md, ${plots.length} plots`);
+    ctx.log(`report.md, ${plots.length} plots`);
   },
 };
 

@@ -81,7 +81,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
   if (records && records.length) {
     L.push(
       "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names). " +
-        'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, the 1-minute load at start reaches the CPU count, or available memory falls below 10%; a noisy session is reported, never dropped.',
+        'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, or available memory falls below 10%; a noisy session is reported, never dropped. The load average is shown but not part of the rule, since it counts the run’s own launches too.',
       '',
     );
     L.push(
