@@ -4,16 +4,32 @@
 // to reports/<experiment.name>/.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageDefinition } from '../harness/contract/stage.js';
+import { cpus, release, totalmem } from 'node:os';
+import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import { checkoutCommit } from '../harness/report/read-provenance.js';
+import { runUntimed } from '../harness/process/untimed-command.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
 import type { EffectsSection } from '../harness/sandbox/effect-row.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
 
+/** Commit, host and the digests of the stages this report was rendered from. */
+async function provenanceLines(inputs: StageContext['inputs']): Promise<string[]> {
+  const commit = checkoutCommit();
+  const runsc = await runUntimed('runsc', ['--version']).catch(() => null);
+  return [
+    commit ? `benchgraph commit ${commit.sha}${commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}` : 'benchgraph commit: not a git checkout',
+    `host: ${cpus().length} vCPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, kernel ${release()}; runsc: ${runsc ? runsc.split('\n')[0] : 'not found'}`,
+    ...Object.keys(inputs)
+      .sort()
+      .map((id) => `stage \`${id}\` (${inputs[id]!.kind}): ${inputs[id]!.outputDigest}`),
+  ];
+}
+
 const effectsReport: StageDefinition = {
   kind: 'effects-report',
   description: 'The effect table report (gVisor, Firecracker, Both; tried and dropped; not runnable here).',
-  reads: ['effects', 'experiment'],
+  reads: ['effects', 'experiment', 'report'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const fx = (ctx.config as unknown as { effects: EffectsSection }).effects;
@@ -30,6 +46,8 @@ const effectsReport: StageDefinition = {
       rounds: fx.rounds,
       seed: fx.seed,
       rows,
+      notes: ((ctx.config.report as { notes?: unknown[] } | undefined)?.notes ?? []).map(String),
+      provenance: await provenanceLines(ctx.inputs),
     });
     writeFileSync(join(ctx.outputDir, 'report.md'), md);
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));

@@ -61,3 +61,18 @@ test('a not-runnable row is listed with its reason and no numbers', (t) => {
     .find((l) => l.startsWith('- Row fc'))!;
   t.is(line, '- Row fc: firecracker is not installed. (Source: source of fc)');
 });
+
+test('report notes follow the method, and a provenance section closes the report', (t) => {
+  const withNotes = renderEffectReport({
+    title: 't',
+    intro: 'i',
+    rounds: 12,
+    seed: 's',
+    rows,
+    notes: ['Measured on a quiet machine.'],
+    provenance: ['benchgraph commit abc (clean)', 'stage `effects-sample` (effects-sample): 1234'],
+  });
+  t.true(withNotes.indexOf('Measured on a quiet machine.') > withNotes.indexOf('## Method'));
+  t.regex(withNotes, /## Provenance\n\n- benchgraph commit abc \(clean\)\n- stage `effects-sample` \(effects-sample\): 1234\n$/);
+  t.false(md.includes('## Provenance'));
+});
