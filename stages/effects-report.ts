@@ -12,6 +12,7 @@ import { findInputFile } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
 import type { EffectsSection } from '../harness/sandbox/effect-row.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
+import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 
 /** Commit, host and the digests of the stages this report was rendered from. */
 async function provenanceLines(inputs: StageContext['inputs']): Promise<string[]> {
@@ -46,10 +47,9 @@ const effectsReport: StageDefinition = {
       rounds: fx.rounds,
       seed: fx.seed,
       rows,
-      notes: ((ctx.config.report as { notes?: unknown[] } | undefined)?.notes ?? []).map(String),
-      provenance: await provenanceLines(ctx.inputs),
     });
-    writeFileSync(join(ctx.outputDir, 'report.md'), md);
+    const notes = ((ctx.config.report as { notes?: unknown[] } | undefined)?.notes ?? []).map(String);
+    writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, await provenanceLines(ctx.inputs)));
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
     for (const name of ['samples.csv', 'requirements.json', 'rows.json']) {
       const f = findInputFile(ctx.inputs, name);

@@ -4,6 +4,7 @@ import test from 'ava';
 import type { EffectRow } from '../harness/sandbox/effect-row.js';
 import { effectCell } from '../harness/sandbox/effect-ratio.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
+import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 
 function row(id: string, system: EffectRow['system']): EffectRow {
@@ -63,16 +64,9 @@ test('a not-runnable row is listed with its reason and no numbers', (t) => {
 });
 
 test('report notes follow the method, and a provenance section closes the report', (t) => {
-  const withNotes = renderEffectReport({
-    title: 't',
-    intro: 'i',
-    rounds: 12,
-    seed: 's',
-    rows,
-    notes: ['Measured on a quiet machine.'],
-    provenance: ['benchgraph commit abc (clean)', 'stage `effects-sample` (effects-sample): 1234'],
-  });
+  const withNotes = effectReportEnd(md, ['Measured on a quiet machine.'], ['benchgraph commit abc (clean)', 'stage `effects-sample` (effects-sample): 1234']);
+  t.true(withNotes.startsWith(md.trimEnd()));
   t.true(withNotes.indexOf('Measured on a quiet machine.') > withNotes.indexOf('## Method'));
   t.regex(withNotes, /## Provenance\n\n- benchgraph commit abc \(clean\)\n- stage `effects-sample` \(effects-sample\): 1234\n$/);
-  t.false(md.includes('## Provenance'));
+  t.is(effectReportEnd(md, [], []), md);
 });

@@ -30,10 +30,6 @@ export interface EffectReportInput {
   rounds: number;
   seed: string;
   rows: ReportedRow[];
-  /** report.notes of the pipeline file: context the data cannot state (e.g. that the machine was quiet). */
-  notes?: string[];
-  /** Provenance lines, already worded (commit, host, stage outputs). */
-  provenance?: string[];
 }
 
 const SYSTEMS: EffectSystem[] = ['gVisor', 'Firecracker', 'Both'];
@@ -114,7 +110,5 @@ export function renderEffectReport(input: EffectReportInput): string {
     const facts = factsText(m.facts);
     if (facts) out.push(`- ${m.row.name}:${facts}`);
   }
-  if (input.notes?.length) out.push('', ...input.notes.flatMap((n) => [n.trim(), '']));
-  if (input.provenance?.length) out.push('', '## Provenance', '', ...input.provenance.map((l) => `- ${l}`));
   return out.join('\n').replace(/\n*$/, '\n');
 }
