@@ -30,6 +30,7 @@ export const BINARIES: BinarySpec[] = [
   { name: 'mmdebstrap', versionArgs: ['--version'], debianPackage: 'mmdebstrap' },
   { name: 'skopeo', versionArgs: ['--version'], debianPackage: 'skopeo' },
   { name: 'umoci', versionArgs: ['--version'], debianPackage: 'umoci' },
+  { name: 'runsc', versionArgs: ['--version'], debianPackage: 'runsc' },
   { name: 'busybox', path: '/bin/busybox', versionArgs: null, debianPackage: 'busybox-static' },
 ];
 
@@ -42,6 +43,7 @@ export const DEBIAN_PACKAGES = [
   'crun',
   'skopeo',
   'umoci',
+  'runsc',
   'nginx-light',
   'busybox-static',
   'fuse3',

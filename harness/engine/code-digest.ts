@@ -85,7 +85,9 @@ export class CodeDigester {
     const stageJs = join(root, 'dist', 'stages', `${kind}.js`);
     if (!existsSync(stageJs)) throw new Error(`stage module ${stageJs} is missing: run 'npm run build'`);
     visit(stageJs);
-    for (const rel of extraCode) for (const f of listFiles(join(root, rel))) visit(f);
+    // TypeScript sources in an extraCode folder count only through the compiled
+    // modules the stage imports (visited above), not because they sit beside its scripts.
+    for (const rel of extraCode) for (const f of listFiles(join(root, rel))) if (!f.endsWith('.ts')) visit(f);
     const sorted: Record<string, string> = {};
     for (const k of Object.keys(out).sort()) sorted[k] = out[k]!;
     this.stageMemo.set(memoKey, sorted);
