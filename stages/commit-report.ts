@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
+import { reportOptions } from '../harness/report/report-options.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { renderSvg } from '../harness/report/plot-adapter.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
@@ -41,7 +42,7 @@ const commitReport: StageDefinition = {
         .sort()
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
-      notes: ((ctx.config.report as { notes?: unknown[] } | undefined)?.notes ?? []).map(String),
+      notes: reportOptions(ctx.config.report).notes,
     };
     const plots: { file: string; title: string }[] = [];
     for (const dimension of ['total_mb', 'file_count']) {

@@ -9,6 +9,7 @@ import type { StageContext, StageDefinition } from '../harness/contract/stage.js
 import { checkoutCommit } from '../harness/report/read-provenance.js';
 import { runUntimed } from '../harness/process/untimed-command.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
+import { reportOptions } from '../harness/report/report-options.js';
 import { UserError } from '../harness/errors.js';
 import type { EffectsSection } from '../harness/sandbox/effect-row.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
@@ -48,7 +49,7 @@ const effectsReport: StageDefinition = {
       seed: fx.seed,
       rows,
     });
-    const notes = ((ctx.config.report as { notes?: unknown[] } | undefined)?.notes ?? []).map(String);
+    const notes = reportOptions(ctx.config.report).notes;
     writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, await provenanceLines(ctx.inputs)));
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
     for (const name of ['samples.csv', 'requirements.json', 'rows.json']) {
