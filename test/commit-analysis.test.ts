@@ -1,27 +1,11 @@
 // Our own analysis logic on rows made up in the test (no engine involved).
 import test from 'ava';
-import { analyzeCommits, sweeps, type CommitRowData } from '../harness/commit/commit-analysis.js';
+import { analyzeCommits, sweeps } from '../harness/commit/commit-analysis.js';
+import { cellId, commitRow } from './helpers/commit-rows.js';
 
 const dims = (total_mb: number, file_count: number, change_bytes: number) => ({ total_mb, file_count, change_bytes });
-const id = (d: Record<string, number>) => `change_bytes=${d['change_bytes']},file_count=${d['file_count']},total_mb=${d['total_mb']}`;
-
-function row(d: Record<string, number>, method: string, state: string, round: number, wallMs: number, phase = 'formal'): CommitRowData {
-  return {
-    cell: id(d),
-    dims: d,
-    method,
-    state,
-    phase,
-    round,
-    ok: true,
-    failureReason: null,
-    wallMs,
-    engineCpuMs: null,
-    diskReadBytes: null,
-    readCharsBytes: null,
-    layerBytes: null,
-  };
-}
+const id = cellId;
+const row = commitRow;
 
 test('made-up cells: a sweep is each group of cells that differ in one dimension only', (t) => {
   const cells = [dims(100, 100, 1024), dims(2000, 100, 1024), dims(100, 1000, 1024), dims(100, 100, 1048576)].map((d) => ({ cell: id(d), dims: d }));

@@ -2,29 +2,13 @@
 // numeric order, the source's expectation said against the measured
 // exponent, and report.notes carried into the report.
 import test from 'ava';
-import { analyzeCommits, type CommitRowData } from '../harness/commit/commit-analysis.js';
+import { analyzeCommits } from '../harness/commit/commit-analysis.js';
+import { cellId, commitRow } from './helpers/commit-rows.js';
 import { renderCommitReportMd, type CommitReportInputs } from '../harness/commit/render-commit-report.js';
 
 const dims = (total_mb: number, file_count: number) => ({ total_mb, file_count, change_bytes: 1024 });
-const id = (d: Record<string, number>) => `change_bytes=${d['change_bytes']},file_count=${d['file_count']},total_mb=${d['total_mb']}`;
-
-function row(d: Record<string, number>, method: string, state: string, round: number, wallMs: number): CommitRowData {
-  return {
-    cell: id(d),
-    dims: d,
-    method,
-    state,
-    phase: 'formal',
-    round,
-    ok: true,
-    failureReason: null,
-    wallMs,
-    engineCpuMs: null,
-    diskReadBytes: null,
-    readCharsBytes: null,
-    layerBytes: null,
-  };
-}
+const id = cellId;
+const row = commitRow;
 
 /** naive incremental flat in the base size and growing with the file count; native flat in both. */
 function madeUpReport(): string {
