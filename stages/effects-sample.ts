@@ -19,7 +19,7 @@ import type { StageContext, StageDefinition } from '../harness/contract/stage.js
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
 import { expandArgv } from '../harness/design/command-template.js';
-import { roundOrder } from '../harness/design/round-order.js';
+import { armOrder } from '../harness/experiment/arm-order.js';
 import { runHook } from '../harness/design/run-hook.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { makeMarker } from '../harness/launch/marker.js';
@@ -100,7 +100,10 @@ async function measureRow(ctx: StageContext, fx: EffectsSection, row: EffectRow,
     for (let i = 0; i < total; i++) {
       const formal = i >= fx.warmup_rounds;
       const round = formal ? i - fx.warmup_rounds + 1 : -(fx.warmup_rounds - i);
-      const order = roundOrder(fx.seed, 1, row.id, formal ? 'formal' : 'warmup', round, ['before', 'after']) as EffectSideName[];
+      const order = armOrder('random', { seed: fx.seed, session: 1, unit: row.id, phase: formal ? 'formal' : 'warmup', round }, [
+        'before',
+        'after',
+      ]) as EffectSideName[];
       for (const [position, side] of order.entries()) {
         if (ctx.signal.aborted) throw ctx.signal.reason as Error;
         const launchId = `${row.id}.${formal ? 'f' : 'w'}${Math.abs(round)}.${side}`;

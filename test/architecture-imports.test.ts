@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['executors'],
   ['commit'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
+  ['experiment'],
   ['analysis', 'launch', 'sandbox'],
   ['services'],
   ['artifacts'],

@@ -127,3 +127,26 @@ test('import-samples keeps session and host columns and defaults them to 1 and u
     );
   }
 });
+
+test('every launch is journaled with its settle time, the dirty and writeback kB at its start, its previous path, and a balanced order', async (t) => {
+  const dir = smokeProject();
+  // 2 paths: a Williams cycle is 2 rounds, so 4 rounds are two full cycles per session.
+  const r = await runCli(['run', '--set', 'design.sessions=1', '--set', 'design.rounds=4', '--set', 'analysis.bootstrap.resamples=200'], dir);
+  t.is(r.code, 0, r.stderr);
+  const rows = await sampleRows(
+    dir,
+    `SELECT cohort, path, state, round, order_in_round, previous_path, settle_ms, dirty_kb, writeback_kb, settle_timed_out FROM samples WHERE phase = 'formal'`,
+  );
+  t.is(rows.length, 2 * 2 * 2 * 4);
+  for (const row of rows) {
+    t.true(typeof row['settle_ms'] === 'number' && row['settle_ms'] >= 0, `settle_ms ${String(row['settle_ms'])}`);
+    t.true(Number(row['dirty_kb']) >= 0 && Number(row['writeback_kb']) >= 0);
+    t.is(typeof row['settle_timed_out'], 'boolean');
+    t.is(row['previous_path'] === null, Number(row['order_in_round']) === 0, 'only the first path of a round has no previous path');
+  }
+  // Balanced: per cohort and state each path leads in exactly half of the rounds.
+  for (const cohort of ['echo', 'tail']) {
+    const leads = rows.filter((x) => x['cohort'] === cohort && x['state'] === 'cold' && Number(x['order_in_round']) === 0).map((x) => x['path']);
+    t.deepEqual([...leads].sort(), ['direct', 'direct', 'paused', 'paused'], `${cohort}: ${leads.join(',')}`);
+  }
+});

@@ -65,12 +65,25 @@ export interface PathSection {
   cold_check?: string;
 }
 
+/** design.settle: the untimed wash-out before every timed launch (harness/experiment/settle.ts). */
+export interface SettleSection {
+  enabled: boolean;
+  /** Dirty + Writeback below which the host counts as settled, in kB. */
+  dirty_kb: number;
+  timeout_s: number;
+  poll_ms: number;
+}
+
 export interface DesignSection {
   preflight: number;
   warmup_rounds: number;
   sessions: number;
   rounds: number;
   seed: string;
+  /** Path order within a round: a Williams design per session and cohort, or a seeded shuffle per round. */
+  order: 'balanced' | 'random';
+  /** The untimed wash-out before every timed launch. */
+  settle: SettleSection;
   states: ('cold' | 'warm')[];
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */

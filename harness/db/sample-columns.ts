@@ -49,6 +49,11 @@ export const sampleColumns: readonly SampleColumn[] = [
   col('user_cpu_ms', 'number', 'DOUBLE'),
   col('sys_cpu_ms', 'number', 'DOUBLE'),
   col('max_rss_kb', 'integer', 'BIGINT', { minimum: 0 }),
+  col('previous_path', 'string', 'VARCHAR'),
+  col('settle_ms', 'number', 'DOUBLE'),
+  col('dirty_kb', 'integer', 'BIGINT', { minimum: 0 }),
+  col('writeback_kb', 'integer', 'BIGINT', { minimum: 0 }),
+  col('settle_timed_out', 'boolean', 'BOOLEAN'),
 ];
 
 export type SampleValue = string | number | boolean | null;

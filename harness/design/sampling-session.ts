@@ -18,7 +18,8 @@ import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from '.
 import { launchId, type Phase } from './session-plan.js';
 import { runHook } from './run-hook.js';
 import { removeScratch } from '../process/safe-remove.js';
-import { roundOrder } from './round-order.js';
+import { armOrder } from '../experiment/arm-order.js';
+import { settle, type SettleOutcome } from '../experiment/settle.js';
 import { deathReason, deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from './service-fault-policy.js';
 
 export type { Phase };
@@ -47,6 +48,9 @@ export interface SessionOptions {
 }
 
 const HOOK_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** A launch's place with the path run just before it in the round. */
+type Placed = LaunchPlace & { previousPath: string | null };
 
 export class SamplingSession {
   private readonly paths: [string, PathSection][];
@@ -82,13 +86,14 @@ export class SamplingSession {
     };
   }
 
-  /** One round: every path in seeded random order, each as a cold/warm pair. Returns the rows. */
+  /** One round: every path in the design's order (balanced or random), each as a cold/warm pair. Returns the rows. */
   async runRound(cohortId: string, phase: Phase, round: number): Promise<SampleRow[]> {
-    const order = roundOrder(this.o.config.design.seed, this.o.session, cohortId, phase, round, this.pathIds);
+    const design = this.o.config.design;
+    const order = armOrder(design.order, { seed: design.seed, session: this.o.session, unit: cohortId, phase, round }, this.pathIds);
     const rows: SampleRow[] = [];
     for (let i = 0; i < order.length; i++) {
       this.throwIfAborted();
-      rows.push(...(await this.runPair(cohortId, order[i]!, phase, round, i)));
+      rows.push(...(await this.runPair(cohortId, order[i]!, phase, round, i, i > 0 ? order[i - 1]! : null)));
     }
     // service-fault-policy.ts: a service died during the round: stop now that the round is complete.
     const stop = stopAfterRound(this.o.services.deaths?.() ?? [], cohortId, phase, round);
@@ -96,7 +101,7 @@ export class SamplingSession {
     return rows;
   }
 
-  async runPair(cohortId: string, pathId: string, phase: Phase, round: number, orderInRound: number): Promise<SampleRow[]> {
+  async runPair(cohortId: string, pathId: string, phase: Phase, round: number, orderInRound: number, previousPath: string | null = null): Promise<SampleRow[]> {
     const cohort = this.o.config.cohorts[cohortId]!;
     const path = this.o.config.paths[pathId]!;
     const baseId = launchId(this.o.session, this.o.attempt, cohortId, pathId, 'pair', phase, round);
@@ -115,7 +120,7 @@ export class SamplingSession {
     try {
       let hookFailure: string | null = null;
       for (const state of this.o.config.design.states) {
-        const place = this.place(cohortId, pathId, state, phase, round, pairDir);
+        const place = { ...this.place(cohortId, pathId, state, phase, round, pairDir), previousPath };
         if (state === 'cold') {
           for (const hook of path.hooks.before_cold) {
             const r = await this.hook(pathId, path, hook, place);
@@ -161,7 +166,7 @@ export class SamplingSession {
     return rows;
   }
 
-  private place(cohort: string, path: string, state: 'cold' | 'warm', phase: Phase, round: number, pairDir: string): LaunchPlace {
+  private place(cohort: string, path: string, state: 'cold' | 'warm', phase: Phase, round: number, pairDir: string): Placed {
     const id = launchId(this.o.session, this.o.attempt, cohort, path, state, phase, round);
     return {
       launchId: id,
@@ -173,10 +178,11 @@ export class SamplingSession {
       cohort,
       path,
       round,
+      previousPath: null,
     };
   }
 
-  private async measure(place: LaunchPlace, cohort: CohortSection, path: PathSection, phase: Phase, orderInRound: number): Promise<SampleRow> {
+  private async measure(place: Placed, cohort: CohortSection, path: PathSection, phase: Phase, orderInRound: number): Promise<SampleRow> {
     const values = launchValues(place, cohort, this.o.values);
     let argv: string[];
     let env: Record<string, string>;
@@ -187,6 +193,8 @@ export class SamplingSession {
       return this.failedRow(place, phase, orderInRound, `launch template of path ${place.path}: ${(e as Error).message}`);
     }
     mkdirSync(place.workspace, { recursive: true });
+    // Untimed wash-out after every hook of the previous launches and this one: writeback of a torn-down pair is not billed to this launch.
+    const settled = await settle(this.o.config.design.settle, this.o.signal);
     const startedAt = new Date().toISOString();
     const counted = path.services.length > 0 && this.o.services.counter !== null;
     if (counted) this.o.services.counter!.begin(place.launchId);
@@ -217,7 +225,7 @@ export class SamplingSession {
       reason = 'processes left running in the launch process group were killed after it completed';
     }
     return {
-      ...this.failedRow(place, phase, orderInRound, reason ?? 'failed'),
+      ...this.failedRow(place, phase, orderInRound, reason ?? 'failed', settled),
       ready_ms: result.readyMs,
       completion_ms: result.completionMs,
       content_bytes: bytes ? bytes.contentBytes : null,
@@ -234,7 +242,7 @@ export class SamplingSession {
   }
 
   /** A row with no measurement: a launch that could not run, with its reason. */
-  private failedRow(place: LaunchPlace, phase: Phase, orderInRound: number, reason: string): SampleRow {
+  private failedRow(place: Placed, phase: Phase, orderInRound: number, reason: string, settled: SettleOutcome | null = null): SampleRow {
     return {
       experiment: this.o.config.experiment.name,
       cohort: place.cohort,
@@ -258,6 +266,11 @@ export class SamplingSession {
       user_cpu_ms: null,
       sys_cpu_ms: null,
       max_rss_kb: null,
+      previous_path: place.previousPath,
+      settle_ms: settled?.settleMs ?? null,
+      dirty_kb: settled?.dirtyKb ?? null,
+      writeback_kb: settled?.writebackKb ?? null,
+      settle_timed_out: settled && settled.settleMs !== null ? settled.timedOut : null,
     };
   }
 

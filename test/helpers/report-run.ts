@@ -29,7 +29,18 @@ export function reportConfig(dir: string): PipelineConfig {
       lazy: { launch: ['{command}'], env: {}, hooks, services: [] },
       'oci-full': { launch: ['{command}'], env: {}, hooks, services: [] },
     },
-    design: { preflight: 1, warmup_rounds: 3, sessions: 1, rounds: 20, seed: 'synthetic', states: ['cold', 'warm'], timeout_s: 60, tail_bytes: 4096 },
+    design: {
+      preflight: 1,
+      warmup_rounds: 3,
+      sessions: 1,
+      rounds: 20,
+      seed: 'synthetic',
+      states: ['cold', 'warm'],
+      timeout_s: 60,
+      tail_bytes: 4096,
+      order: 'balanced',
+      settle: { enabled: false, dirty_kb: 8192, timeout_s: 30, poll_ms: 50 },
+    },
     analysis: {
       bootstrap: { resamples: 300 },
       comparisons: [

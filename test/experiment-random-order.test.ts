@@ -1,10 +1,12 @@
 import test from 'ava';
-import { roundOrder } from '../harness/design/round-order.js';
+import { randomOrder } from '../harness/experiment/arm-order.js';
 import { remainingWork } from '../harness/design/session-plan.js';
 
 const PATHS = ['docker', 'lazy', 'oci-full'];
+const roundOrder = (seed: string, session: number, unit: string, phase: string, round: number, arms: readonly string[]): string[] =>
+  randomOrder({ seed, session, unit, phase, round }, arms);
 
-test('over 1000 seeded rounds of 3 paths each path leads about a third of the time (chi-square)', (t) => {
+test('random order: over 1000 seeded rounds of 3 paths each path leads about a third of the time (chi-square)', (t) => {
   const leads = new Map(PATHS.map((p) => [p, 0]));
   for (let r = 1; r <= 1000; r++) {
     const first = roundOrder('seed-a', 1, 'shell', 'formal', r, PATHS)[0]!;
