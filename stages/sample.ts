@@ -13,7 +13,7 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SamplingSummary } from '../harness/contract/exchange-files.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { sampleSession, type SessionRecord } from '../harness/design/sample-session.js';
-import { remainingWork } from '../harness/design/session-plan.js';
+import { remainingWork } from '../harness/experiment/session-plan.js';
 import type { RunningServices } from '../harness/contract/running-services.js';
 
 const sample: StageDefinition = {

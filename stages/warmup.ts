@@ -10,12 +10,26 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
 import { openSession } from '../harness/design/open-session.js';
 import { CheckFailed } from '../harness/errors.js';
+import { runRounds } from '../harness/experiment/run-rounds.js';
+import { sessionSteps } from '../harness/experiment/session-steps.js';
 
 const warmup: StageDefinition = {
   kind: 'warmup',
   description: 'Preflight launches of every path and cohort, right before each sampling session.',
   // Not design.rounds or warmup_rounds: changing how many formal rounds run does not change preflight.
-  reads: ['experiment', 'design.preflight', 'design.seed', 'design.states', 'design.timeout_s', 'design.tail_bytes', 'cohorts', 'paths', 'services'],
+  reads: [
+    'experiment',
+    'design.preflight',
+    'design.seed',
+    'design.order',
+    'design.settle',
+    'design.states',
+    'design.timeout_s',
+    'design.tail_bytes',
+    'cohorts',
+    'paths',
+    'services',
+  ],
   extraCode: ['harness/paths', 'harness/launch/launcher.c'],
   volatile: true,
   services: true,
@@ -30,12 +44,20 @@ const warmup: StageDefinition = {
       },
     );
     try {
-      for (const cohort of Object.keys(ctx.config.cohorts)) {
-        for (let p = 1; p <= ctx.config.design.preflight; p++) {
-          await opened.session.runRound(cohort, 'preflight', p);
-          ctx.log(`preflight ${cohort} ${p}/${ctx.config.design.preflight}: ${rows.filter((r) => !r['ok']).length} failures so far`);
-        }
-      }
+      const design = ctx.config.design;
+      await runRounds({
+        seed: design.seed,
+        session: 1,
+        order: design.order,
+        arms: opened.session.pathIds,
+        steps: sessionSteps(
+          { session: 1, cohorts: [] },
+          { preflight: design.preflight, warmupRounds: 0, formalRounds: 0, units: Object.keys(ctx.config.cohorts) },
+        ),
+        signal: ctx.signal,
+        visit: async (v) => void (await opened.session.runPair(v.unit, v.arm, v.phase, v.round, v.position, v.previous)),
+        afterRound: (step) => ctx.log(`preflight ${step.unit} ${step.round}/${step.of}: ${rows.filter((r) => !r['ok']).length} failures so far`),
+      });
     } finally {
       await opened.close();
     }

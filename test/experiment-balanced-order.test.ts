@@ -1,6 +1,6 @@
 import test from 'ava';
 import { williamsRows } from '../harness/experiment/williams-design.js';
-import { armOrder, positionsOf } from '../harness/experiment/arm-order.js';
+import { armOrder } from '../harness/experiment/arm-order.js';
 
 /** Counts of (arm, position) and of (previous arm, arm) over the given orders. */
 function balanceCounts(orders: readonly (readonly string[])[]): { positions: Map<string, number>; pairs: Map<string, number> } {
@@ -53,11 +53,4 @@ test('balanced order is reproducible from the seed and differs between sessions 
   t.is(seq('s', 1), seq('s', 1));
   t.not(seq('s', 1), seq('s', 2));
   t.not(seq('s', 1), seq('t', 1));
-});
-
-test('position and previous arm of each launch of a round; the first has none', (t) => {
-  const p = positionsOf(['b', 'a', 'c']);
-  t.deepEqual(p.get('b'), { position: 0, previous: null });
-  t.deepEqual(p.get('a'), { position: 1, previous: 'b' });
-  t.deepEqual(p.get('c'), { position: 2, previous: 'a' });
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { randomOrder } from '../harness/experiment/arm-order.js';
-import { remainingWork } from '../harness/design/session-plan.js';
+import { remainingWork } from '../harness/experiment/session-plan.js';
 
 const PATHS = ['docker', 'lazy', 'oci-full'];
 const roundOrder = (seed: string, session: number, unit: string, phase: string, round: number, arms: readonly string[]): string[] =>

@@ -9,8 +9,10 @@ import { hostNoise, noisySession, readHostSnapshot } from '../process/host-noise
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { ourRootPids } from '../process/our-processes.js';
 import { openSession } from './open-session.js';
-import { formatProgress } from './progress-line.js';
-import type { SessionWork } from './session-plan.js';
+import { formatProgress } from '../experiment/progress-line.js';
+import { runRounds } from '../experiment/run-rounds.js';
+import { sessionSteps } from '../experiment/session-steps.js';
+import type { SessionWork } from '../experiment/session-plan.js';
 
 export type { SessionRecord };
 
@@ -45,29 +47,29 @@ export async function sampleSession(
     },
     (ids, reason) => journal.markFailed(ids, reason),
   );
-  const roundDone = (): void => ctx.log(line()); // one plain line per round
+  const steps = sessionSteps(work, {
+    preflight: preflight ? design.preflight : 0,
+    warmupRounds: design.warmup_rounds,
+    formalRounds: design.rounds,
+    units: Object.keys(ctx.config.cohorts),
+  });
   try {
-    if (preflight) {
-      for (const cohort of Object.keys(ctx.config.cohorts)) {
-        for (let p = 1; p <= design.preflight; p++) {
-          Object.assign(at, { cohort, phase: 'preflight', round: p, rounds: design.preflight });
-          await opened.session.runRound(cohort, 'preflight', p);
-          roundDone();
-        }
-      }
-    }
-    for (const w of work.cohorts) {
-      for (let r = 1; r <= design.warmup_rounds; r++) {
-        Object.assign(at, { cohort: w.cohort, phase: 'warmup', round: r, rounds: design.warmup_rounds });
-        await opened.session.runRound(w.cohort, 'warmup', r);
-        roundDone();
-      }
-      for (const r of w.rounds) {
-        Object.assign(at, { cohort: w.cohort, phase: 'formal', round: r, rounds: design.rounds });
-        await opened.session.runRound(w.cohort, 'formal', r);
-        roundDone();
-      }
-    }
+    await runRounds({
+      seed: design.seed,
+      session: id.session,
+      order: design.order,
+      arms: opened.session.pathIds,
+      steps,
+      signal: ctx.signal,
+      visit: async (v) => {
+        Object.assign(at, { cohort: v.unit, phase: v.phase, round: v.round, rounds: steps.find((s) => s.unit === v.unit && s.phase === v.phase)!.of });
+        await opened.session.runPair(v.unit, v.arm, v.phase, v.round, v.position, v.previous);
+      },
+      afterRound: (step) => {
+        opened.session.afterRound(step.unit, step.phase, step.round);
+        ctx.log(line()); // one plain line per round
+      },
+    });
   } finally {
     await opened.close();
   }

@@ -4,7 +4,7 @@
 // the decisions (order, remaining rounds, values, checks) are pure modules.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Interrupted } from '../errors.js';
+import { throwIfAborted } from '../experiment/run-rounds.js';
 import type { CohortSection, PathSection, PipelineConfig } from '../config/pipeline-config.js';
 import type { RunningServices } from '../contract/running-services.js';
 import type { Launcher } from '../launch/launcher.js';
@@ -15,10 +15,9 @@ import type { SampleRow } from '../db/sample-columns.js';
 import { onCleanup } from '../process/cleanup.js';
 import { expandArgv, expandString } from './command-template.js';
 import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from './launch-values.js';
-import { launchId, type Phase } from './session-plan.js';
+import { launchId, type Phase } from '../experiment/session-plan.js';
 import { runHook } from './run-hook.js';
 import { removeScratch } from '../process/safe-remove.js';
-import { armOrder } from '../experiment/arm-order.js';
 import { settle, type SettleOutcome } from '../experiment/settle.js';
 import { deathReason, deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from './service-fault-policy.js';
 
@@ -86,19 +85,10 @@ export class SamplingSession {
     };
   }
 
-  /** One round: every path in the design's order (balanced or random), each as a cold/warm pair. Returns the rows. */
-  async runRound(cohortId: string, phase: Phase, round: number): Promise<SampleRow[]> {
-    const design = this.o.config.design;
-    const order = armOrder(design.order, { seed: design.seed, session: this.o.session, unit: cohortId, phase, round }, this.pathIds);
-    const rows: SampleRow[] = [];
-    for (let i = 0; i < order.length; i++) {
-      this.throwIfAborted();
-      rows.push(...(await this.runPair(cohortId, order[i]!, phase, round, i, i > 0 ? order[i - 1]! : null)));
-    }
-    // service-fault-policy.ts: a service died during the round: stop now that the round is complete.
+  /** The service-fault policy at a round's end: a service died during the round, so the session stops now that the round is complete. */
+  afterRound(cohortId: string, phase: Phase, round: number): void {
     const stop = stopAfterRound(this.o.services.deaths?.() ?? [], cohortId, phase, round);
     if (stop) throw stop;
-    return rows;
   }
 
   async runPair(cohortId: string, pathId: string, phase: Phase, round: number, orderInRound: number, previousPath: string | null = null): Promise<SampleRow[]> {
@@ -302,6 +292,6 @@ export class SamplingSession {
   }
 
   private throwIfAborted(): void {
-    if (this.o.signal.aborted) throw this.o.signal.reason instanceof Error ? this.o.signal.reason : new Interrupted('abort');
+    throwIfAborted(this.o.signal);
   }
 }

@@ -9,7 +9,7 @@ import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageContext, StageInput } from '../contract/stage.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { sampleSession, type SessionRecord } from '../design/sample-session.js';
-import type { SessionWork } from '../design/session-plan.js';
+import type { SessionWork } from '../experiment/session-plan.js';
 import { shutdownSignal } from '../process/cleanup.js';
 import { startServiceSession } from '../services/service-session.js';
 import { requirements, unmetRequirements } from '../artifacts/host-requirements.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SampleJournal } from '../db/sample-journal.js';
 import type { SessionRecord } from '../design/sample-session.js';
-import type { SessionWork } from '../design/session-plan.js';
+import type { SessionWork } from '../experiment/session-plan.js';
 import { CheckFailed } from '../errors.js';
 import { projectRoot } from '../process/project-root.js';
 import { sessionJobFiles, writeSessionJobSpec } from './session-job.js';

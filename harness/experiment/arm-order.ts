@@ -47,8 +47,3 @@ function balancedOrder(p: OrderPlace, arms: readonly string[]): string[] {
   );
   return rows[visit[index % rows.length]!]!.map((i) => labels[i]!);
 }
-
-/** Per launch of a round: its position (from 0) and the arm run just before it in the round (null for the first). */
-export function positionsOf(order: readonly string[]): Map<string, { position: number; previous: string | null }> {
-  return new Map(order.map((arm, i) => [arm, { position: i, previous: i > 0 ? order[i - 1]! : null }]));
-}
