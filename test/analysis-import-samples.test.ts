@@ -38,9 +38,14 @@ test('a valid CSV parses into typed rows', (t) => {
 });
 
 test('a bad row is rejected naming the file, line and column', (t) => {
-  const bad = good + '\ne,shell,docker,tepid,formal,2,0,L3,1,2,true,2026-01-01T00:00:02Z\n';
+  const bad = good + '\ne,shell,docker,Cold!,formal,2,0,L3,1,2,true,2026-01-01T00:00:02Z\n';
   const e = t.throws(() => parseSampleCsv(bad, 'samples.csv'), { instanceOf: UserError });
-  t.regex(e!.format(), /^samples\.csv:4: column state: must be one of cold, warm/);
+  t.regex(e!.format(), /^samples\.csv:4: column state: must be a condition name/);
+  const phase = good + '\ne,shell,docker,cold,later,2,0,L3,1,2,true,2026-01-01T00:00:02Z\n';
+  t.regex(
+    t.throws(() => parseSampleCsv(phase, 'samples.csv'), { instanceOf: UserError })!.format(),
+    /^samples\.csv:4: column phase: must be one of preflight, warmup, formal/,
+  );
 });
 
 test('a non-numeric value is rejected naming its line and column', (t) => {

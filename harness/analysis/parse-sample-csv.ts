@@ -17,6 +17,7 @@ function cell(raw: string, c: SampleColumn, file: string, line: number): SampleV
   switch (c.type) {
     case 'string':
       if (c.enum && !c.enum.includes(raw)) bad(`must be one of ${c.enum.join(', ')}`);
+      if (c.pattern && !c.pattern.test(raw)) bad(`must be ${c.patternText ?? `like ${c.pattern.source}`}`);
       return raw;
     case 'boolean':
       if (raw === 'true' || raw === 'TRUE' || raw === '1') return true;

@@ -11,6 +11,9 @@ export interface SampleColumn {
   required: boolean;
   nullable: boolean;
   enum?: readonly string[];
+  /** A string value must match it (what it means is in `patternText`). */
+  pattern?: RegExp;
+  patternText?: string;
   minimum?: number;
   /** Value when an imported CSV has no such column (or an empty cell). */
   default?: SampleValue;
@@ -30,7 +33,11 @@ export const sampleColumns: readonly SampleColumn[] = [
   col('experiment', 'string', 'VARCHAR', req),
   col('cohort', 'string', 'VARCHAR', req),
   col('path', 'string', 'VARCHAR', req),
-  col('state', 'string', 'VARCHAR', { ...req, enum: ['cold', 'warm'] }),
+  col('state', 'string', 'VARCHAR', {
+    ...req,
+    pattern: /^[a-z][a-z0-9-]*$/,
+    patternText: 'a condition name (a lowercase letter, then lowercase letters, digits and -)',
+  }),
   col('phase', 'string', 'VARCHAR', { ...req, enum: ['preflight', 'warmup', 'formal'] }),
   col('round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
   col('order_in_round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
@@ -54,6 +61,7 @@ export const sampleColumns: readonly SampleColumn[] = [
   col('dirty_kb', 'integer', 'BIGINT', { minimum: 0 }),
   col('writeback_kb', 'integer', 'BIGINT', { minimum: 0 }),
   col('settle_timed_out', 'boolean', 'BOOLEAN'),
+  col('value', 'number', 'DOUBLE'),
 ];
 
 export type SampleValue = string | number | boolean | null;

@@ -13,7 +13,9 @@
 //   2. for each drawn session, in draw order, draws as many of its complete
 //      rounds as it has, with replacement (randomInt over its rounds);
 //   3. pools the values of a and of b over every drawn round;
-//   4. takes median(a) - median(b) (type 7).
+//   4. takes median(a) - median(b) (type 7), or median(a) / median(b) for
+//      the ratio statistic (whose null value is 1: directions and the
+//      interval's verdict are then taken against 1).
 // The interval is the type-7 percentiles at (1-c)/2 and (1+c)/2 of the B
 // differences. The observed difference is the same statistic on all rounds
 // of all sessions, each once.
@@ -70,7 +72,7 @@ export interface TwoLevelResult {
   high: number | null;
   resamples: number;
   confidence: number;
-  /** True when the interval contains 0: no difference detected. */
+  /** True when the interval contains the null value (0; 1 for a ratio): no difference detected. */
   containsZero: boolean;
   perSession: SessionDifference[];
   /** Sessions whose direction equals the direction of the pooled observed difference. */
@@ -102,7 +104,12 @@ export function pairSessions(rows: readonly SessionRow[], a: string, b: string):
     });
 }
 
-export function twoLevelBootstrap(allSessions: readonly PairedSession[], options: BootstrapOptions): TwoLevelResult {
+/** What a resample computes from the two medians: a - b, or a / b (its null value is 1, and directions are taken against 1). */
+export type PairedStatistic = 'difference' | 'ratio';
+
+export function twoLevelBootstrap(allSessions: readonly PairedSession[], options: BootstrapOptions, statistic: PairedStatistic = 'difference'): TwoLevelResult {
+  const combine = statistic === 'ratio' ? (x: number, y: number): number => x / y : (x: number, y: number): number => x - y;
+  const nullValue = statistic === 'ratio' ? 1 : 0;
   const sessions = allSessions
     .map((s) => ({ session: s.session, rounds: s.rounds.filter((r) => r.a.length > 0 && r.b.length > 0) }))
     .filter((s) => s.rounds.length > 0);
@@ -136,7 +143,7 @@ export function twoLevelBootstrap(allSessions: readonly PairedSession[], options
       mA += counts[r]! * a.perRound[r]!;
       mB += counts[r]! * b.perRound[r]!;
     }
-    return roundWeightedMedian(a, counts, mA) - roundWeightedMedian(b, counts, mB);
+    return combine(roundWeightedMedian(a, counts, mA), roundWeightedMedian(b, counts, mB));
   };
 
   counts.fill(1);
@@ -145,9 +152,9 @@ export function twoLevelBootstrap(allSessions: readonly PairedSession[], options
     counts.fill(0);
     counts.fill(1, sessionStart[i]!, sessionStart[i]! + sessionRounds[i]!);
     const d = medianDifference();
-    return { session: s.session, rounds: sessionRounds[i]!, observed: d, direction: Math.sign(d) as Direction };
+    return { session: s.session, rounds: sessionRounds[i]!, observed: d, direction: Math.sign(d - nullValue) as Direction };
   });
-  const overall = Math.sign(observed);
+  const overall = Math.sign(observed - nullValue);
   const sameDirection = perSession.filter((s) => s.direction === overall).length;
 
   const random = seededRandom(options.seed);
@@ -168,12 +175,12 @@ export function twoLevelBootstrap(allSessions: readonly PairedSession[], options
         mB += b.perRound[r]!;
       }
     }
-    diffs[s] = roundWeightedMedian(a, counts, mA) - roundWeightedMedian(b, counts, mB);
+    diffs[s] = combine(roundWeightedMedian(a, counts, mA), roundWeightedMedian(b, counts, mB));
   }
   const tail = (1 - options.confidence) / 2;
   const low = selectQuantile(diffs, tail);
   const high = selectQuantile(diffs, 1 - tail);
-  return { ...base, observed, low, high, containsZero: !(low > 0 || high < 0), perSession, sameDirection };
+  return { ...base, observed, low, high, containsZero: !(low > nullValue || high < nullValue), perSession, sameDirection };
 }
 
 /** "same direction in k of K sessions", with the K < 3 caveat the report must carry. */

@@ -1,0 +1,63 @@
+// Pure: the one comparison statistic of every experiment. Sessions of paired
+// rounds (two-level-bootstrap.ts pairSessions) in, one ComparisonResult out:
+// the observed difference (a - b) or ratio (a / b) of medians, its two-level
+// bootstrap interval (sessions, then rounds), its between-session Student t
+// interval (K >= 3 sessions; for a ratio over the logs of the per-session
+// ratios, so it is a ratio interval too), the direction in each session, and
+// the verdict as named findings:
+//   detected: the two-level interval excludes the null value (0, or 1 for a
+//     ratio) and, with K >= 3 sessions, so does the between-session interval;
+//   sessionsDisagreeInSize: the two-level interval excludes it but the
+//     between-session interval does not (K >= 3).
+import type { BootstrapOptions } from './paired-bootstrap.js';
+import { sessionTInterval } from './session-t-interval.js';
+import { twoLevelBootstrap, type PairedSession, type PairedStatistic, type SessionDifference } from './two-level-bootstrap.js';
+
+export interface ComparisonResult {
+  kind: PairedStatistic;
+  /** Sessions with at least one complete round (K), and complete rounds over them. */
+  sessions: number;
+  rounds: number;
+  observed: number | null;
+  low: number | null;
+  high: number | null;
+  resamples: number;
+  confidence: number;
+  perSession: SessionDifference[];
+  sameDirection: number;
+  /** False when K < 3: between-session uncertainty is not estimated. */
+  betweenSessionEstimated: boolean;
+  /** The between-session interval; null with K < 3. */
+  sessionLow: number | null;
+  sessionHigh: number | null;
+  findings: { detected: boolean; sessionsDisagreeInSize: boolean };
+}
+
+export function pairedComparison(sessions: readonly PairedSession[], kind: PairedStatistic, options: BootstrapOptions): ComparisonResult {
+  const r = twoLevelBootstrap(sessions, options, kind);
+  const perSession = r.perSession.map((s) => s.observed);
+  const usable = kind === 'ratio' ? perSession.every((v) => v > 0) : true;
+  const between = usable ? sessionTInterval(kind === 'ratio' ? perSession.map(Math.log) : perSession, options.confidence) : null;
+  const back = (v: number): number => (kind === 'ratio' ? Math.exp(v) : v);
+  const twoLevelExcludes = r.observed !== null && !r.containsZero;
+  const betweenExcludes = between === null || !between.containsZero;
+  return {
+    kind,
+    sessions: r.sessions,
+    rounds: r.rounds,
+    observed: r.observed,
+    low: r.low,
+    high: r.high,
+    resamples: r.resamples,
+    confidence: r.confidence,
+    perSession: r.perSession,
+    sameDirection: r.sameDirection,
+    betweenSessionEstimated: r.betweenSessionEstimated,
+    sessionLow: between ? back(between.low) : null,
+    sessionHigh: between ? back(between.high) : null,
+    findings: {
+      detected: twoLevelExcludes && betweenExcludes,
+      sessionsDisagreeInSize: twoLevelExcludes && between !== null && between.containsZero,
+    },
+  };
+}
