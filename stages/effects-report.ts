@@ -11,7 +11,8 @@ import { runUntimed } from '../harness/process/untimed-command.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import { UserError } from '../harness/errors.js';
-import type { EffectsSection } from '../harness/sandbox/effect-row.js';
+import { SampleJournal } from '../harness/db/sample-journal.js';
+import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 
@@ -31,10 +32,10 @@ async function provenanceLines(inputs: StageContext['inputs']): Promise<string[]
 const effectsReport: StageDefinition = {
   kind: 'effects-report',
   description: 'The effect table report (gVisor, Firecracker, Both; tried and dropped; not runnable here).',
-  reads: ['effects', 'experiment', 'report'],
+  reads: ['effects', 'experiment', 'report', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const fx = (ctx.config as unknown as { effects: EffectsSection }).effects;
+    const design = ctx.config.design;
     const effects = findInputFile(ctx.inputs, 'effects.json');
     if (!effects)
       throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
@@ -45,17 +46,22 @@ const effectsReport: StageDefinition = {
       intro: [exp.question, exp.motivation ?? '', exp.unmeasured?.length ? `Not measured here:\n\n${exp.unmeasured.map((u) => `- ${u}`).join('\n')}` : '']
         .filter(Boolean)
         .join('\n\n'),
-      rounds: fx.rounds,
-      seed: fx.seed,
+      sessions: design.sessions,
+      rounds: design.rounds,
+      seed: design.seed,
+      order: design.order,
       rows,
     });
     const notes = reportOptions(ctx.config.report).notes;
     writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, await provenanceLines(ctx.inputs)));
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
-    for (const name of ['samples.csv', 'requirements.json', 'rows.json']) {
+    for (const name of ['requirements.json', 'rows.json']) {
       const f = findInputFile(ctx.inputs, name);
       if (f) copyFileSync(f.file, join(ctx.outputDir, name));
     }
+    // The one samples.csv format of every experiment: import-samples reads it back.
+    const samples = findInputFile(ctx.inputs, 'samples.duckdb');
+    if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(await SampleJournal.readRows(samples.file)));
   },
 };
 

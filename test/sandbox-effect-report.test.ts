@@ -1,8 +1,9 @@
 // Our own rendering logic with constructed rows (no measurement): the effect
 // report has the source's shape and never gives a not-runnable row numbers.
 import test from 'ava';
-import type { EffectRow } from '../harness/sandbox/effect-row.js';
-import { effectCell } from '../harness/sandbox/effect-ratio.js';
+import type { EffectRow } from '../harness/config/effects-section.js';
+import { effectCell } from '../harness/sandbox/effect-cell.js';
+import { madeUpEffectRows } from './helpers/effect-rows.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
@@ -24,8 +25,13 @@ function row(id: string, system: EffectRow['system']): EffectRow {
 }
 
 function measured(id: string, system: EffectRow['system'], factor: number): ReportedRow {
-  const rounds = Array.from({ length: 12 }, (_, i) => ({ before: [100 + i], after: [(100 + i) * factor] }));
-  const cell = effectCell(rounds, { resamples: 300, confidence: 0.95, seed: id });
+  const samples = madeUpEffectRows(
+    id,
+    { sessions: 3, rounds: 4 },
+    (u) => 100 + 10 * u,
+    (u) => (100 + 10 * u) * factor,
+  );
+  const cell = effectCell(row(id, system), samples, { resamples: 300, confidence: 0.95, seed: id });
   return { row: row(id, system), state: 'measured', cell, verdict: triedAndDropped(cell, false), failures: { before: 0, after: 0 }, facts: {} };
 }
 
@@ -34,7 +40,7 @@ const rows: ReportedRow[] = [
   measured('same', 'gVisor', 1),
   { row: row('fc', 'Firecracker'), state: 'not-runnable', reasons: ['firecracker is not installed'] },
 ];
-const md = renderEffectReport({ title: 't', intro: 'i', rounds: 12, seed: 's', rows });
+const md = renderEffectReport({ title: 't', intro: 'i', sessions: 3, rounds: 4, seed: 's', order: 'balanced', rows });
 const section = (name: string) => md.slice(md.indexOf(`## ${name}`), md.indexOf('## ', md.indexOf(`## ${name}`) + 3));
 
 test('the report has the gVisor, Firecracker and Both tables in the source order', (t) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { projectRoot, runCli, stagesRan, type CliResult } from './helpers/cli.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
 import { Database } from '../harness/db/duckdb.js';
-import { parseEffectSamples } from '../harness/sandbox/effect-samples-csv.js';
+import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test.serial : test.serial.skip;
@@ -34,12 +34,16 @@ rootTest('pipeline run of sandbox-effects-mini publishes a measured gVisor row a
   t.timeout(180_000);
   t.is(first.code, 0, first.stderr.slice(-2000));
   const out = join(dir, 'reports', 'sandbox-effects-mini');
-  const samples = parseEffectSamples(readFileSync(join(out, 'samples.csv'), 'utf8'), 'samples.csv');
-  t.true(samples.length > 0 && samples.every((s) => s.row === 'slow-disk' && s.state === 'ok'), 'only the runnable row has samples, none failed');
+  const samples = parseSampleCsv(readFileSync(join(out, 'samples.csv'), 'utf8'), 'samples.csv');
+  t.true(samples.length > 0 && samples.every((s) => s['cohort'] === 'slow-disk' && s['ok'] === true), 'only the runnable row has samples, none failed');
+  t.true(
+    samples.every((s) => typeof s['settle_ms'] === 'number'),
+    'every launch was settled and says so',
+  );
   const key = readdirSync(join(dir, '.data', 'stages', 'effects-sample'))[0]!;
   const db = await Database.open(join(dir, '.data', 'stages', 'effects-sample', key, 'outputs', 'samples.duckdb'), { readOnly: true });
   try {
-    const n = await db.one("SELECT count(*) AS n FROM effect_samples WHERE state = 'ok'");
+    const n = await db.one('SELECT count(*) AS n FROM samples WHERE ok');
     t.is(Number(n!['n']), samples.length, 'the DuckDB table holds the same launches as the CSV');
   } finally {
     db.close();
@@ -54,7 +58,7 @@ rootTest('pipeline run of sandbox-effects-mini publishes a measured gVisor row a
 
 rootTest('changing the bootstrap of the effects section reruns analysis and report, never the sampling', async (t) => {
   t.timeout(60_000);
-  const again = await runCli(['run', '--set', 'effects.bootstrap.resamples=300', '--json'], dir);
+  const again = await runCli(['run', '--set', 'analysis.bootstrap.resamples=300', '--json'], dir);
   t.is(again.code, 0, again.stderr.slice(-2000));
   t.deepEqual(stagesRan(again).sort(), ['effects-analyze', 'effects-report']);
 });

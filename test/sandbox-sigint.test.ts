@@ -16,7 +16,7 @@ rootTest('SIGINT during a gVisor effect row leaves no sandbox, process, mount, l
   t.timeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'bg-fx-sigint-'));
   cpSync(join(projectRoot, 'pipelines', 'sandbox-effects-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
-  const child = startCli(['run', '--set', 'effects.rounds=200'], dir);
+  const child = startCli(['run', '--set', 'design.rounds=200'], dir);
   let stderr = '';
   // the row's setup is done (sandbox checkpointed, loop disk, cgroup and tmpfs made)
   const rowDir = await new Promise<string | null>((resolve) => {

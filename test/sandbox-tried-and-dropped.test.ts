@@ -1,38 +1,44 @@
-// The tried-and-dropped rule applied to effect samples imported from a CSV
-// file (parseEffectSamples), as a lead would import samples measured elsewhere.
+// The tried-and-dropped rule applied to effect samples read back from the one
+// samples.csv format of every experiment, as a lead would import samples
+// measured elsewhere (made-up rows: a test of our own logic).
 // The samples are drawn from seeded generators whose relation is known by
 // construction, so each test knows which verdict the rule must give.
 import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { effectCell } from '../harness/sandbox/effect-ratio.js';
-import { EFFECT_SAMPLE_HEADER, formatEffectSample, parseEffectSamples, roundsOf, type EffectSample } from '../harness/sandbox/effect-samples-csv.js';
+import type { EffectRow } from '../harness/config/effects-section.js';
+import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
+import { samplesCsv } from '../harness/report/samples-csv.js';
+import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
-import { seededRandom } from '../harness/stats/seeded-random.js';
 import { UserError } from '../harness/errors.js';
+import { madeUpEffectRows } from './helpers/effect-rows.js';
 
 const ROUNDS = 30;
 const BOOT = { resamples: 1000, confidence: 0.95, seed: 'rule-test' };
 
-/** Writes a CSV of ROUNDS rounds of one row, before and after drawn by the given functions, and imports it back. */
+const effectRow = (id: string): EffectRow => ({
+  id,
+  name: id,
+  system: 'gVisor',
+  source: 'made up',
+  requires: [],
+  setup: [],
+  metric: 'ready',
+  unit: 'ms',
+  p90: false,
+  before: { launch: ['true'], prepare: [] },
+  after: { launch: ['true'], prepare: [] },
+});
+
+/** Writes samples.csv of one row (3 sessions of ROUNDS / 3 rounds, before and after drawn by the given functions) and reads it back. */
 function importRow(row: string, before: (u: number) => number, after: (u: number) => number) {
-  const random = seededRandom(row);
-  const lines = [EFFECT_SAMPLE_HEADER];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const first = random() < 0.5 ? 'before' : 'after';
-    for (const side of ['before', 'after'] as const) {
-      const value = (side === 'before' ? before : after)(random());
-      const s: EffectSample = { row, round, side, position: side === first ? 0 : 1, state: 'ok', value, failure: '' };
-      lines.push(formatEffectSample(s));
-    }
-  }
   const dir = mkdtempSync(join(tmpdir(), 'bg-rule-'));
   try {
     const file = join(dir, 'samples.csv');
-    writeFileSync(file, lines.join('\n') + '\n');
-    const samples = parseEffectSamples(readFileSync(file, 'utf8'), file);
-    return effectCell(roundsOf(samples, row), BOOT);
+    writeFileSync(file, samplesCsv(madeUpEffectRows(row, { sessions: 3, rounds: ROUNDS / 3 }, before, after)));
+    return effectCell(effectRow(row), parseSampleCsv(readFileSync(file, 'utf8'), file), BOOT);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -44,7 +50,7 @@ test('a row whose after values are half its before values is kept, with its whol
   const cell = importRow('halved', base, (u) => base(u) / 2);
   const verdict = triedAndDropped(cell, false);
   t.false(verdict.dropped, verdict.reasons.join('; '));
-  t.true(cell.high! < 1);
+  t.true(cell.comparison.high! < 1 && cell.comparison.sessionHigh! < 1);
 });
 
 test('a row whose before and after come from the same distribution is dropped because its ratio interval includes 1', (t) => {
@@ -78,9 +84,22 @@ test('a row whose after values are detectably larger is dropped as worse', (t) =
   t.regex(verdict.reasons.join('; '), /above 1/);
 });
 
-test('an imported line with an unknown side is a user error naming the file and line', (t) => {
-  const text = `${EFFECT_SAMPLE_HEADER}\nr,1,before,0,ok,5,\nr,1,sideways,1,ok,5,\n`;
-  const e = t.throws(() => parseEffectSamples(text, 'imported.csv'), { instanceOf: UserError }) as UserError;
+test('a row whose sessions agree in direction but not in size is dropped, naming the between-session interval', (t) => {
+  // after/before is 0.95, 0.8 and 0.5 in the three sessions.
+  const factor = [0, 0.95, 0.8, 0.5];
+  const rows = madeUpEffectRows('uneven', { sessions: 3, rounds: 20 }, base, (u, session) => base(u) * factor[session]!);
+  const cell = effectCell(effectRow('uneven'), rows, BOOT);
+  t.true(cell.comparison.high! < 1, `two-level [${cell.comparison.low}, ${cell.comparison.high}]`);
+  const verdict = triedAndDropped(cell, false);
+  t.true(verdict.dropped);
+  t.regex(verdict.reasons.join('; '), /sessions disagree in size/);
+});
+
+test('an imported line with an unknown phase is a user error naming the file and line', (t) => {
+  const rows = madeUpEffectRows('r', { sessions: 1, rounds: 1 }, base, base);
+  const text = samplesCsv(rows).replace(/\n$/, '').split('\n');
+  text[2] = text[2]!.replace(',formal,', ',sideways,');
+  const e = t.throws(() => parseSampleCsv(text.join('\n') + '\n', 'imported.csv'), { instanceOf: UserError }) as UserError;
   t.is(e.place.file, 'imported.csv');
   t.is(e.place.line, 3);
 });

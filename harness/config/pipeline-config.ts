@@ -1,5 +1,6 @@
 // Types of a validated pipeline file (schemas/pipeline.schema.json is the
 // source of truth; defaults are applied by the validator before code sees it).
+import type { EffectsSection } from './effects-section.js';
 
 export interface StageDecl {
   id: string;
@@ -112,6 +113,8 @@ export interface PipelineConfig {
   design: DesignSection;
   analysis: Record<string, unknown>;
   report: Record<string, unknown>;
+  /** The effect-table experiment's rows (pipelines/sandbox-effects.yaml). */
+  effects?: EffectsSection;
   executor: ExecutorSection;
   stages: StageDecl[];
 }

@@ -23,6 +23,16 @@ export class SampleJournal {
     return new SampleJournal(db, file);
   }
 
+  /** Every row of a journal file (read-only), as rows() orders them. */
+  static async readRows(file: string): Promise<SampleRow[]> {
+    const db = await Database.open(file, { readOnly: true });
+    try {
+      return await new SampleJournal(db, file).rows();
+    } finally {
+      db.close();
+    }
+  }
+
   /** Journals a launch and the phase marks it printed (time from spawn to each mark). */
   async append(row: SampleRow, phases: readonly { name: string; ms: number }[] = []): Promise<void> {
     const names = sampleColumns.map((c) => c.name);

@@ -4,10 +4,8 @@
 import type { StageContext } from '../contract/stage.js';
 import type { RunningServices } from '../contract/running-services.js';
 import type { SampleJournal } from '../db/sample-journal.js';
-import { hostName } from '../process/host-name.js';
-import { hostNoise, noisySession, readHostSnapshot } from '../process/host-noise.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import { ourRootPids } from '../process/our-processes.js';
+import { startSessionRecord } from '../experiment/session-record.js';
 import { openSession } from './open-session.js';
 import { formatProgress } from '../experiment/progress-line.js';
 import { runRounds } from '../experiment/run-rounds.js';
@@ -25,8 +23,8 @@ export async function sampleSession(
   preflight: boolean,
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
-  const startedAt = new Date().toISOString();
-  const hostAtStart = readHostSnapshot();
+  // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
+  const closeRecord = startSessionRecord(id.session, id.attempt, [ctx.dataDir, '/bg-engine-']);
   const perRound = Object.keys(ctx.config.paths).length * design.states.length;
   const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
   const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
@@ -73,14 +71,5 @@ export async function sampleSession(
   } finally {
     await opened.close();
   }
-  // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
-  const noise = hostNoise(hostAtStart, readHostSnapshot(), ourRootPids([ctx.dataDir, '/bg-engine-']));
-  return {
-    session: id.session,
-    attempt: id.attempt,
-    host: hostName(),
-    startedAt,
-    endedAt: new Date().toISOString(),
-    noise: { ...noise, ...noisySession(noise) },
-  };
+  return closeRecord();
 }

@@ -2,8 +2,9 @@
 // (gVisor, Firecracker, Both) of the rows kept by the rule, then "Tried and
 // dropped" (with the clause that dropped each), then "Not runnable here"
 // (with the doctor's reason). A not-runnable row is never given numbers.
-import type { EffectRow, EffectSystem } from './effect-row.js';
-import type { EffectCell } from './effect-ratio.js';
+import type { EffectRow, EffectSystem } from '../config/effects-section.js';
+import type { EffectCell } from './effect-cell.js';
+import { sessionDirectionSentence } from '../stats/two-level-bootstrap.js';
 import { TRIED_AND_DROPPED_RULE, type DropVerdict } from './tried-and-dropped.js';
 
 export interface MeasuredRow {
@@ -27,8 +28,10 @@ export type ReportedRow = MeasuredRow | NotRunnableRow;
 export interface EffectReportInput {
   title: string;
   intro: string;
+  sessions: number;
   rounds: number;
   seed: string;
+  order: string;
   rows: ReportedRow[];
 }
 
@@ -50,14 +53,17 @@ export function effectText(m: MeasuredRow): string {
   return `${num(c.p50Before, m.row.unit)} → ${num(c.p50After, m.row.unit)}${unitSuffix(m.row.unit)}`;
 }
 
-function interval(c: EffectCell): string {
-  if (c.ratio === null || c.low === null || c.high === null) return '–';
-  return `×${c.ratio.toFixed(2)} [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]`;
+function interval(cell: EffectCell): string {
+  const c = cell.comparison;
+  if (c.observed === null || c.low === null || c.high === null) return '–';
+  const between = c.sessionLow !== null && c.sessionHigh !== null ? `; between sessions [${c.sessionLow.toFixed(2)}, ${c.sessionHigh.toFixed(2)}]` : '';
+  return `×${c.observed.toFixed(2)} [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]${between}`;
 }
 
 function nText(m: MeasuredRow): string {
   const f = m.failures.before + m.failures.after;
-  return `${m.cell.rounds} rounds (${m.cell.nBefore}+${m.cell.nAfter})${f ? `, ${f} failed` : ''}`;
+  const c = m.cell.comparison;
+  return `${c.sessions} × ${c.sessions ? Math.round(c.rounds / c.sessions) : 0} rounds (${m.cell.nBefore}+${m.cell.nAfter})${f ? `, ${f} failed` : ''}; ${sessionDirectionSentence(c)}`;
 }
 
 function p90Text(m: MeasuredRow): string {
@@ -99,8 +105,8 @@ export function renderEffectReport(input: EffectReportInput): string {
   }
   out.push('## Method', '');
   out.push(
-    `Each measured row ran ${input.rounds} formal rounds; in each round its before and after configurations ran once each, in a seeded random order (seed \`${input.seed}\`). ` +
-      'The effect is P50 before → P50 after; the interval is the paired-round percentile bootstrap of the ratio of medians (after/before). ' +
+    `Each measured row ran in ${input.sessions} independent session${input.sessions === 1 ? '' : 's'} (each sets the row up afresh) of ${input.rounds} formal rounds; in each round its before and after configurations ran once each, in a ${input.order} order (seed \`${input.seed}\`), each launch after an untimed settle. ` +
+      'The effect is P50 before → P50 after; the interval is the two-level percentile bootstrap (sessions, then paired rounds) of the ratio of medians (after/before), and with 3 or more sessions a Student t interval over the log per-session ratios. ' +
       'Failed launches are counted in n and never given a value.',
     '',
     `Rule: ${TRIED_AND_DROPPED_RULE}`,

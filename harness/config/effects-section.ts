@@ -1,6 +1,7 @@
-// The effect-table model (pure types): a row pairs a `before` and an `after`
-// configuration of the same workload, each a command template like a
-// pipeline path's launch, measured on one metric over paired rounds.
+// The effects section of a pipeline file (pure types, schemas/effects.schema.json):
+// a row pairs a `before` and an `after` configuration of the same workload,
+// each a command template like a pipeline path's launch, measured on one
+// metric over the design's sessions of paired rounds.
 
 /** The source's table a row belongs to. */
 export type EffectSystem = 'gVisor' | 'Firecracker' | 'Both';
@@ -39,11 +40,6 @@ export interface EffectRow {
 }
 
 export interface EffectsSection {
-  seed: string;
-  rounds: number;
-  warmup_rounds: number;
-  timeout_s: number;
-  bootstrap: { resamples: number; confidence: number };
   rows: EffectRow[];
 }
 

@@ -1,0 +1,52 @@
+// Pure: the effect cell of one row from its journaled formal launches: P50
+// and P90 of each side over every session, and the after / before ratio of
+// medians through the one comparison statistic (stats/paired-comparison.ts):
+// a two-level bootstrap interval over sessions and rounds, the
+// between-session interval with 3 or more sessions, the direction in each
+// session, and the named findings.
+import type { EffectRow } from '../config/effects-section.js';
+import type { SampleRow } from '../db/sample-columns.js';
+import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
+import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
+import { quantile } from '../stats/quantile.js';
+import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
+import { effectValue } from './effect-arm.js';
+
+export interface EffectCell {
+  nBefore: number;
+  nAfter: number;
+  p50Before: number | null;
+  p50After: number | null;
+  p90Before: number | null;
+  p90After: number | null;
+  /** after / before: the ratio of medians with its intervals, per-session ratios and findings. */
+  comparison: ComparisonResult;
+}
+
+/** The formal, valid values of one row as session rows (path = side). */
+export function effectSessionRows(row: EffectRow, samples: readonly SampleRow[]): SessionRow[] {
+  const out: SessionRow[] = [];
+  for (const s of samples) {
+    if (s['cohort'] !== row.id || s['phase'] !== 'formal' || s['ok'] !== true) continue;
+    const value = effectValue(row, s);
+    if (value !== null) out.push({ session: Number(s['session']), round: Number(s['round']), path: String(s['path']), value });
+  }
+  return out;
+}
+
+export function effectCell(row: EffectRow, samples: readonly SampleRow[], options: BootstrapOptions): EffectCell {
+  const rows = effectSessionRows(row, samples);
+  const side = (name: string): number[] => rows.filter((r) => r.path === name).map((r) => r.value);
+  const before = side('before');
+  const after = side('after');
+  const q = (v: number[], p: number): number | null => (v.length ? quantile(v, p) : null);
+  return {
+    nBefore: before.length,
+    nAfter: after.length,
+    p50Before: q(before, 0.5),
+    p50After: q(after, 0.5),
+    p90Before: q(before, 0.9),
+    p90After: q(after, 0.9),
+    comparison: pairedComparison(pairSessions(rows, 'after', 'before'), 'ratio', options),
+  };
+}
