@@ -5,23 +5,27 @@ import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
-import { readCommitRows } from '../harness/commit/read-commits.js';
+import { commitRowsOf } from '../harness/commit/commit-columns.js';
+import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { SampleJournal } from '../harness/db/sample-journal.js';
+import { UserError } from '../harness/errors.js';
 
 const commitAnalyze: StageDefinition = {
   kind: 'commit-analyze',
   description:
-    'Commit-diff analysis: P50 per cell, paired ratio naive/native with a bootstrap interval, log-log growth fits with a bootstrap interval of the slope.',
-  reads: ['analysis'],
+    'Commit-diff analysis: P50 per cell, the naive/native ratio of medians with two-level and between-session intervals, log-log growth fits with a bootstrap interval of the slope.',
+  reads: ['analysis.bootstrap'],
   async run(ctx) {
-    const found = findInputFile(ctx.inputs, 'commits.duckdb');
-    if (!found) throw new Error('commit-analyze needs a commit-sample stage (commits.duckdb)');
-    const { rows, compression } = await readCommitRows(found.file);
-    const boot = (ctx.config.analysis['bootstrap'] ?? {}) as { resamples?: number; confidence?: number; seed?: string };
-    const result = analyzeCommits(rows, compression, {
-      resamples: boot.resamples ?? 2000,
-      confidence: boot.confidence ?? 0.95,
-      seed: boot.seed ?? 'commit-diff',
-    });
+    const found = findInputFile(ctx.inputs, 'samples.duckdb');
+    if (!found)
+      throw new UserError(
+        `stage ${ctx.id} needs the commit-sample stage`,
+        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
+        'add the commit-sample stage to needs',
+      );
+    const { rows, compression } = commitRowsOf(await SampleJournal.readRows(found.file));
+    // analysis.bootstrap is read in one place for every experiment.
+    const result = analyzeCommits(rows, compression, analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap);
     writeFileSync(join(ctx.outputDir, 'commit-analysis.json'), JSON.stringify(result, null, 2) + '\n');
     ctx.log(`commit-analyze: ${result.cells.length} cell statistics, ${result.growth.length} growth fits`);
   },

@@ -3,9 +3,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import { sha256File } from '../harness/digest/sha256.js';
+import { SampleJournal } from '../harness/db/sample-journal.js';
+import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
+import { commitColumns } from '../harness/commit/commit-columns.js';
 import { renderSvg } from '../harness/report/plot-adapter.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
 import {
@@ -26,17 +29,24 @@ const commitReport: StageDefinition = {
   kind: 'commit-report',
   description: 'Commit-diff report: conclusions, design, before/after table, growth plots and slopes, compression table, what is not established.',
   reads: ['experiment', 'report'],
+  readsObservations: true, // the sessions' host (CPUs) and the sampling's duration
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
     if (!analysis) throw new Error('commit-report needs a commit-analyze stage');
-    const samples = findInputFile(ctx.inputs, 'commits.duckdb');
+    const samples = findInputFile(ctx.inputs, 'samples.duckdb');
+    // Every commit, in the one samples.csv format (with the experiment's declared columns).
+    if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(await SampleJournal.readRows(samples.file), commitColumns));
     const inp: CommitReportInputs = {
       experiment: ctx.config.experiment as { name: string; question?: string },
       pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
       analysis,
       checks: readJson(ctx.inputs, 'change-set-checks.json') ?? [],
-      session: readJson(ctx.inputs, 'session.json') ?? {},
+      session: {
+        ...(readJson<CommitReportInputs['session']>(ctx.inputs, 'session.json') ?? {}),
+        cpus: readJson<SessionRecord[]>(ctx.inputs, 'sessions.json')?.[0]?.noise.cpuCount,
+        durationS: readJson<{ durationS: number }>(ctx.inputs, 'duration.json')?.durationS,
+      },
       pins: readJson(ctx.inputs, 'pins.json'),
       stages: Object.keys(ctx.inputs)
         .sort()

@@ -4,11 +4,9 @@
 // to reports/<experiment.name>/.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpus, release, totalmem } from 'node:os';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { checkoutCommit } from '../harness/report/read-provenance.js';
-import { runUntimed } from '../harness/process/untimed-command.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, type SamplingHost } from '../harness/contract/exchange-files.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -17,12 +15,14 @@ import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-
 import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 
 /** Commit, host and the digests of the stages this report was rendered from. */
-async function provenanceLines(inputs: StageContext['inputs']): Promise<string[]> {
+/** Commit, the sampling host and the digests of the stages this report was rendered from. */
+function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | null): string[] {
   const commit = checkoutCommit();
-  const runsc = await runUntimed('runsc', ['--version']).catch(() => null);
   return [
     commit ? `benchgraph commit ${commit.sha}${commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}` : 'benchgraph commit: not a git checkout',
-    `host: ${cpus().length} vCPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, kernel ${release()}; runsc: ${runsc ? runsc.split('\n')[0] : 'not found'}`,
+    host
+      ? `sampled on ${host.host}: ${host.cpus} vCPUs, ${host.memoryGiB.toFixed(1)} GiB RAM, kernel ${host.kernel}; runsc: ${host.runsc ?? 'not found'}`
+      : 'sampling host: not recorded',
     ...Object.keys(inputs)
       .sort()
       .map((id) => `stage \`${id}\` (${inputs[id]!.kind}): ${inputs[id]!.outputDigest}`),
@@ -34,6 +34,7 @@ const effectsReport: StageDefinition = {
   description: 'The effect table report (gVisor, Firecracker, Both; tried and dropped; not runnable here).',
   reads: ['effects', 'experiment', 'report', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
   publishDir: (config) => 'reports/' + config.experiment.name,
+  readsObservations: true, // the sampling host's facts
   async run(ctx) {
     const design = ctx.config.design;
     const effects = findInputFile(ctx.inputs, 'effects.json');
@@ -53,7 +54,9 @@ const effectsReport: StageDefinition = {
       rows,
     });
     const notes = reportOptions(ctx.config.report).notes;
-    writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, await provenanceLines(ctx.inputs)));
+    const hostFile = findInputFile(ctx.inputs, 'host.json');
+    const host = hostFile ? (JSON.parse(readFileSync(hostFile.file, 'utf8')) as SamplingHost) : null;
+    writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, provenanceLines(ctx.inputs, host)));
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
     for (const name of ['requirements.json', 'rows.json']) {
       const f = findInputFile(ctx.inputs, name);

@@ -17,8 +17,10 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { cpus, release, totalmem } from 'node:os';
+import { runUntimed } from '../harness/process/untimed-command.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
+import { findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { expandArgv } from '../harness/design/command-template.js';
@@ -256,6 +258,15 @@ const effectsSample: StageDefinition = {
       .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord)
       .sort((x, y) => x.session - y.session || x.attempt - y.attempt);
     writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(sessions, null, 2) + '\n');
+    const runsc = await runUntimed('runsc', ['--version']).catch(() => null);
+    const host: SamplingHost = {
+      host: hostName(),
+      cpus: cpus().length,
+      memoryGiB: totalmem() / 2 ** 30,
+      kernel: release(),
+      runsc: runsc ? runsc.split('\n')[0]! : null,
+    };
+    writeFileSync(join(ctx.observationsDir, 'host.json'), JSON.stringify(host, null, 2) + '\n');
   },
 };
 

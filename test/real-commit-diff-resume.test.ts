@@ -35,9 +35,9 @@ rootTest('a commit-diff run interrupted after its first cell-round resumes there
   t.is(second.code, 0, second.stderr);
   t.regex(second.stderr, /resuming: 1 cell-rounds already done/); // how many rows of the unfinished one reached the journal depends on when the signal lands
   const base = join(dir, '.data', 'stages', 'commit-sample');
-  const db = await Database.open(join(base, readdirSync(base)[0]!, 'outputs', 'commits.duckdb'), { readOnly: true });
+  const db = await Database.open(join(base, readdirSync(base)[0]!, 'outputs', 'samples.duckdb'), { readOnly: true });
   try {
-    const rows = await db.all("SELECT cell, round, method, state, count(*) AS n FROM commits WHERE phase = 'formal' GROUP BY ALL");
+    const rows = await db.all("SELECT cohort, round, path, state, count(*) AS n FROM samples WHERE phase = 'formal' GROUP BY ALL");
     t.is(rows.length, 16, '2 cells x 2 rounds x 2 methods x 2 states');
     t.true(rows.every((r) => Number(r['n']) === 1));
   } finally {

@@ -38,17 +38,19 @@ function cell(raw: string, c: SampleColumn, file: string, line: number): SampleV
   }
 }
 
-export function parseSampleCsv(text: string, file: string): SampleRow[] {
+/** `extra`: an experiment's declared measure and sweep columns, known beside the shared ones. */
+export function parseSampleCsv(text: string, file: string, extra: readonly SampleColumn[] = []): SampleRow[] {
+  const columns = [...sampleColumns, ...extra];
   const recs = records(text.replace(/^\uFEFF/, ''));
   if (recs.length === 0) throw new UserError('the file is empty; expected a header line with the sample columns', { file, line: 1 });
   const header = recs[0]!.fields.map((h) => h.trim());
-  const known = new Map(sampleColumns.map((c) => [c.name, c]));
+  const known = new Map(columns.map((c) => [c.name, c]));
   header.forEach((h) => {
     if (!known.has(h))
       throw new UserError(
         `unknown column ${JSON.stringify(h)}`,
         { file, line: recs[0]!.line },
-        `columns are those of schemas/sample.schema.json: ${sampleColumns.map((c) => c.name).join(', ')}`,
+        `columns are those of schemas/sample.schema.json: ${columns.map((c) => c.name).join(', ')}`,
       );
   });
   for (const c of sampleColumns) {
@@ -60,7 +62,7 @@ export function parseSampleCsv(text: string, file: string): SampleRow[] {
       throw new UserError(`expected ${header.length} fields, got ${fields.length}`, { file, line }, 'quote fields that contain commas');
     }
     const row: SampleRow = {};
-    for (const c of sampleColumns) row[c.name] = c.default ?? null;
+    for (const c of columns) row[c.name] = c.default ?? null;
     header.forEach((h, i) => {
       row[h] = cell(fields[i]!, known.get(h)!, file, line);
     });

@@ -1,10 +1,13 @@
 // Pure: the analysis of the commit-diff experiment from its raw rows. Per cell,
 // method and state: counts and medians (P50, type 7). Per cell and state: the
-// ratio of medians naive/native over paired rounds, with a bootstrap interval.
+// ratio of medians naive/native through the one comparison statistic
+// (stats/paired-comparison.ts: two-level and between-session intervals, k of
+// K sessions, named findings).
 // Per sweep (cells that differ in one dimension only), method and state: the
 // growth fit log(time) = a + b·log(size) with a bootstrap interval for b.
 import { median } from '../stats/quantile.js';
-import { pairedMedianRatio, type RatioResult } from '../stats/paired-ratio.js';
+import { pairedComparison } from '../stats/paired-comparison.js';
+import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
 
@@ -14,6 +17,7 @@ export interface CommitRowData {
   method: string;
   state: string;
   phase: string;
+  session: number;
   round: number;
   ok: boolean;
   failureReason: string | null;
@@ -48,10 +52,27 @@ export interface CellStat {
   p50LayerBytes: number | null;
 }
 
-export interface CellRatio extends RatioResult {
+export interface CellRatio {
   cell: string;
   dims: Record<string, number>;
   state: string;
+  /** Sessions and complete paired rounds over them. */
+  sessions: number;
+  rounds: number;
+  /** naive / native P50 over every session, with its two-level interval. */
+  ratio: number | null;
+  low: number | null;
+  high: number | null;
+  /** The between-session interval (3 or more sessions). */
+  sessionLow: number | null;
+  sessionHigh: number | null;
+  /** Sessions whose ratio lies on the same side of 1 as the pooled one. */
+  sameDirection: number;
+  betweenSessionEstimated: boolean;
+  detected: boolean;
+  sessionsDisagreeInSize: boolean;
+  medianA: number | null;
+  medianB: number | null;
   /** Rounds in which naive took longer than native. */
   naiveSlowerRounds: number;
 }
@@ -145,22 +166,30 @@ export function analyzeCommits(
           p50LayerBytes: med(ok.map((r) => r.layerBytes)),
         });
       }
-      const wall = (method: string) =>
-        new Map(
-          formal.filter((r) => r.cell === cell && r.state === state && r.method === method && r.ok && r.wallMs !== null).map((r) => [r.round, r.wallMs!]),
-        );
-      const naive = wall('naive');
-      const native = wall('native');
-      const pairs = [...naive.keys()]
-        .filter((k) => native.has(k))
-        .sort((a, b) => a - b)
-        .map((k) => ({ a: naive.get(k)!, b: native.get(k)! }));
+      const wallRows = formal
+        .filter((r) => r.cell === cell && r.state === state && r.ok && r.wallMs !== null)
+        .map((r) => ({ session: r.session, round: r.round, path: r.method, value: r.wallMs! }));
+      const sessions = pairSessions(wallRows, 'naive', 'native');
+      const c = pairedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}` });
+      const rounds = sessions.flatMap((s) => s.rounds).filter((r) => r.a.length && r.b.length);
       ratios.push({
         cell,
         dims: cellDims.get(cell)!,
         state,
-        naiveSlowerRounds: pairs.filter((p) => p.a > p.b).length,
-        ...pairedMedianRatio(pairs, { ...opts, seed: `${opts.seed}/${cell}/${state}` }),
+        sessions: c.sessions,
+        rounds: c.rounds,
+        ratio: c.observed,
+        low: c.low,
+        high: c.high,
+        sessionLow: c.sessionLow,
+        sessionHigh: c.sessionHigh,
+        sameDirection: c.sameDirection,
+        betweenSessionEstimated: c.betweenSessionEstimated,
+        detected: c.findings.detected,
+        sessionsDisagreeInSize: c.findings.sessionsDisagreeInSize,
+        medianA: med(wallRows.filter((r) => r.path === 'naive').map((r) => r.value)),
+        medianB: med(wallRows.filter((r) => r.path === 'native').map((r) => r.value)),
+        naiveSlowerRounds: rounds.filter((r) => median(r.a) > median(r.b)).length,
       });
     }
   }

@@ -1,7 +1,7 @@
 // The two workloads of seed 001, on one engine, for one cell and round.
 // initial: a container from the base image writes F files of S bytes of
 // random data (untimed setup, then the host syncs the engine's filesystem);
-// measured: `docker commit`. incremental: a container from that committed
+// measured: `docker commit`, after the untimed settle (experiment/settle.ts). incremental: a container from that committed
 // image writes one file of C bytes; measured: `docker commit` again. Each
 // measured commit is timed by the C launch helper (CLOCK_MONOTONIC around the
 // docker CLI process); the engine's CPU and bytes read are read from /proc
@@ -12,6 +12,8 @@ import type { Launcher } from '../launch/launcher.js';
 import { docker, dockerArgv } from './docker-cli.js';
 import type { CommitEngine } from './commit-engines.js';
 import { processTreeUsage, usageDelta } from './process-usage.js';
+import type { SettleSection } from '../config/pipeline-config.js';
+import { settle, type SettleOutcome } from '../experiment/settle.js';
 
 const run = promisify(execFile);
 
@@ -33,6 +35,8 @@ export interface CommitObservation {
   diskReadBytes: number | null;
   readCharsBytes: number | null;
   layerBytes: number | null;
+  /** The untimed settle right before the measured commit. */
+  settled: SettleOutcome;
 }
 
 /** Pure: the shell script that writes `count` files of `bytes` random bytes under /random_files (perl when the image has it, else head). */
@@ -62,7 +66,9 @@ async function measuredCommit(
   parent: string,
   state: CommitState,
   timeoutMs: number,
+  settleSettings: SettleSection,
 ): Promise<CommitObservation> {
+  const settled = await settle(settleSettings);
   const before = processTreeUsage(engine.dockerdPid);
   const result = await launcher.launch({
     launchId: `${engine.method}-${image.replace(/[^A-Za-z0-9._-]/g, '_')}`,
@@ -90,6 +96,7 @@ async function measuredCommit(
     diskReadBytes: ok ? used.diskReadBytes : null,
     readCharsBytes: ok ? used.readCharsBytes : null,
     layerBytes: ok ? (await imageSize(engine, image)) - (await imageSize(engine, parent)) : null,
+    settled,
   };
 }
 
@@ -101,6 +108,7 @@ export async function runCommitWorkload(
   cell: WorkloadCell,
   tag: string,
   timeoutMs: number,
+  settleSettings: SettleSection,
   signal?: AbortSignal,
 ): Promise<CommitObservation[]> {
   const t = { socket: engine.socket, signal };
@@ -111,7 +119,7 @@ export async function runCommitWorkload(
   const perFile = Math.max(1, Math.round(cell.totalBytes / cell.fileCount));
   await docker(t, ['run', '--network', 'none', '--name', initContainer, baseImage, 'sh', '-c', writeFilesScript(cell.fileCount, perFile)]);
   await run('sync', ['-f', engine.dataRoot]);
-  const initial = await measuredCommit(launcher, engine, initContainer, initImage, baseImage, 'initial', timeoutMs);
+  const initial = await measuredCommit(launcher, engine, initContainer, initImage, baseImage, 'initial', timeoutMs, settleSettings);
   if (!initial.ok) return [initial];
   await docker(t, [
     'run',
@@ -125,7 +133,7 @@ export async function runCommitWorkload(
     `head -c ${cell.changeBytes} /dev/urandom > /random_files/file_${cell.fileCount + 1}.bin`,
   ]);
   await run('sync', ['-f', engine.dataRoot]);
-  const incremental = await measuredCommit(launcher, engine, incContainer, incImage, initImage, 'incremental', timeoutMs);
+  const incremental = await measuredCommit(launcher, engine, incContainer, incImage, initImage, 'incremental', timeoutMs, settleSettings);
   return [initial, incremental];
 }
 

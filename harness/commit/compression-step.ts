@@ -19,7 +19,16 @@ import { startDockerRegistry } from '../services/docker-registry-service.js';
 import { onCleanup } from '../process/cleanup.js';
 import { docker, dockerArgv } from './docker-cli.js';
 import type { CommitEngine } from './commit-engines.js';
-import type { CommitJournal } from './commit-journal.js';
+/** One measured compression of the round's layer. */
+export interface CompressionLaunch {
+  method: string;
+  layerBytes: number;
+  compressedBytes: number | null;
+  wallMs: number | null;
+  ok: boolean;
+  failureReason: string | null;
+  note: string;
+}
 import { removeWorkload, writeFilesScript } from './commit-workload.js';
 import { topLayerListing } from './layer-listing.js';
 
@@ -44,7 +53,8 @@ export async function runCompression(
   engine: CommitEngine,
   baseImage: string,
   opts: { total_mb: number; file_count: number; rounds: number },
-  journal: CommitJournal,
+  /** Journals one complete round's launches (a round cut short journals nothing and runs again). */
+  record: (round: number, launches: CompressionLaunch[]) => Promise<void>,
   workDir: string,
   timeoutMs: number,
   doneRounds: ReadonlySet<number> = new Set(),
@@ -75,6 +85,7 @@ export async function runCompression(
         await docker(t, ['commit', `bg-init-${tag}`, image]);
         const layer = await topLayerListing(t, image, workDir);
         const layerBytes = layer.layerTarBytes;
+        const launches: CompressionLaunch[] = [];
         const measure = async (method: string, argv: string[], size: () => Promise<number>, note: string): Promise<void> => {
           const r = await launcher.launch({
             launchId: `compress-${method.replace(/[^A-Za-z0-9._-]+/g, '_')}-${round}`,
@@ -86,16 +97,7 @@ export async function runCompression(
             tailBytes: 2048,
           });
           const { ok, reason } = launchOk(r);
-          await journal.addCompression({
-            method,
-            round,
-            layerBytes,
-            compressedBytes: ok ? await size() : null,
-            wallMs: ok ? r.completionMs : null,
-            ok,
-            failureReason: reason,
-            note,
-          });
+          launches.push({ method, layerBytes, compressedBytes: ok ? await size() : null, wallMs: ok ? r.completionMs : null, ok, failureReason: reason, note });
         };
         const gzipRef = `${address}/${REPO}:gzip-${round}`;
         await docker(t, ['tag', image, gzipRef]);
@@ -133,7 +135,7 @@ export async function runCompression(
         );
         rmSync(join(layer.layerTar, '..', '..'), { recursive: true, force: true });
         if (existsSync(out)) rmSync(out);
-        await journal.markDone('compression', 'compression', round, null);
+        await record(round, launches);
       } finally {
         await removeWorkload(engine, tag);
         await run(dockerArgv(engine.socket, [])[0]!, [...dockerArgv(engine.socket, []).slice(1), 'rmi', '-f', `${address}/${REPO}:gzip-${round}`]).catch(

@@ -10,7 +10,7 @@ export interface CommitReportInputs {
   pipelineFileName: string;
   analysis: CommitAnalysis;
   checks: { cell: string; state: string; entries: number | null; equal: boolean; differences: string[] }[];
-  session: { seed?: string; rounds?: number; warmupRounds?: number; durationS?: number; cpus?: number; image?: string };
+  session: { seed?: string; sessions?: number; rounds?: number; warmupRounds?: number; order?: string; durationS?: number; cpus?: number; image?: string };
   pins: {
     kernel?: string;
     node?: string;
@@ -208,14 +208,16 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
     for (const state of a.states) {
       const r = ratioAt(state);
       if (!r) continue;
-      const detected =
-        r.low !== null && r.low > 1
-          ? 'naive slower (interval excludes 1)'
-          : r.high !== null && r.high < 1
-            ? 'naive faster (interval excludes 1)'
-            : 'no difference detected (interval contains 1)';
+      const detected = r.detected
+        ? r.low !== null && r.low > 1
+          ? 'naive slower'
+          : 'naive faster'
+        : r.sessionsDisagreeInSize
+          ? 'not established: the sessions disagree in size'
+          : 'no difference detected (interval contains 1)';
+      const between = r.sessionLow !== null ? `; between sessions ${x2(r.sessionLow)}–${x2(r.sessionHigh)}` : '';
       L.push(
-        `- **${state} commit** at the largest base (${fixedText(big.dims)}): naive P50 ${ms(r.medianA)} → native P50 ${ms(r.medianB)}; ratio of medians ${x2(r.ratio)} (95% paired-round interval ${x2(r.low)}–${x2(r.high)}, ${r.rounds} rounds; naive slower in ${r.naiveSlowerRounds}/${r.rounds}): ${detected}.`,
+        `- **${state} commit** at the largest base (${fixedText(big.dims)}): naive P50 ${ms(r.medianA)} → native P50 ${ms(r.medianB)}; ratio of medians ${x2(r.ratio)} (95% two-level interval ${x2(r.low)}–${x2(r.high)}${between}; ${r.sessions} × ${r.sessions ? Math.round(r.rounds / r.sessions) : 0} rounds, same side of 1 in ${r.sameDirection} of ${r.sessions} sessions; naive slower in ${r.naiveSlowerRounds}/${r.rounds} rounds): ${detected}.`,
       );
     }
   }
@@ -273,10 +275,10 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
     "- Per commit: wall time (the C launch helper, CLOCK_MONOTONIC from spawning the docker CLI to its exit), the engine's CPU time (utime+stime of dockerd and its live descendants plus their reaped children, /proc before and after), bytes read (read_bytes = from the block device, rchar = through read calls, page cache included, /proc/PID/io), the layer size (image size minus parent size).",
   );
   L.push(
-    `- Cells: design.matrix in \`${inp.pipelineFileName}\`; ${inp.session.rounds ?? '?'} formal rounds (${inp.session.warmupRounds ?? 0} warmup ${inp.session.warmupRounds === 1 ? 'round' : 'rounds'} of the smallest cell excluded); in each round every cell runs on both engines, cells and engines in a seeded random order (seed \`${inp.session.seed ?? ''}\`). Base image: \`${inp.session.image ?? ''}\`. Machine: ${inp.session.cpus ?? '?'} CPUs.`,
+    `- Cells: design.matrix in \`${inp.pipelineFileName}\`; ${inp.session.sessions ?? 1} independent session${(inp.session.sessions ?? 1) === 1 ? '' : 's'} (each starts both engines afresh) × ${inp.session.rounds ?? '?'} formal rounds (${inp.session.warmupRounds ?? 0} warmup ${inp.session.warmupRounds === 1 ? 'round' : 'rounds'} of the smallest cell excluded per session); in each round every cell runs on both engines, cells in a seeded random order and engines in a ${inp.session.order ?? 'random'} order (seed \`${inp.session.seed ?? ''}\`), each measured commit after an untimed settle. Base image: \`${inp.session.image ?? ''}\`.`,
   );
   L.push(
-    `- Statistics: P50 is the type-7 median. The ratio interval resamples complete rounds (${a.bootstrap.resamples} resamples, ${a.bootstrap.confidence * 100}%). The growth fit is least squares of log(time) on log(size) over every observation; its interval resamples observations within each size.`,
+    `- Statistics: P50 is the type-7 median. The ratio interval is the two-level bootstrap (sessions, then complete rounds within them; ${a.bootstrap.resamples} resamples, ${a.bootstrap.confidence * 100}%), and with 3 or more sessions a Student t interval over the log per-session ratios; a ratio is called different from 1 only when both exclude 1. The growth fit is least squares of log(time) on log(size) over every observation; its interval resamples observations within each size.`,
     '',
   );
 
@@ -330,19 +332,19 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
   L.push(
     '## Downloads',
     '',
-    "- cells.csv, ratios.csv, growth.csv, compression.csv (this folder); raw rows: commits.duckdb in the commit-sample stage's outputs.",
+    '- cells.csv, ratios.csv, growth.csv, compression.csv (this folder); samples.csv holds every measured commit (and compression launch), one row each, in the sample format of every experiment.',
     '',
   );
   L.push('## Provenance', '');
   if (inp.session.durationS !== undefined)
     L.push(
-      `- Last sampling session of commit-sample: ${fixed(inp.session.durationS / 60, 1)} min (the pin stage and earlier sessions of a resumed run not included).`,
+      `- Sampling (commit-sample, every session of its last attempt): ${fixed(inp.session.durationS / 60, 1)} min (the pin stage and earlier attempts of a resumed run not included).`,
     );
   if (inp.pins?.kernel) L.push(`- Kernel ${inp.pins.kernel}, Node ${inp.pins.node ?? ''}.`);
   for (const b of (inp.pins?.binaries ?? []).filter((x) => ['dockerd', 'docker', 'skopeo', 'docker-registry'].includes(x.name)))
     L.push(`- ${b.name} ${b.version ?? ''} sha256 ${b.sha256 ?? '-'}`);
   for (const s of inp.stages) L.push(`- stage \`${s.id}\` (${s.kind}): ${s.outputDigest}`);
-  if (inp.samplesSha256) L.push(`- commits.duckdb sha256 ${inp.samplesSha256}`);
+  if (inp.samplesSha256) L.push(`- samples.duckdb sha256 ${inp.samplesSha256}`);
   L.push('', 'See REPRODUCE.md.', '');
   return L.join('\n');
 }

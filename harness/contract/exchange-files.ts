@@ -89,6 +89,15 @@ export interface SessionRecord {
   noise: HostNoise & { noisy: boolean; reasons: string[] };
 }
 
+/** host.json (effects-sample, observation): facts of the host that sampled, so a report never describes the host that renders it. */
+export interface SamplingHost {
+  host: string;
+  cpus: number;
+  memoryGiB: number;
+  kernel: string;
+  runsc: string | null;
+}
+
 /** verify.json (verify, product). */
 export interface VerifyResult {
   ok: boolean;

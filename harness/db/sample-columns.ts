@@ -19,7 +19,7 @@ export interface SampleColumn {
   default?: SampleValue;
 }
 
-const col = (name: string, type: ColumnType, sqlType: string, extra: Partial<SampleColumn> = {}): SampleColumn => ({
+export const col = (name: string, type: ColumnType, sqlType: string, extra: Partial<SampleColumn> = {}): SampleColumn => ({
   name,
   type,
   sqlType,
@@ -68,6 +68,6 @@ export type SampleValue = string | number | boolean | null;
 export type SampleRow = Record<string, SampleValue>;
 
 /** The column list of the samples table, as SQL (`name TYPE [NOT NULL], …`): the one definition of its DDL. */
-export function samplesTableColumnsSql(): string {
-  return sampleColumns.map((c) => `${c.name} ${c.sqlType}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
+export function samplesTableColumnsSql(extra: readonly SampleColumn[] = []): string {
+  return [...sampleColumns, ...extra].map((c) => `${c.name} ${c.sqlType}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
 }

@@ -2,7 +2,7 @@
 // folder, one row per launch written as the launch ends, so an interrupted
 // run resumes where it stopped and nothing is counted twice.
 import { Database } from './duckdb.js';
-import { sampleColumns, samplesTableColumnsSql, type SampleRow } from './sample-columns.js';
+import { sampleColumns, samplesTableColumnsSql, type SampleColumn, type SampleRow } from './sample-columns.js';
 
 /** Phase marks of a launch: `BENCHGRAPH-PHASE NAME` lines its path printed on stderr, timed from spawn. */
 const PHASES_COLUMNS_SQL = 'launch_id VARCHAR NOT NULL, seq INTEGER NOT NULL, name VARCHAR NOT NULL, at_ms DOUBLE NOT NULL';
@@ -11,16 +11,22 @@ const PHASES_COLUMNS_SQL = 'launch_id VARCHAR NOT NULL, seq INTEGER NOT NULL, na
 const ATTEMPT_OF_LAUNCH_SQL = String.raw`CAST(regexp_extract(launch_id, '\.a([0-9]+)$', 1) AS INTEGER)`;
 
 export class SampleJournal {
+  private readonly columns: readonly SampleColumn[];
   private constructor(
     private readonly db: Database,
     readonly file: string,
-  ) {}
+    /** The experiment's own measure and sweep columns, after the shared ones. */
+    private readonly extra: readonly SampleColumn[] = [],
+  ) {
+    this.columns = [...sampleColumns, ...extra];
+  }
 
-  static async open(file: string): Promise<SampleJournal> {
+  /** Opens (or creates) a journal; `extra` are the experiment's declared measure and sweep columns. */
+  static async open(file: string, extra: readonly SampleColumn[] = []): Promise<SampleJournal> {
     const db = await Database.open(file);
-    await db.exec(`CREATE TABLE IF NOT EXISTS samples (${samplesTableColumnsSql()}, PRIMARY KEY (launch_id))`);
+    await db.exec(`CREATE TABLE IF NOT EXISTS samples (${samplesTableColumnsSql(extra)}, PRIMARY KEY (launch_id))`);
     await db.exec(`CREATE TABLE IF NOT EXISTS phases (${PHASES_COLUMNS_SQL})`);
-    return new SampleJournal(db, file);
+    return new SampleJournal(db, file, extra);
   }
 
   /** Every row of a journal file (read-only), as rows() orders them. */
@@ -35,10 +41,13 @@ export class SampleJournal {
 
   /** Journals a launch and the phase marks it printed (time from spawn to each mark). */
   async append(row: SampleRow, phases: readonly { name: string; ms: number }[] = []): Promise<void> {
-    const names = sampleColumns.map((c) => c.name);
+    const names = this.columns.map((c) => c.name);
     await this.db.exec(
       `INSERT INTO samples (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
-      sampleColumns.map((c) => row[c.name] ?? c.default ?? null),
+      this.columns.map((c) => {
+        const v = row[c.name] ?? c.default ?? null;
+        return c.sqlType === 'BIGINT' && typeof v === 'number' ? BigInt(Math.round(v)) : v;
+      }),
     );
     for (const [i, p] of phases.entries()) {
       await this.db.exec('INSERT INTO phases VALUES ($1, $2, $3, $4)', [String(row['launch_id']), i + 1, p.name, p.ms]);
@@ -113,7 +122,7 @@ export class SampleJournal {
   /** Writes a compact copy of the journal (rows ordered) to `target`. */
   async exportTo(target: string): Promise<void> {
     await this.db.exec(`ATTACH '${target.replace(/'/g, "''")}' AS out`);
-    await this.db.exec(`CREATE TABLE out.samples (${samplesTableColumnsSql()})`);
+    await this.db.exec(`CREATE TABLE out.samples (${samplesTableColumnsSql(this.extra)})`);
     await this.db.exec(
       `INSERT INTO out.samples SELECT * FROM samples ORDER BY session, cohort, CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, launch_id`,
     );

@@ -1,0 +1,57 @@
+// The commit-diff experiment's declared columns of the one sample table,
+// beside the shared ones (db/sample-columns.ts): its sweep dimensions and its
+// own measures. A commit is a row with cohort = the matrix cell, path = the
+// diff method (naive, native), state = initial or incremental, completion_ms =
+// the measured `docker commit`. A compression launch is a row with cohort =
+// `compression`, path = the tool, state = none.
+import { col, type SampleColumn, type SampleRow } from '../db/sample-columns.js';
+import { COMMIT_DIMENSIONS } from './commit-cell.js';
+import type { CommitRowData, CompressionRowData } from './commit-analysis.js';
+
+export const COMPRESSION_UNIT = 'compression';
+
+export const commitColumns: readonly SampleColumn[] = [
+  ...COMMIT_DIMENSIONS.map((d) => col(d, 'number', 'DOUBLE')),
+  col('engine_cpu_ms', 'number', 'DOUBLE'),
+  col('disk_read_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  col('read_chars_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  col('layer_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  col('compressed_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  col('note', 'string', 'VARCHAR'),
+];
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** The journaled rows as the analysis reads them: commits, and compression launches. */
+export function commitRowsOf(rows: readonly SampleRow[]): { rows: CommitRowData[]; compression: CompressionRowData[] } {
+  const commits = rows.filter((r) => r['cohort'] !== COMPRESSION_UNIT);
+  return {
+    rows: commits.map((r) => ({
+      cell: String(r['cohort']),
+      dims: Object.fromEntries(COMMIT_DIMENSIONS.map((d) => [d, Number(r[d])])),
+      method: String(r['path']),
+      state: String(r['state']),
+      phase: String(r['phase']),
+      session: Number(r['session']),
+      round: Number(r['round']),
+      ok: r['ok'] === true,
+      failureReason: r['failure_reason'] === null || r['failure_reason'] === undefined ? null : String(r['failure_reason']),
+      wallMs: num(r['completion_ms']),
+      engineCpuMs: num(r['engine_cpu_ms']),
+      diskReadBytes: num(r['disk_read_bytes']),
+      readCharsBytes: num(r['read_chars_bytes']),
+      layerBytes: num(r['layer_bytes']),
+    })),
+    compression: rows
+      .filter((r) => r['cohort'] === COMPRESSION_UNIT && r['phase'] === 'formal')
+      .map((r) => ({
+        method: String(r['path']),
+        round: Number(r['round']),
+        layerBytes: Number(r['layer_bytes']),
+        compressedBytes: num(r['compressed_bytes']),
+        wallMs: num(r['completion_ms']),
+        ok: r['ok'] === true,
+        note: String(r['note'] ?? ''),
+      })),
+  };
+}
