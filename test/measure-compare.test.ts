@@ -4,7 +4,14 @@ import test from 'ava';
 import { buildCommands } from '../harness/measure/command-list.js';
 import { summarizeMeasurement } from '../harness/measure/measure-summary.js';
 import { runMeasurement, type MeasurePlan } from '../harness/measure/run-measurement.js';
-import { measureRoundOrder } from '../harness/measure/round-order.js';
+import { randomOrder } from '../harness/experiment/arm-order.js';
+
+/** The order the experiment model gives the commands of a measure round (random, unit `measure`). */
+const measureRoundOrder = (seed: string, phase: string, round: number, commands: number): number[] =>
+  randomOrder(
+    { seed, session: 1, unit: 'measure', phase, round },
+    Array.from({ length: commands }, (_, i) => String(i)),
+  ).map(Number);
 
 function plan(argvs: string[][], runs: number): MeasurePlan {
   return {

@@ -11,7 +11,10 @@ import type { LaunchResult, ReadyMode } from '../launch/launch-types.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { MeasureRecord } from './measure-record.js';
 import { observationOf, type MeasurePhase, type Observation } from './observation.js';
-import { measureRoundOrder } from './round-order.js';
+import { runRounds } from '../experiment/run-rounds.js';
+
+/** measure is stopped by the CLI's own signal handling, never mid-round by an abort. */
+const NEVER = new AbortController().signal;
 
 export interface MeasurePlan {
   commands: MeasuredCommand[];
@@ -116,33 +119,42 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
   };
   const runRound = async (phase: MeasurePhase, round: number): Promise<Observation[]> => {
     const out: Observation[] = [];
-    const order = measureRoundOrder(plan.seed, phase, round, n);
-    for (const [orderInRound, c] of order.entries()) {
-      const tag = `${phase === 'formal' ? 'r' : 'w'}${round}.c${c}.a${session}`;
-      await hook('--prepare', plan.prepare, c, `p${tag}`);
-      const startedAt = new Date().toISOString();
-      const r = await launcher.launch({
-        launchId: tag,
-        argv: plan.commands[c]!.argv,
-        env: plan.env,
-        cwd: plan.cwd,
-        marker: plan.marker,
-        ready: plan.ready,
-        timeoutMs: plan.timeoutMs,
-        tailBytes: 4096,
-      });
-      const o = observationOf({ command: c, phase, round, orderInRound, launchId: tag, startedAt }, r);
-      out.push(o);
-      launchesDone++;
-      if (!o.ok) failures++;
-      progress(phase, round);
-      if (!o.ok && !plan.ignoreFailure) {
-        pending.push(...out);
-        throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${o.failureReason}`, [
-          'use -i/--ignore-failure to record failures and go on',
-        ]);
-      }
-    }
+    // The experiment model's round runner and seeded order (random, as hyperfine users expect; no settle between launches).
+    await runRounds({
+      seed: plan.seed,
+      session: 1,
+      order: 'random',
+      arms: plan.commands.map((c) => String(c.index)),
+      steps: [{ unit: 'measure', phase, round, of: rounds ?? 0 }],
+      signal: NEVER,
+      visit: async (v) => {
+        const c = Number(v.arm);
+        const tag = `${phase === 'formal' ? 'r' : 'w'}${round}.c${c}.a${session}`;
+        await hook('--prepare', plan.prepare, c, `p${tag}`);
+        const startedAt = new Date().toISOString();
+        const r = await launcher.launch({
+          launchId: tag,
+          argv: plan.commands[c]!.argv,
+          env: plan.env,
+          cwd: plan.cwd,
+          marker: plan.marker,
+          ready: plan.ready,
+          timeoutMs: plan.timeoutMs,
+          tailBytes: 4096,
+        });
+        const o = observationOf({ command: c, phase, round, orderInRound: v.position, launchId: tag, startedAt }, r);
+        out.push(o);
+        launchesDone++;
+        if (!o.ok) failures++;
+        progress(phase, round);
+        if (!o.ok && !plan.ignoreFailure) {
+          pending.push(...out);
+          throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${o.failureReason}`, [
+            'use -i/--ignore-failure to record failures and go on',
+          ]);
+        }
+      },
+    });
     pending.push(...out);
     if (now() - flushedAt >= JOURNAL_FLUSH_MS) await flush();
     return out;
