@@ -1,0 +1,162 @@
+// The sampling of an experiment on the model: units × arms × conditions, in
+// design.sessions independent sessions of balanced, seeded rounds, every
+// visit journaled in the one sample table as it ends. What an experiment
+// brings is its arm adapter (ExperimentAdapter): how a session starts and
+// stops what it needs, and how one visit of one arm on one unit runs and
+// becomes rows (one per condition). Resume, discarding incomplete rounds,
+// the session records (host noise), progress with an ETA and the journal's
+// export come from here.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StageContext } from '../contract/stage.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import type { SampleColumn, SampleRow } from '../db/sample-columns.js';
+import { SampleJournal } from '../db/sample-journal.js';
+import { formatProgress } from './progress-line.js';
+import { runRounds, type ArmVisit } from './run-rounds.js';
+import { remainingWork, type SessionWork } from './session-plan.js';
+import { startSessionRecord } from './session-record.js';
+import { sessionSteps, type RoundStep } from './session-steps.js';
+
+/** One visit as the adapter sees it: the round runner's visit and the stage's attempt. */
+export type AdapterVisit = ArmVisit & { attempt: number };
+
+export interface OpenedExperimentSession {
+  /** Runs one visit and returns its rows (one per condition), failures included. */
+  visit(v: AdapterVisit): Promise<SampleRow[]>;
+  /** Called when the session's rounds move on to a unit (e.g. set an effect row up), and when they leave it. */
+  beginUnit?(unit: string): Promise<void>;
+  endUnit?(unit: string): Promise<void>;
+  /** Called after each complete round. */
+  afterRound?(step: RoundStep): void;
+  /** After the session's last round, before close (e.g. a once-per-run step in the last session). */
+  finish?(last: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ExperimentAdapter {
+  units: readonly string[];
+  arms: readonly string[];
+  /** The experiment's conditions (cold/warm, initial/incremental; ['none'] for none). */
+  conditions: readonly string[];
+  /** The experiment's declared measure and sweep columns. */
+  columns?: readonly SampleColumn[];
+  /** The rounds of a session; default: per unit its warmup rounds, then its remaining formal rounds. */
+  steps?(work: SessionWork): RoundStep[];
+  /** Starts what one session needs (engines, folders); `ourFolders` of its helpers do not count as host noise. */
+  openSession(session: number, attempt: number): Promise<OpenedExperimentSession>;
+  /** Folders whose processes are ours, not the host's other load. */
+  ourFolders: readonly string[];
+  /** True when the adapter has work left even when every round is complete (a step after sampling). */
+  pendingAfterRounds?(rows: readonly SampleRow[]): boolean;
+}
+
+export interface SampledExperiment {
+  formal: number;
+  failed: number;
+  sessions: SessionRecord[];
+}
+
+/** Samples every session with work left into workDir/samples.duckdb; exports it to outputDir/samples.duckdb. */
+export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter): Promise<SampledExperiment> {
+  const design = ctx.config.design;
+  const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'), adapter.columns ?? []);
+  const recordsDir = join(ctx.workDir, 'session-records');
+  mkdirSync(recordsDir, { recursive: true });
+  try {
+    const attempt = (await journal.lastAttempt()) + 1;
+    const units = new Set(adapter.units);
+    const work = remainingWork(
+      (await journal.formalRows()).filter((r) => units.has(r.cohort)),
+      { sessions: design.sessions, rounds: design.rounds, cohorts: adapter.units, paths: adapter.arms, states: adapter.conditions },
+    );
+    let complete = 0;
+    for (const w of work)
+      for (const c of w.cohorts) {
+        complete += c.completeRounds;
+        if (c.partialRounds.length) {
+          ctx.log(`session ${w.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted run`);
+          await journal.discardRounds(w.session, c.cohort, c.partialRounds);
+        }
+        if (c.completeRounds) ctx.log(`session ${w.session} ${c.cohort}: ${c.completeRounds} formal rounds already complete, ${c.rounds.length} to go`);
+      }
+    const after = adapter.pendingAfterRounds?.(await journal.rows()) ?? false;
+    // Every session with rounds left; and the last one alone when only a step after the rounds is left.
+    const sessions: SessionWork[] = work.length ? work : after ? [{ session: design.sessions, cohorts: [] }] : [];
+    const stepsOf = (w: SessionWork): RoundStep[] =>
+      w.cohorts.length === 0
+        ? []
+        : (adapter.steps?.(w) ?? sessionSteps(w, { preflight: 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units: adapter.units }));
+    const total = sessions.reduce((n, w) => n + stepsOf(w).length * adapter.arms.length, 0);
+    const t0 = Date.now();
+    let done = 0;
+    let failures = 0;
+    for (const [i, w] of sessions.entries()) {
+      const closeRecord = startSessionRecord(w.session, attempt, adapter.ourFolders);
+      const steps = stepsOf(w);
+      const opened = await adapter.openSession(w.session, attempt);
+      let unit: string | null = null;
+      let line = '';
+      try {
+        await runRounds({
+          seed: design.seed,
+          session: w.session,
+          order: design.order,
+          arms: adapter.arms,
+          steps,
+          signal: ctx.signal,
+          visit: async (v) => {
+            if (v.unit !== unit) {
+              if (unit !== null) await opened.endUnit?.(unit);
+              unit = v.unit;
+              await opened.beginUnit?.(unit);
+            }
+            const rows = await opened.visit({ ...v, attempt });
+            // A visit cut short by a signal is not a sample: its round is incomplete and runs again.
+            if (ctx.signal.aborted) throw ctx.signal.reason as Error;
+            for (const row of rows) {
+              await journal.append(row);
+              if (row['ok'] !== true) failures++;
+            }
+            done++;
+            const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
+            line =
+              `session ${w.session}/${design.sessions} ` +
+              formatProgress({
+                cohort: v.unit,
+                phase: v.phase,
+                round: v.round,
+                rounds: step.of,
+                launchesDone: done,
+                launchesTotal: total,
+                failures,
+                elapsedMs: Date.now() - t0,
+              });
+            ctx.progress?.(line);
+          },
+          afterRound: (step) => {
+            opened.afterRound?.(step);
+            ctx.log(line); // one plain line per round
+          },
+        });
+        if (unit !== null) await opened.endUnit?.(unit);
+        await opened.finish?.(i === sessions.length - 1);
+      } finally {
+        await opened.close();
+      }
+      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(closeRecord()) + '\n');
+    }
+    await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
+    const counts = await journal.counts();
+    ctx.log(
+      `${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)${complete ? ` (${complete} rounds kept from an earlier attempt)` : ''}`,
+    );
+    const records = readdirSync(recordsDir)
+      .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord)
+      .sort((x, y) => x.session - y.session || x.attempt - y.attempt);
+    writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(records, null, 2) + '\n');
+    return { ...counts, sessions: records };
+  } finally {
+    await journal.close();
+  }
+}
