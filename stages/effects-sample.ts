@@ -13,29 +13,19 @@
 // the incomplete round and resumes at the first incomplete (session, row).
 // Outputs: samples.duckdb, rows.json (per row: measured or not runnable,
 // setup facts), requirements.json; the session records are observations.
-import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { cpus, release, totalmem } from 'node:os';
 import { runUntimed } from '../harness/process/untimed-command.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile, type SamplingHost } from '../harness/contract/exchange-files.js';
+import type { SamplingHost } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
-import { expandArgv } from '../harness/design/command-template.js';
-import { runHook } from '../harness/design/run-hook.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { hostName } from '../harness/process/host-name.js';
-import { onCleanup } from '../harness/process/cleanup.js';
-import { projectRoot } from '../harness/process/project-root.js';
-import { EFFECT_CONDITION, EFFECT_ENV, visitEffectSide } from '../harness/sandbox/effect-arm.js';
+import { effectsAdapter } from '../harness/sandbox/effects-adapter.js';
+import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import type { EffectRow, EffectsSection } from '../harness/config/effects-section.js';
-import { printedValues } from '../harness/sandbox/printed-values.js';
-import { openRowFolder, sandboxScriptsDir, type RowFolder } from '../harness/sandbox/row-folder.js';
-import { sampleExperiment, type ExperimentAdapter } from '../harness/experiment/sample-experiment.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
-
-const run = promisify(execFile);
 
 export interface RowRecord {
   id: string;
@@ -44,8 +34,6 @@ export interface RowRecord {
   /** KEY=NUMBER facts the row's setup printed, in the first session that set it up. */
   facts: Record<string, number>;
 }
-
-const SIDES = ['before', 'after'] as const;
 
 export function effectsOf(ctx: StageContext): EffectsSection {
   const section = ctx.config.effects;
@@ -56,97 +44,6 @@ export function effectsOf(ctx: StageContext): EffectsSection {
       'add effects.rows (see schemas/effects.schema.json)',
     );
   return section;
-}
-
-function imageTar(ctx: StageContext, row: EffectRow): string {
-  const pins = findInputFile(ctx.inputs, 'pins.json');
-  if (!pins)
-    throw new UserError(
-      `row ${row.id} names image ${row.image} but stage ${ctx.id} does not need the pin stage`,
-      { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-      'add pin to needs',
-    );
-  const parsed = JSON.parse(readFileSync(pins.file, 'utf8')) as { images: Record<string, { tarFile: string }> };
-  const pin = parsed.images[row.image!];
-  if (!pin)
-    throw new UserError(`unknown image '${row.image}'`, { file: ctx.pipelineFile, key: `effects.rows.${row.id}.image` }, 'declare it under artifacts.images');
-  return join(pins.input.outputDir, pin.tarFile);
-}
-
-/** The arm adapter of the effect table: a session sets each row up afresh in its own folder, and a visit is one side's launch. */
-function effectsAdapter(ctx: StageContext, rows: readonly EffectRow[], launcher: Launcher, factsDir: string): ExperimentAdapter {
-  const design = ctx.config.design;
-  const timeoutMs = Math.round(design.timeout_s * 1000);
-  return {
-    units: rows.map((r) => r.id),
-    arms: SIDES,
-    conditions: [EFFECT_CONDITION],
-    ourFolders: ['/tmp/bg-fx-'],
-    async openSession(session) {
-      let open: { row: EffectRow; folder: RowFolder; values: Record<string, string>; stopLaunch: () => Promise<void> } | null = null;
-      const closeRow = async (): Promise<void> => {
-        if (!open) return;
-        const o = open;
-        open = null;
-        await o.stopLaunch();
-        await o.folder.close();
-      };
-      return {
-        async beginUnit(unit) {
-          const row = rows.find((r) => r.id === unit)!;
-          const folder = openRowFolder(row.id);
-          // Undos run last-registered first: on a signal the launch in flight is stopped before the row's folder is swept under it.
-          const stopLaunch = onCleanup(`launch in flight of row ${row.id}`, async () => {
-            if (ctx.signal.aborted) await launcher.close();
-          });
-          const values: Record<string, string> = {
-            row_dir: folder.dir,
-            sandbox: sandboxScriptsDir(),
-            paths: join(projectRoot(), 'harness', 'paths'),
-            image_root: join(folder.dir, 'rootfs'),
-          };
-          open = { row, folder, values, stopLaunch };
-          ctx.log(`session ${session} ${row.id}: work folder ${folder.dir}`);
-          if (row.image) {
-            mkdirSync(values['image_root']!);
-            await run('tar', ['-xf', imageTar(ctx, row), '-C', values['image_root']!], { signal: ctx.signal });
-          }
-          const facts: Record<string, number> = {};
-          for (const cmd of row.setup) {
-            const r = await runHook(expandArgv(cmd, { ...values, marker: 'SETUP' }), EFFECT_ENV, folder.dir, timeoutMs);
-            if (!r.ok) throw new Error(`row ${row.id}: setup failed: ${r.reason}`);
-            Object.assign(facts, printedValues(r.output));
-          }
-          writeFileSync(join(factsDir, `S${String(session).padStart(4, '0')}-${row.id}.json`), JSON.stringify(facts) + '\n');
-          ctx.log(`session ${session} ${row.id}: setup done ${JSON.stringify(facts)}`);
-        },
-        endUnit: closeRow,
-        async visit(v) {
-          const o = open!;
-          return [
-            await visitEffectSide(launcher, {
-              experiment: ctx.config.experiment.name,
-              row: o.row,
-              side: v.arm as (typeof SIDES)[number],
-              session: v.session,
-              attempt: v.attempt,
-              host: hostName(),
-              phase: v.phase,
-              round: v.round,
-              position: v.position,
-              previous: v.previous,
-              values: o.values,
-              cwd: o.folder.dir,
-              timeoutMs,
-              settle: design.settle,
-              signal: ctx.signal,
-            }),
-          ];
-        },
-        close: closeRow,
-      };
-    },
-  };
 }
 
 const effectsSample: StageDefinition = {

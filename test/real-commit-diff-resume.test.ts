@@ -33,7 +33,7 @@ rootTest('a commit-diff run interrupted after its first cell-round resumes there
   t.not(await closed, 0, 'the interrupted run fails');
   const second = await runCli(['run'], dir);
   t.is(second.code, 0, second.stderr);
-  t.regex(second.stderr, /resuming: 1 cell-rounds already done/); // how many rows of the unfinished one reached the journal depends on when the signal lands
+  t.regex(second.stderr, /session 1 \S+: 1 formal rounds already complete, 1 to go/); // how many rows of the unfinished one reached the journal depends on when the signal lands
   const base = join(dir, '.data', 'stages', 'commit-sample');
   const db = await Database.open(join(base, readdirSync(base)[0]!, 'outputs', 'samples.duckdb'), { readOnly: true });
   try {

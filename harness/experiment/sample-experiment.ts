@@ -34,6 +34,12 @@ export interface OpenedExperimentSession {
   close(): Promise<void>;
 }
 
+/** The journal as a session sees it. */
+export interface SessionJournal {
+  append(rows: readonly SampleRow[]): Promise<void>;
+  rows(): Promise<SampleRow[]>;
+}
+
 export interface ExperimentAdapter {
   units: readonly string[];
   arms: readonly string[];
@@ -43,8 +49,8 @@ export interface ExperimentAdapter {
   columns?: readonly SampleColumn[];
   /** The rounds of a session; default: per unit its warmup rounds, then its remaining formal rounds. */
   steps?(work: SessionWork): RoundStep[];
-  /** Starts what one session needs (engines, folders); `ourFolders` of its helpers do not count as host noise. */
-  openSession(session: number, attempt: number): Promise<OpenedExperimentSession>;
+  /** Starts what one session needs (engines, folders); `journal` takes rows made outside the visits (a step after the rounds). */
+  openSession(session: number, attempt: number, journal: SessionJournal): Promise<OpenedExperimentSession>;
   /** Folders whose processes are ours, not the host's other load. */
   ourFolders: readonly string[];
   /** True when the adapter has work left even when every round is complete (a step after sampling). */
@@ -94,7 +100,12 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
     for (const [i, w] of sessions.entries()) {
       const closeRecord = startSessionRecord(w.session, attempt, adapter.ourFolders);
       const steps = stepsOf(w);
-      const opened = await adapter.openSession(w.session, attempt);
+      const opened = await adapter.openSession(w.session, attempt, {
+        append: async (rows) => {
+          for (const r of rows) await journal.append(r);
+        },
+        rows: () => journal.rows(),
+      });
       let unit: string | null = null;
       let line = '';
       try {
