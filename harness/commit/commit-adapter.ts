@@ -4,13 +4,12 @@
 // (initial, incremental). In the first formal round of each cell the
 // committed layers of both engines are listed and compared; the last session
 // runs the compression step on its native engine.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
-import { findInputFile } from '../contract/exchange-files.js';
+import { pinnedImageTar } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { Cell } from '../design/design-matrix.js';
-import { UserError } from '../errors.js';
 import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
 import type { Launcher } from '../launch/launcher.js';
@@ -37,17 +36,8 @@ export interface CompressionPlan {
 }
 
 async function importBase(ctx: StageContext, engines: CommitEngine[]): Promise<void> {
-  const imageId = String(ctx.params['image']);
-  const pins = findInputFile(ctx.inputs, 'pins.json');
-  if (!pins) throw new UserError(`stage ${ctx.id} needs the pin stage`, { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` }, 'add pin to needs');
-  const pin = (JSON.parse(readFileSync(pins.file, 'utf8')) as { images: Record<string, { tarFile: string }> }).images[imageId];
-  if (!pin)
-    throw new UserError(
-      `image '${imageId}' is not among the pinned images`,
-      { file: ctx.pipelineFile, key: `stages.${ctx.id}.with.image` },
-      'name an image of artifacts.images',
-    );
-  for (const e of engines) await docker({ socket: e.socket }, ['import', join(pins.input.outputDir, pin.tarFile), BASE_IMAGE]);
+  const tar = pinnedImageTar(ctx.inputs, String(ctx.params['image']), { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
+  for (const e of engines) await docker({ socket: e.socket }, ['import', tar, BASE_IMAGE]);
 }
 
 /** A journal row of one commit (or of a commit never made because the initial one failed). */

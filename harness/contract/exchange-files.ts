@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageInput } from './stage.js';
+import { UserError } from '../errors.js';
 import type { HostNoise } from '../process/host-noise.js';
 
 /** A single-layer OCI image, as built by the pin stage. */
@@ -137,4 +138,27 @@ export function readExchange<N extends keyof ExchangeShapes>(inputs: Record<stri
   const found = findInputFile(inputs, name);
   if (!found) return null;
   return { value: JSON.parse(readFileSync(found.file, 'utf8')) as ExchangeShapes[N], dir: found.dir };
+}
+
+/**
+ * The pinned tar of image `imageId` (pins.json of the needed pin stage), for a
+ * stage that unpacks or imports it. A missing pin stage or image is a user
+ * error at `key` of the pipeline file.
+ */
+export function pinnedImageTar(inputs: Record<string, StageInput>, imageId: string, at: { file: string; stageId: string; key: string }): string {
+  const pins = readExchange(inputs, 'pins.json');
+  if (!pins)
+    throw new UserError(
+      `stage ${at.stageId} uses image '${imageId}' but does not need the pin stage`,
+      { file: at.file, key: `stages.${at.stageId}.needs` },
+      'add pin to needs',
+    );
+  const pin = pins.value.images[imageId];
+  if (!pin)
+    throw new UserError(
+      `image '${imageId}' is not among the pinned images (${Object.keys(pins.value.images).join(', ') || 'none'})`,
+      { file: at.file, key: at.key },
+      'name an image of artifacts.images',
+    );
+  return join(pins.dir, pin.tarFile);
 }

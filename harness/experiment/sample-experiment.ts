@@ -93,7 +93,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       w.cohorts.length === 0
         ? []
         : (adapter.steps?.(w) ?? sessionSteps(w, { preflight: 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units: adapter.units }));
-    const total = sessions.reduce((n, w) => n + stepsOf(w).length * adapter.arms.length, 0);
+    const total = sessions.reduce((n, w) => n + stepsOf(w).length * adapter.arms.length * adapter.conditions.length, 0);
     const t0 = Date.now();
     let done = 0;
     let failures = 0;
@@ -129,7 +129,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
               await journal.append(row);
               if (row['ok'] !== true) failures++;
             }
-            done++;
+            done += rows.length;
             const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
             line =
               `session ${w.session}/${design.sessions} ` +

@@ -4,15 +4,14 @@
 // side's launch (effect-arm.ts), and the folder is swept when the session
 // leaves the row, on error and on signal.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StageContext } from '../contract/stage.js';
-import { findInputFile } from '../contract/exchange-files.js';
+import { pinnedImageTar } from '../contract/exchange-files.js';
 import type { EffectRow } from '../config/effects-section.js';
 import { expandArgv } from '../design/command-template.js';
 import { runHook } from '../design/run-hook.js';
-import { UserError } from '../errors.js';
 import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
 import type { Launcher } from '../launch/launcher.js';
 import { onCleanup } from '../process/cleanup.js';
@@ -25,21 +24,6 @@ import { openRowFolder, sandboxScriptsDir, type RowFolder } from './row-folder.j
 const run = promisify(execFile);
 
 export const EFFECT_SIDES = ['before', 'after'] as const;
-
-function imageTar(ctx: StageContext, row: EffectRow): string {
-  const pins = findInputFile(ctx.inputs, 'pins.json');
-  if (!pins)
-    throw new UserError(
-      `row ${row.id} names image ${row.image} but stage ${ctx.id} does not need the pin stage`,
-      { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-      'add pin to needs',
-    );
-  const parsed = JSON.parse(readFileSync(pins.file, 'utf8')) as { images: Record<string, { tarFile: string }> };
-  const pin = parsed.images[row.image!];
-  if (!pin)
-    throw new UserError(`unknown image '${row.image}'`, { file: ctx.pipelineFile, key: `effects.rows.${row.id}.image` }, 'declare it under artifacts.images');
-  return join(pins.input.outputDir, pin.tarFile);
-}
 
 /** The arm adapter of the effect table: a session sets each row up afresh in its own folder, and a visit is one side's launch. */
 export function effectsAdapter(ctx: StageContext, rows: readonly EffectRow[], launcher: Launcher, factsDir: string): ExperimentAdapter {
@@ -77,7 +61,16 @@ export function effectsAdapter(ctx: StageContext, rows: readonly EffectRow[], la
           ctx.log(`session ${session} ${row.id}: work folder ${folder.dir}`);
           if (row.image) {
             mkdirSync(values['image_root']!);
-            await run('tar', ['-xf', imageTar(ctx, row), '-C', values['image_root']!], { signal: ctx.signal });
+            await run(
+              'tar',
+              [
+                '-xf',
+                pinnedImageTar(ctx.inputs, row.image, { file: ctx.pipelineFile, stageId: ctx.id, key: `effects.rows.${row.id}.image` }),
+                '-C',
+                values['image_root']!,
+              ],
+              { signal: ctx.signal },
+            );
           }
           const facts: Record<string, number> = {};
           for (const cmd of row.setup) {

@@ -1,0 +1,143 @@
+// The arm adapter of the restore sweep, the fourth experiment on the model:
+// does restoring a gVisor checkpoint beat starting the app afresh, and how do
+// both grow with the app's memory? Units are heap sizes: a session checkpoints
+// an app that fills a tmpfs file of that many MiB (gvisor-checkpoint-app.sh)
+// in its own folder. Arms: `restore` (runsc restore of that image;
+// gvisor-restore.sh) and `start` (runsc run of the same app, which writes its
+// heap, prints the marker and exits). Conditions: `cold` (page cache dropped
+// first, untimed) and `warm`. Every launch runs after the settle.
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SettleSection } from '../config/pipeline-config.js';
+import type { SampleRow } from '../db/sample-columns.js';
+import { runHook } from '../design/run-hook.js';
+import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
+import { launchId, type Phase } from '../experiment/session-plan.js';
+import { settle } from '../experiment/settle.js';
+import type { Launcher } from '../launch/launcher.js';
+import { makeMarker } from '../launch/marker.js';
+import { hostName } from '../process/host-name.js';
+import { EFFECT_ENV } from './effect-arm.js';
+import { openRowFolder, sandboxScriptsDir, type RowFolder } from './row-folder.js';
+
+const run = promisify(execFile);
+
+export const SWEEP_ARMS = ['restore', 'start'] as const;
+export const SWEEP_CONDITIONS = ['cold', 'warm'] as const;
+const READY = 'APP-READY';
+
+/** The unit id of a heap size, e.g. `heap-64mib`. */
+export const heapUnit = (mib: number): string => `heap-${mib}mib`;
+
+/** The app: fill /tmp (a tmpfs inside the sandbox) with `mib` MiB of random bytes, then print `line`. */
+const appScript = (mib: number, line: string): string[] => ['/bin/sh', '-c', `head -c ${mib * 1048576} /dev/urandom > /tmp/heap && echo ${line}`];
+
+export interface SweepOptions {
+  heapsMib: readonly number[];
+  /** The pinned image tar whose root the app runs in. */
+  rootfsTar: string;
+  launcher: Launcher;
+  experiment: string;
+  settle: SettleSection;
+  timeoutMs: number;
+  signal: AbortSignal;
+  log: (line: string) => void;
+}
+
+export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
+  const sh = (f: string): string => join(sandboxScriptsDir(), f);
+  const step = async (argv: string[], cwd: string): Promise<void> => {
+    const r = await runHook(argv, EFFECT_ENV, cwd, o.timeoutMs);
+    if (!r.ok) throw new Error(`${argv[0]}: ${r.reason}`);
+  };
+  return {
+    units: o.heapsMib.map(heapUnit),
+    arms: SWEEP_ARMS,
+    conditions: SWEEP_CONDITIONS,
+    ourFolders: ['/tmp/bg-fx-'],
+    async openSession(session) {
+      let open: { mib: number; folder: RowFolder } | null = null;
+      const leave = async (): Promise<void> => {
+        const f = open?.folder;
+        open = null;
+        if (f) await f.close();
+      };
+      const launch = async (
+        v: { unit: string; arm: string; phase: Phase; round: number; position: number; previous: string | null; attempt: number },
+        state: string,
+      ): Promise<SampleRow> => {
+        const { mib, folder } = open!;
+        const id = launchId(session, v.attempt, v.unit, v.arm, state, v.phase, v.round);
+        const marker = makeMarker(id);
+        if (state === 'cold') await step([sh('drop-caches.sh')], folder.dir);
+        if (v.arm === 'start')
+          await step([sh('gvisor-bundle.sh'), join(folder.dir, 'rootfs'), join(folder.dir, 'start'), '--', ...appScript(mib, marker)], folder.dir);
+        const argv =
+          v.arm === 'restore'
+            ? [sh('gvisor-restore.sh'), folder.dir, join(folder.dir, 'app', 'bundle'), join(folder.dir, 'app', 'image'), marker]
+            : [
+                '/bin/sh',
+                '-c',
+                '"$1" "$2" run --bundle "$3" "$4"; rc=$?; "$1" "$2" delete -force "$4" 2>/dev/null; exit $rc',
+                'start',
+                sh('runsc.sh'),
+                folder.dir,
+                join(folder.dir, 'start'),
+                `start-${process.pid}`,
+              ];
+        const settled = await settle(o.settle, o.signal);
+        const startedAt = new Date().toISOString();
+        const r = await o.launcher.launch({ launchId: id, argv, env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 4096 });
+        return {
+          experiment: o.experiment,
+          cohort: v.unit,
+          path: v.arm,
+          state,
+          phase: v.phase,
+          round: v.round,
+          order_in_round: v.position,
+          previous_path: v.previous,
+          launch_id: id,
+          session,
+          host: hostName(),
+          ready_ms: r.readyMs,
+          completion_ms: r.completionMs,
+          exit_code: r.exitCode,
+          signal: r.signal,
+          ok: r.state === 'ok' && r.readyMs !== null,
+          failure_reason: r.state === 'ok' ? (r.readyMs === null ? 'no marker line' : null) : (r.failureReason ?? r.state),
+          started_at: startedAt,
+          user_cpu_ms: r.userCpuMs,
+          sys_cpu_ms: r.sysCpuMs,
+          max_rss_kb: r.maxRssKb,
+          settle_ms: settled.settleMs,
+          dirty_kb: settled.dirtyKb,
+          writeback_kb: settled.writebackKb,
+          settle_timed_out: settled.settleMs === null ? null : settled.timedOut,
+        };
+      };
+      return {
+        async beginUnit(unit) {
+          const mib = o.heapsMib.find((m) => heapUnit(m) === unit)!;
+          const folder = openRowFolder(unit);
+          open = { mib, folder };
+          mkdirSync(join(folder.dir, 'rootfs'));
+          await run('tar', ['-xf', o.rootfsTar, '-C', join(folder.dir, 'rootfs')], { signal: o.signal });
+          const timeoutS = String(Math.ceil(o.timeoutMs / 1000));
+          const app = ['/bin/sh', '-c', `head -c ${mib * 1048576} /dev/urandom > /tmp/heap && echo ${READY} && while :; do sleep 1; done`];
+          await step([sh('gvisor-checkpoint-app.sh'), folder.dir, 'app', join(folder.dir, 'rootfs'), READY, timeoutS, '--', ...app], folder.dir);
+          o.log(`session ${session} ${unit}: checkpointed in ${folder.dir}`);
+        },
+        endUnit: leave,
+        visit: async (v) => {
+          const rows: SampleRow[] = [];
+          for (const state of SWEEP_CONDITIONS) rows.push(await launch(v, state));
+          return rows;
+        },
+        close: leave,
+      };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// restore-sweep-sample: the restore sweep (sandbox/restore-sweep-adapter.ts)
+// on the experiment model: per heap size in `with.heap_mib`, restore vs start
+// in gVisor, cold and warm, in design.sessions sessions of balanced rounds.
+// The analyze and report stages read its samples like any other.
+import type { StageDefinition } from '../harness/contract/stage.js';
+import { pinnedImageTar } from '../harness/contract/exchange-files.js';
+import { CheckFailed } from '../harness/errors.js';
+import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
+import { Launcher } from '../harness/launch/launcher.js';
+import { restoreSweepAdapter } from '../harness/sandbox/restore-sweep-adapter.js';
+import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
+
+const restoreSweepSample: StageDefinition = {
+  kind: 'restore-sweep-sample',
+  description: 'gVisor restore of a checkpoint vs a fresh start of the same app, per heap size, cold and warm, in sessions of balanced rounds.',
+  reads: ['experiment.name', 'design'],
+  extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c'],
+  async run(ctx) {
+    const unmet = unmetOf(sandboxRequirements(), ['root', 'runsc', 'drop-caches']);
+    if (unmet.length)
+      throw new CheckFailed(
+        'the restore sweep cannot run here',
+        unmet.map((u) => `${u.part}: ${u.detail}`),
+      );
+    const image = String(ctx.params['image']);
+    const rootfsTar = pinnedImageTar(ctx.inputs, image, { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
+    const launcher = await Launcher.start();
+    try {
+      const design = ctx.config.design;
+      const adapter = restoreSweepAdapter({
+        heapsMib: ctx.params['heap_mib'] as number[],
+        rootfsTar,
+        launcher,
+        experiment: ctx.config.experiment.name,
+        settle: design.settle,
+        timeoutMs: Math.round(design.timeout_s * 1000),
+        signal: ctx.signal,
+        log: ctx.log,
+      });
+      await sampleExperiment(ctx, adapter);
+    } finally {
+      await launcher.close();
+    }
+  },
+};
+
+export default restoreSweepSample;
