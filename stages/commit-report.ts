@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
+import { UserError } from '../harness/errors.js';
 import { reportOptions } from '../harness/report/report-options.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -33,7 +34,12 @@ const commitReport: StageDefinition = {
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
-    if (!analysis) throw new Error('commit-report needs a commit-analyze stage');
+    if (!analysis)
+      throw new UserError(
+        `stage ${ctx.id} needs the commit-analyze stage`,
+        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
+        'add the commit-analyze stage to needs',
+      );
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     // Every commit, in the one samples.csv format (with the experiment's declared columns).
     if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(await SampleJournal.readRows(samples.file), commitColumns));

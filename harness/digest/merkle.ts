@@ -1,5 +1,5 @@
 // Output digest of a folder: a Merkle digest over its files, sorted by
-// relative path. Each leaf is sha256(path NUL mode NUL sha256(content)).
+// relative path. Each leaf is sha256(path NUL sha256(content)); file modes are not hashed (a symlink's content is `symlink:TARGET`).
 import { readdirSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File, sha256Hex } from './sha256.js';

@@ -3,6 +3,7 @@
 // it diffs well when committed.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { UserError } from '../errors.js';
 
 export interface LockEntry {
   uses: string;
@@ -20,14 +21,29 @@ export function lockPathFor(pipelineFile: string): string {
   return join(dirname(pipelineFile), basename(pipelineFile, extname(pipelineFile)) + '.lock');
 }
 
+/** The lock next to the pipeline file; null when there is none. A lock that is not one is a user error, never "no lock". */
 export function readLock(pipelineFile: string): LockFile | null {
   const file = lockPathFor(pipelineFile);
   if (!existsSync(file)) return null;
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as LockFile;
-  } catch {
-    return null;
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(
+      `not valid JSON: ${(e as Error).message}`,
+      { file },
+      `restore it from version control (git checkout -- ${basename(file)}) or delete it; the next run writes a new one`,
+    );
   }
+  const lock = parsed as Partial<LockFile>;
+  if (lock.lockVersion !== 1 || typeof lock.stages !== 'object' || lock.stages === null) {
+    throw new UserError(
+      'not a benchgraph lock file (lockVersion 1 with stages)',
+      { file },
+      `restore it from version control or delete it; the next run writes a new one`,
+    );
+  }
+  return lock as LockFile;
 }
 
 /** Renders the lock file text (pure): one stage per line, ids sorted. */
