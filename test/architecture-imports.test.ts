@@ -76,3 +76,30 @@ test('imports between folders point down the layers only: no upward edge, no fol
     .map((e) => `${e.file}: ${e.from} -> ${e.to}`);
   t.deepEqual(upward, []);
 });
+
+test('no module imports itself through others: the file import graph of harness/ and stages/ has no cycle', (t) => {
+  const root = projectRoot();
+  const files = [...tsFiles(join(root, 'harness')), ...tsFiles(join(root, 'stages'))];
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const to = [...readFileSync(file, 'utf8').matchAll(IMPORT_RE)].map((m) => resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
+    edges.set(
+      file,
+      to.filter((f) => files.includes(f)),
+    );
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (f: string, stack: string[]): void => {
+    if (state.get(f) === 'done') return;
+    if (state.get(f) === 'open') {
+      cycles.push([...stack.slice(stack.indexOf(f)), f].map((x) => relative(root, x)).join(' -> '));
+      return;
+    }
+    state.set(f, 'open');
+    for (const g of edges.get(f) ?? []) visit(g, [...stack, f]);
+    state.set(f, 'done');
+  };
+  for (const f of files) visit(f, []);
+  t.deepEqual(cycles, []);
+});

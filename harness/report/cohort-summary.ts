@@ -7,12 +7,7 @@ import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analys
 import { fixed } from './format-number.js';
 import { sessionsDisagreeInSize, type Formatters } from './conclusions.js';
 import type { FindingVerdict } from './source-findings.js';
-
-export interface PathNotes {
-  confounds: string[];
-  content: string | null;
-  stack: string | null;
-}
+import type { PathNotes } from './report-options.js';
 
 export const maxSummarySentences = 5;
 

@@ -1,6 +1,5 @@
 // The `report:` section of pipeline.yaml (schemas/report.schema.json holds the
 // keys, descriptions and defaults; they are applied here again for tests).
-import type { PathNotes } from './cohort-summary.js';
 
 function pathNotes(raw: unknown): Record<string, PathNotes> {
   const out: Record<string, PathNotes> = {};
@@ -13,6 +12,13 @@ function pathNotes(raw: unknown): Record<string, PathNotes> {
     };
   }
   return out;
+}
+
+/** What the report says about a path: its confounds, its content-bytes note and its runtime stack. */
+export interface PathNotes {
+  confounds: string[];
+  content: string | null;
+  stack: string | null;
 }
 
 export interface ReportOptions {

@@ -10,19 +10,9 @@
 //
 // Efficiency: see two-level-bootstrap.ts and round-weighted-median.ts, which
 // compute it (one session).
-import { twoLevelBootstrap } from './two-level-bootstrap.js';
+import { twoLevelBootstrap, type BootstrapOptions, type PairedRound } from './two-level-bootstrap.js';
 
-export interface PairedRound {
-  a: readonly number[];
-  b: readonly number[];
-}
-
-export interface BootstrapOptions {
-  resamples: number;
-  /** Interval level, e.g. 0.95. */
-  confidence: number;
-  seed: string | number;
-}
+export type { BootstrapOptions, PairedRound } from './two-level-bootstrap.js';
 
 export interface BootstrapResult {
   /** Rounds that hold values of both paths (the resampling units). */

@@ -33,10 +33,22 @@
 // Cost: a resample is a vector of per-round draw counts; medians are walks
 // over values sorted once (round-weighted-median.ts), the percentiles are
 // found by selection (select-quantile.ts): O(B (rounds + values)).
-import type { BootstrapOptions, PairedRound } from './paired-bootstrap.js';
 import { indexRounds, roundWeightedMedian } from './round-weighted-median.js';
 import { randomInt, seededRandom } from './seeded-random.js';
 import { selectQuantile } from './select-quantile.js';
+
+/** The values of path a and of path b measured in one paired round. */
+export interface PairedRound {
+  a: readonly number[];
+  b: readonly number[];
+}
+
+export interface BootstrapOptions {
+  resamples: number;
+  /** Interval level, e.g. 0.95. */
+  confidence: number;
+  seed: string | number;
+}
 
 /** One formal value of one launch: its session (from 1), round, path and value (e.g. readyMs). */
 export interface SessionRow {
