@@ -14,6 +14,9 @@ import { readExchange, type PreparationCost, type PreparedImages } from '../harn
 
 function findPins(ctx: StageContext) {
   const found = readExchange(ctx.inputs, 'pins.json');
+  // Only services of kind command prepare without images: their prepare command needs no pin.
+  const needsImages = Object.values(ctx.config.services).some((s) => s.data_from === ctx.id && s.kind !== 'command');
+  if (!found && !needsImages) return { dir: ctx.workDir, pins: { images: {}, binaries: [], kernel: '', node: process.version } };
   if (!found) throw new UserError(`stage ${ctx.id} needs a pin stage`, { key: `stages.${ctx.id}.needs` }, 'add the pin stage to needs');
   return { dir: found.dir, pins: found.value };
 }
@@ -45,6 +48,7 @@ const prepare: StageDefinition = {
         runDir,
         pins,
         pinDir,
+        pipelineDir: ctx.pipelineDir,
         tag,
         log: ctx.log,
         signal: ctx.signal,
