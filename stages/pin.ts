@@ -6,11 +6,12 @@
 // so a forced re-pin never rebuilds. A user's image enters the key by its
 // digest (or the content hash of its file), never by its path or host.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson } from '../harness/digest/canonical-json.js';
 import { sha256Hex } from '../harness/digest/sha256.js';
 import { imageSources, sourceKeyOf, type ImageSource } from '../harness/artifacts/image-source.js';
+import { imageKeyConfig, sourceContentSha256 } from '../harness/artifacts/image-key.js';
 import { importImage, type ImportedImage } from '../harness/artifacts/import-image.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
@@ -64,18 +65,6 @@ async function buildImage(ctx: StageContext, recipe: ImageRecipe, hash: string, 
   };
 }
 
-const contentMemo = new Map<string, string>();
-
-/** sha256 of an archive file, or of an OCI layout's index.json (its blobs are named by their digests); 'missing' when absent. */
-function sourceContentSha256(src: ImageSource): string {
-  const file = src.kind === 'oci-layout' ? join(src.location, 'index.json') : src.location;
-  if (!existsSync(file)) return 'missing';
-  const st = statSync(file);
-  const memo = `${file}\0${st.size}\0${st.mtimeMs}`;
-  if (!contentMemo.has(memo)) contentMemo.set(memo, sha256Hex(readFileSync(file)));
-  return contentMemo.get(memo)!;
-}
-
 function toolVersionsFor(names: string[]): Record<string, string> {
   return Object.fromEntries(
     names.map((name) => {
@@ -84,14 +73,6 @@ function toolVersionsFor(names: string[]): Record<string, string> {
       return [name, p ? binaryVersion(p, spec) : 'missing'];
     }),
   );
-}
-
-/** The images section as it enters the key: a user's image by its digest or content hash, not where it is read from. */
-function keyConfig(slice: Record<string, unknown>, pipelineDir: string): Record<string, unknown> {
-  const artifacts = (slice['artifacts'] ?? {}) as Record<string, unknown>;
-  const images = { ...((artifacts['images'] ?? {}) as Record<string, unknown>) };
-  for (const src of imageSources(artifacts, pipelineDir)) images[src.id] = sourceKeyOf(src, () => sourceContentSha256(src));
-  return { ...slice, artifacts: { ...artifacts, images } };
 }
 
 async function pinImported(ctx: StageContext, src: ImageSource, rebuild: boolean): Promise<ImagePin> {
@@ -128,7 +109,7 @@ const pin: StageDefinition = {
   description:
     'Builds the images (mmdebstrap or busybox-static) or copies your own (registry, oci-archive, docker-archive, oci-layout, by digest), freezes tar, OCI layout and erofs image by digest, and pins every binary a path runs.',
   reads: ['artifacts'],
-  keyConfig,
+  keyConfig: imageKeyConfig,
   async run(ctx) {
     const sourceDateEpoch = Number(ctx.params['source_date_epoch'] ?? 1700000000);
     const rebuild = ctx.params['rebuild'] === true;

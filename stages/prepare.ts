@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import { imageKeyConfig } from '../harness/artifacts/image-key.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { UserError } from '../harness/errors.js';
 import { serviceKind } from '../harness/services/service-kinds.js';
@@ -25,6 +26,7 @@ const prepare: StageDefinition = {
   kind: 'prepare',
   description: 'Imports the pinned images into each service that prepares data (registry push, erofs build for the file server), timing each operation.',
   reads: ['artifacts', 'services'],
+  keyConfig: imageKeyConfig,
   async run(ctx) {
     const { dir: pinDir, pins } = findPins(ctx);
     const preparations: PreparationCost[] = [];

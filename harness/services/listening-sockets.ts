@@ -69,7 +69,8 @@ function groupPids(pgid: number): number[] {
 /** The TCP sockets the processes of group `pgid` listen on. */
 export function listeningSocketsOfGroup(pgid: number): ListeningSocket[] {
   const inodes = new Set<string>();
-  for (const pid of groupPids(pgid)) {
+  const pids = groupPids(pgid);
+  for (const pid of pids) {
     try {
       for (const fd of readdirSync(`/proc/${pid}/fd`)) {
         try {
