@@ -84,11 +84,21 @@ export function imageSources(artifacts: Record<string, unknown>, pipelineDir: st
   return out;
 }
 
+/** HOST/REPO:TAG@DIGEST without its tag: skopeo reads a reference with both by its digest only. */
+export function withoutTag(reference: string): string {
+  const at = reference.indexOf('@');
+  if (at < 0) return reference;
+  const name = reference.slice(0, at);
+  const slash = name.lastIndexOf('/');
+  const colon = name.lastIndexOf(':');
+  return colon > slash ? name.slice(0, colon) + reference.slice(at) : reference;
+}
+
 /** skopeo's transport:reference for a source. */
 export function skopeoReference(src: ImageSource): string {
   switch (src.kind) {
     case 'registry':
-      return `docker://${src.location}`;
+      return `docker://${withoutTag(src.location)}`;
     case 'oci-archive':
       return `oci-archive:${src.location}`;
     case 'docker-archive':

@@ -50,6 +50,7 @@ export async function resolveSource(src: ImageSource, place: ErrorPlace, signal?
     sourceMediaType: doc.mediaType ?? '',
     platformManifestDigest,
     platform: platformText(src.platform),
+    ...(doc.config?.digest ? { sourceConfigDigest: doc.config.digest } : {}),
   };
   if (isIndex(doc)) {
     const sel = selectPlatform(doc, src.platform);

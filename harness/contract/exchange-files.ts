@@ -26,6 +26,8 @@ export interface ImageSourcePin {
   /** The platform manifest's digest at the source (differs from manifestDigest only when skopeo converted a Docker manifest to OCI). */
   platformManifestDigest: string;
   platform: string;
+  /** The config digest at the source when it is a single manifest (a Docker image id; skopeo's OCI conversion gives the copy another). */
+  sourceConfigDigest?: string;
   /** The digest the pipeline file pinned, if any. */
   pinnedDigest?: string;
 }
