@@ -84,6 +84,19 @@ export function listeningSocketsOfGroup(pgid: number): ListeningSocket[] {
       /* gone */
     }
   }
-  const all = [...parseProcNetTcp(readFileSync('/proc/net/tcp', 'utf8'), false), ...parseProcNetTcp(readFileSync('/proc/net/tcp6', 'utf8'), true)];
-  return all.filter((s) => inodes.has(s.inode));
+  // Each process's own network namespace (/proc/PID/net), so a daemon in another namespace is seen as it listens there.
+  const all = new Map<string, ListeningSocket>();
+  for (const pid of pids) {
+    for (const [file, v6] of [
+      ['tcp', false],
+      ['tcp6', true],
+    ] as const) {
+      try {
+        for (const s of parseProcNetTcp(readFileSync(`/proc/${pid}/net/${file}`, 'utf8'), v6)) if (inodes.has(s.inode)) all.set(s.inode, s);
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  return [...all.values()];
 }
