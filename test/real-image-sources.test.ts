@@ -5,7 +5,7 @@
 // resolves to the host's manifest; zstd layers are refused clearly.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { addTwoPlatformIndex, addZstdImage, busyboxLayout, skopeoCopy } from './helpers/busybox-oci.js';
@@ -208,4 +208,24 @@ rootTest('an image with a zstd layer is refused with exit 2, naming the layer an
   const r = await runCli(['run'], dir);
   t.is(r.code, 2, r.stderr);
   t.regex(r.stderr, /image mine: layer sha256:[0-9a-f]{64} is application\/vnd\.oci\.image\.layer\.v1\.tar\+zstd; .*skopeo copy --dest-compress-format gzip/);
+});
+
+rootTest('pipeline audit re-checks a pinned image by its digests and names a blob whose content changed', async (t) => {
+  t.timeout(120_000);
+  const dir = tempDir('bg-img-audit-');
+  const b = await busyboxLayout(join(dir, 'src'));
+  writeFileSync(join(dir, 'pipeline.yaml'), pipelineText(`kind: oci-layout\npath: ./src/layout\ntag: image\ndigest: ${b.manifestDigest}`, 'pin'));
+  t.is((await runCli(['run'], dir)).code, 0);
+  const clean = await runCli(['audit'], dir);
+  t.is(clean.code, 0, clean.stderr);
+  const pins = pinsOf(dir);
+  const root = join(dir, '.data', 'stages', 'pin');
+  const layer = pins.images['mine']!.layers[0]!.digest.slice(7);
+  const blob = join(root, readdirSync(root)[0]!, 'outputs', pins.images['mine']!.ociDir, 'blobs', 'sha256', layer);
+  rmSync(blob);
+  writeFileSync(blob, 'not the layer');
+  const r = await runCli(['audit'], dir);
+  t.is(r.code, 1, r.stderr);
+  const named = (r.stdout + r.stderr).split('\n').filter((l) => /^CHANGED /.test(l) && l.includes(`blobs/sha256/${layer}`));
+  t.is(named.length, 2, 'named by the re-hash of the frozen files and by the digest check');
 });
