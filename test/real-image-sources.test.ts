@@ -1,6 +1,7 @@
 // Real parts, root: images the user brings (an OCI archive, an OCI layout, a
 // `docker save` of an image in a private engine, an image in a loopback
-// registry) go through pin -> prepare -> sample on crun, keyed by digest; a
+// registry) go through pin -> prepare -> sample on crun (pulled from the
+// registry mirror, and read lazily as erofs from nginx), keyed by digest; a
 // digest mismatch is refused before anything is frozen; a two-platform index
 // resolves to the host's manifest; zstd layers are refused clearly.
 import test from 'ava';
@@ -13,6 +14,7 @@ import { Database } from '../harness/db/duckdb.js';
 import { startService } from '../harness/services/service-kinds.js';
 import { pushOciLayout } from '../harness/artifacts/registry-push.js';
 import type { Pins } from '../harness/contract/exchange-files.js';
+import { mountsUnder } from '../harness/process/mount-table.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test.serial : test.skip;
@@ -39,6 +41,10 @@ ${image
     kind: docker-registry
     count_bytes: true
     data_from: prepare
+  cache:
+    kind: nginx-files
+    count_bytes: true
+    data_from: prepare
 cohorts:
   shell:
     image: mine
@@ -51,6 +57,12 @@ paths:
       after_session: [['{harness}/paths/cleanup-pair.sh', '{session_dir}']]
     services: [registry]
     cold_check: full-pull
+  lazy:
+    launch: ['{harness}/paths/lazy-launch.sh', '{state}', '{pair_dir}', '{workspace}', '{services.cache.url}/', '{image.erofs_file}', '--', '{command}']
+    hooks:
+      after_pair: [['{harness}/paths/cleanup-pair.sh', '{pair_dir}', --remove]]
+      after_session: [['{harness}/paths/cleanup-pair.sh', '{session_dir}']]
+    services: [cache]
 design: { preflight: 1, warmup_rounds: 1, rounds: 2, seed: images-1, timeout_s: 60 }
 stages:
   - { id: pin, uses: pin }
@@ -81,7 +93,12 @@ async function formalRows(dir: string): Promise<{ n: number; failed: number }> {
 async function runAndCheck(t: import('ava').ExecutionContext, dir: string): Promise<Pins> {
   const r = await runCli(['run'], dir);
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(await formalRows(dir), { n: 4, failed: 0 }, 'every formal launch on crun passed');
+  t.deepEqual(
+    await formalRows(dir),
+    { n: 8, failed: 0 },
+    'every formal launch passed: the OCI layout (pulled from the registry) and the erofs image (read lazily) both start on crun',
+  );
+  t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
   return pinsOf(dir);
 }
 
