@@ -6,7 +6,9 @@
 // so a forced re-pin never rebuilds. A user's image enters the key by its
 // digest (or the content hash of its file), never by its path or host.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
+import type { ErrorPlace } from '../harness/errors.js';
 import { join, relative } from 'node:path';
 import { canonicalJson } from '../harness/digest/canonical-json.js';
 import { sha256Hex } from '../harness/digest/sha256.js';
@@ -79,7 +81,7 @@ async function pinImported(ctx: StageContext, src: ImageSource, rebuild: boolean
   const tools = toolVersionsFor(['skopeo', 'umoci', 'mkfs.erofs']);
   const hash = sha256Hex(canonicalJson({ format: 1, source: sourceKeyOf(src, () => sourceContentSha256(src)), tools }));
   const cache = cacheDirFor(ctx.dataDir, hash);
-  const place = { file: relative(process.cwd(), ctx.pipelineFile) || ctx.pipelineFile, key: `artifacts.images.${src.id}.${keyOfLocation(src)}` };
+  const place = placeOf(ctx.pipelineFile, ['artifacts', 'images', src.id, keyOfLocation(src)]);
   let meta = rebuild ? null : readCacheMeta<ImportedImage>(cache);
   if (meta) ctx.log(`pin: ${src.id}: reusing the copy cached in ${cache}`);
   else meta = await fillCache(cache, (tmp) => importImage(src, place, tmp, ctx.log, ctx.signal));
@@ -97,6 +99,18 @@ async function pinImported(ctx: StageContext, src: ImageSource, rebuild: boolean
     ociDir: `images/${src.id}/oci`,
     erofsFile: `images/${src.id}/image.erofs`,
   };
+}
+
+/** file:line:col and key of an image's key in the pipeline file, for an error found while pinning. */
+function placeOf(pipelineFile: string, path: string[]): ErrorPlace {
+  const file = relative(process.cwd(), pipelineFile) || pipelineFile;
+  const key = path.join('.');
+  try {
+    const pos = positionOf(parseYamlSource(file, readFileSync(pipelineFile, 'utf8')), path);
+    return { file, line: pos.line, col: pos.col, key };
+  } catch {
+    return { file, key };
+  }
 }
 
 function keyOfLocation(src: ImageSource): string {

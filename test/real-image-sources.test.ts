@@ -132,7 +132,10 @@ rootTest(
     t.is(refused.code, 2, refused.stderr);
     t.regex(
       refused.stderr,
-      new RegExp(`artifacts\\.images\\.mine\\.digest: image mine: digest mismatch: the pipeline pins ${wrong}, .* has ${b.manifestDigest}`),
+      new RegExp(
+        `^error: pipeline\\.yaml:9:15: artifacts\\.images\\.mine\\.digest: image mine: digest mismatch: the pipeline pins ${wrong}, .* has ${b.manifestDigest}`,
+        'm',
+      ),
     );
     t.notRegex(refused.stderr, /\n\s+at /);
     t.is(readFileSync(join(dir, 'pipeline.lock'), 'utf8'), lock, 'the lock is unchanged');
