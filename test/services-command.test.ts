@@ -139,3 +139,24 @@ with:
   );
   t.deepEqual(processesMentioning(dir), []);
 });
+
+test('a command service on a unix socket is ready when the socket accepts, offers {services.ID.socket}, and is stopped', async (t) => {
+  t.timeout(60_000);
+  const dir = tempDir('bg-svc-sock-');
+  const service = `kind: command
+with:
+  command: [python3, -c, 'import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(600)', '{socket}']
+  ready: { socket: '{socket}', timeout_s: 10 }`;
+  const text = pipelineText(service)
+    .replace(`'url=$1; shift; busybox wget -q -O /dev/null "$url/payload.bin" && exec "$@"'`, `'test -S "$1" && shift && exec "$@"'`)
+    .replace("'{services.files.url}'", "'{services.files.socket}'")
+    .replace('  - { id: prepare, uses: prepare }\n', '')
+    .replace('needs: [prepare]', 'needs: []')
+    .replace('needs: [warmup, prepare]', 'needs: [warmup]');
+  writeFileSync(join(dir, 'pipeline.yaml'), text);
+  const r = await runCli(['run'], dir);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stderr, /service files: python3 \(pid \d+\), ready by socket/);
+  t.true((await rows(dir)).every((row) => row['ok'] === true));
+  t.deepEqual(processesMentioning(dir), []);
+});

@@ -8,7 +8,8 @@
 // log tail; refused when it listens on any address beyond loopback; stopped
 // by its pid and then its process group. With data_from its prepare command
 // fills {dir} once in the prepare stage.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../errors.js';
@@ -115,7 +116,9 @@ export const startCommandService: ServiceStarter = async (id, section, preparedD
   mkdirSync(dir, { recursive: true });
   const usesPort = w.command.some((a) => a.includes('{port}'));
   const port = usesPort ? await freeLoopbackPort() : 0;
-  const socket = join(run, 'service.sock');
+  // A unix socket path is limited to 107 bytes: a deep run folder gets a short one under the temp folder.
+  const shortDir = join(run, 'service.sock').length > 100 ? mkdtempSync(join(tmpdir(), 'bg-sock-')) : null;
+  const socket = join(shortDir ?? run, 'service.sock');
   const values: Record<string, string> = { port: String(port), dir, socket, run };
   const argv = expandServiceArgv(w.command, values, `services.${id}.with.command`);
   const logFile = join(run, 'service.log');
@@ -135,6 +138,7 @@ export const startCommandService: ServiceStarter = async (id, section, preparedD
       );
   } catch (e) {
     await proc.stop(2_000);
+    if (shortDir) rmSync(shortDir, { recursive: true, force: true });
     throw e;
   }
   log(
@@ -149,6 +153,7 @@ export const startCommandService: ServiceStarter = async (id, section, preparedD
     stop: async () => {
       await proc.stop(5_000);
       if (usesPort) await waitPortClosed('127.0.0.1', port);
+      if (shortDir) rmSync(shortDir, { recursive: true, force: true });
     },
   };
   return started;
