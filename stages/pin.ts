@@ -1,10 +1,20 @@
-// pin: builds every image artifact and freezes it by content (tar, OCI layout,
-// erofs image, with their digests), and records the version and sha256 of
-// every binary a path runs and the kernel release. Built artifacts are cached
-// under <data>/artifacts/<recipe hash>/, so a forced re-pin never rebuilds.
+// pin: builds every image artifact, or copies the user's own (registry,
+// oci-archive, docker-archive, oci-layout: checked against its pinned digest),
+// and freezes it by content (tar, OCI layout, erofs image, with their
+// digests), and records the version and sha256 of every binary a path runs
+// and the kernel release. Artifacts are cached under <data>/artifacts/<hash>/,
+// so a forced re-pin never rebuilds. A user's image enters the key by its
+// digest (or the content hash of its file), never by its path or host.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
+import type { ErrorPlace } from '../harness/errors.js';
+import { join, relative } from 'node:path';
+import { canonicalJson } from '../harness/digest/canonical-json.js';
+import { sha256Hex } from '../harness/digest/sha256.js';
+import { imageSources, sourceKeyOf, type ImageSource } from '../harness/artifacts/image-source.js';
+import { imageKeyConfig, sourceContentSha256 } from '../harness/artifacts/image-key.js';
+import { importImage, type ImportedImage } from '../harness/artifacts/import-image.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { imageRecipes, recipeHash, type ImageRecipe } from '../harness/artifacts/image-recipe.js';
@@ -57,10 +67,63 @@ async function buildImage(ctx: StageContext, recipe: ImageRecipe, hash: string, 
   };
 }
 
+function toolVersionsFor(names: string[]): Record<string, string> {
+  return Object.fromEntries(
+    names.map((name) => {
+      const spec = BINARIES.find((b) => b.name === name)!;
+      const p = whichBinary(name, spec.path);
+      return [name, p ? binaryVersion(p, spec) : 'missing'];
+    }),
+  );
+}
+
+async function pinImported(ctx: StageContext, src: ImageSource, rebuild: boolean): Promise<ImagePin> {
+  const tools = toolVersionsFor(['skopeo', 'umoci', 'mkfs.erofs']);
+  const hash = sha256Hex(canonicalJson({ format: 1, source: sourceKeyOf(src, () => sourceContentSha256(src)), tools }));
+  const cache = cacheDirFor(ctx.dataDir, hash);
+  const place = placeOf(ctx.pipelineFile, ['artifacts', 'images', src.id, keyOfLocation(src)]);
+  let meta = rebuild ? null : readCacheMeta<ImportedImage>(cache);
+  if (meta) ctx.log(`pin: ${src.id}: reusing the copy cached in ${cache}`);
+  else meta = await fillCache(cache, (tmp) => importImage(src, place, tmp, ctx.log, ctx.signal));
+  const outDir = join(ctx.outputDir, 'images', src.id);
+  mkdirSync(outDir, { recursive: true });
+  linkFile(join(cache, 'image.tar'), join(outDir, 'image.tar'));
+  linkFile(join(cache, 'image.erofs'), join(outDir, 'image.erofs'));
+  linkTree(join(cache, 'oci'), join(outDir, 'oci'));
+  return {
+    ...meta,
+    recipeHash: hash,
+    kind: src.kind,
+    repository: src.repository,
+    tarFile: `images/${src.id}/image.tar`,
+    ociDir: `images/${src.id}/oci`,
+    erofsFile: `images/${src.id}/image.erofs`,
+  };
+}
+
+/** file:line:col and key of an image's key in the pipeline file, for an error found while pinning. */
+function placeOf(pipelineFile: string, path: string[]): ErrorPlace {
+  const file = relative(process.cwd(), pipelineFile) || pipelineFile;
+  const key = path.join('.');
+  try {
+    const pos = positionOf(parseYamlSource(file, readFileSync(pipelineFile, 'utf8')), path);
+    return { file, line: pos.line, col: pos.col, key };
+  } catch {
+    return { file, key };
+  }
+}
+
+function keyOfLocation(src: ImageSource): string {
+  if (src.kind === 'registry') return 'reference';
+  return src.digest ? 'digest' : src.kind === 'oci-layout' ? 'path' : 'file';
+}
+
 const pin: StageDefinition = {
   kind: 'pin',
-  description: 'Builds the images (mmdebstrap or busybox-static), freezes tar, OCI layout and erofs image by digest, and pins every binary a path runs.',
+  description:
+    'Builds the images (mmdebstrap or busybox-static) or copies your own (registry, oci-archive, docker-archive, oci-layout, by digest), freezes tar, OCI layout and erofs image by digest, and pins every binary a path runs.',
   reads: ['artifacts'],
+  keyConfig: imageKeyConfig,
   async run(ctx) {
     const sourceDateEpoch = Number(ctx.params['source_date_epoch'] ?? 1700000000);
     const rebuild = ctx.params['rebuild'] === true;
@@ -87,6 +150,20 @@ const pin: StageDefinition = {
       };
       ctx.log(`pin: ${recipe.id}: manifest ${meta.manifestDigest}, layer ${meta.layers[0]!.size} bytes, erofs ${meta.erofsBytes} bytes`);
     }
+    const sources: Record<string, { kind: string; from: string }> = {};
+    for (const src of imageSources(ctx.config.artifacts, ctx.pipelineDir)) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      const p = await pinImported(ctx, src, rebuild);
+      images[src.id] = p;
+      sources[src.id] = { kind: src.kind, from: src.kind === 'registry' ? src.location : relative(ctx.pipelineDir, src.location) || '.' };
+      const s = p.source!;
+      ctx.log(
+        `pin: ${src.id}: ${s.indexDigest ? `index ${s.indexDigest}, ${s.platform} manifest ${s.platformManifestDigest}` : `manifest ${s.sourceDigest}`}` +
+          `${p.manifestDigest !== s.platformManifestDigest ? ` (OCI copy ${p.manifestDigest})` : ''}, ${p.layers.length} layers, erofs ${p.erofsBytes} bytes`,
+      );
+    }
+    // Where the images were read from is an observation: moving an archive changes no product.
+    writeFileSync(join(ctx.observationsDir, 'sources.json'), JSON.stringify(sources, null, 2) + '\n');
     const binaries = await pinBinaries();
     const pins: Pins = { images, binaries, kernel: kernelRelease(), node: process.version };
     writeFileSync(join(ctx.outputDir, 'pins.json'), JSON.stringify(pins, null, 2) + '\n');

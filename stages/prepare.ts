@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import { imageKeyConfig } from '../harness/artifacts/image-key.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { UserError } from '../harness/errors.js';
 import { serviceKind } from '../harness/services/service-kinds.js';
@@ -14,6 +15,9 @@ import { readExchange, type PreparationCost, type PreparedImages } from '../harn
 
 function findPins(ctx: StageContext) {
   const found = readExchange(ctx.inputs, 'pins.json');
+  // Only services of kind command prepare without images: their prepare command needs no pin.
+  const needsImages = Object.values(ctx.config.services).some((s) => s.data_from === ctx.id && s.kind !== 'command');
+  if (!found && !needsImages) return { dir: ctx.workDir, pins: { images: {}, binaries: [], kernel: '', node: process.version } };
   if (!found) throw new UserError(`stage ${ctx.id} needs a pin stage`, { key: `stages.${ctx.id}.needs` }, 'add the pin stage to needs');
   return { dir: found.dir, pins: found.value };
 }
@@ -22,6 +26,7 @@ const prepare: StageDefinition = {
   kind: 'prepare',
   description: 'Imports the pinned images into each service that prepares data (registry push, erofs build for the file server), timing each operation.',
   reads: ['artifacts', 'services'],
+  keyConfig: imageKeyConfig,
   async run(ctx) {
     const { dir: pinDir, pins } = findPins(ctx);
     const preparations: PreparationCost[] = [];
@@ -45,6 +50,7 @@ const prepare: StageDefinition = {
         runDir,
         pins,
         pinDir,
+        pipelineDir: ctx.pipelineDir,
         tag,
         log: ctx.log,
         signal: ctx.signal,

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import { imageKeyConfig } from '../harness/artifacts/image-key.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
@@ -29,6 +30,7 @@ const verify: StageDefinition = {
   kind: 'verify',
   description: 'Re-hashes every pinned artifact where it is stored and served, and checks every formal sample passed.',
   reads: ['artifacts', 'services'],
+  keyConfig: imageKeyConfig,
   async run(ctx) {
     const pinned = readExchange(ctx.inputs, 'pins.json');
     if (!pinned) throw new UserError(`stage ${ctx.id} needs the pin stage`, { key: `stages.${ctx.id}.needs` }, 'add pin (through sample) to needs');

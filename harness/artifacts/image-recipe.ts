@@ -2,6 +2,7 @@
 // and the hash of that recipe that names its build cache folder.
 import { canonicalJson } from '../digest/canonical-json.js';
 import { sha256Hex } from '../digest/sha256.js';
+import { isImportedKind } from './image-source.js';
 
 export type ImageRecipe =
   | { id: string; kind: 'mmdebstrap'; suite: string; variant: string; include: string[]; mirror: string; sourceDateEpoch: number; repository: string }
@@ -13,28 +14,31 @@ export const IMAGE_FORMAT_VERSION = 1;
 export function imageRecipes(artifacts: Record<string, unknown>, sourceDateEpoch: number): ImageRecipe[] {
   const images = (artifacts['images'] ?? {}) as Record<string, Record<string, unknown>>;
   const mirror = String(artifacts['mirror'] ?? 'http://deb.debian.org/debian');
-  return Object.entries(images).map(([id, img]) => {
-    const repository = String(img['repository'] ?? `benchgraph/${id}`);
-    if (img['kind'] === 'busybox-static') {
+  // Images the user brings (registry, archives, layouts) are read by image-source.ts, not built.
+  return Object.entries(images)
+    .filter(([, img]) => !isImportedKind(img['kind']))
+    .map(([id, img]) => {
+      const repository = String(img['repository'] ?? `benchgraph/${id}`);
+      if (img['kind'] === 'busybox-static') {
+        return {
+          id,
+          kind: 'busybox-static',
+          busybox: String(img['busybox'] ?? '/bin/busybox'),
+          osRelease: String(img['os_release'] ?? 'PRETTY_NAME="busybox-static"\nNAME="busybox"\nID=busybox\n'),
+          repository,
+        };
+      }
       return {
         id,
-        kind: 'busybox-static',
-        busybox: String(img['busybox'] ?? '/bin/busybox'),
-        osRelease: String(img['os_release'] ?? 'PRETTY_NAME="busybox-static"\nNAME="busybox"\nID=busybox\n'),
+        kind: 'mmdebstrap',
+        suite: String(img['suite'] ?? 'bookworm'),
+        variant: String(img['variant'] ?? 'minbase'),
+        include: ((img['include'] ?? []) as unknown[]).map(String).sort(),
+        mirror: String(img['mirror'] ?? mirror),
+        sourceDateEpoch,
         repository,
       };
-    }
-    return {
-      id,
-      kind: 'mmdebstrap',
-      suite: String(img['suite'] ?? 'bookworm'),
-      variant: String(img['variant'] ?? 'minbase'),
-      include: ((img['include'] ?? []) as unknown[]).map(String).sort(),
-      mirror: String(img['mirror'] ?? mirror),
-      sourceDateEpoch,
-      repository,
-    };
-  });
+    });
 }
 
 /**

@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   measure: async () => (await import('./measure-command.js')).measureCommand,
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
   compare: async () => (await import('./compare-command.js')).compareCommand,
+  init: async () => (await import('./init-command.js')).initCommand,
   'session-job': async () => (await import('./session-job-command.js')).sessionJobCommand,
 };
 

@@ -1,9 +1,12 @@
 // Step 3 of config loading: rules that span keys (the schema checks one key at
 // a time). Each rule looks at the whole config and returns its findings; every
 // finding is reported, each at its place, up to a limit.
+import { dirname, resolve } from 'node:path';
 import { UserError, UserErrors } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
 import { findCycle } from './stage-graph.js';
+import { imageKeyRules } from './image-rules.js';
+import { commandServiceRules } from './command-service-rules.js';
 
 interface RawStage {
   id: string;
@@ -11,13 +14,19 @@ interface RawStage {
   needs: string[];
 }
 
-interface Finding {
+export interface Finding {
   path: (string | number)[];
   message: string;
   hint: string;
 }
 
-type Rule = (value: Record<string, unknown>, knownKinds: ReadonlySet<string>) => Finding[];
+/** Where the pipeline is and which keys its file writes (the schema fills in defaults, so `value` alone cannot tell). */
+export interface RuleContext {
+  pipelineDir: string;
+  written: (path: readonly (string | number)[]) => boolean;
+}
+
+export type Rule = (value: Record<string, unknown>, knownKinds: ReadonlySet<string>, ctx: RuleContext) => Finding[];
 
 const MAX_REPORTED = 10;
 
@@ -98,7 +107,13 @@ const serviceReferences: Rule = (value) => {
   for (const [id, p] of Object.entries(paths)) {
     (p.services ?? []).forEach((s, j) => {
       if (!(s in services))
-        out.push({ path: ['paths', id, 'services', j], message: `unknown service '${s}'`, hint: 'declare it under services: or remove it' });
+        out.push({
+          path: ['paths', id, 'services', j],
+          message: `unknown service '${s}'`,
+          hint: Object.keys(services).length
+            ? `the services are: ${Object.keys(services).sort().join(', ')}; declare it under services: or remove it`
+            : 'no services are declared; declare it under services: or remove it',
+        });
     });
   }
   return out;
@@ -126,10 +141,20 @@ const cohortReferences: Rule = (value) => {
   return out;
 };
 
-const RULES: readonly Rule[] = [uniqueStageIds, knownKindsAndNeeds, noCycle, coldBeforeWarm, serviceReferences, cohortReferences];
+const RULES: readonly Rule[] = [
+  uniqueStageIds,
+  knownKindsAndNeeds,
+  noCycle,
+  coldBeforeWarm,
+  serviceReferences,
+  cohortReferences,
+  imageKeyRules,
+  commandServiceRules,
+];
 
 export function checkCrossRules(src: YamlSource, value: Record<string, unknown>, knownKinds: ReadonlySet<string>): void {
-  const errors = RULES.flatMap((rule) => rule(value, knownKinds)).map((f) => {
+  const ctx: RuleContext = { pipelineDir: dirname(resolve(src.file)), written: (path) => src.doc.hasIn(path) };
+  const errors = RULES.flatMap((rule) => rule(value, knownKinds, ctx)).map((f) => {
     const pos = positionOf(src, f.path, false);
     const key = f.path
       .map((p) => (typeof p === 'number' ? `[${p}]` : p))

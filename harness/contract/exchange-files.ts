@@ -7,13 +7,30 @@ import type { StageInput } from './stage.js';
 import { UserError } from '../errors.js';
 import type { HostNoise } from '../process/host-noise.js';
 
-/** A single-layer OCI image, as built by the pin stage. */
+/** An OCI image in the pin stage's layout: single-layer when built by it, any number of layers when brought by the user. */
 export interface OciImagePin {
   manifestDigest: string;
   manifestSize: number;
   configDigest: string;
   configSize: number;
-  layers: { digest: string; size: number; diffId: string }[];
+  layers: { digest: string; size: number; diffId: string; mediaType?: string }[];
+}
+
+/** An image the user brought (registry, oci-archive, docker-archive, oci-layout): its digests as found at the source. */
+export interface ImageSourcePin {
+  kind: string;
+  /** Digest of the manifest or index the source holds (sha256 of its raw bytes), as the source report's "pinned to … digest". */
+  sourceDigest: string;
+  sourceMediaType: string;
+  /** The index's digest when the source is a multi-platform index. */
+  indexDigest?: string;
+  /** The platform manifest's digest at the source (differs from manifestDigest only when skopeo converted a Docker manifest to OCI). */
+  platformManifestDigest: string;
+  platform: string;
+  /** The config digest at the source when it is a single manifest (a Docker image id; skopeo's OCI conversion gives the copy another). */
+  sourceConfigDigest?: string;
+  /** The digest the pipeline file pinned, if any. */
+  pinnedDigest?: string;
 }
 
 export interface ImagePin extends OciImagePin {
@@ -28,6 +45,8 @@ export interface ImagePin extends OciImagePin {
   erofsFile: string;
   repository: string;
   kind: string;
+  /** Set for images the user brought; the paths it came from are observations (sources.json), never products. */
+  source?: ImageSourcePin;
 }
 
 export interface BinaryPin {

@@ -85,6 +85,12 @@ export interface StageDefinition {
    * so editing such a file reruns the stage.
    */
   inputFiles?: (params: Record<string, unknown>) => string[];
+  /**
+   * What of the config slice enters the key, when not all of it should: e.g.
+   * the pin stage keys an image the user brought by its digest, not by the
+   * path or host it is read from. Gets the slice `reads` selects.
+   */
+  keyConfig?: (slice: Record<string, unknown>, pipelineDir: string) => Record<string, unknown>;
   /** The key also holds the observation digests of the stages it needs (e.g. analyze and report show preparation times). */
   readsObservations?: boolean;
   /** The engine starts the pipeline's services before this stage and keeps them up while needed. */

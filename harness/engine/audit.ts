@@ -11,6 +11,8 @@ import { sha256File } from '../digest/sha256.js';
 import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { UserError } from '../errors.js';
+import { checkImageDigests } from '../artifacts/image-digests.js';
+import type { Pins } from '../contract/exchange-files.js';
 
 export interface AuditFinding {
   stage: string;
@@ -55,6 +57,7 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string, reg
     }
     const pins = join(outputs, 'pins.json');
     if (existsSync(pins)) checkedFiles += await auditPinnedBinaries(id, pins, findings);
+    if (existsSync(pins)) checkedFiles += await auditImageDigests(id, outputs, pins, findings);
     const decl = config.stages.find((s) => s.id === id);
     if (decl) {
       const def = await registry.load(decl.uses);
@@ -81,6 +84,18 @@ async function compareFiles(stage: string, dir: string, expected: readonly FileD
     if (!want.has(a.path)) findings.push({ stage, file: relative(process.cwd(), join(dir, a.path)), problem: 'unexpected' });
   }
   return expected.length;
+}
+
+/** Every pinned image's blobs hash to their digests, and its layout tags the pinned manifest. */
+async function auditImageDigests(stage: string, outputs: string, pinsFile: string, findings: AuditFinding[]): Promise<number> {
+  const pins = JSON.parse(readFileSync(pinsFile, 'utf8')) as Pins;
+  let n = 0;
+  for (const pin of Object.values(pins.images ?? {})) {
+    const r = await checkImageDigests(outputs, pin);
+    n += r.checked;
+    for (const f of r.findings) findings.push({ stage, file: relative(process.cwd(), f.file), problem: f.problem });
+  }
+  return n;
 }
 
 async function auditPinnedBinaries(stage: string, pinsFile: string, findings: AuditFinding[]): Promise<number> {

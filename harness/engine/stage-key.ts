@@ -49,7 +49,7 @@ export function inputFileDigests(names: readonly string[], baseDir: string): Rec
 
 /** Key inputs of a stage (reads its input files). */
 export function keyInputsFor(
-  def: Pick<StageDefinition, 'kind' | 'reads' | 'inputFiles'>,
+  def: Pick<StageDefinition, 'kind' | 'reads' | 'inputFiles' | 'keyConfig'>,
   code: Record<string, string>,
   params: Record<string, unknown>,
   config: Record<string, unknown>,
@@ -59,7 +59,7 @@ export function keyInputsFor(
   return {
     kind: def.kind,
     code,
-    config: configSlice(config, def.reads),
+    config: def.keyConfig ? def.keyConfig(configSlice(config, def.reads), pipelineDir) : configSlice(config, def.reads),
     params,
     files: inputFileDigests(def.inputFiles?.(params) ?? [], pipelineDir),
     needs,

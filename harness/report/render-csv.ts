@@ -169,6 +169,17 @@ export function provenanceCsv(inp: ReportInputs): string {
       if (img.manifestDigest)
         rows.push(['image-manifest', id, img.ref ?? null, img.manifestDigest.replace(/^sha256:/, ''), `config=${img.configDigest ?? ''}`]);
       if (img.erofsSha256) rows.push(['image-erofs', id, null, img.erofsSha256, `file=${img.erofsFile ?? ''};bytes=${img.erofsBytes ?? ''}`]);
+      const src = img.source;
+      if (src)
+        rows.push([
+          'image-source',
+          id,
+          src.kind,
+          src.sourceDigest.replace(/^sha256:/, ''),
+          `platform=${src.platform};platform_manifest=${src.platformManifestDigest}${src.indexDigest ? `;index=${src.indexDigest}` : ''}${src.pinnedDigest ? `;pinned=${src.pinnedDigest}` : ''}`,
+        ]);
+      for (const l of src ? (img.layers ?? []) : [])
+        rows.push(['image-layer', id, l.mediaType ?? null, l.digest.replace(/^sha256:/, ''), `bytes=${l.size};diff_id=${l.diffId}`]);
     }
     for (const b of [...(pins.binaries ?? [])].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
       rows.push(['binary', b.name, b.version ?? null, b.sha256 ?? null, b.path ?? null]);

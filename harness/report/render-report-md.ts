@@ -191,6 +191,9 @@ function designSection(inp: ReportInputs, cohorts: string[], paths: string[], a:
         img.manifestDigest ? `manifest ${img.manifestDigest}` : null,
         img.tarSha256 ? `tar sha256:${img.tarSha256}` : null,
         img.erofsSha256 ? `erofs sha256:${img.erofsSha256}` : null,
+        img.source
+          ? `from ${img.source.kind}, ${img.source.indexDigest ? `index ${img.source.indexDigest} pinned to ${img.source.platform} digest ${img.source.platformManifestDigest}` : `source digest ${img.source.sourceDigest} (${img.source.platform})`}, ${(img.layers ?? []).length} layers (${(img.layers ?? []).map((l) => `${l.size} bytes ${l.mediaType ?? ''}`.trim()).join('; ')})`
+          : null,
       ].filter(Boolean);
       L.push(`- Image \`${id}\`: ${parts.join(', ') || 'no digest recorded'}.`);
     }

@@ -17,6 +17,8 @@ export interface PrepareContext {
   pins: Pins;
   /** The pin stage's products folder (pin paths are relative to it). */
   pinDir: string;
+  /** Folder of the pipeline file (a user's prepare command runs there). */
+  pipelineDir: string;
   /** Repository tag used when pushing. */
   tag: string;
   log: (line: string) => void;

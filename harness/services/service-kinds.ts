@@ -6,13 +6,16 @@ import { UserError } from '../errors.js';
 import { dockerEngineKind } from './docker-engine-service.js';
 import { dockerRegistryKind } from './docker-registry-service.js';
 import { nginxFilesKind } from './nginx-files-service.js';
+import { commandKind } from './command-service.js';
 import type { ServiceKind } from './service-kind.js';
 import type { ServiceStarter } from './started-service.js';
 
 export type { ServiceStarter, StartedService } from './started-service.js';
 export type { ServiceKind } from './service-kind.js';
 
-export const SERVICE_KINDS: Record<string, ServiceKind> = Object.fromEntries([dockerRegistryKind, nginxFilesKind, dockerEngineKind].map((k) => [k.kind, k]));
+export const SERVICE_KINDS: Record<string, ServiceKind> = Object.fromEntries(
+  [dockerRegistryKind, nginxFilesKind, dockerEngineKind, commandKind].map((k) => [k.kind, k]),
+);
 
 /** The module of a service's kind; a user error naming the key when the kind is unknown. */
 export function serviceKind(id: string, section: ServiceSection): ServiceKind {

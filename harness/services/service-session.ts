@@ -69,7 +69,7 @@ export async function startServiceSession(
         const proxy = await startCountingProxy({
           upstreamHost: started.upstream.host,
           upstreamPort: started.upstream.port,
-          contentPath: kind.contentPath ?? /(?!)/, // a kind without image data counts no content
+          contentPath: started.contentPath ?? kind.contentPath ?? /(?!)/, // a kind without image data counts no content
         });
         proxies.push(proxy);
         stops.push(() => proxy.close());

@@ -7,6 +7,8 @@ export interface StartedService {
   upstream?: { host: string; port: number };
   /** Stops every process of the service and waits until they are gone and their sockets closed. */
   stop(): Promise<void>;
+  /** Request paths whose response bodies are content bytes, when the service's config decides (kind command); else the kind's rule. */
+  contentPath?: RegExp;
   /** Its main process, watched for an unplanned death during a session (service-fault-policy.ts). */
   process?: { pid: number; exited: Promise<string> };
 }
