@@ -452,9 +452,9 @@ function dataSection(
 
   L.push('### Cluster rule', '');
   L.push(
-    `A cell splits when, after sorting, some split point leaves at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) on each side ` +
-      `and the gap at that point is at least ${r.clusters.minGapRatio} times the pooled standard deviation within the two sides; ` +
-      `the best-scoring split is taken first and splitting repeats up to ${r.clusters.maxGroups} groups. No value is ever dropped.`,
+    `A cell splits when, after sorting, it can be cut into groups of at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) each ` +
+      `such that the gap at every cut is at least ${r.clusters.minGapRatio} times the pooled standard deviation of the two groups beside it; ` +
+      `up to ${r.clusters.maxGroups} groups, the most groups that pass are taken, and among those the cuts whose weakest gap scores highest. No value is ever dropped.`,
     '',
   );
 
