@@ -25,6 +25,8 @@ import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionCount, sessionScopeSentence, sessionsSection } from './sessions-section.js';
 import { phaseBreakdown } from './phase-breakdown.js';
+import { carryoverSection } from './carryover-section.js';
+import { differenceOrderEffect, differenceOrderNote, orderEffectSummary } from './order-effect-notes.js';
 
 /** A figure line: the page replaces it with the interactive view of the same plot. */
 export function figure(p: Plot): string {
@@ -78,7 +80,8 @@ export function renderReportMd(inp: ReportInputs, plots: readonly Plot[]): strin
     L.push(scopeSentence(inp), '');
     for (const cohort of cohorts) {
       const s = cohortSummary(a, cohort, paths, states, f, inp.options.paths, verdicts);
-      L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + s.join(' '), '');
+      const order = orderEffectSummary(a, cohort);
+      L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + [...s, ...(order ? [order] : [])].join(' '), '');
     }
     L.push('Every interval, dominance and byte count behind these sentences is in "Data and analysis".', '');
   }
@@ -374,13 +377,13 @@ function dataSection(
               : `[${fixed(d.sessionLowMs, inp.options.msDecimals)}, ${fixed(d.sessionHighMs, inp.options.msDecimals)}]`,
             `${d.rounds} of ${comparisonRounds(a, d)}`,
             d.sessions > 1 ? `${d.sameDirection} of ${d.sessions} sessions` : '1 session',
-            d.observedMs === null
+            (d.observedMs === null
               ? 'not computable'
               : d.detected
                 ? 'difference detected'
                 : sessionsDisagreeInSize(d)
                   ? 'not established: sessions disagree in size'
-                  : 'no difference detected',
+                  : 'no difference detected') + (differenceOrderEffect(a, d).length ? '; order effect' : ''),
           ]),
         ),
         '',
@@ -388,7 +391,7 @@ function dataSection(
       L.push(
         diffs
           .filter((d) => d.metric === 'ready')
-          .map((d) => cap(differenceText(d, f, 'Ready', comparisonRounds(a, d))) + '.')
+          .map((d) => cap(differenceText(d, f, 'Ready', comparisonRounds(a, d))) + differenceOrderNote(a, d) + '.')
           .join(' '),
         '',
       );
@@ -449,6 +452,7 @@ function dataSection(
   L.push(...plot('differences.svg'), ...plot('rounds.svg'), ...plot('content-bytes.svg'));
 
   L.push(...sessionsSection(a, inp.sessions, inp.options.msDecimals));
+  L.push(...carryoverSection(a, cohorts, paths, states, inp.options.msDecimals));
 
   L.push('### Cluster rule', '');
   L.push(
