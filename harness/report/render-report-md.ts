@@ -26,6 +26,7 @@ import { shellLine } from '../process/shell-quote.js';
 import { sessionCount, sessionScopeSentence, sessionsSection } from './sessions-section.js';
 import { phaseBreakdown } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
+import { diskSection } from './disk-section.js';
 import { differenceOrderEffect, differenceOrderNote, orderEffectSummary } from './order-effect-notes.js';
 
 /** A figure line: the page replaces it with the interactive view of the same plot. */
@@ -452,6 +453,7 @@ function dataSection(
   L.push(...plot('differences.svg'), ...plot('rounds.svg'), ...plot('content-bytes.svg'));
 
   L.push(...sessionsSection(a, inp.sessions, inp.options.msDecimals));
+  L.push(...diskSection(a, inp.sessions, cohorts, paths, inp.options.msDecimals));
   L.push(...carryoverSection(a, cohorts, paths, states, inp.options.msDecimals));
 
   L.push('### Cluster rule', '');
