@@ -17,6 +17,7 @@ import { samplesCsv } from '../harness/report/samples-csv.js';
 import { ratioOfMedians } from '../harness/stats/ratio-of-medians.js';
 import { randomInt, seededRandom } from '../harness/stats/seeded-random.js';
 import importSamples from '../stages/import-samples.js';
+import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
 import { stageContext } from './helpers/stage-context.js';
 
@@ -100,6 +101,38 @@ test('fake import (our own logic): without an injected effect no cell is flagged
   );
   t.deepEqual(a.orderEffects, []);
   t.true(a.cells.every((c) => c.position !== null && c.predecessor !== null));
+});
+
+test('fake samples (our own logic): without an injected effect at most 5% of cells are flagged over 20 made-up runs, the level of the intervals', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'benchgraph-carryover-rate-'));
+  try {
+    let cells = 0;
+    let flagged = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      const rows = syntheticSamples({
+        experiment: 'e',
+        cohorts: ['shell'],
+        paths: { docker: 4000, lazy: 180, 'oci-full': 3000, gvisor: 300 },
+        states: ['cold', 'warm'],
+        rounds: 40,
+        seed: `rate-${seed}`,
+      });
+      const file = join(dir, `${seed}.duckdb`);
+      await writeSamplesTable(file, rows);
+      const a = analyzeSamples(
+        await readSamples(file),
+        analysisRules({ bootstrap: { resamples: 1000, seed: 'rate' }, comparisons: [{ a: 'docker', b: 'lazy' }] }),
+        null,
+      );
+      cells += a.cells.length;
+      flagged += a.cells.filter((c) => c.orderEffect).length;
+    }
+    t.log(`${flagged} of ${cells} cells flagged`);
+    t.is(cells, 320);
+    t.true(flagged <= 0.05 * cells);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a launch order is derived from order_in_round when the samples do not record it, and used as recorded when they do', (t) => {
