@@ -31,6 +31,7 @@ function cell(path: string, launches: number, failures: number, p50Ms: number): 
     position: null,
     predecessor: null,
     orderEffect: false,
+    carryover: 'not-estimated',
   };
 }
 

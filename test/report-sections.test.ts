@@ -88,6 +88,7 @@ function cell(path: string, state: string, p50Ms: number): CellStatistics {
     position: null,
     predecessor: null,
     orderEffect: false,
+    carryover: 'not-estimated',
   };
 }
 function diff(a: string, b: string, observedMs: number, lowMs: number, highMs: number): DifferenceResult {

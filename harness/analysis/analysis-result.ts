@@ -63,6 +63,14 @@ export interface PredecessorEffectResult {
 
 export type OrderEffectKind = 'position' | 'predecessor';
 
+/**
+ * A cell's carryover verdict: 'order-effect' (flagged), 'unresolved' (not
+ * flagged, but an effect's ratio reaches analysis.carryover.min_ratio while its
+ * interval includes 1), 'within-size' (every effect below the size),
+ * 'not-estimated' (neither effect computable).
+ */
+export type CarryoverVerdict = 'order-effect' | 'unresolved' | 'within-size' | 'not-estimated';
+
 /** Named finding: a cell whose launches depend on where, or after what, they ran. */
 export interface OrderEffectFinding {
   finding: 'order-effect';
@@ -102,6 +110,7 @@ export interface CellStatistics {
   predecessor: PredecessorEffectResult | null;
   /** True when the position or the predecessor effect is flagged: the finding "order effect". */
   orderEffect: boolean;
+  carryover: CarryoverVerdict;
 }
 
 export interface DominanceResult {

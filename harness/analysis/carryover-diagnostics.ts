@@ -1,17 +1,22 @@
-// The carryover diagnostics of one cell and its "order effect" verdict
-// (issue 18): the position effect and the predecessor effect with their
-// intervals, each flagged by analysis.carryover.min_ratio. Pure.
+// The carryover diagnostics of one cell and its verdict (issue 18): the
+// position effect and the predecessor effect with their intervals, each
+// flagged by analysis.carryover.min_ratio, and the cell's verdict
+// (analysis-result.ts CarryoverVerdict): order-effect, unresolved (a ratio
+// reaches the size but its interval includes 1), within-size. The predecessor
+// ratio is the largest of several, so by chance alone it tends to exceed 1:
+// 'unresolved' is a prompt to look, not a finding. Pure.
 import { excludesOne } from '../stats/ratio-of-medians.js';
 import { positionEffect } from '../stats/position-effect.js';
 import { predecessorEffect } from '../stats/predecessor-effect.js';
 import type { AnalysisRules } from './analysis-rules.js';
-import type { PositionEffectResult, PredecessorEffectResult } from './analysis-result.js';
+import type { CarryoverVerdict, PositionEffectResult, PredecessorEffectResult } from './analysis-result.js';
 import type { ValueRow } from './sample-data.js';
 
 export interface CellCarryover {
   position: PositionEffectResult | null;
   predecessor: PredecessorEffectResult | null;
   orderEffect: boolean;
+  carryover: CarryoverVerdict;
 }
 
 /**
@@ -66,5 +71,9 @@ export function carryoverOf(
     resamples: q.resamples,
     flagged: q.low > 1 && q.ratio >= minRatio,
   };
-  return { position, predecessor, orderEffect: !!position?.flagged || !!predecessor?.flagged };
+  const orderEffect = !!position?.flagged || !!predecessor?.flagged;
+  const large = (position !== null && Math.max(position.ratio, 1 / position.ratio) >= minRatio) || (predecessor !== null && predecessor.ratio >= minRatio);
+  const carryover: CarryoverVerdict =
+    position === null && predecessor === null ? 'not-estimated' : orderEffect ? 'order-effect' : large ? 'unresolved' : 'within-size';
+  return { position, predecessor, orderEffect, carryover };
 }

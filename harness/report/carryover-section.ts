@@ -9,6 +9,13 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
 }
 
+function verdictText(c: CellStatistics): string {
+  if (c.orderEffect)
+    return `**order effect**: ${[c.position?.flagged ? 'position' : null, c.predecessor?.flagged ? 'previous path' : null].filter(Boolean).join(' and ')}`;
+  if (c.carryover === 'unresolved') return 'unresolved';
+  return c.carryover === 'within-size' ? 'within size' : 'not estimated';
+}
+
 const after = (previous: string | null): string => (previous === null ? 'first' : `after ${previous}`);
 const positionsText = (ps: number[]): string => (ps.length === 1 ? `position ${ps[0]}` : `positions ${ps[0]}–${ps[ps.length - 1]}`);
 
@@ -28,7 +35,8 @@ export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: st
       `over groups of at least ${r.carryover.minGroupN} launches. ` +
       `Intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples (seed \`${r.bootstrap.seed}\`), each group's launches resampled on their own; ` +
       `the position interval at ${fixed(r.bootstrap.confidence * 100, 0)}%, the predecessor interval at the Bonferroni level over its pairs of groups, since the pair is picked after looking. ` +
-      `A cell is flagged **order effect** when an interval excludes 1 and its ratio is at least ${fixed(r.carryover.minRatio, 2)} (or, for position, at most 1/${fixed(r.carryover.minRatio, 2)}). ` +
+      `A cell is flagged **order effect** when an interval excludes 1 and its ratio is at least ${fixed(r.carryover.minRatio, 2)} (or, for position, at most 1/${fixed(r.carryover.minRatio, 2)}); ` +
+      'its verdict is **unresolved** when a ratio reaches that size but its interval includes 1 (this run cannot tell; the predecessor ratio, the largest of several, exceeds 1 by chance alone), and **within size** when both ratios stay below it. ' +
       'These describe this run’s order: they do not say what carries over.',
     '',
   );
@@ -66,13 +74,19 @@ export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: st
             pre
               ? `×${fixed(pre.ratio, 2)} ${after(pre.slowAfter)} / ${after(pre.fastAfter)} [${fixed(pre.low, 2)}, ${fixed(pre.high, 2)}] at ${fixed(pre.confidence * 100, 1)}%`
               : '-',
-            c.orderEffect ? `**yes**: ${[pos?.flagged ? 'position' : null, pre?.flagged ? 'previous path' : null].filter(Boolean).join(' and ')}` : 'no',
+            verdictText(c),
           ];
         }),
       ),
       '',
     );
   }
+  const unresolved = cells.filter((c) => c.carryover === 'unresolved');
+  if (unresolved.length)
+    L.push(
+      `Unresolved Ready cells, whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`,
+      '',
+    );
   const completion = a.cells.filter((c) => c.metric === 'completion' && c.orderEffect === true);
   L.push(
     completion.length

@@ -34,6 +34,7 @@ export const statisticsColumns = [
   'predecessor_low',
   'predecessor_high',
   'order_effect',
+  'carryover',
 ] as const;
 
 export function statisticsCsv(a: AnalysisResult): string {
@@ -65,6 +66,7 @@ export function statisticsCsv(a: AnalysisResult): string {
       ratio(c.predecessor?.low),
       ratio(c.predecessor?.high),
       c.orderEffect === true,
+      c.carryover ?? null,
     ]);
   }
   for (const b of a.bytes) {
@@ -91,6 +93,7 @@ export function statisticsCsv(a: AnalysisResult): string {
         null,
         s.n > 0 ? s.identical : null,
         'type7',
+        null,
         null,
         null,
         null,
