@@ -144,8 +144,8 @@ export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: 
       const caveat = failureCaveat(a, cohort, state, 'ready', [d.a, d.b]);
       out.push(
         caveat
-          ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}.`
-          : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one.`,
+          ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}${differenceOrderNote(a, d)}.`
+          : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one${differenceOrderNote(a, d)}.`,
       );
     }
   }

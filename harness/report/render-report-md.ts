@@ -323,8 +323,8 @@ function dataSection(
             const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
             const caveat = failureCaveat(a, cohort, d.state, d.metric, [d.a, d.b]);
             return caveat
-              ? `Every valid ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every valid ${d.state} ${second} value, but ${caveat}.`
-              : `Every ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every ${d.state} ${second} value.`;
+              ? `Every valid ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every valid ${d.state} ${second} value, but ${caveat}${differenceOrderNote(a, d)}.`
+              : `Every ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every ${d.state} ${second} value${differenceOrderNote(a, d)}.`;
           })
           .join(' ') + ' The direction of these cells does not depend on a single median.',
         '',
