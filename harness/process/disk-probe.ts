@@ -27,15 +27,12 @@
 // The probe file is removed on every exit (finally, and by the cleanup stack
 // on SIGINT/SIGTERM). It is skipped, not run, when the file system has less
 // than twice `bytes` free.
-import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFileSync, rmSync, statfsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { onCleanup } from './cleanup.js';
-
-const run = promisify(execFile);
+import { runUntimed } from './untimed-command.js';
 
 export const defaultProbeBytes = 256 * 1024 * 1024;
 const chunkBytes = 1024 * 1024;
@@ -128,7 +125,7 @@ const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
 
 async function residentBytes(file: string): Promise<number | null> {
   try {
-    const { stdout } = await run('fincore', ['--bytes', '--noheadings', '--raw', '--output', 'RES', file]);
+    const stdout = await runUntimed('fincore', ['--bytes', '--noheadings', '--raw', '--output', 'RES', file]);
     const v = Number(stdout.trim());
     return Number.isFinite(v) ? v : null;
   } catch {
@@ -175,7 +172,7 @@ export async function probeDisk(dir: string, bytes = defaultProbeBytes): Promise
     const writeMs = performance.now() - writeStart;
 
     // a dd without nocache (not GNU) fails here; fincore then shows the pages resident
-    await run('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']).catch(() => undefined);
+    await runUntimed('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']).catch(() => undefined);
     const resident = await residentBytes(file);
     const readStart = performance.now();
     const input = await open(file, 'r');
