@@ -59,7 +59,7 @@ export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: st
           'position effect',
           'median by previous path (n)',
           'predecessor effect',
-          'order effect',
+          'verdict',
         ],
         mine.map((c) => {
           const pos = c.position;
