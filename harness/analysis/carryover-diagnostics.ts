@@ -41,7 +41,7 @@ export function carryoverOf(
     seed: [rules.bootstrap.seed, 'carryover', kind, ...id].join('|'),
   });
   const minRatio = rules.carryover.minRatio;
-  const p = positionEffect(values, positions, options('position'));
+  const p = positionEffect(values, positions, rules.carryover.minGroupN, options('position'));
   const position: PositionEffectResult | null = p && {
     positions,
     firstPositions: p.firstPositions,

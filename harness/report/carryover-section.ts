@@ -25,14 +25,17 @@ export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: st
   const L: string[] = ['### Carryover: position in the round and the path before', ''];
   const cells = a.cells.filter((c) => c.metric === 'ready' && (c.position !== null || c.predecessor !== null));
   if (cells.length === 0) {
-    L.push('No cell has launches at more than one position or after more than one path, so carryover is not estimated.', '');
+    L.push(
+      `No cell has at least ${a.rules.carryover.minGroupN} launches in each half of the positions of its rounds, or after each of two different paths, so carryover is not estimated.`,
+      '',
+    );
     return L;
   }
   L.push(
     'A launch may pay for the one before it. For each cell, the position effect is the median Ready of the launches whose path ran in the last half of its round ' +
       'divided by the median of those in the first half (with P paths per round: first positions 0 to ⌊P/2⌋−1, last ⌈P/2⌉ to P−1; the middle one of an odd P is in neither). ' +
-      'The predecessor effect is the largest ratio between the medians after two different previous paths ("first": none ran before it in the round), ' +
-      `over groups of at least ${r.carryover.minGroupN} launches. ` +
+      'The predecessor effect is the largest ratio between the medians after two different previous paths ("first": none ran before it in the round). ' +
+      `Each half, and each predecessor group compared, needs at least ${r.carryover.minGroupN} launches; with fewer the effect is not estimated. ` +
       `Intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples (seed \`${r.bootstrap.seed}\`), each group's launches resampled on their own; ` +
       `the position interval at ${fixed(r.bootstrap.confidence * 100, 0)}%, the predecessor interval at the Bonferroni level over its pairs of groups, since the pair is picked after looking. ` +
       `A cell is flagged **order effect** when an interval excludes 1 and its ratio is at least ${fixed(r.carryover.minRatio, 2)} (or, for position, at most 1/${fixed(r.carryover.minRatio, 2)}); ` +
@@ -51,16 +54,7 @@ export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: st
     );
     L.push(
       ...table(
-        [
-          'path',
-          'state',
-          'launches by position',
-          'median first / last',
-          'position effect',
-          'median by previous path (n)',
-          'predecessor effect',
-          'verdict',
-        ],
+        ['path', 'state', 'launches by position', 'median first / last', 'position effect', 'median by previous path (n)', 'predecessor effect', 'verdict'],
         mine.map((c) => {
           const pos = c.position;
           const pre = c.predecessor;

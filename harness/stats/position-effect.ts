@@ -7,7 +7,8 @@
 // with an odd P the middle position belongs to neither. (P = 5: first 0-1,
 // last 3-4; P = 2: first 0, last 1.) The effect is
 // median(last) / median(first) with the two-sample bootstrap interval of
-// ratio-of-medians.ts; null with P < 2, or when one half holds no launch.
+// ratio-of-medians.ts; null with P < 2, or when a half holds fewer than
+// `minGroupN` launches (at least 1).
 import { median } from './quantile.js';
 import { ratioOfMedians, type RatioInterval, type RatioOptions } from './ratio-of-medians.js';
 
@@ -36,11 +37,12 @@ export function positionHalves(positions: number): { first: number[]; last: numb
 }
 
 /** `positions`: P, the number of paths in the cohort's rounds. */
-export function positionEffect(values: readonly PositionedValue[], positions: number, o: RatioOptions): PositionEffect | null {
+export function positionEffect(values: readonly PositionedValue[], positions: number, minGroupN: number, o: RatioOptions): PositionEffect | null {
   if (positions < 2) return null;
   const { first, last } = positionHalves(positions);
   const early = values.filter((v) => first.includes(v.position)).map((v) => v.value);
   const late = values.filter((v) => last.includes(v.position)).map((v) => v.value);
+  if (early.length < Math.max(1, minGroupN) || late.length < Math.max(1, minGroupN)) return null;
   const r = ratioOfMedians(late, early, o);
   if (r === null) return null;
   const at = new Map<number, number[]>();
