@@ -28,6 +28,10 @@ function cell(path: string, launches: number, failures: number, p50Ms: number): 
     sessions: [{ session: 1, n, p50Ms }],
     sessionSpread: null,
     variance: { betweenSessions: null, withinSessions: 1, dominant: null },
+    position: null,
+    predecessor: null,
+    orderEffect: false,
+    carryover: 'not-estimated',
   };
 }
 

@@ -33,6 +33,7 @@ function config(dir: string): PipelineConfig {
       tail_bytes: 4096,
       order: 'balanced',
       settle: { enabled: false, dirty_kb: 8192, timeout_s: 30, poll_ms: 50 },
+      disk_probe_mb: 0,
     },
     analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },
     report: {},

@@ -85,6 +85,10 @@ function cell(path: string, state: string, p50Ms: number): CellStatistics {
     sessions: [{ session: 1, n: 30, p50Ms }],
     sessionSpread: null,
     variance: { betweenSessions: null, withinSessions: 1, dominant: null },
+    position: null,
+    predecessor: null,
+    orderEffect: false,
+    carryover: 'not-estimated',
   };
 }
 function diff(a: string, b: string, observedMs: number, lowMs: number, highMs: number): DifferenceResult {

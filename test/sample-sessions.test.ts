@@ -150,3 +150,26 @@ test('every launch is journaled with its settle time, the dirty and writeback kB
     t.deepEqual([...leads].sort(), ['direct', 'direct', 'paused', 'paused'], `${cohort}: ${leads.join(',')}`);
   }
 });
+
+test('each session records a disk probe of the data folder at its start and end with its host noise', async (t) => {
+  const dir = smokeProject();
+  const r = await runCli(['run', '--set', 'design.rounds=1', '--set', 'design.disk_probe_mb=8', '--set', 'analysis.bootstrap.resamples=100'], dir);
+  t.is(r.code, 0, r.stderr);
+  const base = join(dir, '.data', 'stages', 'sample');
+  const [key] = readdirSync(base);
+  const sessions = JSON.parse(readFileSync(join(base, key!, 'observations', 'sessions.json'), 'utf8')) as {
+    noise: unknown;
+    disk?: { start: { state: string; writeMBps: number | null; bytes: number }; end: { state: string } };
+  }[];
+  t.is(sessions.length, 1);
+  const disk = sessions[0]!.disk!;
+  t.truthy(sessions[0]!.noise);
+  t.is(disk.start.bytes, 8 * 1048576);
+  t.true(disk.start.state !== 'skipped' ? disk.start.writeMBps! > 0 : true, JSON.stringify(disk.start));
+  t.truthy(disk.end.state);
+  t.deepEqual(
+    readdirSync(join(dir, '.data')).filter((f) => f.startsWith('.benchgraph-disk-probe')),
+    [],
+    'the probe files are gone',
+  );
+});

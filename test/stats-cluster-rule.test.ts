@@ -1,5 +1,7 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { clusterSorted, defaultClusterRule } from '../harness/stats/cluster-rule.js';
+import { csvRecords } from '../harness/db/csv-records.js';
 import { seededRandom, type Random } from '../harness/stats/seeded-random.js';
 import { sortedAscending } from '../harness/stats/sorted-values.js';
 
@@ -68,4 +70,54 @@ test('a group smaller than the minimum share is not split off', (t) => {
 test('the rule is deterministic: the same values give the same groups', (t) => {
   const cell = twoGroupCell(7, 8);
   t.deepEqual(clusterSorted(cell, defaultClusterRule), clusterSorted([...cell], defaultClusterRule));
+});
+
+/** Three normal modes of 15, 10 and 5 launches at 3.5, 6.9 and 10.3 s, spread 80 ms (the shape issue 18 describes). */
+function threeModeCell(seed: number): number[] {
+  const random = seededRandom(`three-modes-${seed}`);
+  const values: number[] = [];
+  for (const [n, centreMs] of [
+    [15, 3500],
+    [10, 6900],
+    [5, 10300],
+  ] as const)
+    for (let i = 0; i < n; i++) values.push(centreMs + 80 * normal(random));
+  return sortedAscending(values);
+}
+
+test('a made-up cell of 15/10/5 launches at about 3.5/6.9/10.3 s splits into three groups for at least 95 of 100 seeds', (t) => {
+  let three = 0;
+  for (let seed = 0; seed < 100; seed++) {
+    const groups = clusterSorted(threeModeCell(seed), defaultClusterRule);
+    if (groups.map((g) => g.n).join('/') === '15/10/5') three++;
+  }
+  t.log(`three groups ${three}/100`);
+  t.true(three >= 95);
+});
+
+test('the published numpy cold oci-full Ready cell splits into its three modes: 15 at 3.37-3.55 s, 10 at 6.5-7.2 s, 5 at 10.2-10.6 s', (t) => {
+  const recs = csvRecords(readFileSync('reports/lazy-startup/samples.csv', 'utf8'));
+  const header = recs[0]!.fields;
+  const col = (name: string): number => header.indexOf(name);
+  const values = recs
+    .slice(1)
+    .map((r) => r.fields)
+    .filter((f) => f[col('phase')] === 'formal' && f[col('cohort')] === 'numpy' && f[col('path')] === 'oci-full' && f[col('state')] === 'cold')
+    .map((f) => Number(f[col('ready_ms')]));
+  t.is(values.length, 30);
+  const groups = clusterSorted(sortedAscending(values), defaultClusterRule);
+  t.deepEqual(
+    groups.map((g) => g.n),
+    [15, 10, 5],
+  );
+  t.true(groups[0]!.min >= 3300 && groups[0]!.max <= 3550);
+  t.true(groups[1]!.min >= 6500 && groups[1]!.max <= 7250);
+  t.true(groups[2]!.min >= 10100 && groups[2]!.max <= 10600);
+});
+
+test('with two groups the score is the gap over the pooled spread of both sides, as before (made-up values)', (t) => {
+  // gap 4, pooled SD of [0,1,2] and [6,7,8] is 1: splits at ratio 4, not above
+  const values = [0, 1, 2, 6, 7, 8];
+  t.is(clusterSorted(values, { minGapRatio: 4, minGroupShare: 0.3, maxGroups: 4 }).length, 2);
+  t.is(clusterSorted(values, { minGapRatio: 4.01, minGroupShare: 0.3, maxGroups: 4 }).length, 1);
 });

@@ -5,7 +5,7 @@ import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
 
-export const analysisFormat = 'benchgraph-analysis/3';
+export const analysisFormat = 'benchgraph-analysis/4';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
 
 export interface PhaseCount {
@@ -22,6 +22,63 @@ export interface ClusterGroupMs {
   medianMs: number;
   minMs: number;
   maxMs: number;
+}
+
+/** Position effect of a cell (stats/position-effect.ts): median at the last positions / median at the first ones. */
+export interface PositionEffectResult {
+  /** P: the paths of the cohort's rounds. */
+  positions: number;
+  firstPositions: number[];
+  lastPositions: number[];
+  nFirst: number;
+  nLast: number;
+  firstMedianMs: number;
+  lastMedianMs: number;
+  ratio: number;
+  low: number;
+  high: number;
+  confidence: number;
+  resamples: number;
+  byPosition: { position: number; n: number; medianMs: number }[];
+  /** The interval excludes 1 and the ratio (or its inverse) reaches analysis.carryover.min_ratio. */
+  flagged: boolean;
+}
+
+/** Predecessor effect of a cell (stats/predecessor-effect.ts): slowest / fastest median by the path run just before. */
+export interface PredecessorEffectResult {
+  /** previous null: the cell's path ran first in its round. */
+  byPredecessor: { previous: string | null; n: number; medianMs: number }[];
+  slowAfter: string | null;
+  fastAfter: string | null;
+  ratio: number;
+  low: number;
+  high: number;
+  /** Bonferroni level of the interval: 1 - (1 - analysis.bootstrap.confidence) / pairs. */
+  confidence: number;
+  pairs: number;
+  resamples: number;
+  /** The interval lies above 1 and the ratio reaches analysis.carryover.min_ratio. */
+  flagged: boolean;
+}
+
+export type OrderEffectKind = 'position' | 'predecessor';
+
+/**
+ * A cell's carryover verdict: 'order-effect' (flagged), 'unresolved' (not
+ * flagged, but an effect's ratio reaches analysis.carryover.min_ratio while its
+ * interval includes 1), 'within-size' (every effect below the size),
+ * 'not-estimated' (neither effect computable).
+ */
+export type CarryoverVerdict = 'order-effect' | 'unresolved' | 'within-size' | 'not-estimated';
+
+/** Named finding: a cell whose launches depend on where, or after what, they ran. */
+export interface OrderEffectFinding {
+  finding: 'order-effect';
+  cohort: string;
+  path: string;
+  state: string;
+  metric: MetricId;
+  by: OrderEffectKind[];
 }
 
 export interface CellStatistics {
@@ -48,6 +105,12 @@ export interface CellStatistics {
   sessionSpread: number | null;
   /** Between-session and between-round-within-session variance (ms²), and which level dominates the variance of the cell's mean. */
   variance: { betweenSessions: number | null; withinSessions: number | null; dominant: 'sessions' | 'rounds' | null };
+  /** Carryover diagnostics; null when not computable (one position, too few launches). */
+  position: PositionEffectResult | null;
+  predecessor: PredecessorEffectResult | null;
+  /** True when the position or the predecessor effect is flagged: the finding "order effect". */
+  orderEffect: boolean;
+  carryover: CarryoverVerdict;
 }
 
 export interface DominanceResult {
@@ -128,6 +191,8 @@ export interface AnalysisResult {
   cells: CellStatistics[];
   dominance: DominanceResult[];
   differences: DifferenceResult[];
+  /** Every cell flagged "order effect", in cell order. */
+  orderEffects: OrderEffectFinding[];
   bytes: BytesResult[];
   failures: FailureCount[];
   /** null when no preparation.json was among the inputs. */

@@ -21,6 +21,8 @@ export interface AnalysisRules {
   bootstrap: { resamples: number; confidence: number; seed: string };
   /** Empty: every pair of paths found in the samples, alphabetical, a before b. */
   comparisons: Comparison[];
+  /** When a cell is flagged "order effect": the size a position or predecessor ratio must reach, and the launches a predecessor group needs. */
+  carryover: { minRatio: number; minGroupN: number };
   /** The next run's recommended design: target half width (share of the mean) and a session's start-up cost. */
   nextRun: { relativeHalfWidth: number; sessionStartS: number };
 }
@@ -31,6 +33,7 @@ export const defaultAnalysisRules: AnalysisRules = {
   clusters: defaultClusterRule,
   bootstrap: { resamples: 5000, confidence: 0.95, seed: 'benchgraph' },
   comparisons: [],
+  carryover: { minRatio: 1.1, minGroupN: 3 },
   nextRun: { relativeHalfWidth: 0.05, sessionStartS: 60 },
 };
 
@@ -54,6 +57,7 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
   const clusters = obj(section['clusters']);
   const bootstrap = obj(section['bootstrap']);
   const nextRun = obj(section['next_run']);
+  const carryover = obj(section['carryover']);
   const metrics = (section['metrics'] as unknown[] | undefined) ?? defaultAnalysisRules.metrics;
   for (const m of metrics) {
     if (!metricIds.includes(m as MetricId)) {
@@ -82,6 +86,10 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
       seed: String(seed),
     },
     comparisons,
+    carryover: {
+      minRatio: num(carryover, 'min_ratio', defaultAnalysisRules.carryover.minRatio, 'analysis.carryover', 1, 1e6),
+      minGroupN: num(carryover, 'min_group_n', defaultAnalysisRules.carryover.minGroupN, 'analysis.carryover', 1, 1e6, true),
+    },
     nextRun: {
       relativeHalfWidth: num(nextRun, 'relative_half_width', defaultAnalysisRules.nextRun.relativeHalfWidth, 'analysis.next_run', 1e-6, 1),
       sessionStartS: num(nextRun, 'session_start_s', defaultAnalysisRules.nextRun.sessionStartS, 'analysis.next_run', 0, 1e7),

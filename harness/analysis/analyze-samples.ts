@@ -10,6 +10,7 @@ import { sessionSpread, varianceComponents, type CellValue } from '../stats/vari
 import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
+import { carryoverOf } from './carryover-diagnostics.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
   analysisFormat,
@@ -20,6 +21,7 @@ import {
   type DifferenceResult,
   type DominanceResult,
   type NextRunRecommendation,
+  type OrderEffectFinding,
   type PreparationCost,
 } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
@@ -83,6 +85,12 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
       const values = cellValues(c.cohort, c.path, c.state, metric);
       const spread = sessionSpread(values);
       const components = varianceComponents(values);
+      const carryover = carryoverOf(rowsByCell.get(key(c.cohort, c.path, c.state)) ?? [], metricValue[metric], data.positions[c.cohort] ?? 0, rules, [
+        c.cohort,
+        c.path,
+        c.state,
+        metric,
+      ]);
       if (metric === 'ready') planCells.push({ id: `${c.cohort}/${c.path}/${c.state}`, components });
       cells.push({
         cohort: c.cohort,
@@ -102,6 +110,7 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
         sessions: spread.medians.map((m) => ({ session: m.session, n: m.values, p50Ms: m.median })),
         sessionSpread: spread.medians.length > 1 ? spread.spreadRatio : null,
         variance: { betweenSessions: components.betweenVar, withinSessions: components.withinVar, dominant: components.dominant },
+        ...carryover,
       });
     }
     const rows = rowsByCell.get(key(c.cohort, c.path, c.state)) ?? [];
@@ -185,6 +194,20 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     cells,
     dominance,
     differences,
+    orderEffects: cells.flatMap((c): OrderEffectFinding[] =>
+      c.orderEffect
+        ? [
+            {
+              finding: 'order-effect',
+              cohort: c.cohort,
+              path: c.path,
+              state: c.state,
+              metric: c.metric,
+              by: [...(c.position?.flagged ? ['position' as const] : []), ...(c.predecessor?.flagged ? ['predecessor' as const] : [])],
+            },
+          ]
+        : [],
+    ),
     bytes,
     failures: data.failures,
     preparation,

@@ -3,6 +3,7 @@
 // failed launches are counted, never dropped silently.
 import { Database } from '../db/duckdb.js';
 import type { SampleData } from './sample-data.js';
+import { derivedLaunchOrder, launchOrderOf } from './launch-order.js';
 
 const str = (v: unknown): string => String(v);
 const int = (v: unknown): number => Number(v);
@@ -22,10 +23,26 @@ export async function readSamples(file: string): Promise<SampleData> {
       SELECT cohort, path, state, coalesce(failure_reason, 'unknown') AS reason, count(*) AS n
       FROM samples WHERE phase = 'formal' AND NOT ok
       GROUP BY cohort, path, state, reason ORDER BY cohort, path, state, reason`);
+    // Samples journaled before the position and previous_path columns existed lack them (launch-order.ts derives them).
+    const columns = new Set(
+      (await db.all(`SELECT column_name FROM information_schema.columns WHERE table_name = 'samples'`)).map((r) => str(r['column_name'])),
+    );
+    const recorded = columns.has('position') && columns.has('previous_path') ? 'position, previous_path' : 'NULL AS position, NULL AS previous_path';
     const values = await db.all(`
-      SELECT cohort, path, state, session, round, ready_ms, completion_ms, content_bytes, response_bytes
+      SELECT cohort, path, state, session, round, order_in_round, ${recorded}, ready_ms, completion_ms, content_bytes, response_bytes
       FROM samples WHERE phase = 'formal' AND ok
       ORDER BY cohort, path, state, session, round, order_in_round, launch_id`);
+    const slots = (await db.all(`SELECT DISTINCT session, cohort, round, order_in_round, path FROM samples WHERE phase = 'formal'`)).map((r) => ({
+      session: int(r['session']),
+      cohort: str(r['cohort']),
+      round: int(r['round']),
+      orderInRound: int(r['order_in_round']),
+      path: str(r['path']),
+    }));
+    const derived = derivedLaunchOrder(slots);
+    const positions: Record<string, number> = {};
+    for (const s of slots) positions[s.cohort] = 0;
+    for (const cohort of Object.keys(positions)) positions[cohort] = new Set(slots.filter((s) => s.cohort === cohort).map((s) => s.path)).size;
     // Files written before phase marks existed (or imported from CSV) have no phases table.
     const hasMarks = (await db.all(`SELECT 1 FROM information_schema.tables WHERE table_name = 'phases'`)).length > 0;
     const marks = hasMarks
@@ -63,12 +80,25 @@ export async function readSamples(file: string): Promise<SampleData> {
         reason: str(r['reason']),
         count: int(r['n']),
       })),
+      positions,
       values: values.map((r) => ({
         cohort: str(r['cohort']),
         path: str(r['path']),
         state: str(r['state']),
         session: int(r['session']),
         round: int(r['round']),
+        ...launchOrderOf(
+          {
+            session: int(r['session']),
+            cohort: str(r['cohort']),
+            round: int(r['round']),
+            orderInRound: int(r['order_in_round']),
+            path: str(r['path']),
+            position: numOrNull(r['position']),
+            previousPath: r['previous_path'] === null || r['previous_path'] === undefined ? null : str(r['previous_path']),
+          },
+          derived,
+        ),
         readyMs: numOrNull(r['ready_ms']),
         completionMs: numOrNull(r['completion_ms']),
         contentBytes: numOrNull(r['content_bytes']),

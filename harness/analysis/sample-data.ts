@@ -32,6 +32,10 @@ export interface ValueRow {
   state: string;
   session: number;
   round: number;
+  /** 0-based position of the path in its round's order within the cohort (launch-order.ts). */
+  position: number;
+  /** The path run just before in the same round; null for the first. */
+  previousPath: string | null;
   readyMs: number | null;
   completionMs: number | null;
   contentBytes: number | null;
@@ -41,6 +45,8 @@ export interface ValueRow {
 export interface SampleData {
   phases: PhaseRow[];
   cells: CellCount[];
+  /** Distinct paths among each cohort's formal launches: the positions of its rounds. */
+  positions: Record<string, number>;
   failures: FailureRow[];
   /** Ordered by cohort, path, state, round, order in round, launch id. */
   values: ValueRow[];

@@ -11,7 +11,7 @@
 //   gained   the reverse;
 //   unmatched  in one report only and not detected there.
 // Per cell (cohort, path, state, metric): candidate P50 / baseline P50.
-import type { PublishedDifference, PublishedReport } from './published-report.js';
+import type { PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
 
 export type Direction = 'a>b' | 'a<b' | 'none' | 'absent';
 export type Status = 'held' | 'changed' | 'lost' | 'gained' | 'unmatched';
@@ -29,6 +29,9 @@ export interface ConclusionComparison {
   candidateValue: number | null;
   baselineSessions: string | null;
   candidateSessions: string | null;
+  /** The report flagged a cell of this conclusion "order effect" (null: the report predates the column). */
+  baselineOrderEffect: boolean | null;
+  candidateOrderEffect: boolean | null;
 }
 
 export interface CellRatio {
@@ -41,6 +44,8 @@ export interface CellRatio {
   candidateP50: number | null;
   /** candidate / baseline; null when either is missing or the baseline is 0. */
   ratio: number | null;
+  baselineOrderEffect: boolean | null;
+  candidateOrderEffect: boolean | null;
 }
 
 export interface ReportComparison {
@@ -51,6 +56,17 @@ export interface ReportComparison {
   lost: number;
   gained: number;
   unmatched: number;
+  /** Lost or changed conclusions the baseline had flagged order effect: it warned about them. */
+  warnedByOrderEffect: number;
+  /** Both runs' disk probes (disk.csv), shown beside the cells that moved; empty lists when a report has none. */
+  disks: { baseline: PublishedDisk[]; candidate: PublishedDisk[] };
+}
+
+/** A cell moved when its P50 ratio lies outside [1/movedRatio, movedRatio]. */
+export const movedRatio = 1.25;
+
+export function cellMoved(c: CellRatio): boolean {
+  return c.ratio !== null && (c.ratio > movedRatio || c.ratio < 1 / movedRatio);
 }
 
 const key = (...parts: string[]): string => parts.join('\u0000');
@@ -96,6 +112,8 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       candidateValue: c?.value ?? null,
       baselineSessions: b?.sessionsSameDirection ?? null,
       candidateSessions: c?.sessionsSameDirection ?? null,
+      baselineOrderEffect: b?.orderEffect ?? null,
+      candidateOrderEffect: c?.orderEffect ?? null,
     };
   });
   const cKey = (c: { cohort: string; path: string; state: string; metric: string }): string => key(c.cohort, c.path, c.state, c.metric);
@@ -113,10 +131,22 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       baselineP50,
       candidateP50,
       ratio: baselineP50 !== null && candidateP50 !== null && baselineP50 !== 0 ? candidateP50 / baselineP50 : null,
+      baselineOrderEffect: bc.orderEffect ?? null,
+      candidateOrderEffect: cc?.orderEffect ?? null,
     };
   });
   const count = (s: Status): number => conclusions.filter((c) => c.status === s).length;
-  return { conclusions, cells, held: count('held'), changed: count('changed'), lost: count('lost'), gained: count('gained'), unmatched: count('unmatched') };
+  return {
+    conclusions,
+    cells,
+    held: count('held'),
+    changed: count('changed'),
+    lost: count('lost'),
+    gained: count('gained'),
+    unmatched: count('unmatched'),
+    warnedByOrderEffect: conclusions.filter((c) => (c.status === 'lost' || c.status === 'changed') && c.baselineOrderEffect === true).length,
+    disks: { baseline: baseline.disks ?? [], candidate: candidate.disks ?? [] },
+  };
 }
 
 /** `numpy cold ready: docker − oci-full` */
@@ -138,6 +168,7 @@ export function summaryLine(r: ReportComparison): string {
     const list = r.conclusions.filter((c) => c.status === status);
     if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
   }
+  if (r.warnedByOrderEffect > 0) parts.push(`the baseline flagged ${r.warnedByOrderEffect} of the lost or changed ones order effect`);
   return parts.join('; ');
 }
 

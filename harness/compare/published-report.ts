@@ -17,6 +17,8 @@ export interface PublishedDifference {
   detected: boolean;
   /** `sessions_same_direction` as written (e.g. "2 of 3" or "2"), when the report has that column. */
   sessionsSameDirection: string | null;
+  /** `order_effect`: a cell compared was flagged order effect; null when the report has no such column (written before issue 18). */
+  orderEffect: boolean | null;
 }
 
 /** One row of statistics.csv. */
@@ -27,6 +29,8 @@ export interface PublishedCell {
   metric: string;
   unit: string;
   p50: number | null;
+  /** `order_effect` of statistics.csv; null when the report has no such column or the row has none (byte rows). */
+  orderEffect: boolean | null;
 }
 
 export interface PublishedReport {
@@ -34,4 +38,15 @@ export interface PublishedReport {
   folder: string;
   differences: PublishedDifference[];
   cells: PublishedCell[];
+  /** disk.csv: each session's disk probe at its start and end; empty when the report has none. */
+  disks: PublishedDisk[];
+}
+
+/** One row of disk.csv. */
+export interface PublishedDisk {
+  session: number;
+  attempt: number;
+  moment: string;
+  writeMBps: number | null;
+  readMBps: number | null;
 }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseCsvTable, type CsvTable } from './csv-table.js';
-import type { PublishedCell, PublishedDifference, PublishedReport } from './published-report.js';
+import type { PublishedCell, PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
 
 const FOLDER_HINT = 'pass a published report folder such as reports/lazy-startup/, which holds statistics.csv and differences.csv';
 
@@ -19,6 +19,9 @@ function readTable(folder: string, name: string, required: readonly string[]): C
   }
   return table;
 }
+
+/** A true/false column; null when the report has no such column or the field is empty. */
+const flag = (raw: string | undefined): boolean | null => (raw === 'true' ? true : raw === 'false' ? false : null);
 
 const num = (raw: string | undefined): number | null => {
   if (raw === undefined || raw.trim() === '') return null;
@@ -54,6 +57,7 @@ export function readPublishedReport(folder: string): PublishedReport {
         high,
         detected,
         sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
+        orderEffect: flag(r['order_effect']),
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
@@ -64,6 +68,19 @@ export function readPublishedReport(folder: string): PublishedReport {
     metric: r['metric']!,
     unit: r['unit'] ?? '',
     p50: num(r['p50']),
+    orderEffect: flag(r['order_effect']),
   }));
-  return { folder, differences, cells };
+  return { folder, differences, cells, disks: readDisks(folder) };
+}
+
+/** disk.csv when the report has one (reports written before issue 18 have none). */
+function readDisks(folder: string): PublishedDisk[] {
+  if (!existsSync(join(folder, 'disk.csv'))) return [];
+  return readTable(folder, 'disk.csv', ['session', 'moment', 'write_mb_s', 'read_mb_s']).rows.map((r) => ({
+    session: num(r['session']) ?? 0,
+    attempt: num(r['attempt']) ?? 1,
+    moment: r['moment'] ?? '',
+    writeMBps: num(r['write_mb_s']),
+    readMBps: num(r['read_mb_s']),
+  }));
 }

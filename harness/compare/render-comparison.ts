@@ -1,5 +1,6 @@
 // Text for the terminal and reproduction.md for `pipeline compare`. Pure.
-import { conclusionLabel, directionLabel, summaryLine, type ReportComparison } from './compare-reports.js';
+import { cellMoved, conclusionLabel, directionLabel, movedRatio, summaryLine, type ReportComparison } from './compare-reports.js';
+import type { PublishedDisk } from './published-report.js';
 
 const fixed = (v: number | null, digits: number): string => (v === null ? '–' : v.toFixed(digits));
 /** Bytes as integers, times with three decimals. */
@@ -19,10 +20,40 @@ function pad(rows: string[][]): string {
   );
 }
 
+const flagText = (v: boolean | null): string => (v === null ? '–' : v ? 'yes' : 'no');
+
+/** "S1 start 812/1450, end 790/1398": write/read MB/s of each session's probes. */
+export function diskText(disks: readonly PublishedDisk[]): string {
+  if (disks.length === 0) return 'no disk probe recorded';
+  const bySession = new Map<string, PublishedDisk[]>();
+  for (const d of disks) {
+    const k = `S${d.session}${d.attempt > 1 ? `.a${d.attempt}` : ''}`;
+    bySession.set(k, [...(bySession.get(k) ?? []), d]);
+  }
+  return [...bySession].map(([k, list]) => `${k} ${list.map((d) => `${d.moment} ${fixed(d.writeMBps, 0)}/${fixed(d.readMBps, 0)}`).join(', ')}`).join('; ');
+}
+
+/** Lines on the cells that moved, with both runs' disk figures beside them; none when no cell moved. */
+function movedLines(r: ReportComparison): string[] {
+  const moved = r.cells.filter(cellMoved);
+  if (moved.length === 0) return [];
+  return [
+    `Cells that moved (P50 ratio outside ${fixed(1 / movedRatio, 2)}–${fixed(movedRatio, 2)}): ${moved.map((c) => `${c.cohort} ${c.path} ${c.state} ${c.metric} ×${fixed(c.ratio, 2)}`).join(', ')}.`,
+    `Disk beside them, write (fsync) / read MB/s at each session's start and end: baseline ${diskText(r.disks.baseline)}; candidate ${diskText(r.disks.candidate)}.`,
+  ];
+}
+
 export function renderComparisonText(r: ReportComparison): string {
-  const conclusions = [['conclusion', 'baseline', 'candidate', 'status']];
+  const withOrder = r.conclusions.some((c) => c.baselineOrderEffect !== null || c.candidateOrderEffect !== null);
+  const conclusions = [['conclusion', 'baseline', 'candidate', 'status', ...(withOrder ? ['baseline order effect', 'candidate order effect'] : [])]];
   for (const c of r.conclusions) {
-    conclusions.push([conclusionLabel(c), directionLabel(c.baseline, c.a, c.b), directionLabel(c.candidate, c.a, c.b), c.status]);
+    conclusions.push([
+      conclusionLabel(c),
+      directionLabel(c.baseline, c.a, c.b),
+      directionLabel(c.candidate, c.a, c.b),
+      c.status,
+      ...(withOrder ? [flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect)] : []),
+    ]);
   }
   const cells = [['cell', 'baseline P50', 'candidate P50', 'ratio']];
   for (const c of r.cells) {
@@ -33,13 +64,15 @@ export function renderComparisonText(r: ReportComparison): string {
       c.ratio === null ? '–' : `×${c.ratio.toFixed(2)}`,
     ]);
   }
-  return pad(conclusions) + '\n' + pad(cells) + '\n' + summaryLine(r) + '\n';
+  const moved = movedLines(r);
+  return pad(conclusions) + '\n' + pad(cells) + '\n' + (moved.length ? moved.join('\n') + '\n\n' : '') + summaryLine(r) + '\n';
 }
 
 const md = (text: string): string => text.replace(/\|/g, '\\|');
 
 export function renderReproductionMd(r: ReportComparison, baselineFolder: string, candidateFolder: string): string {
   const withSessions = r.conclusions.some((c) => c.baselineSessions !== null || c.candidateSessions !== null);
+  const withOrder = r.conclusions.some((c) => c.baselineOrderEffect !== null || c.candidateOrderEffect !== null);
   const lines: string[] = [
     '# Reproduction',
     '',
@@ -51,13 +84,13 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
     '',
     '## Conclusions',
     '',
-    withSessions
-      ? '| conclusion | baseline | candidate | status | baseline sessions same direction | candidate sessions same direction |\n|---|---|---|---|---|---|'
-      : '| conclusion | baseline | candidate | status |\n|---|---|---|---|',
+    `| conclusion | baseline | candidate | status |${withSessions ? ' baseline sessions same direction | candidate sessions same direction |' : ''}${withOrder ? ' baseline order effect | candidate order effect |' : ''}\n` +
+      `|---|---|---|---|${withSessions ? '---|---|' : ''}${withOrder ? '---|---|' : ''}`,
   ];
   for (const c of r.conclusions) {
     const cols = [md(conclusionLabel(c)), md(directionLabel(c.baseline, c.a, c.b)), md(directionLabel(c.candidate, c.a, c.b)), c.status];
     if (withSessions) cols.push(c.baselineSessions ?? '–', c.candidateSessions ?? '–');
+    if (withOrder) cols.push(flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect));
     lines.push(`| ${cols.join(' | ')} |`);
   }
   lines.push(
@@ -74,5 +107,7 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
       `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} |`,
     );
   }
+  const moved = movedLines(r);
+  if (moved.length) lines.push('', ...moved);
   return lines.join('\n') + '\n';
 }

@@ -85,6 +85,8 @@ export interface DesignSection {
   order: 'balanced' | 'random';
   /** The untimed wash-out before every timed launch. */
   settle: SettleSection;
+  /** MiB of the disk probe at each session's start and end; 0 for none. */
+  disk_probe_mb: number;
   states: ('cold' | 'warm')[];
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */

@@ -98,7 +98,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
     let done = 0;
     let failures = 0;
     for (const [i, w] of sessions.entries()) {
-      const closeRecord = startSessionRecord(w.session, attempt, adapter.ourFolders);
+      const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, mib: design.disk_probe_mb });
       const steps = stepsOf(w);
       const opened = await adapter.openSession(w.session, attempt, {
         append: async (rows) => {
@@ -155,7 +155,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       } finally {
         await opened.close();
       }
-      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(closeRecord()) + '\n');
+      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(await closeRecord()) + '\n');
     }
     await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
     const counts = await journal.counts();

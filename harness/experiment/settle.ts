@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { SettleSection } from '../config/pipeline-config.js';
-import { dirtyPagesKb } from './dirty-pages.js';
+import { dirtyMemoryKb } from '../process/disk-probe.js';
 
 const run = promisify(execFile);
 
@@ -24,7 +24,8 @@ export interface SettleOutcome {
 
 function readDirty(): { dirtyKb: number; writebackKb: number } | null {
   try {
-    return dirtyPagesKb(readFileSync('/proc/meminfo', 'utf8'));
+    const d = dirtyMemoryKb(readFileSync('/proc/meminfo', 'utf8'));
+    return d.dirtyKb === null || d.writebackKb === null ? null : { dirtyKb: d.dirtyKb, writebackKb: d.writebackKb };
   } catch {
     return null;
   }

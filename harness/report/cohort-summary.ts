@@ -8,6 +8,7 @@ import { fixed } from './format-number.js';
 import { sessionsDisagreeInSize, type Formatters } from './conclusions.js';
 import type { FindingVerdict } from './source-findings.js';
 import type { PathNotes } from './report-options.js';
+import { cellOrderNote } from './order-effect-notes.js';
 
 export const maxSummarySentences = 5;
 
@@ -31,9 +32,12 @@ function stateSentence(a: AnalysisResult, cohort: string, state: string, paths: 
   if (cells.length === 0) return null;
   const best = [...cells].sort((x, y) => x.p50Ms! - y.p50Ms!)[0]!;
   const others = cells.filter((c) => c !== best);
+  // a cell the cluster rule separates has no typical launch: its clusters are named, never its single P50
+  const centre = (c: CellStatistics): string =>
+    c.split ? `separate clusters at ${c.groups.map((g) => `${f.ms(g.medianMs)} (${f.pct(g.share)})`).join(', ')}` : f.ms(c.p50Ms!);
   const head =
-    `With ${state} clients, ${best.path} has the lowest median Ready, ${f.ms(best.p50Ms!)}` +
-    (others.length ? `, against ${others.map((c) => `${f.ms(c.p50Ms!)} for ${c.path}`).join(' and ')}` : '');
+    `With ${state} clients, ${best.path} has the lowest median Ready, ${centre(best)}${cellOrderNote(best)}` +
+    (others.length ? `, against ${others.map((c) => `${centre(c)} for ${c.path}${cellOrderNote(c)}`).join(' and ')}` : '');
   const diffs = a.differences.filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.observedMs !== null && d.lowMs !== null);
   const vsBest = diffs.filter((d) => d.a === best.path || d.b === best.path);
   const undetected = vsBest.filter((d) => !d.detected);

@@ -7,6 +7,7 @@ import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analys
 import { relativeReduction } from '../stats/byte-summary.js';
 import { fixed, grouped } from './format-number.js';
 import type { ReportOptions } from './report-options.js';
+import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 
 export interface Formatters {
   ms: (v: number) => string;
@@ -26,7 +27,8 @@ export function formatters(o: ReportOptions): Formatters {
 export function centreText(c: CellStatistics, f: Formatters): string {
   if (c.p50Ms === null) return 'no valid observations';
   if (!c.split) return `a P50 of ${f.ms(c.p50Ms)}`;
-  return `separate clusters with medians ${c.groups.map((g) => `${f.ms(g.medianMs)} (${f.pct(g.share)})`).join(' and ')}`;
+  const parts = c.groups.map((g) => `${f.ms(g.medianMs)} (${f.pct(g.share)})`);
+  return `separate clusters with medians ${parts.length > 2 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts.join(' and ')}`;
 }
 
 /**
@@ -135,20 +137,20 @@ export function cohortConclusions(a: AnalysisResult, cohort: string, pathOrder: 
   for (const state of stateOrder) {
     const cells = pathOrder.map((p) => ready.find((c) => c.path === p && c.state === state)).filter((c): c is CellStatistics => !!c);
     if (cells.length === 0) continue;
-    out.push(`${cap(state)}-client Ready: ${cells.map((c) => `${c.path} has ${centreText(c, f)} (${countText(a, c)})`).join('; ')}.`);
+    out.push(`${cap(state)}-client Ready: ${cells.map((c) => `${c.path} has ${centreText(c, f)} (${countText(a, c)})${cellOrderNote(c)}`).join('; ')}.`);
     for (const d of a.dominance.filter((x) => x.cohort === cohort && x.state === state && x.metric === 'ready')) {
       if (d.result !== 'a-precedes-b' && d.result !== 'b-precedes-a') continue;
       const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
       const caveat = failureCaveat(a, cohort, state, 'ready', [d.a, d.b]);
       out.push(
         caveat
-          ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}.`
-          : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one.`,
+          ? `Each of the ${n} valid ${state} ${first} Ready values is shorter than every valid ${state} ${second} one, but ${caveat}${differenceOrderNote(a, d)}.`
+          : `Each of the ${n} ${state} ${first} Ready values is shorter than every ${state} ${second} one${differenceOrderNote(a, d)}.`,
       );
     }
   }
   for (const d of a.differences.filter((x) => x.cohort === cohort && x.metric === 'ready')) {
-    out.push(`Paired-round bootstrap: ${differenceText(d, f, 'Ready', comparisonRounds(a, d))}.`);
+    out.push(`Paired-round bootstrap: ${differenceText(d, f, 'Ready', comparisonRounds(a, d))}${differenceOrderNote(a, d)}.`);
   }
   const failures = ready.reduce((s, c) => s + c.failures, 0);
   out.push(

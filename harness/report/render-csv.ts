@@ -3,9 +3,11 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { csv, fixed } from './format-number.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from './render-provenance-md.js';
+import { differenceOrderEffect } from './order-effect-notes.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
+const ratio = (v: number | null | undefined): string | null => (v === null || v === undefined ? null : fixed(v, 4));
 
 export const statisticsColumns = [
   'cohort',
@@ -25,6 +27,14 @@ export const statisticsColumns = [
   'clusters',
   'identical',
   'quantile',
+  'position_effect',
+  'position_low',
+  'position_high',
+  'predecessor_effect',
+  'predecessor_low',
+  'predecessor_high',
+  'order_effect',
+  'carryover',
 ] as const;
 
 export function statisticsCsv(a: AnalysisResult): string {
@@ -49,6 +59,14 @@ export function statisticsCsv(a: AnalysisResult): string {
       clusters,
       null,
       'type7',
+      ratio(c.position?.ratio),
+      ratio(c.position?.low),
+      ratio(c.position?.high),
+      ratio(c.predecessor?.ratio),
+      ratio(c.predecessor?.low),
+      ratio(c.predecessor?.high),
+      c.orderEffect === true,
+      c.carryover ?? null,
     ]);
   }
   for (const b of a.bytes) {
@@ -75,6 +93,14 @@ export function statisticsCsv(a: AnalysisResult): string {
         null,
         s.n > 0 ? s.identical : null,
         'type7',
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
       ]);
     }
   }
@@ -103,6 +129,7 @@ export const differencesColumns = [
   'sessions_same_direction',
   'session_low',
   'session_high',
+  'order_effect',
 ] as const;
 
 export function differencesCsv(a: AnalysisResult): string {
@@ -128,6 +155,7 @@ export function differencesCsv(a: AnalysisResult): string {
     d.sessions ? d.sameDirection : null,
     ms(d.sessionLowMs),
     ms(d.sessionHighMs),
+    differenceOrderEffect(a, d).length > 0,
   ]);
   for (const p of a.preparation ?? []) {
     rows.push([
@@ -147,6 +175,7 @@ export function differencesCsv(a: AnalysisResult): string {
       null,
       null,
       1,
+      null,
       null,
       null,
       null,

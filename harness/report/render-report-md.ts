@@ -25,6 +25,9 @@ import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionCount, sessionScopeSentence, sessionsSection } from './sessions-section.js';
 import { phaseBreakdown } from './phase-breakdown.js';
+import { carryoverSection } from './carryover-section.js';
+import { diskSection } from './disk-section.js';
+import { differenceOrderEffect, differenceOrderNote, orderEffectSummary } from './order-effect-notes.js';
 
 /** A figure line: the page replaces it with the interactive view of the same plot. */
 export function figure(p: Plot): string {
@@ -78,7 +81,8 @@ export function renderReportMd(inp: ReportInputs, plots: readonly Plot[]): strin
     L.push(scopeSentence(inp), '');
     for (const cohort of cohorts) {
       const s = cohortSummary(a, cohort, paths, states, f, inp.options.paths, verdicts);
-      L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + s.join(' '), '');
+      const order = orderEffectSummary(a, cohort);
+      L.push((cohorts.length > 1 ? `**${cohort}.** ` : '') + [...s, ...(order ? [order] : [])].join(' '), '');
     }
     L.push('Every interval, dominance and byte count behind these sentences is in "Data and analysis".', '');
   }
@@ -322,8 +326,8 @@ function dataSection(
             const [first, second, n] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA] : [d.b, d.a, d.nB];
             const caveat = failureCaveat(a, cohort, d.state, d.metric, [d.a, d.b]);
             return caveat
-              ? `Every valid ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every valid ${d.state} ${second} value, but ${caveat}.`
-              : `Every ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every ${d.state} ${second} value.`;
+              ? `Every valid ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every valid ${d.state} ${second} value, but ${caveat}${differenceOrderNote(a, d)}.`
+              : `Every ${d.state} ${first} ${d.metric} value (n=${n}) is shorter than every ${d.state} ${second} value${differenceOrderNote(a, d)}.`;
           })
           .join(' ') + ' The direction of these cells does not depend on a single median.',
         '',
@@ -377,13 +381,13 @@ function dataSection(
               : `[${fixed(d.sessionLowMs, inp.options.msDecimals)}, ${fixed(d.sessionHighMs, inp.options.msDecimals)}]`,
             `${d.rounds} of ${comparisonRounds(a, d)}`,
             d.sessions > 1 ? `${d.sameDirection} of ${d.sessions} sessions` : '1 session',
-            d.observedMs === null
+            (d.observedMs === null
               ? 'not computable'
               : d.detected
                 ? 'difference detected'
                 : sessionsDisagreeInSize(d)
                   ? 'not established: sessions disagree in size'
-                  : 'no difference detected',
+                  : 'no difference detected') + (differenceOrderEffect(a, d).length ? '; order effect' : ''),
           ]),
         ),
         '',
@@ -391,7 +395,7 @@ function dataSection(
       L.push(
         diffs
           .filter((d) => d.metric === 'ready')
-          .map((d) => cap(differenceText(d, f, 'Ready', comparisonRounds(a, d))) + '.')
+          .map((d) => cap(differenceText(d, f, 'Ready', comparisonRounds(a, d))) + differenceOrderNote(a, d) + '.')
           .join(' '),
         '',
       );
@@ -452,12 +456,14 @@ function dataSection(
   L.push(...plot('differences.svg'), ...plot('rounds.svg'), ...plot('content-bytes.svg'));
 
   L.push(...sessionsSection(a, inp.sessions, inp.options.msDecimals));
+  L.push(...diskSection(a, inp.sessions, cohorts, paths, inp.options.msDecimals));
+  L.push(...carryoverSection(a, cohorts, paths, states, inp.options.msDecimals));
 
   L.push('### Cluster rule', '');
   L.push(
-    `A cell splits when, after sorting, some split point leaves at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) on each side ` +
-      `and the gap at that point is at least ${r.clusters.minGapRatio} times the pooled standard deviation within the two sides; ` +
-      `the best-scoring split is taken first and splitting repeats up to ${r.clusters.maxGroups} groups. No value is ever dropped.`,
+    `A cell splits when, after sorting, it can be cut into groups of at least ${f.pct(r.clusters.minGroupShare)} of the cell's values (and at least 2) each ` +
+      `such that the gap at every cut is at least ${r.clusters.minGapRatio} times the pooled standard deviation of the two groups beside it; ` +
+      `up to ${r.clusters.maxGroups} groups, the most groups that pass are taken, and among those the cuts whose weakest gap scores highest. No value is ever dropped.`,
     '',
   );
 

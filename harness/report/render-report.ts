@@ -8,6 +8,7 @@ import { reportPlots } from './report-plots.js';
 import { samplesCsv, samplesCsvFile } from './samples-csv.js';
 import type { ReportInputs } from './report-inputs.js';
 import { renderIndexHtml, type PageLibraries } from './render-index-html.js';
+import { diskCsv } from './disk-section.js';
 
 export async function renderReport(inp: ReportInputs, libraries: PageLibraries | null = null): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -23,6 +24,8 @@ export async function renderReport(inp: ReportInputs, libraries: PageLibraries |
     files.set('sessions.csv', sessionsCsv(a));
   }
   if (inp.launches.length) files.set(samplesCsvFile, samplesCsv(inp.launches));
+  const disk = diskCsv(inp.sessions);
+  if (disk) files.set('disk.csv', disk);
   files.set('provenance.csv', provenanceCsv(inp));
   if (libraries) files.set('index.html', renderIndexHtml(md, plots, libraries));
   return new Map([...files.entries()].sort(([x], [y]) => (x < y ? -1 : 1)));

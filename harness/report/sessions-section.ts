@@ -6,6 +6,7 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from './format-number.js';
 import { sessionsDisagreeInSize } from './conclusions.js';
+import { differenceOrderEffect } from './order-effect-notes.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -62,7 +63,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
     const reversed = a.differences.filter((d) => d.detected && d.sessions > 1 && d.sameDirection < d.sessions);
     L.push(
       reversed.length
-        ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions)`).join('; ')}.`
+        ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions${differenceOrderEffect(a, d).length ? '; order effect' : ''})`).join('; ')}.`
         : 'Every detected difference had the same direction in every session.',
       '',
     );

@@ -1,6 +1,7 @@
 // The source report's headline findings (experiment.reference in the pipeline
 // file) set against this run (pure): each one agrees or differs, with both
 // numbers. A finding this run cannot judge (no such cell) says so.
+import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed, grouped } from './format-number.js';
 
@@ -83,7 +84,10 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
         finding: f,
         verdict: ratio <= f.toleranceRatio ? 'agrees' : 'differs',
         source: sourceText(f),
-        ours: `P50 ${ms(c.p50Ms)} (n=${c.n}; ratio ${fixed(ratio, 2)}, tolerance ${fixed(f.toleranceRatio, 2)})`,
+        ours:
+          `P50 ${ms(c.p50Ms)} (n=${c.n}; ratio ${fixed(ratio, 2)}, tolerance ${fixed(f.toleranceRatio, 2)})` +
+          (c.split ? `; the launches form ${c.groups.length} separate clusters, so this P50 is no typical launch` : '') +
+          cellOrderNote(c),
       };
     }
     case 'difference': {
@@ -100,7 +104,7 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
         finding: f,
         verdict: ours === theirs ? 'agrees' : 'differs',
         source: sourceText(f),
-        ours: `${a} − ${b} ${ms(obs)}, ${fixed(d.confidence * 100, 0)}% CI [${fixed(low, 1)}, ${fixed(high, 1)}] ms: ${directionText(ours, a, b)}`,
+        ours: `${a} − ${b} ${ms(obs)}, ${fixed(d.confidence * 100, 0)}% CI [${fixed(low, 1)}, ${fixed(high, 1)}] ms: ${directionText(ours, a, b)}${differenceOrderNote(an, d)}`,
       };
     }
     case 'dominance': {

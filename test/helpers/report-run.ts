@@ -40,6 +40,7 @@ export function reportConfig(dir: string): PipelineConfig {
       tail_bytes: 4096,
       order: 'balanced',
       settle: { enabled: false, dirty_kb: 8192, timeout_s: 30, poll_ms: 50 },
+      disk_probe_mb: 0,
     },
     analysis: {
       bootstrap: { resamples: 300 },
