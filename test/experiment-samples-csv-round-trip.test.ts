@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitColumns, commitRowsOf, COMPRESSION_UNIT } from '../harness/commit/commit-columns.js';
-import type { EffectRow } from '../harness/config/effects-section.js';
 import type { SampleColumn, SampleRow } from '../harness/db/sample-columns.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv } from '../harness/report/samples-csv.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
-import { madeUpEffectRows } from './helpers/effect-rows.js';
+import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
 
 const BOOT = { resamples: 400, confidence: 0.95, seed: 'round-trip' };
 
@@ -33,19 +32,7 @@ async function throughJournalAndCsv(rows: readonly SampleRow[], extra: readonly 
 }
 
 test('effect-table launches: samples.csv read back gives the same effect cell to the last digit', async (t) => {
-  const row: EffectRow = {
-    id: 'made-up',
-    name: 'made up',
-    system: 'gVisor',
-    source: 'none',
-    requires: [],
-    setup: [],
-    metric: 'ready',
-    unit: 'ms',
-    p90: false,
-    before: { launch: ['true'], prepare: [] },
-    after: { launch: ['true'], prepare: [] },
-  };
+  const row = madeUpEffectRow('made-up');
   const { journal, csv } = await throughJournalAndCsv(
     madeUpEffectRows(
       'made-up',

@@ -3,26 +3,12 @@
 import test from 'ava';
 import type { EffectRow } from '../harness/config/effects-section.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
-import { madeUpEffectRows } from './helpers/effect-rows.js';
+import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
 import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 
-function row(id: string, system: EffectRow['system']): EffectRow {
-  return {
-    id,
-    name: `Row ${id}`,
-    system,
-    source: `source of ${id}`,
-    requires: [],
-    setup: [],
-    metric: 'ready',
-    unit: 'ms',
-    p90: false,
-    before: { launch: ['true'], prepare: [] },
-    after: { launch: ['true'], prepare: [] },
-  };
-}
+const row = madeUpEffectRow;
 
 function measured(id: string, system: EffectRow['system'], factor: number): ReportedRow {
   const samples = madeUpEffectRows(

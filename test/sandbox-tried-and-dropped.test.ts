@@ -13,24 +13,12 @@ import { samplesCsv } from '../harness/report/samples-csv.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { UserError } from '../harness/errors.js';
-import { madeUpEffectRows } from './helpers/effect-rows.js';
+import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
 
 const ROUNDS = 30;
 const BOOT = { resamples: 1000, confidence: 0.95, seed: 'rule-test' };
 
-const effectRow = (id: string): EffectRow => ({
-  id,
-  name: id,
-  system: 'gVisor',
-  source: 'made up',
-  requires: [],
-  setup: [],
-  metric: 'ready',
-  unit: 'ms',
-  p90: false,
-  before: { launch: ['true'], prepare: [] },
-  after: { launch: ['true'], prepare: [] },
-});
+const effectRow = (id: string): EffectRow => madeUpEffectRow(id);
 
 /** Writes samples.csv of one row (3 sessions of ROUNDS / 3 rounds, before and after drawn by the given functions) and reads it back. */
 function importRow(row: string, before: (u: number) => number, after: (u: number) => number) {

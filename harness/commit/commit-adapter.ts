@@ -12,6 +12,7 @@ import type { SampleRow } from '../db/sample-columns.js';
 import type { Cell } from '../design/design-matrix.js';
 import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
+import { settleColumns } from '../experiment/launch-columns.js';
 import type { Launcher } from '../launch/launcher.js';
 import { onCleanup } from '../process/cleanup.js';
 import { hostName } from '../process/host-name.js';
@@ -70,10 +71,7 @@ function commitRow(
     disk_read_bytes: o?.diskReadBytes ?? null,
     read_chars_bytes: o?.readCharsBytes ?? null,
     layer_bytes: o?.layerBytes ?? null,
-    settle_ms: o?.settled.settleMs ?? null,
-    dirty_kb: o?.settled.dirtyKb ?? null,
-    writeback_kb: o?.settled.writebackKb ?? null,
-    settle_timed_out: o && o.settled.settleMs !== null ? o.settled.timedOut : null,
+    ...settleColumns(o?.settled ?? null),
   };
 }
 

@@ -19,6 +19,7 @@ import { launchId, type Phase } from '../experiment/session-plan.js';
 import { runHook } from './run-hook.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { settle, type SettleOutcome } from '../experiment/settle.js';
+import { launchColumns, settleColumns } from '../experiment/launch-columns.js';
 import { deathReason, deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from './service-fault-policy.js';
 
 export type { Phase };
@@ -216,18 +217,12 @@ export class SamplingSession {
     }
     return {
       ...this.failedRow(place, phase, orderInRound, reason ?? 'failed', settled),
-      ready_ms: result.readyMs,
-      completion_ms: result.completionMs,
+      ...launchColumns(result),
       content_bytes: bytes ? bytes.contentBytes : null,
       response_bytes: bytes ? bytes.responseBytes : null,
-      exit_code: result.exitCode,
-      signal: result.signal,
       ok,
       failure_reason: ok ? null : reason,
       started_at: startedAt,
-      user_cpu_ms: result.userCpuMs,
-      sys_cpu_ms: result.sysCpuMs,
-      max_rss_kb: result.maxRssKb,
     };
   }
 
@@ -257,10 +252,7 @@ export class SamplingSession {
       sys_cpu_ms: null,
       max_rss_kb: null,
       previous_path: place.previousPath,
-      settle_ms: settled?.settleMs ?? null,
-      dirty_kb: settled?.dirtyKb ?? null,
-      writeback_kb: settled?.writebackKb ?? null,
-      settle_timed_out: settled && settled.settleMs !== null ? settled.timedOut : null,
+      ...settleColumns(settled),
     };
   }
 

@@ -15,6 +15,7 @@ import { noServices } from '../contract/running-services.js';
 import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
 import { readLock, writeLock, type LockEntry } from './lock-file.js';
+import { declaredConfig } from './declared-config.js';
 import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
 import { withoutStagePrefix } from './stage-log-line.js';
 import { startServiceSession, type ServiceSession } from '../services/service-session.js';
@@ -180,7 +181,7 @@ class StageExecutor {
         id: p.id,
         kind: def.kind,
         params: decl.with,
-        config,
+        config: declaredConfig(config, def.kind, def.reads),
         outputDir: join(temp, 'outputs'),
         observationsDir: join(temp, 'observations'),
         inputs: this.inputsFor(p.id, plan),

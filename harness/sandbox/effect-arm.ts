@@ -9,6 +9,7 @@ import { expandArgv } from '../design/command-template.js';
 import { runHook } from '../design/run-hook.js';
 import { launchId, type Phase } from '../experiment/session-plan.js';
 import { settle } from '../experiment/settle.js';
+import { launchColumns, settleColumns } from '../experiment/launch-columns.js';
 import type { Launcher } from '../launch/launcher.js';
 import { makeMarker } from '../launch/marker.js';
 import type { EffectRow, EffectSideName } from '../config/effects-section.js';
@@ -81,20 +82,11 @@ export async function visitEffectSide(launcher: Launcher, v: EffectVisit): Promi
   return {
     ...base,
     started_at: startedAt,
-    ready_ms: r.readyMs,
-    completion_ms: r.completionMs,
+    ...launchColumns(r),
+    ...settleColumns(settled),
     value,
-    exit_code: r.exitCode,
-    signal: r.signal,
     ok: failure === null,
     failure_reason: failure,
-    user_cpu_ms: r.userCpuMs,
-    sys_cpu_ms: r.sysCpuMs,
-    max_rss_kb: r.maxRssKb,
-    settle_ms: settled.settleMs,
-    dirty_kb: settled.dirtyKb,
-    writeback_kb: settled.writebackKb,
-    settle_timed_out: settled.settleMs === null ? null : settled.timedOut,
   };
 }
 

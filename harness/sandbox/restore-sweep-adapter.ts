@@ -16,6 +16,7 @@ import { runHook } from '../design/run-hook.js';
 import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId, type Phase } from '../experiment/session-plan.js';
 import { settle } from '../experiment/settle.js';
+import { launchColumns, settleColumns } from '../experiment/launch-columns.js';
 import type { Launcher } from '../launch/launcher.js';
 import { makeMarker } from '../launch/marker.js';
 import { hostName } from '../process/host-name.js';
@@ -102,20 +103,11 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
           launch_id: id,
           session,
           host: hostName(),
-          ready_ms: r.readyMs,
-          completion_ms: r.completionMs,
-          exit_code: r.exitCode,
-          signal: r.signal,
+          ...launchColumns(r),
+          ...settleColumns(settled),
           ok: r.state === 'ok' && r.readyMs !== null,
           failure_reason: r.state === 'ok' ? (r.readyMs === null ? 'no marker line' : null) : (r.failureReason ?? r.state),
           started_at: startedAt,
-          user_cpu_ms: r.userCpuMs,
-          sys_cpu_ms: r.sysCpuMs,
-          max_rss_kb: r.maxRssKb,
-          settle_ms: settled.settleMs,
-          dirty_kb: settled.dirtyKb,
-          writeback_kb: settled.writebackKb,
-          settle_timed_out: settled.settleMs === null ? null : settled.timedOut,
         };
       };
       return {

@@ -1,6 +1,7 @@
 // Made-up journal rows of one effect row (our own logic, no measurement):
 // `sessions` sessions of `rounds` rounds, each round one before and one after
 // launch whose Ready is drawn by the given functions of a seeded uniform.
+import type { EffectRow } from '../../harness/config/effects-section.js';
 import type { SampleRow } from '../../harness/db/sample-columns.js';
 import { seededRandom } from '../../harness/stats/seeded-random.js';
 
@@ -37,4 +38,21 @@ export function madeUpEffectRows(
     }
   }
   return out;
+}
+
+/** A made-up effect row (Ready in ms, lower is better, launches `true`). */
+export function madeUpEffectRow(id: string, system: EffectRow['system'] = 'gVisor'): EffectRow {
+  return {
+    id,
+    name: `Row ${id}`,
+    system,
+    source: `source of ${id}`,
+    requires: [],
+    setup: [],
+    metric: 'ready',
+    unit: 'ms',
+    p90: false,
+    before: { launch: ['true'], prepare: [] },
+    after: { launch: ['true'], prepare: [] },
+  };
 }

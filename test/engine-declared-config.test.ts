@@ -1,0 +1,31 @@
+// A running stage sees only the config it declares in `reads`: reading any
+// other key throws naming the key, so an undeclared read fails in tests
+// instead of leaving the stage's key blind to that key. (Our own logic, with
+// a made-up config.)
+import test from 'ava';
+import type { PipelineConfig } from '../harness/config/pipeline-config.js';
+import { declaredConfig } from '../harness/engine/declared-config.js';
+
+const config = {
+  file: '/p/pipeline.yaml',
+  stages: [],
+  executor: { kind: 'local' },
+  experiment: { name: 'e', question: 'q' },
+  design: { sessions: 3, rounds: 10, settle: { enabled: true, dirty_kb: 8192 } },
+  analysis: { bootstrap: { resamples: 10 } },
+} as unknown as PipelineConfig;
+
+test('a declared section, a declared dotted key and the always-visible keys read as they are', (t) => {
+  const c = declaredConfig(config, 'toy', ['experiment', 'design.sessions', 'design.settle']);
+  t.is(c.experiment.name, 'e');
+  t.is(c.design.sessions, 3);
+  t.is(c.design.settle.dirty_kb, 8192);
+  t.is(c.file, '/p/pipeline.yaml');
+  t.is(c.executor.kind, 'local');
+});
+
+test('an undeclared section or key throws, naming the key and the stage', (t) => {
+  const c = declaredConfig(config, 'toy', ['design.sessions']);
+  t.throws(() => c.design.rounds, { message: /stage kind toy reads config key 'design\.rounds' but does not declare it/ });
+  t.throws(() => c.analysis, { message: /'analysis'/ });
+});
