@@ -59,6 +59,7 @@ const effectsSample: StageDefinition = {
     'design.seed',
     'design.order',
     'design.settle',
+    'design.disk_probe_mb',
     'design.timeout_s',
     'effects.rows',
     'artifacts',
