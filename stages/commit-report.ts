@@ -10,6 +10,7 @@ import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
 import { commitColumns } from '../harness/commit/commit-columns.js';
+import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/report/comparison-csv.js';
 import { renderSvg } from '../harness/report/plot-adapter.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
 import {
@@ -71,6 +72,18 @@ const commitReport: StageDefinition = {
       }
     }
     for (const [name, text] of renderCommitCsvs(analysis)) writeFileSync(join(ctx.outputDir, name), text);
+    // The comparison files every experiment publishes alike, for pipeline compare.
+    const metric = 'completion';
+    writeFileSync(
+      join(ctx.outputDir, 'differences.csv'),
+      comparisonDifferencesCsv(
+        analysis.ratios.map((r) => ({ cohort: r.cell, state: r.state, metric, a: 'naive', b: 'native', unit: 'ms', comparison: r.comparison })),
+      ),
+    );
+    writeFileSync(
+      join(ctx.outputDir, 'statistics.csv'),
+      comparisonStatisticsCsv(analysis.cells.map((c) => ({ cohort: c.cell, path: c.method, state: c.state, metric, unit: 'ms', n: c.n, p50: c.p50WallMs }))),
+    );
     writeFileSync(join(ctx.outputDir, 'report.md'), renderCommitReportMd(inp, plots));
     writeFileSync(join(ctx.outputDir, 'REPRODUCE.md'), renderCommitReproduce(inp));
     ctx.log(`report.md, ${plots.length} plots`);

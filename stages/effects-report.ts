@@ -11,7 +11,8 @@ import { reportOptions } from '../harness/report/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
-import { renderEffectReport, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
+import { renderEffectReport, type MeasuredRow, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
+import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/report/comparison-csv.js';
 import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
 
 /** Commit, host and the digests of the stages this report was rendered from. */
@@ -58,6 +59,32 @@ const effectsReport: StageDefinition = {
     const host = hostFile ? (JSON.parse(readFileSync(hostFile.file, 'utf8')) as SamplingHost) : null;
     writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, provenanceLines(ctx.inputs, host)));
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
+    // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).
+    const measured = rows.filter((r): r is MeasuredRow => r.state === 'measured');
+    const metricOf = (r: MeasuredRow): string => r.row.metric.replace(/^printed:/, '');
+    writeFileSync(
+      join(ctx.outputDir, 'differences.csv'),
+      comparisonDifferencesCsv(
+        measured.map((r) => ({
+          cohort: r.row.id,
+          state: 'none',
+          metric: metricOf(r),
+          a: 'after',
+          b: 'before',
+          unit: r.row.unit,
+          comparison: r.cell.comparison,
+        })),
+      ),
+    );
+    writeFileSync(
+      join(ctx.outputDir, 'statistics.csv'),
+      comparisonStatisticsCsv(
+        measured.flatMap((r) => [
+          { cohort: r.row.id, path: 'before', state: 'none', metric: metricOf(r), unit: r.row.unit, n: r.cell.nBefore, p50: r.cell.p50Before },
+          { cohort: r.row.id, path: 'after', state: 'none', metric: metricOf(r), unit: r.row.unit, n: r.cell.nAfter, p50: r.cell.p50After },
+        ]),
+      ),
+    );
     for (const name of ['requirements.json', 'rows.json']) {
       const f = findInputFile(ctx.inputs, name);
       if (f) copyFileSync(f.file, join(ctx.outputDir, name));

@@ -19,8 +19,8 @@ test('made-up rows: the naive/native ratio pairs rounds and ignores warmup rows'
   rows.push(row(d, 'naive', 'incremental', 1, 1e9, 'warmup'));
   const a = analyzeCommits(rows, [], { resamples: 200, confidence: 0.95, seed: 's' });
   const r = a.ratios.find((x) => x.state === 'incremental')!;
-  t.is(r.rounds, 3);
-  t.is(r.ratio, 10);
+  t.is(r.comparison.rounds, 3);
+  t.is(r.comparison.observed, 10);
   t.is(r.naiveSlowerRounds, 3);
-  t.is(r.low, 10, 'every resample of rounds with ratio 10 has ratio 10');
+  t.is(r.comparison.low, 10, 'every resample of rounds with ratio 10 has ratio 10');
 });

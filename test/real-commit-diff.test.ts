@@ -70,7 +70,7 @@ rootTest('the naive incremental commit is slower than the native one at the larg
   const a = JSON.parse(readFileSync(stageOutput('commit-analyze', 'commit-analysis.json'), 'utf8')) as CommitAnalysis;
   const largest = Math.max(...a.ratios.map((r) => r.dims['total_mb']!));
   const r = a.ratios.find((x) => x.state === 'incremental' && x.dims['total_mb'] === largest)!;
-  t.is(r.rounds, 2);
+  t.is(r.comparison.rounds, 2);
   t.true(r.medianA! > r.medianB!, `naive P50 ${r.medianA} ms, native P50 ${r.medianB} ms`);
 });
 

@@ -6,7 +6,7 @@
 // Per sweep (cells that differ in one dimension only), method and state: the
 // growth fit log(time) = a + b·log(size) with a bootstrap interval for b.
 import { median } from '../stats/quantile.js';
-import { pairedComparison } from '../stats/paired-comparison.js';
+import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
 import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
@@ -56,21 +56,8 @@ export interface CellRatio {
   cell: string;
   dims: Record<string, number>;
   state: string;
-  /** Sessions and complete paired rounds over them. */
-  sessions: number;
-  rounds: number;
-  /** naive / native P50 over every session, with its two-level interval. */
-  ratio: number | null;
-  low: number | null;
-  high: number | null;
-  /** The between-session interval (3 or more sessions). */
-  sessionLow: number | null;
-  sessionHigh: number | null;
-  /** Sessions whose ratio lies on the same side of 1 as the pooled one. */
-  sameDirection: number;
-  betweenSessionEstimated: boolean;
-  detected: boolean;
-  sessionsDisagreeInSize: boolean;
+  /** naive / native: the ratio of medians over every session with its two-level and between-session intervals, per-session ratios and findings. */
+  comparison: ComparisonResult;
   medianA: number | null;
   medianB: number | null;
   /** Rounds in which naive took longer than native. */
@@ -176,17 +163,7 @@ export function analyzeCommits(
         cell,
         dims: cellDims.get(cell)!,
         state,
-        sessions: c.sessions,
-        rounds: c.rounds,
-        ratio: c.observed,
-        low: c.low,
-        high: c.high,
-        sessionLow: c.sessionLow,
-        sessionHigh: c.sessionHigh,
-        sameDirection: c.sameDirection,
-        betweenSessionEstimated: c.betweenSessionEstimated,
-        detected: c.findings.detected,
-        sessionsDisagreeInSize: c.findings.sessionsDisagreeInSize,
+        comparison: c,
         medianA: med(wallRows.filter((r) => r.path === 'naive').map((r) => r.value)),
         medianB: med(wallRows.filter((r) => r.path === 'native').map((r) => r.value)),
         naiveSlowerRounds: rounds.filter((r) => median(r.a) > median(r.b)).length,

@@ -155,12 +155,12 @@ export function renderCommitCsvs(a: CommitAnalysis): Map<string, string> {
         r.dims['file_count']!,
         r.dims['change_bytes']!,
         r.state,
-        r.rounds,
+        r.comparison.rounds,
         r.medianA,
         r.medianB,
-        r.ratio,
-        r.low,
-        r.high,
+        r.comparison.observed,
+        r.comparison.low,
+        r.comparison.high,
         r.naiveSlowerRounds,
       ]),
     ),
@@ -208,16 +208,17 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
     for (const state of a.states) {
       const r = ratioAt(state);
       if (!r) continue;
-      const detected = r.detected
-        ? r.low !== null && r.low > 1
+      const c = r.comparison;
+      const detected = c.findings.detected
+        ? c.low !== null && c.low > 1
           ? 'naive slower'
           : 'naive faster'
-        : r.sessionsDisagreeInSize
+        : c.findings.sessionsDisagreeInSize
           ? 'not established: the sessions disagree in size'
           : 'no difference detected (interval contains 1)';
-      const between = r.sessionLow !== null ? `; between sessions ${x2(r.sessionLow)}–${x2(r.sessionHigh)}` : '';
+      const between = c.sessionLow !== null ? `; between sessions ${x2(c.sessionLow)}–${x2(c.sessionHigh)}` : '';
       L.push(
-        `- **${state} commit** at the largest base (${fixedText(big.dims)}): naive P50 ${ms(r.medianA)} → native P50 ${ms(r.medianB)}; ratio of medians ${x2(r.ratio)} (95% two-level interval ${x2(r.low)}–${x2(r.high)}${between}; ${r.sessions} × ${r.sessions ? Math.round(r.rounds / r.sessions) : 0} rounds, same side of 1 in ${r.sameDirection} of ${r.sessions} sessions; naive slower in ${r.naiveSlowerRounds}/${r.rounds} rounds): ${detected}.`,
+        `- **${state} commit** at the largest base (${fixedText(big.dims)}): naive P50 ${ms(r.medianA)} → native P50 ${ms(r.medianB)}; ratio of medians ${x2(c.observed)} (95% two-level interval ${x2(c.low)}–${x2(c.high)}${between}; ${c.sessions} × ${c.sessions ? Math.round(c.rounds / c.sessions) : 0} rounds, same side of 1 in ${c.sameDirection} of ${c.sessions} sessions; naive slower in ${r.naiveSlowerRounds}/${c.rounds} rounds): ${detected}.`,
       );
     }
   }
@@ -247,10 +248,12 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
     expectationText(growthOf('file_count', 'native'), 0, '- native, incremental commit, against the file count at a fixed total'),
   ])
     if (line) L.push(line);
-  const widest = [...a.ratios.filter((r) => r.state === 'incremental' && r.ratio !== null)].sort((p, q) => q.ratio! - p.ratio!)[0];
+  const widest = [...a.ratios.filter((r) => r.state === 'incremental' && r.comparison.observed !== null)].sort(
+    (p, q) => q.comparison.observed! - p.comparison.observed!,
+  )[0];
   if (widest)
     L.push(
-      `- The largest incremental naive/native ratio of medians is ${x2(widest.ratio)} (${x2(widest.low)}–${x2(widest.high)}) at ${fixedText(widest.dims)}: ${ms(widest.medianA)} against ${ms(widest.medianB)}.`,
+      `- The largest incremental naive/native ratio of medians is ${x2(widest.comparison.observed)} (${x2(widest.comparison.low)}–${x2(widest.comparison.high)}) at ${fixedText(widest.dims)}: ${ms(widest.medianA)} against ${ms(widest.medianB)}.`,
     );
   const bySize = growthOf('total_mb', 'naive')?.fit;
   const byCount = growthOf('file_count', 'naive')?.fit;
@@ -285,7 +288,9 @@ export function renderCommitReportMd(inp: CommitReportInputs, plots: readonly { 
   L.push('## Data and analysis', '', "### Before/after (the source's table)", '');
   L.push('| cell | commit | naive P50 | native P50 | naive/native (95% interval) | rounds |', '|---|---|---:|---:|---:|---:|');
   for (const r of byDims(a.ratios))
-    L.push(`| ${fixedText(r.dims)} | ${r.state} | ${ms(r.medianA)} | ${ms(r.medianB)} | ${x2(r.ratio)} (${x2(r.low)}–${x2(r.high)}) | ${r.rounds} |`);
+    L.push(
+      `| ${fixedText(r.dims)} | ${r.state} | ${ms(r.medianA)} | ${ms(r.medianB)} | ${x2(r.comparison.observed)} (${x2(r.comparison.low)}–${x2(r.comparison.high)}) | ${r.comparison.rounds} |`,
+    );
   L.push('', '### Growth', '');
   for (const p of plots) L.push(`![${p.title}](${p.file})`, '');
   L.push('| sweep | fixed | method | commit | exponent b (95% interval) | sizes | observations |', '|---|---|---|---|---|---:|---:|');

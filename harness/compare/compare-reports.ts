@@ -73,8 +73,9 @@ const key = (...parts: string[]): string => parts.join('\u0000');
 
 export function directionOf(d: PublishedDifference | undefined): Direction {
   if (!d) return 'absent';
-  if (!d.detected || d.value === null || d.value === 0) return 'none';
-  return d.value > 0 ? 'a>b' : 'a<b';
+  const nullValue = d.kind === 'median_ratio' ? 1 : 0;
+  if (!d.detected || d.value === null || d.value === nullValue) return 'none';
+  return d.value > nullValue ? 'a>b' : 'a<b';
 }
 
 const detected = (d: Direction): boolean => d === 'a>b' || d === 'a<b';

@@ -5,6 +5,8 @@
 
 /** One row of differences.csv with kind = median_difference. */
 export interface PublishedDifference {
+  /** median_difference (a - b, null value 0) or median_ratio (a / b, null value 1). */
+  kind: 'median_difference' | 'median_ratio';
   cohort: string;
   state: string;
   metric: string;

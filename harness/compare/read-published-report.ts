@@ -41,12 +41,15 @@ export function readPublishedReport(folder: string): PublishedReport {
     );
   }
   const differences: PublishedDifference[] = diff.rows
-    .filter((r) => (r['kind'] ?? 'median_difference') === 'median_difference')
+    .filter((r) => ['median_difference', 'median_ratio'].includes(r['kind'] ?? 'median_difference'))
     .map((r) => {
+      const kind = (r['kind'] ?? 'median_difference') as PublishedDifference['kind'];
+      const nullValue = kind === 'median_ratio' ? 1 : 0;
       const low = num(r['low']);
       const high = num(r['high']);
-      const detected = hasDetected ? r['detected'] === 'true' : low !== null && high !== null && (low > 0 || high < 0);
+      const detected = hasDetected ? r['detected'] === 'true' : low !== null && high !== null && (low > nullValue || high < nullValue);
       return {
+        kind,
         cohort: r['cohort']!,
         state: r['state']!,
         metric: r['metric']!,

@@ -1,0 +1,77 @@
+// Pure: the differences.csv and statistics.csv of an experiment whose
+// comparisons are ComparisonResults (the effect table, commit-diff, and any
+// experiment on the model), with the column names of the published
+// lazy-startup files (render-csv.ts), so `pipeline compare` reads every
+// experiment's report folders alike. A ratio is written as kind
+// median_ratio (its null value is 1).
+import type { ComparisonResult } from '../stats/paired-comparison.js';
+import { csv } from './format-number.js';
+import { differencesColumns } from './render-csv.js';
+
+export interface ComparisonLine {
+  cohort: string;
+  state: string;
+  metric: string;
+  /** The comparison is a ∘ b (a − b, or a / b for a ratio). */
+  a: string;
+  b: string;
+  /** Unit of the compared medians (ms, bytes). */
+  unit: string;
+  comparison: ComparisonResult;
+}
+
+export interface CellLine {
+  cohort: string;
+  path: string;
+  state: string;
+  metric: string;
+  unit: string;
+  n: number;
+  p50: number | null;
+}
+
+const r6 = (v: number | null): number | null => (v === null ? null : Number(v.toPrecision(6)));
+
+export function comparisonDifferencesCsv(lines: readonly ComparisonLine[]): string {
+  const row = (l: ComparisonLine): Record<(typeof differencesColumns)[number], string | number | boolean | null> => {
+    const c = l.comparison;
+    return {
+      kind: c.kind === 'ratio' ? 'median_ratio' : 'median_difference',
+      cohort: l.cohort,
+      state: l.state,
+      metric: l.metric,
+      a: l.a,
+      b: l.b,
+      service: null,
+      artifact: null,
+      operation: null,
+      unit: c.kind === 'ratio' ? 'ratio' : l.unit,
+      value: r6(c.observed),
+      low: r6(c.low),
+      high: r6(c.high),
+      confidence: c.confidence,
+      resamples: c.resamples,
+      n: c.rounds,
+      detected: c.observed === null ? null : c.findings.detected,
+      sessions: c.sessions,
+      sessions_same_direction: c.sessions ? c.sameDirection : null,
+      session_low: r6(c.sessionLow),
+      session_high: r6(c.sessionHigh),
+      order_effect: null,
+    };
+  };
+  return csv(
+    differencesColumns,
+    lines.map((l) => {
+      const r = row(l);
+      return differencesColumns.map((k) => r[k]);
+    }),
+  );
+}
+
+export function comparisonStatisticsCsv(cells: readonly CellLine[]): string {
+  return csv(
+    ['cohort', 'path', 'state', 'metric', 'unit', 'n', 'p50'],
+    cells.map((c) => [c.cohort, c.path, c.state, c.metric, c.unit, c.n, r6(c.p50)]),
+  );
+}
