@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageInput } from './stage.js';
 import type { HostNoise } from '../process/host-noise.js';
+import type { HostFingerprint } from '../process/host-fingerprint.js';
 
 /** A single-layer OCI image, as built by the pin stage. */
 export interface OciImagePin {
@@ -87,6 +88,8 @@ export interface SessionRecord {
   endedAt: string;
   /** The host's other load over the session (CPU shares, foreign processes) and the noisy-session rule's verdict; never a reason to drop it. */
   noise: HostNoise & { noisy: boolean; reasons: string[] };
+  /** The host's settings (harness/process/host-fingerprint.ts); absent in sessions recorded before it existed. */
+  fingerprint?: HostFingerprint;
 }
 
 /** verify.json (verify, product). */

@@ -4,6 +4,7 @@
 import type { StageContext } from '../contract/stage.js';
 import type { RunningServices } from '../contract/running-services.js';
 import type { SampleJournal } from '../db/sample-journal.js';
+import { readHostFingerprint } from '../process/host-fingerprint.js'; // issue 22: host fingerprint per session
 import { hostName } from '../process/host-name.js';
 import { hostNoise, noisySession, readHostSnapshot } from '../process/host-noise.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
@@ -73,6 +74,10 @@ export async function sampleSession(
   }
   // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
   const noise = hostNoise(hostAtStart, readHostSnapshot(), ourRootPids([ctx.dataDir, '/bg-engine-']));
+  // --- issue 22 (history): the host fingerprint, read after the last launch so it never runs between launches.
+  const engine = Object.values(id.services.byId).find((s) => s.kind === 'docker-engine');
+  const fingerprint = readHostFingerprint({ dataDir: ctx.dataDir, dockerSocket: engine?.socket ?? null, stealShare: noise.stealShare });
+  // --- end of the issue 22 addition
   return {
     session: id.session,
     attempt: id.attempt,
@@ -80,5 +85,6 @@ export async function sampleSession(
     startedAt,
     endedAt: new Date().toISOString(),
     noise: { ...noise, ...noisySession(noise) },
+    fingerprint, // issue 22
   };
 }
