@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages'],
   ['engine'],
   ['executors'],
-  ['commit'],
+  ['commit', 'history'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
   ['analysis', 'launch', 'sandbox'],
   ['services'],
