@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   measure: async () => (await import('./measure-command.js')).measureCommand,
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
   compare: async () => (await import('./compare-command.js')).compareCommand,
+  history: async () => (await import('./history-command.js')).historyCommand,
   'session-job': async () => (await import('./session-job-command.js')).sessionJobCommand,
 };
 

@@ -1,0 +1,95 @@
+// What differs between two runs, from their provenance. Pure.
+//   config   every config key the stages read, as `pipeline status` explains a
+//            stale stage (config-diff.ts), once per key even when several stages read it;
+//   with     a stage's parameters;
+//   code     a code file or script of a stage (its digest in the stage key);
+//   binary   a pinned binary's version or digest (provenance.csv);
+//   image    an image's digest (tar, manifest, erofs);
+//   host     a host fingerprint field (fingerprint-diff.ts).
+// A run whose key inputs were not recorded (an imported report folder) gives
+// one `inputs` entry saying so, and the other kinds still compare.
+import { configChanges, showValue } from '../config/config-diff.js';
+import { fingerprintChanges } from '../process/fingerprint-diff.js';
+import type { HistoryRun } from './history-run.js';
+
+export interface ChangedInput {
+  kind: 'config' | 'with' | 'code' | 'binary' | 'image' | 'host' | 'inputs';
+  key: string;
+  before: string;
+  after: string;
+}
+
+export function changedInputs(before: HistoryRun, after: HistoryRun): ChangedInput[] {
+  const out: ChangedInput[] = [];
+  const seen = new Set<string>();
+  const push = (c: ChangedInput): void => {
+    const k = `${c.kind}\u0000${c.key}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push(c);
+  };
+  const a = before.record?.stages ?? null;
+  const b = after.record?.stages ?? null;
+  if (!a || !b) {
+    push({ kind: 'inputs', key: 'stages', before: a ? 'recorded' : 'not recorded', after: b ? 'recorded' : 'not recorded' });
+  } else {
+    for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      const x = a[id];
+      const y = b[id];
+      if (!x || !y) continue; // a stage added or removed shows as the config keys and code that came with it
+      for (const c of configChanges('', x.config, y.config)) push({ kind: 'config', key: c.key, before: showValue(c.before), after: showValue(c.after) });
+      for (const c of configChanges('with', x.params, y.params))
+        push({ kind: 'with', key: `${id}.${c.key}`, before: showValue(c.before), after: showValue(c.after) });
+      for (const f of [...new Set([...Object.keys(x.code), ...Object.keys(y.code)])].sort()) {
+        if (x.code[f] !== y.code[f])
+          push({ kind: 'code', key: f, before: x.code[f]?.slice(0, 12) ?? '(absent)', after: y.code[f]?.slice(0, 12) ?? '(absent)' });
+      }
+      for (const f of [...new Set([...Object.keys(x.files ?? {}), ...Object.keys(y.files ?? {})])].sort()) {
+        if (x.files?.[f] !== y.files?.[f])
+          push({ kind: 'code', key: `input file ${f}`, before: x.files?.[f]?.slice(0, 12) ?? '(absent)', after: y.files?.[f]?.slice(0, 12) ?? '(absent)' });
+      }
+    }
+  }
+  const items = (r: HistoryRun): Map<string, { version: string; sha256: string }> => new Map(r.provenance.map((p) => [`${p.kind}\u0000${p.name}`, p]));
+  const pa = items(before);
+  const pb = items(after);
+  for (const k of [...new Set([...pa.keys(), ...pb.keys()])].sort()) {
+    const [kind, name] = k.split('\u0000') as [string, string];
+    const x = pa.get(k);
+    const y = pb.get(k);
+    if (!x || !y) {
+      if (pa.size && pb.size)
+        push({
+          kind: kind === 'binary' ? 'binary' : 'image',
+          key: `${kind} ${name}`,
+          before: x ? x.version || x.sha256.slice(0, 12) : '(absent)',
+          after: y ? y.version || y.sha256.slice(0, 12) : '(absent)',
+        });
+      continue;
+    }
+    if (kind === 'binary' && (x.version !== y.version || x.sha256 !== y.sha256)) {
+      push({ kind: 'binary', key: name, before: `${x.version} ${x.sha256.slice(0, 12)}`, after: `${y.version} ${y.sha256.slice(0, 12)}` });
+    } else if (kind !== 'binary' && x.sha256 !== y.sha256) {
+      push({ kind: 'image', key: `${kind} ${name}`, before: x.sha256.slice(0, 12), after: y.sha256.slice(0, 12) });
+    }
+  }
+  if (before.fingerprint && after.fingerprint) {
+    for (const c of fingerprintChanges(before.fingerprint.fingerprint, after.fingerprint.fingerprint))
+      push({ kind: 'host', key: c.field, before: c.before, after: c.after });
+  }
+  return out;
+}
+
+/** `paths.lazy.env.RCLONE_BWLIMIT ((unset) → 40M); host: same` */
+export function describeInputs(changed: readonly ChangedInput[], hostKnown: boolean): string {
+  const parts = changed
+    .filter((c) => c.kind !== 'host')
+    .map((c) => (c.kind === 'inputs' ? 'inputs of one run not recorded' : `${c.kind === 'config' ? '' : c.kind + ' '}${c.key} (${c.before} → ${c.after})`));
+  const host = changed.filter((c) => c.kind === 'host');
+  const hostText = !hostKnown
+    ? 'host: not recorded'
+    : host.length
+      ? `host: ${host.map((c) => `${c.key} (${c.before} → ${c.after})`).join(', ')}`
+      : 'host: same';
+  return [parts.length ? parts.join(', ') : 'no recorded input', hostText].join('; ');
+}
