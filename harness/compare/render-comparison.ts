@@ -1,4 +1,5 @@
 // Text for the terminal and reproduction.md for `pipeline compare`. Pure.
+import { hostCause, hostLine, type HostDifference } from './host-difference.js';
 import { conclusionLabel, directionLabel, summaryLine, type ReportComparison } from './compare-reports.js';
 
 const fixed = (v: number | null, digits: number): string => (v === null ? '–' : v.toFixed(digits));
@@ -38,7 +39,7 @@ export function renderComparisonText(r: ReportComparison): string {
 
 const md = (text: string): string => text.replace(/\|/g, '\\|');
 
-export function renderReproductionMd(r: ReportComparison, baselineFolder: string, candidateFolder: string): string {
+export function renderReproductionMd(r: ReportComparison, baselineFolder: string, candidateFolder: string, host?: HostDifference): string {
   const withSessions = r.conclusions.some((c) => c.baselineSessions !== null || c.candidateSessions !== null);
   const lines: string[] = [
     '# Reproduction',
@@ -47,6 +48,12 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
     '',
     `**${summaryLine(r)}.**`,
     '',
+    ...(host
+      ? [
+          `${hostLine(host)}.${r.changed + r.lost > 0 && hostCause(host) ? ` ${hostCause(host)!.replace(/^possible cause/, 'Possible cause of what changed or was lost')}.` : ''}`,
+          '',
+        ]
+      : []),
     'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected (its interval excludes 0), else "no difference". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
     '',
     '## Conclusions',
