@@ -11,14 +11,17 @@
 // the next, do not overlap. A side needs at least 3 sessions for its
 // interval; with fewer the change is not reported. The ratio is after/before
 // of the sides' geometric means with a Welch interval on the logarithms
-// (log-ratio-interval.ts).
+// (log-ratio-interval.ts). A significant change whose sides do not separate
+// is dropped, the least significant first, and the sides of the others are
+// taken again without it (so one outlying run between two changes does not
+// hide the larger change next to it).
 //
 // Assumptions: sessions are independent and, between change points,
 // identically distributed (E-divisive's exchangeability); the runs of the
 // series are in the order given. A cell missing from a run is left out of
 // that cell's series (its runs keep their numbers).
 import { sessionTInterval } from '../stats/session-t-interval.js';
-import { eDivisive } from './e-divisive.js';
+import { eDivisive, type EDivisiveChange } from './e-divisive.js';
 import { logRatioInterval } from './log-ratio-interval.js';
 
 export const SIGNIFICANCE = 0.05;
@@ -66,23 +69,24 @@ export function cellChanges(perRun: readonly (readonly number[])[], seed: string
   });
   if (values.length < 4 || boundaries.length === 0) return [];
   const found = eDivisive(values, { significance: SIGNIFICANCE, permutations: PERMUTATIONS, minSize: 2, boundaries, seed }).changes;
-  const cuts = [0, ...found.map((c) => c.index), values.length];
-  return found.map((c, i): CellChange => {
-    const before = values.slice(cuts[i]!, cuts[i + 1]!);
-    const after = values.slice(cuts[i + 1]!, cuts[i + 2]!);
-    const side = (v: number[], from: number): SideSummary => {
+  const evaluate = (kept: readonly EDivisiveChange[]): CellChange[] => {
+    const cuts = [0, ...kept.map((c) => c.index), values.length];
+    return kept.map((c, i) => judge(c, values.slice(cuts[i]!, cuts[i + 1]!), values.slice(cuts[i + 1]!, cuts[i + 2]!), cuts[i]!, cuts[i + 1]!));
+  };
+  const judge = (c: EDivisiveChange, before: number[], after: number[], from: number, at: number): CellChange => {
+    const side = (v: number[], start: number): SideSummary => {
       const t = sessionTInterval(v, CONFIDENCE);
       return {
-        fromRun: runOf[from]!,
-        toRun: runOf[from + v.length - 1]!,
+        fromRun: runOf[start]!,
+        toRun: runOf[start + v.length - 1]!,
         sessions: v.length,
         mean: v.reduce((s, x) => s + x, 0) / v.length,
         low: t?.low ?? null,
         high: t?.high ?? null,
       };
     };
-    const b = side(before, cuts[i]!);
-    const a = side(after, cuts[i + 1]!);
+    const b = side(before, from);
+    const a = side(after, at);
     const r = logRatioInterval(before, after, CONFIDENCE);
     let why: string | null = null;
     if (b.low === null || a.low === null) why = 'fewer than 3 sessions on one side: no between-session interval';
@@ -99,5 +103,17 @@ export function cellChanges(perRun: readonly (readonly number[])[], seed: string
       reported: why === null,
       why,
     };
-  });
+  };
+  // A significant change whose sides do not separate is dropped (the least significant first), and the
+  // sides of the others are taken again without it, until every change left separates.
+  let kept = [...found];
+  const dropped: CellChange[] = [];
+  for (;;) {
+    const judged = evaluate(kept);
+    const failing = judged.map((j, i) => ({ j, i })).filter((x) => !x.j.reported);
+    if (!failing.length) return [...judged, ...dropped].sort((x, y) => x.run - y.run);
+    const worst = failing.reduce((w, x) => (x.j.pValue > w.j.pValue || (x.j.pValue === w.j.pValue && x.i > w.i) ? x : w));
+    dropped.push(worst.j);
+    kept = kept.filter((_, i) => i !== worst.i);
+  }
 }
