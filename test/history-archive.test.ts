@@ -1,6 +1,7 @@
 import test from 'ava';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpus, release } from 'node:os';
 import { QUICK, runCli, smokeProject } from './helpers/cli.js';
 import type { RunRecord } from '../harness/history/run-record.js';
 
@@ -29,6 +30,9 @@ test('pipeline run files its published report as one archived run; a rerun with 
       .sort(),
   );
   t.truthy(record.stages?.['sample']?.config['design']);
+  // every sampling session recorded this host's fingerprint
+  t.true(record.sessions.length > 0);
+  t.true(record.sessions.every((s) => s.fingerprint?.kernelRelease === release() && s.fingerprint.cpuCount === cpus().length));
   const before = readFileSync(join(folder, 'samples.csv'), 'utf8');
   await run(dir);
   t.deepEqual(runsOf(dir), [first]);
