@@ -154,3 +154,33 @@ test('history --write renders history.md and a history.html with one plot per ce
   t.is(html.match(/<svg/g)?.length, 2);
   t.regex(readFileSync(join(out, 'history.md'), 'utf8'), /shell lazy cold ready \+33% \[\d+, \d+\] between run 3 and run 4 .*paths\.lazy\.launch/);
 });
+
+test('--by pins.NAME orders the series by the pinned binary version, 1.9 before 1.10, and names the binary that changed', async (t) => {
+  const root = tempDir('benchgraph-history-');
+  const versions = ['crun version 1.10', 'crun version 1.10', 'crun version 1.8', 'crun version 1.9', 'crun version 1.8', 'crun version 1.9'];
+  versions.forEach((v, i) =>
+    fileMadeUpRun(
+      root,
+      join(root, 'runs'),
+      { cells: { 'shell lazy cold ready': around(v.endsWith('1.10') ? 400 : 300) }, config: {}, time: `2026-11-1${i}T10:00:00.000Z`, binaries: { crun: v } },
+      i + 1,
+    ),
+  );
+  const { json } = await historyJson(root, ['--by', 'pins.crun']);
+  t.deepEqual(
+    json.runs.map((r) => r.time.slice(0, 10)),
+    ['2026-11-12', '2026-11-14', '2026-11-13', '2026-11-15', '2026-11-10', '2026-11-11'],
+  );
+  t.is(json.changes.length, 1);
+  t.like(json.changes[0], { run: 5 });
+  t.deepEqual(
+    json.changes[0]!.changed.map((c) => [c.kind, c.key, c.before.split(' ')[2], c.after.split(' ')[2]]),
+    [['binary', 'crun', '1.9', '1.10']],
+  );
+});
+
+test('--by an unknown binary is a user error naming the pinned ones', async (t) => {
+  const r = await runCli(['history', series([300, 301, 302]), '--by', 'pins.nope'], tempDir());
+  t.is(r.code, 2);
+  t.regex(r.stderr, /^error: --by: no run pins a binary named nope \(pinned binaries: crun\)\n$/);
+});

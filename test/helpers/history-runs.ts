@@ -53,6 +53,8 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
     values.forEach((v, i) => sessions.push(`${cohort},${path},${state},${metric},${i + 1},10,${v}`));
   }
   writeFileSync(join(dir, 'statistics.csv'), stats.join('\n') + '\n');
+  // one made-up launch row per run, so two runs with equal tables are still two runs (archived by samples)
+  writeFileSync(join(dir, 'samples.csv'), `experiment,phase,launch_id,started_at\nmade-up,formal,run-${n},${run.time}\n`);
   writeFileSync(join(dir, 'sessions.csv'), sessions.join('\n') + '\n');
   writeFileSync(
     join(dir, 'differences.csv'),
