@@ -184,3 +184,24 @@ test('--by an unknown binary is a user error naming the pinned ones', async (t) 
   t.is(r.code, 2);
   t.regex(r.stderr, /^error: --by: no run pins a binary named nope \(pinned binaries: crun\)\n$/);
 });
+
+test('a change that comes with noisy sessions names the host load beside the inputs', async (t) => {
+  const root = tempDir('benchgraph-history-');
+  [300, 302, 299, 400, 401, 399].forEach((level, i) =>
+    fileMadeUpRun(
+      root,
+      join(root, 'runs'),
+      {
+        cells: { 'shell oci-full cold ready': around(level) },
+        config: {},
+        time: `2026-11-1${i}T10:00:00.000Z`,
+        load: i >= 3 ? { noisy: true, idleShare: 0 } : { noisy: false, idleShare: 0.6 },
+      },
+      i + 1,
+    ),
+  );
+  const { json } = await historyJson(root);
+  t.deepEqual(json.changes[0]!.changed, [{ kind: 'load', key: 'sessions', before: '0/3 noisy, idle 60%, load 1.0', after: '3/3 noisy, idle 0%, load 1.0' }]);
+  const text = await runCli(['history', root], root);
+  t.regex(text.stdout, /changed: no recorded input; host: same; host load: 0\/3 noisy, idle 60%, load 1\.0 → 3\/3 noisy, idle 0%, load 1\.0/);
+});

@@ -5,7 +5,10 @@
 //   code     a code file or script of a stage (its digest in the stage key);
 //   binary   a pinned binary's version or digest (provenance.csv);
 //   image    an image's digest (tar, manifest, erofs);
-//   host     a host fingerprint field (fingerprint-diff.ts).
+//   host     a host fingerprint field (fingerprint-diff.ts);
+//   load     not an input but a possible cause: the host's other load, when the
+//            share of sessions the noisy-session rule flagged differs, or the
+//            mean idle share of the CPUs moved by LOAD_IDLE_POINTS or more.
 // A run whose key inputs were not recorded (an imported report folder) gives
 // one `inputs` entry saying so, and the other kinds still compare.
 import { configChanges, showValue } from '../config/config-diff.js';
@@ -13,7 +16,7 @@ import { fingerprintChanges } from '../process/fingerprint-diff.js';
 import type { HistoryRun } from './history-run.js';
 
 export interface ChangedInput {
-  kind: 'config' | 'with' | 'code' | 'binary' | 'image' | 'host' | 'inputs';
+  kind: 'config' | 'with' | 'code' | 'binary' | 'image' | 'host' | 'load' | 'inputs';
   key: string;
   before: string;
   after: string;
@@ -77,13 +80,33 @@ export function changedInputs(before: HistoryRun, after: HistoryRun): ChangedInp
     for (const c of fingerprintChanges(before.fingerprint.fingerprint, after.fingerprint.fingerprint))
       push({ kind: 'host', key: c.field, before: c.before, after: c.after });
   }
+  const la = loadOf(before);
+  const lb = loadOf(after);
+  if (la && lb && (la.noisy !== lb.noisy || Math.abs(la.idle - lb.idle) >= LOAD_IDLE_POINTS / 100)) {
+    const show = (l: NonNullable<ReturnType<typeof loadOf>>): string => `${l.noisy} noisy, idle ${Math.round(l.idle * 100)}%, load ${l.load.toFixed(1)}`;
+    push({ kind: 'load', key: 'sessions', before: show(la), after: show(lb) });
+  }
   return out;
+}
+
+/** A difference of this many points in the mean idle share of the CPUs counts as a load change. */
+export const LOAD_IDLE_POINTS = 20;
+
+function loadOf(r: HistoryRun): { noisy: string; idle: number; load: number } | null {
+  const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n): n is NonNullable<typeof n> => !!n);
+  if (!loads.length) return null;
+  const mean = (f: (n: (typeof loads)[number]) => number): number => loads.reduce((s, n) => s + f(n), 0) / loads.length;
+  return {
+    noisy: `${loads.filter((n) => n.noisy).length}/${loads.length}`,
+    idle: mean((n) => n.idleShare),
+    load: mean((n) => (n.loadAverageStart + n.loadAverageEnd) / 2),
+  };
 }
 
 /** `paths.lazy.env.RCLONE_BWLIMIT ((unset) → 40M); host: same` */
 export function describeInputs(changed: readonly ChangedInput[], hostKnown: boolean): string {
   const parts = changed
-    .filter((c) => c.kind !== 'host')
+    .filter((c) => c.kind !== 'host' && c.kind !== 'load')
     .map((c) => (c.kind === 'inputs' ? 'inputs of one run not recorded' : `${c.kind === 'config' ? '' : c.kind + ' '}${c.key} (${c.before} → ${c.after})`));
   const host = changed.filter((c) => c.kind === 'host');
   const hostText = !hostKnown
@@ -91,5 +114,6 @@ export function describeInputs(changed: readonly ChangedInput[], hostKnown: bool
     : host.length
       ? `host: ${host.map((c) => `${c.key} (${c.before} → ${c.after})`).join(', ')}`
       : 'host: same';
-  return [parts.length ? parts.join(', ') : 'no recorded input', hostText].join('; ');
+  const load = changed.find((c) => c.kind === 'load');
+  return [parts.length ? parts.join(', ') : 'no recorded input', hostText, ...(load ? [`host load: ${load.before} → ${load.after}`] : [])].join('; ');
 }

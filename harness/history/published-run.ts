@@ -31,7 +31,18 @@ export function sessionsOf(stages: readonly FrozenStage[]): ArchivedSession[] {
     const file = join(s.observationsDir, 'sessions.json');
     if (!existsSync(file)) continue;
     for (const r of JSON.parse(readFileSync(file, 'utf8')) as SessionRecord[]) {
-      out.push({ session: r.session, attempt: r.attempt, host: r.host, startedAt: r.startedAt, endedAt: r.endedAt, fingerprint: r.fingerprint ?? null });
+      const n = r.noise;
+      const noise = n
+        ? {
+            noisy: n.noisy,
+            reasons: n.reasons,
+            loadAverageStart: n.loadAverageStart[0],
+            loadAverageEnd: n.loadAverageEnd[0],
+            idleShare: n.idleShare,
+            stealShare: n.stealShare,
+          }
+        : null;
+      out.push({ session: r.session, attempt: r.attempt, host: r.host, startedAt: r.startedAt, endedAt: r.endedAt, fingerprint: r.fingerprint ?? null, noise });
     }
   }
   return out.sort((a, b) => a.session - b.session || a.attempt - b.attempt);

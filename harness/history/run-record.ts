@@ -29,6 +29,18 @@ export interface ArchivedSession {
   startedAt: string;
   endedAt: string;
   fingerprint: HostFingerprint | null;
+  /** The host's other load over the session (harness/process/host-noise.ts), when recorded. */
+  noise?: SessionLoad | null;
+}
+
+export interface SessionLoad {
+  noisy: boolean;
+  reasons: string[];
+  /** 1-minute load averages at the session's start and end. */
+  loadAverageStart: number;
+  loadAverageEnd: number;
+  idleShare: number;
+  stealShare: number;
 }
 
 export interface RunRecord {

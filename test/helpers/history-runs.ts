@@ -16,6 +16,8 @@ export interface MadeUpRun {
   time: string;
   fingerprint?: Partial<HostFingerprint>;
   binaries?: Record<string, string>;
+  /** The sessions' load (all sessions alike); none recorded when absent. */
+  load?: { noisy: boolean; idleShare: number };
 }
 
 export const HOST: HostFingerprint = {
@@ -82,7 +84,15 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
     experiment: 'made-up',
     source: 'published',
     stages: { sample: stage('sample', run.config), analyze: stage('analyze', { analysis: { bootstrap: { resamples: 2000 } } }) },
-    sessions: Array.from({ length: sessionCount }, (_, i) => ({ session: i + 1, attempt: 1, host: 'h', startedAt: run.time, endedAt: run.time, fingerprint })),
+    sessions: Array.from({ length: sessionCount }, (_, i) => ({
+      session: i + 1,
+      attempt: 1,
+      host: 'h',
+      startedAt: run.time,
+      endedAt: run.time,
+      fingerprint,
+      noise: run.load ? { noisy: run.load.noisy, reasons: [], loadAverageStart: 1, loadAverageEnd: 1, idleShare: run.load.idleShare, stealShare: 0 } : null,
+    })),
   }).folder;
 }
 
