@@ -22,6 +22,12 @@ export const METHOD =
   `which needs 3 or more sessions on each side. Ratio: after/before of the sides' geometric means, 95% Welch interval on the logarithms. ` +
   `Assumes independent sessions, identically distributed between change points, in the order of the series.`;
 
+/** `2/2 noisy` from the archived sessions' load, '' when not recorded. */
+function noisyOf(r: History['runs'][number]): string {
+  const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n) => !!n);
+  return loads.length ? `${loads.filter((n) => n!.noisy).length}/${loads.length} noisy` : '';
+}
+
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return (
@@ -73,7 +79,7 @@ function notReported(h: History): string[] {
 
 export function renderHistoryText(h: History, title: string): string {
   const out = [`${title}: ${h.runs.length} runs`];
-  h.runs.forEach((r, i) => out.push(`  run ${i + 1}  ${r.id}  ${r.time}${r.label ? `  ${r.label}` : ''}  ${r.folder}`));
+  h.runs.forEach((r, i) => out.push(`  run ${i + 1}  ${r.id}  ${r.time}${r.label ? `  ${r.label}` : ''}${noisyOf(r) ? `  ${noisyOf(r)}` : ''}  ${r.folder}`));
   out.push('', 'P50 per run (| before the first run after a reported change):', pad(cellRows(h)).trimEnd());
   out.push('', 'conclusions, median difference per run (* detected):', pad(conclusionRows(h)).trimEnd());
   out.push('', h.changes.length ? `${h.changes.length} change(s):` : 'no change reported');
@@ -99,7 +105,10 @@ export function renderHistoryMd(h: History, title: string): string {
     '',
     '## Runs',
     '',
-    mdTable([['run', 'id', 'time', 'label', 'folder'], ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', r.folder])]),
+    mdTable([
+      ['run', 'id', 'time', 'label', 'sessions', 'folder'],
+      ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r), r.folder]),
+    ]),
   );
   lines.push('', '## P50 per run', '', 'A `|` marks the first run after a reported change.', '', mdTable(cellRows(h)));
   lines.push('', '## Conclusions', '', 'Median difference per run; `*` detected.', '', mdTable(conclusionRows(h)));
@@ -131,7 +140,7 @@ export function renderHistoryHtml(h: History, title: string, svgs: readonly stri
     '<p class="method">Each plot: grey points, the median of each session; blue diamonds, the run\'s P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported change before that run; grey dashed line, a significant change whose sides\' intervals overlap.</p>',
     `<div class="plots">${svgs.map((s) => `<div class="plot">${s}</div>`).join('')}</div>`,
     '<h2>Runs</h2>',
-    table([['run', 'id', 'time', 'label'], ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? ''])]),
+    table([['run', 'id', 'time', 'label', 'sessions'], ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r)])]),
     '<h2>P50 per run</h2>',
     table(cellRows(h)),
     '<h2>Conclusions</h2>',
