@@ -203,5 +203,27 @@ test('a change that comes with noisy sessions names the host load beside the inp
   const { json } = await historyJson(root);
   t.deepEqual(json.changes[0]!.changed, [{ kind: 'load', key: 'sessions', before: '0/3 noisy, idle 60%, load 1.0', after: '3/3 noisy, idle 0%, load 1.0' }]);
   const text = await runCli(['history', root], root);
-  t.regex(text.stdout, /changed: no recorded input; host: same; host load: 0\/3 noisy, idle 60%, load 1\.0 → 3\/3 noisy, idle 0%, load 1\.0/);
+  t.regex(text.stdout, /changed: no recorded input of this cell; host: same; host load: 0\/3 noisy, idle 60%, load 1\.0 → 3\/3 noisy, idle 0%, load 1\.0/);
+});
+
+test('a config key of another path that changed at the step is listed as elsewhere, not as an input of the cell', async (t) => {
+  const root = tempDir('benchgraph-history-');
+  [300, 302, 299, 400, 401, 399].forEach((level, i) =>
+    fileMadeUpRun(
+      root,
+      join(root, 'runs'),
+      {
+        cells: { 'shell oci-full cold ready': around(level) },
+        config: { paths: { lazy: { launch: i >= 3 ? LAUNCH_1M : LAUNCH_64K } } },
+        time: `2026-11-1${i}T10:00:00.000Z`,
+      },
+      i + 1,
+    ),
+  );
+  const { json } = await historyJson(root);
+  t.deepEqual(json.changes[0]!.changed, [
+    { kind: 'config', key: 'paths.lazy.launch', before: JSON.stringify(LAUNCH_64K), after: JSON.stringify(LAUNCH_1M), elsewhere: true },
+  ]);
+  const text = await runCli(['history', root], root);
+  t.regex(text.stdout, /changed: no recorded input of this cell; elsewhere: paths\.lazy\.launch \(/);
 });

@@ -20,6 +20,18 @@ export interface ChangedInput {
   key: string;
   before: string;
   after: string;
+  /** Set on a config key of another path or cohort than the cell's (paths.X, cohorts.Y): listed, but not the cell's own input. */
+  elsewhere?: true;
+}
+
+/** Pure: marks config keys of other paths and cohorts than the cell's as `elsewhere`, listing the cell's own inputs first. */
+export function forCell(changed: readonly ChangedInput[], cell: { cohort: string; path: string }): ChangedInput[] {
+  const other = (c: ChangedInput): boolean => {
+    if (c.kind !== 'config') return false;
+    const [section, name] = c.key.split('.');
+    return (section === 'paths' && name !== cell.path) || (section === 'cohorts' && name !== cell.cohort);
+  };
+  return [...changed.filter((c) => !other(c)), ...changed.filter(other).map((c) => ({ ...c, elsewhere: true as const }))];
 }
 
 export function changedInputs(before: HistoryRun, after: HistoryRun): ChangedInput[] {
@@ -105,8 +117,10 @@ function loadOf(r: HistoryRun): { noisy: string; idle: number; load: number } | 
 
 /** `paths.lazy.env.RCLONE_BWLIMIT ((unset) → 40M); host: same` */
 export function describeInputs(changed: readonly ChangedInput[], hostKnown: boolean): string {
+  const shown = (c: ChangedInput): string => `${c.kind === 'config' ? '' : c.kind + ' '}${c.key} (${c.before} → ${c.after})`;
+  const elsewhere = changed.filter((c) => c.elsewhere);
   const parts = changed
-    .filter((c) => c.kind !== 'host' && c.kind !== 'load')
+    .filter((c) => c.kind !== 'host' && c.kind !== 'load' && !c.elsewhere)
     .map((c) => (c.kind === 'inputs' ? 'inputs of one run not recorded' : `${c.kind === 'config' ? '' : c.kind + ' '}${c.key} (${c.before} → ${c.after})`));
   const host = changed.filter((c) => c.kind === 'host');
   const hostText = !hostKnown
@@ -115,5 +129,10 @@ export function describeInputs(changed: readonly ChangedInput[], hostKnown: bool
       ? `host: ${host.map((c) => `${c.key} (${c.before} → ${c.after})`).join(', ')}`
       : 'host: same';
   const load = changed.find((c) => c.kind === 'load');
-  return [parts.length ? parts.join(', ') : 'no recorded input', hostText, ...(load ? [`host load: ${load.before} → ${load.after}`] : [])].join('; ');
+  return [
+    parts.length ? parts.join(', ') : 'no recorded input of this cell',
+    ...(elsewhere.length ? [`elsewhere: ${elsewhere.map(shown).join(', ')}`] : []),
+    hostText,
+    ...(load ? [`host load: ${load.before} → ${load.after}`] : []),
+  ].join('; ');
 }

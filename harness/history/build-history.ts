@@ -3,7 +3,7 @@
 // change what differs between the run just before and the run just after
 // (attribution.ts). Pure.
 import { sessionTInterval } from '../stats/session-t-interval.js';
-import { changedInputs, type ChangedInput } from './attribution.js';
+import { changedInputs, forCell, type ChangedInput } from './attribution.js';
 import { CONFIDENCE, cellChanges, type CellChange } from './change-points.js';
 import { cellKey, type HistoryRun } from './history-run.js';
 
@@ -117,7 +117,7 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
         low: ch.low,
         high: ch.high,
         pValue: ch.pValue,
-        changed: changedInputs(before, after),
+        changed: forCell(changedInputs(before, after), c),
         hostKnown: !!before.fingerprint && !!after.fingerprint,
       });
     }
