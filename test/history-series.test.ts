@@ -227,3 +227,18 @@ test('a config key of another path that changed at the step is listed as elsewhe
   const text = await runCli(['history', root], root);
   t.regex(text.stdout, /changed: no recorded input of this cell; elsewhere: paths\.lazy\.launch \(/);
 });
+
+test('--fail-on regression with two sessions per run exits 0 at the first run after a slowdown and 1 at the second, when the change becomes reportable', async (t) => {
+  const root = tempDir('benchgraph-history-');
+  const two = (level: number): number[] => [level - 2, level + 2];
+  const levels = [300, 302, 299, 400, 401];
+  levels.forEach((level, i) =>
+    fileMadeUpRun(root, join(root, 'runs'), { cells: { 'shell lazy cold ready': two(level) }, config: {}, time: `2026-11-1${i}T10:00:00.000Z` }, i + 1),
+  );
+  const folders = (await historyJson(root)).json.runs.map((r) => join(root, r.folder));
+  const first = await runCli(['history', ...folders.slice(0, 4), '--fail-on', 'regression'], root);
+  t.is(first.code, 0, first.stderr);
+  const second = await runCli(['history', ...folders, '--fail-on', 'regression'], root);
+  t.is(second.code, 1, second.stderr);
+  t.regex(second.stderr, /shell lazy cold ready \+33% .* between run 3 and run 4/);
+});

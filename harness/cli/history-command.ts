@@ -38,7 +38,7 @@ export const historyCommand: CliCommand = {
     by: { kind: 'string', value: 'KEY', help: 'order runs by time (default), label, or pins.NAME (a pinned binary version)' },
     json: { kind: 'boolean', help: 'print JSON instead of text' },
     write: { kind: 'string', value: 'DIR', help: 'also write DIR/history.md and DIR/history.html (one plot per cell)' },
-    'fail-on': { kind: 'string', value: 'regression', help: 'exit 1 when the latest run starts a change for the worse in a watched cell' },
+    'fail-on': { kind: 'string', value: 'regression', help: 'exit 1 when the latest run makes a change for the worse reportable in a watched cell' },
     watch: { kind: 'list', value: 'C.P.S.M', help: 'watched cells for --fail-on, cohort.path.state.metric, * for any (default: every cell)' },
     'export-bmf': { kind: 'string', value: 'FILE', help: "write the latest run's cells as Bencher Metric Format JSON" },
     import: { kind: 'list', value: 'FOLDER', help: 'first file a published report folder as an archived run of its experiment' },
@@ -87,8 +87,8 @@ export const historyCommand: CliCommand = {
     if (typeof flags['export-bmf'] === 'string') writeFileSync(flags['export-bmf'], JSON.stringify(bmfExport(history), null, 2) + '\n');
     process.stdout.write(flags['json'] ? JSON.stringify(historyJson(history)) + '\n' : renderHistoryText(history, title));
     if (failOn === 'regression') {
-      const bad = regressions(history, watch);
-      if (bad.length) throw new CheckFailed(`the latest run starts ${bad.length} regression(s) in watched cells`, bad.map(changeLine));
+      const bad = regressions(history, ordered.length > 1 ? buildHistory(ordered.slice(0, -1)) : null, watch);
+      if (bad.length) throw new CheckFailed(`the latest run makes ${bad.length} regression(s) reportable in watched cells`, bad.map(changeLine));
     }
     return 0;
   },

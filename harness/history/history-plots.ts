@@ -9,7 +9,7 @@ import type { CellSeries } from './build-history.js';
 export function cellPlot(cell: CellSeries, runIds: readonly string[]): PlotSpec {
   const sessions = cell.points.flatMap((p) => p.sessions.map((v, i) => ({ run: p.run, runId: runIds[p.run - 1], session: i + 1, value: v })));
   const runs = cell.points.map((p) => ({ run: p.run, runId: runIds[p.run - 1], p50: p.p50, low: p.low, high: p.high }));
-  const rules = cell.changes.map((c) => ({ at: c.run - 0.5, reported: c.reported ? 'reported change' : 'significant, intervals overlap' }));
+  const rules = cell.changes.map((c) => ({ at: c.run - 0.5, reported: c.reported ? 'reported change' : 'significant, not reported' }));
   const x = {
     field: 'run',
     type: 'quantitative',
@@ -52,14 +52,14 @@ export function cellPlot(cell: CellSeries, runIds: readonly string[]): PlotSpec 
           field: 'reported',
           type: 'nominal',
           title: null,
-          scale: { domain: ['reported change', 'significant, intervals overlap'], range: ['#d62728', '#aaa'] },
+          scale: { domain: ['reported change', 'significant, not reported'], range: ['#d62728', '#aaa'] },
         },
         strokeDash: {
           field: 'reported',
           type: 'nominal',
           legend: null,
           scale: {
-            domain: ['reported change', 'significant, intervals overlap'],
+            domain: ['reported change', 'significant, not reported'],
             range: [
               [1, 0],
               [4, 4],

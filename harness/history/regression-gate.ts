@@ -1,5 +1,9 @@
 // The CI gate of `pipeline history --fail-on regression`: the latest run
-// starts a reported change in the bad direction for a watched cell. The bad
+// makes a change in the bad direction reportable for a watched cell, that is
+// a change reported with the latest run that was not reported without it. That
+// is a change starting at the latest run, or, when one run alone has fewer
+// than the 3 sessions a side needs for its interval, a change starting at the
+// run before (it becomes reportable one run later). The bad
 // direction is set per metric: for the time and byte metrics of a launch
 // (ready, completion, content_bytes, response_bytes) and any metric not named
 // here, higher is worse. Watched cells are patterns `cohort.path.state.metric`
@@ -21,8 +25,14 @@ export function watched(c: { cohort: string; path: string; state: string; metric
   });
 }
 
-/** Reported changes that the latest run starts, in the bad direction, in a watched cell. */
-export function regressions(h: History, patterns: readonly string[]): ReportedChange[] {
-  const latest = h.runs.length;
-  return h.changes.filter((c) => c.run === latest && watched(c, patterns) && (higherIsWorse(c.metric) ? c.low > 1 : c.high < 1));
+const worse = (c: ReportedChange): boolean => (higherIsWorse(c.metric) ? c.low > 1 : c.high < 1);
+const sameChange = (a: ReportedChange, b: ReportedChange): boolean =>
+  a.cohort === b.cohort && a.path === b.path && a.state === b.state && a.metric === b.metric && a.run === b.run;
+
+/**
+ * Changes for the worse in watched cells that `current` (the series with its latest run) reports and
+ * `previous` (the same series without it; null for a series of one run) does not.
+ */
+export function regressions(current: History, previous: History | null, patterns: readonly string[]): ReportedChange[] {
+  return current.changes.filter((c) => watched(c, patterns) && worse(c) && !(previous?.changes ?? []).some((p) => sameChange(p, c)));
 }

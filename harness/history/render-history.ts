@@ -137,7 +137,7 @@ export function renderHistoryHtml(h: History, title: string, svgs: readonly stri
     `<h1>History: ${escapeHtml(title)}</h1>`,
     `<p>${h.runs.length} runs, ${escapeHtml(h.runs[0]?.time ?? '')} to ${escapeHtml(h.runs[h.runs.length - 1]?.time ?? '')}. ${h.changes.length} change(s) reported.</p>`,
     changes,
-    '<p class="method">Each plot: grey points, the median of each session; blue diamonds, the run\'s P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported change before that run; grey dashed line, a significant change whose sides\' intervals overlap.</p>',
+    '<p class="method">Each plot: grey points, the median of each session; blue diamonds, the run\'s P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported change before that run; grey dashed line, a significant change not reported (its sides\' intervals overlap, or a side has fewer than 3 sessions).</p>',
     `<div class="plots">${svgs.map((s) => `<div class="plot">${s}</div>`).join('')}</div>`,
     '<h2>Runs</h2>',
     table([['run', 'id', 'time', 'label', 'sessions'], ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r)])]),
