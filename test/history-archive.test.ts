@@ -80,3 +80,14 @@ test('history --import of a folder that is not a report is a user error naming t
   t.is(r.code, 2);
   t.regex(r.stderr, /^error: .*nowhere: no such report folder/);
 });
+
+test('pipeline run --label files the archived run with that label, and a label alone never reruns a stage', async (t) => {
+  const dir = smokeProject();
+  await run(dir, '--label', 'release 1.2');
+  const [id] = runsOf(dir);
+  const record = JSON.parse(readFileSync(join(dir, 'reports', 'smoke', 'runs', id!, 'run.json'), 'utf8')) as RunRecord;
+  t.is(record.label, 'release 1.2');
+  const again = await runCli(['run', ...QUICK, '--label', 'release 1.3', '--json'], dir);
+  const stages = (JSON.parse(again.stdout.trim().split('\n').at(-1)!) as { stages: { action: string }[] }).stages;
+  t.true(stages.every((s) => s.action === 'reused'));
+});

@@ -45,6 +45,7 @@ const RUN_FLAGS: FlagSpec = {
   force: { kind: 'list', value: 'ID,..', help: 'rerun these stages even when fresh' },
   'dry-run': { kind: 'boolean', help: 'print what would run and what would be reused, run nothing' },
   executor: { kind: 'string', value: 'local|slurm', help: 'where sampling sessions run (overrides executor.kind; not part of any key)' },
+  label: { kind: 'string', value: 'TEXT', help: 'label of the run filed in the report archive, e.g. a release (for history --by label; not part of any key)' },
 };
 
 export const runCommand: CliCommand = {
@@ -70,6 +71,7 @@ export const runCommand: CliCommand = {
         dryRun: flags['dry-run'] === true,
         log,
         interactive: process.stderr.isTTY === true,
+        label: typeof flags['label'] === 'string' ? flags['label'] : null,
       });
       if (flags['json']) {
         process.stdout.write(JSON.stringify({ stages: outcomes }) + '\n');

@@ -46,6 +46,8 @@ export interface RunOptions {
   interactive: boolean;
   /** Where stages come from; the project's stages/ by default. */
   registry?: StageRegistry;
+  /** Label of the run the report archive files (`pipeline history --by label`); never part of a key. */
+  label?: string | null;
 }
 
 /**
@@ -263,7 +265,7 @@ class StageExecutor {
         observationsDir: this.store.observationsDir(s.uses, s.key),
       });
     }
-    const filed = filePublishedRun(target, this.config.experiment.name, frozen);
+    const filed = filePublishedRun(target, this.config.experiment.name, frozen, this.options.label ?? null);
     this.options.log(`  ${filed.action === 'filed' ? 'archived as' : 'already archived as'} ${relative(process.cwd(), filed.folder) || filed.folder}`);
   }
 

@@ -48,7 +48,7 @@ export function sessionsOf(stages: readonly FrozenStage[]): ArchivedSession[] {
   return out.sort((a, b) => a.session - b.session || a.attempt - b.attempt);
 }
 
-export function filePublishedRun(publishedDir: string, experiment: string, stages: readonly FrozenStage[]): ArchiveOutcome {
+export function filePublishedRun(publishedDir: string, experiment: string, stages: readonly FrozenStage[], label: string | null = null): ArchiveOutcome {
   const archived: Record<string, ArchivedStage> = {};
   for (const s of [...stages].sort((a, b) => a.id.localeCompare(b.id))) {
     archived[s.id] = {
@@ -66,6 +66,7 @@ export function filePublishedRun(publishedDir: string, experiment: string, stage
     runsDir: join(publishedDir, RUNS_DIR),
     experiment,
     source: 'published',
+    label,
     stages: archived,
     sessions: sessionsOf(stages),
   });
