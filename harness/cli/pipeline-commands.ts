@@ -50,7 +50,7 @@ const RUN_FLAGS: FlagSpec = {
 
 export const runCommand: CliCommand = {
   summary: 'reproduce the report described by the pipeline file',
-  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--dry-run] [--json]',
+  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--label TEXT] [--dry-run] [--json]',
   about:
     'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
