@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages'],
   ['engine'],
   ['executors'],
-  ['commit', 'sandbox'],
+  ['commit', 'sandbox', 'history'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
   ['experiment'],
   ['analysis', 'launch'],

@@ -2,6 +2,9 @@ import test from 'ava';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { statusOf } from '../harness/compare/compare-reports.js';
+import { fingerprintChanges } from '../harness/process/fingerprint-diff.js';
+import type { HostFingerprint } from '../harness/process/host-fingerprint.js';
+import { HOST } from './helpers/history-runs.js';
 import { projectRoot, runCli, tempDir } from './helpers/cli.js';
 
 const published = join(projectRoot, 'reports', 'lazy-startup');
@@ -85,7 +88,7 @@ function reverse(r: Record<string, string>): void {
 test('the published report compared with itself holds every conclusion and exits 0', async (t) => {
   const r = await runCli(['compare', published, published], projectRoot);
   t.is(r.code, 0, r.stderr);
-  t.regex(r.stdout, /\n(\d+) of \1 conclusions held\n$/);
+  t.regex(r.stdout, /\n(\d+) of \1 conclusions held\nhost: same \(from provenance\.csv[^\n]*\)\n$/);
 });
 
 test('a reversed conclusion exits 1 and names it', async (t) => {
@@ -114,7 +117,7 @@ test('--json ends with the conclusions and the counts of each status', async (t)
   editDifferences(candidate, dockerVsOciCold, reverse);
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--json'], projectRoot);
   const json = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown> & { conclusions: Record<string, unknown>[] };
-  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched']);
+  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched', 'host']);
   t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status']);
   t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
   t.like(
@@ -195,4 +198,55 @@ test('each cell shows the ratio of candidate to baseline P50', async (t) => {
   writeFileSync(file, [head, ...edited].join('\n') + '\n');
   const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
   t.regex(r.stdout, /shell docker cold ready\s+2297\.000 ms\s+5466\.860 ms\s+×2\.38\n/);
+});
+
+/** Gives a report folder a run.json whose sessions carry this host fingerprint (as an archived run has). */
+function withFingerprint(folder: string, fields: Partial<HostFingerprint>): string {
+  const sessions = [1, 2, 3].map((session) => ({ session, attempt: 1, host: 'h', startedAt: '', endedAt: '', fingerprint: { ...HOST, ...fields } }));
+  writeFileSync(join(folder, 'run.json'), JSON.stringify({ format: 'benchgraph-run/1', sessions }));
+  return folder;
+}
+
+test('compare prints the host fingerprint fields that differ and names them as a possible cause when a conclusion changed', async (t) => {
+  const baseline = withFingerprint(copyReport('baseline'), {});
+  const candidate = withFingerprint(copyReport('candidate'), { cpuModel: 'Intel Xeon', governor: 'powersave' });
+  editDifferences(candidate, dockerVsOciCold, reverse);
+  const r = await runCli(['compare', baseline, candidate], projectRoot);
+  t.is(r.code, 1);
+  t.regex(r.stdout, /^host: cpuModel \(AMD EPYC → Intel Xeon\), governor \(performance → powersave\)$/m);
+  t.regex(r.stderr, /possible cause: the hosts differ in cpuModel, governor/);
+});
+
+test('compare of two folders with the same host fingerprint prints host: same and names no host cause', async (t) => {
+  const baseline = withFingerprint(copyReport('baseline'), {});
+  const candidate = withFingerprint(copyReport('candidate'), { steal: 'unknown' });
+  editDifferences(candidate, dockerVsOciCold, reverse);
+  const r = await runCli(['compare', baseline, candidate], projectRoot);
+  t.regex(r.stdout, /^host: same$/m);
+  t.notRegex(r.stderr, /possible cause/);
+});
+
+test('without archived fingerprints, compare diffs the host rows of provenance.csv and says the fingerprint is partial', async (t) => {
+  const baseline = copyReport('baseline');
+  const candidate = copyReport('candidate');
+  const provenance = (cpu: string): string => `kind,name,version,sha256,detail\nhost,cpu_model,${cpu},,\nhost,vcpus,2,,\nhost,kernel,6.1.0,,\n`;
+  writeFileSync(join(baseline, 'provenance.csv'), provenance('AMD EPYC'));
+  writeFileSync(join(candidate, 'provenance.csv'), provenance('Intel(R) Xeon(R) Processor'));
+  editDifferences(candidate, dockerVsOciCold, (r) => {
+    r['detected'] = 'false';
+  });
+  const r = await runCli(['compare', baseline, candidate, '--json'], projectRoot);
+  t.is(r.code, 1);
+  const json = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { host: { baseline: string; candidate: string; differences: unknown[] } };
+  t.deepEqual(json.host, {
+    baseline: 'provenance',
+    candidate: 'provenance',
+    differences: [{ field: 'cpuModel', before: 'AMD EPYC', after: 'Intel(R) Xeon(R) Processor' }],
+  });
+  t.regex(r.stderr, /possible cause: the hosts differ in cpuModel/);
+});
+
+test('a host fingerprint diff ignores a field only one side recorded and memory that moved by less than 2%', (t) => {
+  const changes = fingerprintChanges({ ...HOST, memoryBytes: 25_276_510_208 }, { cpuModel: HOST.cpuModel, memoryBytes: 25_275_990_016, microcode: '0x2' });
+  t.deepEqual(changes, [{ field: 'microcode', before: '0x1', after: '0x2' }]);
 });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { CheckFailed, UserError } from '../errors.js';
 import type { CliCommand } from './cli-command.js';
 import { compareReports, comparisonJson, conclusionLabel, directionLabel } from '../compare/compare-reports.js';
+import { folderFingerprint } from '../compare/folder-fingerprint.js';
+import { hostCause, hostDifference, hostLine } from '../compare/host-difference.js';
 import { readPublishedReport } from '../compare/read-published-report.js';
 import { renderComparisonText, renderReproductionMd } from '../compare/render-comparison.js';
 
@@ -17,9 +19,9 @@ export const compareCommand: CliCommand = {
   summary: 'hold a report folder against a published one: which conclusions held, changed, were lost or gained',
   usage: USAGE,
   about:
-    'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed).\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
+    'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed),\nand their host fingerprints (archived runs) or provenance.csv host rows, and names a host difference\nas a possible cause when a conclusion is lost or changed.\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
   flags: {
-    json: { kind: 'boolean', help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N}' },
+    json: { kind: 'boolean', help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"host":{...}}' },
     write: { kind: 'string', value: 'FOLDER', help: 'also write FOLDER/reproduction.md' },
   },
   positionals: true,
@@ -34,17 +36,23 @@ export const compareCommand: CliCommand = {
     const baseline = readPublishedReport(opts.baseline);
     const candidate = readPublishedReport(opts.candidate);
     const result = compareReports(baseline, candidate);
+    const host = hostDifference(folderFingerprint(opts.baseline), folderFingerprint(opts.candidate));
+    const bad = result.conclusions.filter((c) => c.status === 'changed' || c.status === 'lost');
+    const cause = bad.length ? hostCause(host) : null;
     if (opts.write !== null) {
       mkdirSync(opts.write, { recursive: true });
-      writeFileSync(join(opts.write, 'reproduction.md'), renderReproductionMd(result, opts.baseline, opts.candidate));
+      writeFileSync(join(opts.write, 'reproduction.md'), renderReproductionMd(result, opts.baseline, opts.candidate, host));
     }
-    process.stdout.write(opts.json ? JSON.stringify(comparisonJson(result)) + '\n' : renderComparisonText(result));
-    const bad = result.conclusions.filter((c) => c.status === 'changed' || c.status === 'lost');
+    process.stdout.write(
+      opts.json
+        ? JSON.stringify({ ...comparisonJson(result), host }) + '\n'
+        : renderComparisonText(result) + hostLine(host) + '\n' + (cause ? cause + '\n' : ''),
+    );
     if (bad.length) {
-      throw new CheckFailed(
-        `${bad.length} of ${result.conclusions.length} conclusions changed or were lost`,
-        bad.map((c) => `${c.status}: ${conclusionLabel(c)} (${directionLabel(c.baseline, c.a, c.b)} → ${directionLabel(c.candidate, c.a, c.b)})`),
-      );
+      throw new CheckFailed(`${bad.length} of ${result.conclusions.length} conclusions changed or were lost`, [
+        ...bad.map((c) => `${c.status}: ${conclusionLabel(c)} (${directionLabel(c.baseline, c.a, c.b)} → ${directionLabel(c.candidate, c.a, c.b)})`),
+        ...(cause ? [cause] : []),
+      ]);
     }
     return 0;
   },

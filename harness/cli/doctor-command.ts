@@ -1,9 +1,12 @@
 // `pipeline doctor`: lists each requirement of the real paths (binaries,
 // kernel file systems, /dev/fuse, root) as met or not, with the command that
-// installs what is missing. Exit code 0 when all are met, 1 otherwise.
+// installs what is missing, then host settings known to add noise (warnings
+// with remedies). Exit code 0 when all requirements are met, 1 otherwise.
 import { DEBIAN_PACKAGES } from '../artifacts/binary-pins.js';
 import { requirements } from '../artifacts/host-requirements.js';
 import type { CliCommand } from './cli-command.js';
+import { readHostFingerprint } from '../process/host-fingerprint.js';
+import { noiseWarnings } from '../process/noise-warnings.js';
 import { sandboxRequirements } from '../sandbox/sandbox-requirements.js';
 
 export const doctorCommand: CliCommand = {
@@ -21,6 +24,10 @@ export const doctorCommand: CliCommand = {
     // Parts of effect rows: informational; a row missing one is reported as not runnable, never an error.
     process.stdout.write('\nparts of effect rows (pipelines/sandbox-effects.yaml lists a row that needs an absent one as not runnable here):\n');
     for (const r of sandboxRequirements()) process.stdout.write(`${r.met ? 'ok     ' : 'absent '} ${r.id.padEnd(width)}  ${r.part}: ${r.detail}\n`);
+    // Host settings known to add noise: warnings with remedies, never a failed requirement.
+    const warnings = noiseWarnings(readHostFingerprint({ dataDir: process.env['BENCHGRAPH_DATA'] ?? '.data' }));
+    process.stdout.write(`\nhost settings known to add noise (${warnings.length ? 'warnings; the exit code does not depend on them' : 'none found'}):\n`);
+    for (const w of warnings) process.stdout.write(`warn    ${w.setting.padEnd(width)}  ${w.detail}  -> ${w.remedy}\n`);
     const missing = reqs.filter((r) => !r.met);
     if (missing.length === 0) {
       process.stdout.write('all requirements of the real paths are met\n');

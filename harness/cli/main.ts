@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
   compare: async () => (await import('./compare-command.js')).compareCommand,
   init: async () => (await import('./init-command.js')).initCommand,
+  history: async () => (await import('./history-command.js')).historyCommand,
   'session-job': async () => (await import('./session-job-command.js')).sessionJobCommand,
 };
 

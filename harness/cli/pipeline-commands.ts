@@ -45,11 +45,12 @@ const RUN_FLAGS: FlagSpec = {
   force: { kind: 'list', value: 'ID,..', help: 'rerun these stages even when fresh' },
   'dry-run': { kind: 'boolean', help: 'print what would run and what would be reused, run nothing' },
   executor: { kind: 'string', value: 'local|slurm', help: 'where sampling sessions run (overrides executor.kind; not part of any key)' },
+  label: { kind: 'string', value: 'TEXT', help: 'label of the run filed in the report archive, e.g. a release (for history --by label; not part of any key)' },
 };
 
 export const runCommand: CliCommand = {
   summary: 'reproduce the report described by the pipeline file',
-  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--dry-run] [--json]',
+  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--label TEXT] [--dry-run] [--json]',
   about:
     'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
@@ -70,6 +71,7 @@ export const runCommand: CliCommand = {
         dryRun: flags['dry-run'] === true,
         log,
         interactive: process.stderr.isTTY === true,
+        label: typeof flags['label'] === 'string' ? flags['label'] : null,
       });
       if (flags['json']) {
         process.stdout.write(JSON.stringify({ stages: outcomes }) + '\n');

@@ -17,6 +17,9 @@ export interface PublishedDifference {
   low: number | null;
   high: number | null;
   detected: boolean;
+  /** The between-session t interval (`session_low`, `session_high`), when the report has it. */
+  sessionLow?: number | null;
+  sessionHigh?: number | null;
   /** `sessions_same_direction` as written (e.g. "2 of 3" or "2"), when the report has that column. */
   sessionsSameDirection: string | null;
   /** `order_effect`: a cell compared was flagged order effect; null when the report has no such column (written before issue 18). */

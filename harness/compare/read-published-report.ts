@@ -59,6 +59,8 @@ export function readPublishedReport(folder: string): PublishedReport {
         low,
         high,
         detected,
+        sessionLow: num(r['session_low']),
+        sessionHigh: num(r['session_high']),
         sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
         orderEffect: flag(r['order_effect']),
       };

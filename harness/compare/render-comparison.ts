@@ -1,6 +1,7 @@
 // Text for the terminal and reproduction.md for `pipeline compare`. Pure.
 import { cellMoved, conclusionLabel, directionLabel, movedRatio, summaryLine, type ReportComparison } from './compare-reports.js';
 import type { PublishedDisk } from './published-report.js';
+import { hostCause, hostLine, type HostDifference } from './host-difference.js';
 
 const fixed = (v: number | null, digits: number): string => (v === null ? '–' : v.toFixed(digits));
 /** Bytes as integers, times with three decimals. */
@@ -70,7 +71,7 @@ export function renderComparisonText(r: ReportComparison): string {
 
 const md = (text: string): string => text.replace(/\|/g, '\\|');
 
-export function renderReproductionMd(r: ReportComparison, baselineFolder: string, candidateFolder: string): string {
+export function renderReproductionMd(r: ReportComparison, baselineFolder: string, candidateFolder: string, host?: HostDifference): string {
   const withSessions = r.conclusions.some((c) => c.baselineSessions !== null || c.candidateSessions !== null);
   const withOrder = r.conclusions.some((c) => c.baselineOrderEffect !== null || c.candidateOrderEffect !== null);
   const lines: string[] = [
@@ -80,6 +81,12 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
     '',
     `**${summaryLine(r)}.**`,
     '',
+    ...(host
+      ? [
+          `${hostLine(host)}.${r.changed + r.lost > 0 && hostCause(host) ? ` ${hostCause(host)!.replace(/^possible cause/, 'Possible cause of what changed or was lost')}.` : ''}`,
+          '',
+        ]
+      : []),
     'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected (its interval excludes 0), else "no difference". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
     '',
     '## Conclusions',

@@ -2,7 +2,7 @@
 // readiness probe, `{port}` when bytes are counted or a TCP probe is used, a
 // prepare command when the data comes from the prepare stage, and no option
 // of another kind (or of this kind on another).
-import type { Finding, Rule } from './cross-rules.js';
+import type { Finding, Rule } from './rule-types.js';
 
 const COMMAND_KEYS = ['command', 'prepare', 'ready', 'content_path'];
 const PROBES = ['tcp', 'http', 'file', 'socket', 'command'];

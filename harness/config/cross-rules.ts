@@ -1,6 +1,7 @@
 // Step 3 of config loading: rules that span keys (the schema checks one key at
 // a time). Each rule looks at the whole config and returns its findings; every
 // finding is reported, each at its place, up to a limit.
+import type { Finding, Rule, RuleContext } from './rule-types.js';
 import { dirname, resolve } from 'node:path';
 import { UserError, UserErrors } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
@@ -13,20 +14,6 @@ interface RawStage {
   uses: string;
   needs: string[];
 }
-
-export interface Finding {
-  path: (string | number)[];
-  message: string;
-  hint: string;
-}
-
-/** Where the pipeline is and which keys its file writes (the schema fills in defaults, so `value` alone cannot tell). */
-export interface RuleContext {
-  pipelineDir: string;
-  written: (path: readonly (string | number)[]) => boolean;
-}
-
-export type Rule = (value: Record<string, unknown>, knownKinds: ReadonlySet<string>, ctx: RuleContext) => Finding[];
 
 const MAX_REPORTED = 10;
 

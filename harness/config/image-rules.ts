@@ -3,7 +3,7 @@
 // loopback, and an archive or layout that exists where the file says.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Finding, Rule } from './cross-rules.js';
+import type { Finding, Rule } from './rule-types.js';
 import { isLoopbackHost, referenceDigest, referenceHost } from './image-reference.js';
 
 const KEYS_OF_KIND: Record<string, { allowed: string[]; required: string[] }> = {

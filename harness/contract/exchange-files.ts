@@ -7,6 +7,7 @@ import type { StageInput } from './stage.js';
 import { UserError } from '../errors.js';
 import type { HostNoise } from '../process/host-noise.js';
 import type { DiskProbe } from '../process/disk-probe.js';
+import type { HostFingerprint } from '../process/host-fingerprint.js';
 
 /** An OCI image in the pin stage's layout: single-layer when built by it, any number of layers when brought by the user. */
 export interface OciImagePin {
@@ -108,6 +109,8 @@ export interface SessionRecord {
   endedAt: string;
   /** The host's other load over the session (CPU shares, foreign processes) and the noisy-session rule's verdict; never a reason to drop it. */
   noise: HostNoise & { noisy: boolean; reasons: string[] };
+  /** The host's settings (harness/process/host-fingerprint.ts); absent in sessions recorded before it existed. */
+  fingerprint?: HostFingerprint;
   /** Disk probes of the data folder's file system at the session's start and end (process/disk-probe.ts); absent in records written before them. */
   disk?: { start: DiskProbe; end: DiskProbe };
 }

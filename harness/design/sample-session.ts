@@ -24,7 +24,7 @@ export async function sampleSession(
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
   // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
-  const closeRecord = await startSessionRecord(id.session, id.attempt, [ctx.dataDir, '/bg-engine-'], { dir: ctx.dataDir, mib: design.disk_probe_mb });
+  const closeRecord = await startSessionRecord(id.session, id.attempt, [ctx.dataDir, '/bg-engine-'], { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
   const perRound = Object.keys(ctx.config.paths).length * design.states.length;
   const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
   const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
@@ -71,5 +71,7 @@ export async function sampleSession(
   } finally {
     await opened.close();
   }
-  return await closeRecord();
+  // The host fingerprint is read after the last launch, so it never runs between launches.
+  const engine = Object.values(id.services.byId).find((s) => s.kind === 'docker-engine');
+  return await closeRecord(engine?.socket ?? null);
 }

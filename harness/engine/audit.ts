@@ -1,6 +1,6 @@
 // `pipeline audit`: re-hash every frozen output the lock file references,
 // every pinned binary recorded in a pins.json, and every published copy
-// (reports); list each file that is missing or whose digest differs.
+// (reports) with its runs/ archive; list each file that is missing or whose digest differs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { projectDirOf } from './run-pipeline.js';
@@ -13,6 +13,8 @@ import { Store } from './store.js';
 import { UserError } from '../errors.js';
 import { checkImageDigests } from '../artifacts/image-digests.js';
 import type { Pins } from '../contract/exchange-files.js';
+import { auditArchive } from '../history/audit-archive.js';
+import { RUNS_DIR } from '../history/published-run.js';
 
 export interface AuditFinding {
   stage: string;
@@ -63,15 +65,19 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string, reg
       const def = await registry.load(decl.uses);
       if (def.publishDir) {
         const published = join(projectDirOf(config.file), def.publishDir(config));
-        checkedFiles += await compareFiles(id, published, manifest.files, findings);
+        checkedFiles += await compareFiles(id, published, manifest.files, findings, RUNS_DIR + '/');
+        // The run archive beside the published copy: each archived run against its own run.json.
+        const archive = auditArchive(join(published, RUNS_DIR));
+        checkedFiles += archive.checkedFiles;
+        for (const f of archive.findings) findings.push({ stage: `${id} archive`, file: relative(process.cwd(), f.file), problem: f.problem });
       }
     }
   }
   return { checkedFiles, findings };
 }
 
-async function compareFiles(stage: string, dir: string, expected: readonly FileDigest[], findings: AuditFinding[]): Promise<number> {
-  const actual = existsSync(dir) ? await listFileDigests(dir) : [];
+async function compareFiles(stage: string, dir: string, expected: readonly FileDigest[], findings: AuditFinding[], skipPrefix?: string): Promise<number> {
+  const actual = (existsSync(dir) ? await listFileDigests(dir) : []).filter((f) => !skipPrefix || !f.path.startsWith(skipPrefix));
   const byPath = new Map(actual.map((f) => [f.path, f]));
   for (const f of expected) {
     const a = byPath.get(f.path);

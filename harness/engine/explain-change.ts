@@ -1,6 +1,6 @@
 // Why a stage is stale, in words, from the key inputs of its last frozen run
 // and the current ones. Pure.
-import { canonicalJson } from '../digest/canonical-json.js';
+import { configChanges, describeChange } from '../config/config-diff.js';
 import type { KeyInputs } from './stage-key.js';
 
 export function explainChange(before: KeyInputs, now: KeyInputs, limit = 6): string[] {
@@ -29,19 +29,5 @@ export function explainChange(before: KeyInputs, now: KeyInputs, limit = 6): str
 }
 
 function diffValues(prefix: string, a: unknown, b: unknown, out: string[]): void {
-  if (canonicalJson(a) === canonicalJson(b)) return;
-  const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-  if (isObj(a) && isObj(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-      diffValues(prefix ? `${prefix}.${k}` : k, a[k], b[k], out);
-    }
-    return;
-  }
-  out.push(`${prefix} changed ${show(a)} -> ${show(b)}`);
-}
-
-function show(v: unknown): string {
-  if (v === undefined || v === null) return '(unset)';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return s.length > 60 ? s.slice(0, 57) + '...' : s;
+  for (const c of configChanges(prefix, a, b)) out.push(describeChange(c));
 }

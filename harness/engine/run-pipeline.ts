@@ -4,7 +4,7 @@
 // identical products leaves every stage after it reused. Volatile stages
 // (warmup) run right before the stage that needs them; services are started
 // around the stages that need them.
-import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageDefinition, StageInput } from '../contract/stage.js';
@@ -23,6 +23,7 @@ import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { inspectFrozenSync } from './frozen-check.js';
 import { CheckFailed } from '../errors.js';
+import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';
 
@@ -46,6 +47,8 @@ export interface RunOptions {
   interactive: boolean;
   /** Where stages come from; the project's stages/ by default. */
   registry?: StageRegistry;
+  /** Label of the run the report archive files (`pipeline history --by label`); never part of a key. */
+  label?: string | null;
 }
 
 /**
@@ -126,7 +129,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       await executor.stopServices();
     }
 
-    for (const p of current) if (p.manifest && executor.ran.has(p.id) === false) executor.publish(p);
+    for (const p of current) if (p.manifest && executor.ran.has(p.id) === false) executor.publish(p, current);
     const outcomes = current.map((p): StageOutcome => {
       const ran = executor.ran.get(p.id);
       if (ran) return ran;
@@ -234,18 +237,37 @@ class StageExecutor {
     if (blocked.length) options.log(`  ${p.id}: kept ${workDir}: still mounted below it: ${blocked.join(', ')}`);
     options.log(`✓ ${p.id} ran in ${seconds.toFixed(2)} s → ${products.digest.slice(0, 12)}`);
     this.ran.set(p.id, { id: p.id, uses: def.kind, key, action: 'ran', outputDigest: products.digest, seconds, reasons: p.reasons });
-    this.publish({ ...p, manifest: store.readManifest(def.kind, key) });
+    this.publish({ ...p, manifest: store.readManifest(def.kind, key) }, plan);
   }
 
-  /** Copies a frozen stage's products to its publish folder (reports/<experiment>/), if it has one. */
-  publish(p: PlannedStage): void {
+  /**
+   * Copies a frozen stage's products to its publish folder (reports/<experiment>/), if it has one,
+   * keeping its runs/ archive; a launch report is then filed in that archive (harness/history/).
+   */
+  publish(p: PlannedStage, plan: readonly PlannedStage[]): void {
     const def = this.ctx.definitions.get(p.uses)!;
     if (!def.publishDir || !p.key || !p.manifest) return;
     const target = join(projectDirOf(this.config.file), def.publishDir(this.config));
-    rmSync(target, { recursive: true, force: true });
+    if (existsSync(target)) for (const name of readdirSync(target)) if (name !== RUNS_DIR) rmSync(join(target, name), { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
     cpSync(this.store.outputsDir(p.uses, p.key), target, { recursive: true });
     this.options.log(`  published ${relative(process.cwd(), target) || target}`);
+    if (!isLaunchReport(target)) return;
+    const frozen: FrozenStage[] = [];
+    for (const s of plan) {
+      const manifest = s.id === p.id ? p.manifest : s.manifest;
+      if (!s.key || !manifest) continue;
+      frozen.push({
+        id: s.id,
+        uses: s.uses,
+        key: s.key,
+        outputDigest: manifest.outputDigest,
+        keyInputs: manifest.keyInputs,
+        observationsDir: this.store.observationsDir(s.uses, s.key),
+      });
+    }
+    const filed = filePublishedRun(target, this.config.experiment.name, frozen, this.options.label ?? null);
+    this.options.log(`  ${filed.action === 'filed' ? 'archived as' : 'already archived as'} ${relative(process.cwd(), filed.folder) || filed.folder}`);
   }
 
   async stopServices(): Promise<void> {

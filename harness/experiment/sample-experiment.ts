@@ -98,7 +98,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
     let done = 0;
     let failures = 0;
     for (const [i, w] of sessions.entries()) {
-      const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, mib: design.disk_probe_mb });
+      const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
       const steps = stepsOf(w);
       const opened = await adapter.openSession(w.session, attempt, {
         append: async (rows) => {

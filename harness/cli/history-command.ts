@@ -1,0 +1,95 @@
+// `pipeline history [EXPERIMENT|FOLDER…]`: the series of archived runs, per
+// cell and conclusion, with change points and the inputs that changed there.
+// Thin: parses flags, calls harness/history, prints or writes. Exit 0, or 1
+// with --fail-on regression when the latest run starts a regression in a
+// watched cell (named on stderr), 2 on a user error.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { loadPipeline } from '../config/load-pipeline.js';
+import { CheckFailed, UserError } from '../errors.js';
+import { knownStageKinds } from '../engine/stage-registry.js';
+import { bmfExport } from '../history/bmf-export.js';
+import { buildHistory } from '../history/build-history.js';
+import { cellPlot } from '../history/history-plots.js';
+import { importReportFolder } from '../history/import-folder.js';
+import { orderRuns } from '../history/order-runs.js';
+import { readRunsOf } from '../history/read-runs.js';
+import { regressions } from '../history/regression-gate.js';
+import { changeLine, historyJson, renderHistoryHtml, renderHistoryMd, renderHistoryText } from '../history/render-history.js';
+import { renderSvg } from '../report/plot-adapter.js';
+import type { CliCommand } from './cli-command.js';
+import { listFlag } from './parse-args.js';
+
+const USAGE =
+  'pipeline history [EXPERIMENT|FOLDER..] [--by time|label|pins.NAME] [--json] [--write DIR] [--fail-on regression [--watch C.P.S.M]] [--export-bmf FILE] [--import FOLDER [--label TEXT]]';
+
+export const historyCommand: CliCommand = {
+  summary: 'the series of archived runs: change points per cell and the inputs that changed there',
+  usage: USAGE,
+  about: [
+    'Reads the archived runs of an experiment (reports/<name>/runs/; default: the experiment of ./pipeline.yaml),',
+    'or the folders given, in the order given. Per cell: P50 per run and change points (E-divisive on session',
+    'medians, reported only when the intervals on both sides separate) with what changed: config keys, code,',
+    'pinned binaries, images, host fingerprint. --json ends with',
+    '{"runs":[{"id","folder","time"}],"changes":[{"cohort","path","state","metric","run","ratio","low","high","changed":[..]}]}.',
+  ].join('\n'),
+  flags: {
+    file: { kind: 'string', short: 'f', value: 'FILE', help: 'pipeline file naming the default experiment (default pipeline.yaml)' },
+    by: { kind: 'string', value: 'KEY', help: 'order runs by time (default), label, or pins.NAME (a pinned binary version)' },
+    json: { kind: 'boolean', help: 'print JSON instead of text' },
+    write: { kind: 'string', value: 'DIR', help: 'also write DIR/history.md and DIR/history.html (one plot per cell)' },
+    'fail-on': { kind: 'string', value: 'regression', help: 'exit 1 when the latest run makes a change for the worse reportable in a watched cell' },
+    watch: { kind: 'list', value: 'C.P.S.M', help: 'watched cells for --fail-on, cohort.path.state.metric, * for any (default: every cell)' },
+    'export-bmf': { kind: 'string', value: 'FILE', help: "write the latest run's cells as Bencher Metric Format JSON" },
+    import: { kind: 'list', value: 'FOLDER', help: 'first file a published report folder as an archived run of its experiment' },
+    label: { kind: 'string', value: 'TEXT', help: 'label of the runs --import files (for --by label)' },
+  },
+  positionals: true,
+  run: async ({ flags, positional }) => {
+    const failOn = flags['fail-on'];
+    if (failOn !== undefined && failOn !== 'regression')
+      throw new UserError(`unknown --fail-on '${String(failOn)}'`, { key: '--fail-on' }, 'use --fail-on regression');
+    const watch = listFlag(flags['watch']);
+    for (const w of watch)
+      if (w.split('.').length !== 4)
+        throw new UserError(`'${w}' is not cohort.path.state.metric`, { key: '--watch' }, 'e.g. --watch shell.lazy.cold.ready or shell.*.cold.*');
+    const label = typeof flags['label'] === 'string' ? flags['label'] : null;
+    const imports = listFlag(flags['import']);
+    if (label !== null && !imports.length) throw new UserError('--label needs --import', { key: '--label' }, 'the label is given to the runs --import files');
+    const projectDir = process.cwd();
+    const imported: string[] = [];
+    for (const folder of imports) {
+      const r = importReportFolder(folder, projectDir, label);
+      process.stderr.write(`${r.action === 'filed' ? 'archived' : 'already archived'} ${folder} as ${relative(projectDir, r.folder)}\n`);
+      imported.push(r.experiment);
+    }
+    let args = positional;
+    if (!args.length) {
+      if (imported.length) args = [...new Set(imported)];
+      else args = [loadPipeline((flags['file'] as string | undefined) ?? 'pipeline.yaml', { sets: [], knownKinds: knownStageKinds() }).experiment.name];
+    }
+    const runs = args.flatMap((a) => readRunsOf(a, projectDir));
+    const by = typeof flags['by'] === 'string' ? flags['by'] : null;
+    // Several folders form the series in the order given; one experiment or folder of runs is in time order.
+    const ordered = by ? orderRuns(runs, by) : runs;
+    const history = buildHistory(ordered);
+    const title = args.join(', ');
+    if (typeof flags['write'] === 'string') {
+      const dir = flags['write'];
+      mkdirSync(dir, { recursive: true });
+      const ids = history.runs.map((r) => r.id);
+      const svgs: string[] = [];
+      for (const cell of history.cells) svgs.push(await renderSvg(cellPlot(cell, ids)));
+      writeFileSync(join(dir, 'history.md'), renderHistoryMd(history, title));
+      writeFileSync(join(dir, 'history.html'), renderHistoryHtml(history, title, svgs));
+      process.stderr.write(`wrote ${join(dir, 'history.md')} and ${join(dir, 'history.html')}\n`);
+    }
+    if (typeof flags['export-bmf'] === 'string') writeFileSync(flags['export-bmf'], JSON.stringify(bmfExport(history), null, 2) + '\n');
+    process.stdout.write(flags['json'] ? JSON.stringify(historyJson(history)) + '\n' : renderHistoryText(history, title));
+    if (failOn === 'regression') {
+      const bad = regressions(history, ordered.length > 1 ? buildHistory(ordered.slice(0, -1)) : null, watch);
+      if (bad.length) throw new CheckFailed(`the latest run makes ${bad.length} regression(s) reportable in watched cells`, bad.map(changeLine));
+    }
+    return 0;
+  },
+};

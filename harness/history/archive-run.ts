@@ -1,0 +1,102 @@
+// Files a published report as an immutable archived run:
+// reports/<experiment>/runs/<date>-<run digest>/ (run-record.ts). A run whose
+// samples (or, without samples.csv, statistics and differences) are already
+// archived is not filed again, so republishing an unchanged run adds nothing.
+// The folder is written beside its place and renamed into it, never edited.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCsvTable } from '../compare/csv-table.js';
+import { canonicalJson } from '../digest/canonical-json.js';
+import { sha256Hex } from '../digest/sha256.js';
+import { ARCHIVED_FILES, RUN_FILE, RUN_FORMAT, type ArchivedSession, type ArchivedStage, type RunRecord } from './run-record.js';
+
+export interface ArchiveInput {
+  /** The report folder whose CSVs are archived. */
+  reportDir: string;
+  /** reports/<experiment>/runs */
+  runsDir: string;
+  experiment: string;
+  source: RunRecord['source'];
+  label?: string | null;
+  stages: Record<string, ArchivedStage> | null;
+  sessions: ArchivedSession[];
+}
+
+export interface ArchiveOutcome {
+  id: string;
+  folder: string;
+  action: 'filed' | 'already archived';
+}
+
+/** The run digest: sha256 of run.json's canonical JSON. */
+export function runDigest(record: RunRecord): string {
+  return sha256Hex(canonicalJson(record));
+}
+
+export function runId(record: RunRecord): string {
+  return `${record.time.slice(0, 10)}-${runDigest(record).slice(0, 12)}`;
+}
+
+/** When the run was measured: its last session's end, else its last formal launch, else the statistics file's time. */
+export function runTime(reportDir: string, sessions: readonly ArchivedSession[]): string {
+  const ends = sessions
+    .map((s) => s.endedAt)
+    .filter(Boolean)
+    .sort();
+  if (ends.length) return ends[ends.length - 1]!;
+  const samples = join(reportDir, 'samples.csv');
+  if (existsSync(samples)) {
+    const starts = parseCsvTable(readFileSync(samples, 'utf8'))
+      .rows.filter((r) => (r['phase'] ?? 'formal') === 'formal')
+      .map((r) => r['started_at'] ?? '')
+      .filter(Boolean)
+      .sort();
+    if (starts.length) return starts[starts.length - 1]!;
+  }
+  return statSync(join(reportDir, 'statistics.csv')).mtime.toISOString();
+}
+
+/** The files that identify a run's data: samples.csv when archived, else statistics and differences. */
+function identity(files: Record<string, string>): string {
+  return files['samples.csv'] ? `samples:${files['samples.csv']}` : `tables:${files['statistics.csv']}:${files['differences.csv']}`;
+}
+
+export function archivedRecords(runsDir: string): { id: string; record: RunRecord }[] {
+  if (!existsSync(runsDir)) return [];
+  return readdirSync(runsDir)
+    .filter((n) => !n.startsWith('.') && existsSync(join(runsDir, n, RUN_FILE)))
+    .sort()
+    .map((id) => ({ id, record: JSON.parse(readFileSync(join(runsDir, id, RUN_FILE), 'utf8')) as RunRecord }));
+}
+
+export function archiveRun(input: ArchiveInput): ArchiveOutcome {
+  const files: Record<string, string> = {};
+  for (const name of ARCHIVED_FILES) {
+    const file = join(input.reportDir, name);
+    if (existsSync(file)) files[name] = sha256Hex(readFileSync(file));
+  }
+  const record: RunRecord = {
+    format: RUN_FORMAT,
+    experiment: input.experiment,
+    time: runTime(input.reportDir, input.sessions),
+    label: input.label ?? null,
+    source: input.source,
+    stages: input.stages,
+    sessions: input.sessions,
+    files,
+  };
+  const same = archivedRecords(input.runsDir).find((r) => identity(r.record.files) === identity(files));
+  if (same) return { id: same.id, folder: join(input.runsDir, same.id), action: 'already archived' };
+  const id = runId(record);
+  const folder = join(input.runsDir, id);
+  const temp = join(input.runsDir, `.tmp-${process.pid}-${id}`);
+  mkdirSync(temp, { recursive: true });
+  try {
+    for (const name of Object.keys(files)) copyFileSync(join(input.reportDir, name), join(temp, name));
+    writeFileSync(join(temp, RUN_FILE), JSON.stringify(record, null, 1) + '\n');
+    renameSync(temp, folder);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+  return { id, folder, action: 'filed' };
+}

@@ -1,0 +1,60 @@
+// One archived run: reports/<experiment>/runs/<date>-<run digest>/ holds the
+// report data of one published run (statistics, differences, sessions,
+// provenance and samples CSVs) and run.json, this record. The folder name's
+// digest is the first 12 hex digits of sha256(canonical JSON of run.json),
+// and run.json lists the sha256 of every other file, so an edited archive
+// fails `pipeline audit`.
+import type { HostFingerprint } from '../process/host-fingerprint.js';
+
+export const RUN_FORMAT = 'benchgraph-run/1';
+export const RUN_FILE = 'run.json';
+/** The report files an archived run keeps (those present in the published folder). */
+export const ARCHIVED_FILES = ['statistics.csv', 'differences.csv', 'sessions.csv', 'provenance.csv', 'samples.csv'] as const;
+
+/** A stage's own key inputs: what it ran and read, without the digests of the stages it needs. */
+export interface ArchivedStage {
+  uses: string;
+  key: string;
+  outputDigest: string;
+  code: Record<string, string>;
+  config: Record<string, unknown>;
+  params: Record<string, unknown>;
+  files?: Record<string, string>;
+}
+
+export interface ArchivedSession {
+  session: number;
+  attempt: number;
+  host: string;
+  startedAt: string;
+  endedAt: string;
+  fingerprint: HostFingerprint | null;
+  /** The host's other load over the session (harness/process/host-noise.ts), when recorded. */
+  noise?: SessionLoad | null;
+}
+
+export interface SessionLoad {
+  noisy: boolean;
+  reasons: string[];
+  /** 1-minute load averages at the session's start and end. */
+  loadAverageStart: number;
+  loadAverageEnd: number;
+  idleShare: number;
+  stealShare: number;
+}
+
+export interface RunRecord {
+  format: typeof RUN_FORMAT;
+  experiment: string;
+  /** When the run was measured: the end of its last sampling session, else its last formal launch. */
+  time: string;
+  /** A user label (`pipeline history --import FOLDER --label TEXT`), for `--by label`. */
+  label: string | null;
+  /** `published` (filed by `pipeline run`) or `imported` (`pipeline history --import`). */
+  source: 'published' | 'imported';
+  /** Stage id -> its key inputs; null for an imported folder, whose inputs were not recorded. */
+  stages: Record<string, ArchivedStage> | null;
+  sessions: ArchivedSession[];
+  /** File name -> sha256 of every other file of the run folder. */
+  files: Record<string, string>;
+}
