@@ -103,3 +103,29 @@ test('no module imports itself through others: the file import graph of harness/
   for (const f of files) visit(f, []);
   t.deepEqual(cycles, []);
 });
+
+test("README's layout lists the layers of harness/ in this table's order", (t) => {
+  const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8');
+  const block = readme.slice(readme.indexOf('## Layout'));
+  const lines = block.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('harness/'));
+  const text = lines
+    .slice(
+      start,
+      lines.findIndex((l, i) => i > start && !l.startsWith(' ')),
+    )
+    .join(' ')
+    .replace(/\(.*$/, '');
+  const written = text
+    .replace(/^harness\//, '')
+    .split('>')
+    .map((layer) =>
+      layer
+        .trim()
+        .split(/\s+/)
+        .map((f) => f.replace(/\/$/, ''))
+        .filter(Boolean),
+    );
+  const expected = LAYERS.filter((l) => !l.includes('stages') && !l.includes('.')).map((l) => [...l]);
+  t.deepEqual(written, expected);
+});
