@@ -45,12 +45,13 @@ const RUN_FLAGS: FlagSpec = {
   force: { kind: 'list', value: 'ID,..', help: 'rerun these stages even when fresh' },
   'dry-run': { kind: 'boolean', help: 'print what would run and what would be reused, run nothing' },
   executor: { kind: 'string', value: 'local|slurm', help: 'where sampling sessions run (overrides executor.kind; not part of any key)' },
+  'allow-dirty': { kind: 'boolean', help: 'publish even when the git work tree of the report folder has uncommitted changes (the report says so)' },
   label: { kind: 'string', value: 'TEXT', help: 'label of the run filed in the report archive, e.g. a release (for history --by label; not part of any key)' },
 };
 
 export const runCommand: CliCommand = {
   summary: 'reproduce the report described by the pipeline file',
-  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--label TEXT] [--dry-run] [--json]',
+  usage: 'pipeline run [-f FILE] [--data DIR] [--only ID,..] [--force ID,..] [--set KEY=VALUE ..] [--label TEXT] [--allow-dirty] [--dry-run] [--json]',
   about:
     'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
@@ -72,6 +73,7 @@ export const runCommand: CliCommand = {
         log,
         interactive: process.stderr.isTTY === true,
         label: typeof flags['label'] === 'string' ? flags['label'] : null,
+        allowDirty: flags['allow-dirty'] === true,
       });
       if (flags['json']) {
         process.stdout.write(JSON.stringify({ stages: outcomes }) + '\n');

@@ -16,6 +16,8 @@ import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
 import { readLock, writeLock, type LockEntry } from './lock-file.js';
 import { declaredConfig } from './declared-config.js';
+import { checkoutState } from '../process/checkout-state.js';
+import { UserError } from '../errors.js';
 import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
 import { withoutStagePrefix } from './stage-log-line.js';
 import { startServiceSession, type ServiceSession } from '../services/service-session.js';
@@ -49,6 +51,27 @@ export interface RunOptions {
   registry?: StageRegistry;
   /** Label of the run the report archive files (`pipeline history --by label`); never part of a key. */
   label?: string | null;
+  /** Publish even from a git work tree with uncommitted changes (the report then says so). */
+  allowDirty?: boolean;
+}
+
+/**
+ * A report published into a git work tree must be traceable to one commit:
+ * with a stage that publishes, a work tree holding the publish folder with
+ * uncommitted tracked changes (run outputs aside) refuses the run before
+ * anything runs, unless --allow-dirty.
+ */
+function refuseDirtyPublish(config: PipelineConfig, ctx: PlanContext, plan: readonly PlannedStage[], allowDirty: boolean): void {
+  if (allowDirty) return;
+  const publishing = plan.find((p) => p.action !== 'skip' && ctx.definitions.get(p.uses)?.publishDir);
+  if (!publishing) return;
+  const state = checkoutState(projectDirOf(config.file));
+  if (!state?.dirty) return;
+  throw new UserError(
+    `the git work tree ${state.root} has uncommitted changes (${state.changed.length} file${state.changed.length === 1 ? '' : 's'}: ${state.changed.slice(0, 3).join(', ')}${state.changed.length > 3 ? ', …' : ''}), so the report stage ${publishing.id} would publish a report no commit describes`,
+    { file: config.file },
+    'commit the changes, or pass --allow-dirty (the report then says the commit had uncommitted changes)',
+  );
 }
 
 /**
@@ -105,8 +128,9 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       }));
     }
 
-    const executor = new StageExecutor(config, store, ctx, options);
     let current = plan();
+    refuseDirtyPublish(config, ctx, current, options.allowDirty === true);
+    const executor = new StageExecutor(config, store, ctx, options);
     try {
       for (;;) {
         const next = current.find((p) => p.action === 'run' && !p.volatile && p.key !== null);

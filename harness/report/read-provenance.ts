@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
+import { checkoutState } from '../process/checkout-state.js';
 import { projectRoot } from '../process/project-root.js';
 import type { HostDescription, Provenance } from './report-inputs.js';
 
@@ -67,13 +68,10 @@ export function describeHost(dataDir: string, sampleManifest: Manifest | null): 
   };
 }
 
-/** The benchgraph commit and whether tracked files differ from it. */
+/** The benchgraph commit and whether its tracked files differ from it (run outputs aside: process/checkout-state.ts). */
 export function checkoutCommit(): { sha: string; dirty: boolean } | null {
-  const root = projectRoot();
-  const sha = run('git', ['rev-parse', 'HEAD'], root);
-  if (!sha || !/^[0-9a-f]{40}$/.test(sha)) return null;
-  const status = run('git', ['status', '--porcelain', '--untracked-files=no'], root);
-  return { sha, dirty: status !== null && status !== '' };
+  const state = checkoutState(projectRoot());
+  return state ? { sha: state.sha, dirty: state.dirty } : null;
 }
 
 export function readProvenance(opts: { dataDir: string; sampleOutputDir: string | null; pinOutputDir: string | null; mirror: string | null }): Provenance {

@@ -1,0 +1,40 @@
+// Effects: the git work tree a folder lies in, and whether its tracked files
+// differ from its commit. What runs write there themselves (published
+// reports/ and lock files) does not make a checkout dirty: a rerun after a
+// publish is still the same commit's.
+import { execFileSync } from 'node:child_process';
+
+export interface CheckoutState {
+  /** The work tree's top folder. */
+  root: string;
+  sha: string;
+  dirty: boolean;
+  /** Tracked files that differ from the commit (outputs of runs left out), repository-relative. */
+  changed: string[];
+}
+
+/** git's output as it is (porcelain lines start with a status column that may be a space). */
+const git = (args: string[], cwd: string): string | null => {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+};
+
+/** Outputs of runs: published report folders and lock files. */
+const isRunOutput = (path: string): boolean => path.startsWith('reports/') || path.includes('/reports/') || path.endsWith('.lock');
+
+/** null when `dir` is not in a git work tree (or git is missing). */
+export function checkoutState(dir: string): CheckoutState | null {
+  const root = git(['rev-parse', '--show-toplevel'], dir)?.trim();
+  const sha = root ? git(['rev-parse', 'HEAD'], root)?.trim() : null;
+  if (!root || !sha || !/^[0-9a-f]{40}$/.test(sha)) return null;
+  const status = git(['status', '--porcelain', '--untracked-files=no'], root) ?? '';
+  const changed = status
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(3).replace(/^.* -> /, ''))
+    .filter((p) => !isRunOutput(p));
+  return { root, sha, dirty: changed.length > 0, changed };
+}
