@@ -29,3 +29,14 @@ test('an undeclared section or key throws, naming the key and the stage', (t) =>
   t.throws(() => c.design.rounds, { message: /stage kind toy reads config key 'design\.rounds' but does not declare it/ });
   t.throws(() => c.analysis, { message: /'analysis'/ });
 });
+
+test('serializing the view writes the declared keys only', (t) => {
+  const c = declaredConfig(config, 'toy', ['experiment', 'design.sessions']);
+  t.deepEqual(JSON.parse(JSON.stringify(c)), {
+    file: '/p/pipeline.yaml',
+    stages: [],
+    executor: { kind: 'local' },
+    experiment: { name: 'e', question: 'q' },
+    design: { sessions: 3 },
+  });
+});
