@@ -103,5 +103,5 @@ test('commit-diff commits and compression launches: samples.csv read back gives 
     return JSON.stringify(analyzeCommits(commits, compression, BOOT));
   };
   t.is(analyse(csv), analyse(journal));
-  t.is(JSON.parse(analyse(csv)).ratios[0].sessions, 3);
+  t.is(JSON.parse(analyse(csv)).ratios[0].comparison.sessions, 3);
 });
