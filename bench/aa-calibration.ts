@@ -6,11 +6,14 @@
 // first session alone (K = 1) and to all sessions (K = 3) of every run and
 // prints the false-positive rates with Clopper-Pearson intervals. The K = 3
 // verdict is checked against the run's own analysis.json. Runs already
-// analysed in OUT are reused, so an interrupted calibration resumes.
-// Run: npx tsc -p . && node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE]
+// analysed in OUT are reused, so an interrupted calibration resumes. With
+// --reuse-stages pin,prepare every later run starts with hard links of the
+// first run's frozen pin and prepare stages (and its artifact cache), which the
+// engine reuses as fresh (same keys): only warmup, sample and analyze rerun.
+// Run: npx tsc -p . && node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE] [--reuse-stages pin,prepare]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Database } from '../harness/db/duckdb.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { aaDetected, aaRate } from '../harness/stats/aa-calibration.js';
@@ -19,6 +22,8 @@ import type { SessionRow } from '../harness/stats/two-level-bootstrap.js';
 const [pipelineArg, runsArg, outArg] = process.argv.slice(2);
 const csvAt = process.argv.indexOf('--csv');
 const csvFile = csvAt > 0 ? process.argv[csvAt + 1] : undefined;
+const reuseAt = process.argv.indexOf('--reuse-stages');
+const reuseStages = reuseAt > 0 ? process.argv[reuseAt + 1]!.split(',') : [];
 if (!pipelineArg || !runsArg || !outArg) {
   console.error('usage: node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE]');
   process.exit(2);
@@ -45,6 +50,15 @@ const t0 = Date.now();
 for (let i = 0; i < runs; i++) {
   const data = join(out, `run-${i}`);
   if (onlyFolder(join(data, 'stages', 'analyze'))) continue;
+  if (i > 0) {
+    const first = join(out, 'run-0');
+    for (const part of [...reuseStages.map((s) => join('stages', s)), ...(reuseStages.length ? ['artifacts'] : [])]) {
+      if (!existsSync(join(first, part)) || existsSync(join(data, part))) continue;
+      mkdirSync(dirname(join(data, part)), { recursive: true });
+      const cp = spawnSync('cp', ['-al', join(first, part), join(data, part)], { encoding: 'utf8' });
+      if (cp.status !== 0) throw new Error(`cp -al ${part}: ${cp.stderr}`);
+    }
+  }
   const r = spawnSync(process.execPath, [cli, 'run', '-f', pipeline, '--data', data, '--set', `design.seed=aa-${i}`], { cwd: out, encoding: 'utf8' });
   if (r.status !== 0) {
     console.error(`run ${i} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
