@@ -40,6 +40,17 @@ const onlyFolder = (dir: string): string | null => {
   return keys.length === 1 ? join(dir, keys[0]!) : null;
 };
 
+/** The sample stage the run's analysis read: the one whose output digest its manifest names (an interrupted run may leave two). */
+function sampleFolderOf(data: string): string {
+  const analyzeManifest = readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'manifest.json'), 'utf8');
+  const samples = readdirSync(join(data, 'stages', 'sample')).map((k) => join(data, 'stages', 'sample', k));
+  const used = samples.filter((dir) =>
+    analyzeManifest.includes((JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { outputDigest: string }).outputDigest),
+  );
+  if (used.length !== 1) throw new Error(`${data}: cannot tell which sample stage the analysis read`);
+  return used[0]!;
+}
+
 interface Analysis {
   rules: { bootstrap: { resamples: number; confidence: number; seed: string | number } };
   differences: { cohort: string; state: string; metric: string; a: string; b: string; sessions: number; detected: boolean }[];
@@ -73,7 +84,7 @@ let mismatches = 0;
 for (let i = 0; i < runs; i++) {
   const data = join(out, `run-${i}`);
   const analysis = JSON.parse(readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'outputs', 'analysis.json'), 'utf8')) as Analysis;
-  const db = await Database.open(join(onlyFolder(join(data, 'stages', 'sample'))!, 'outputs', 'samples.duckdb'), { readOnly: true });
+  const db = await Database.open(join(sampleFolderOf(data), 'outputs', 'samples.duckdb'), { readOnly: true });
   try {
     for (const d of analysis.differences) {
       const column = d.metric === 'ready' ? 'ready_ms' : 'completion_ms';
