@@ -4,7 +4,8 @@
 // uninstrumented twin, same rounds) the observed difference of medians, its
 // two-level bootstrap interval, its between-session t interval, the median of
 // the uninstrumented twin, the cost as a share of it, and the sessions and
-// rounds it rests on; with the run's start and end and the host's load.
+// rounds it rests on; with the run's start and end and the host's load. The
+// run is the data folder's most recently finished analysis.
 // Run: node dist/bench/instrument-cost-rows.js DATA_DIR
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +16,15 @@ if (!data) {
   console.error('usage: node dist/bench/instrument-cost-rows.js DATA_DIR');
   process.exit(2);
 }
-const only = (kind: string): string => {
-  const keys = readdirSync(join(data, 'stages', kind));
-  if (keys.length !== 1) throw new Error(`${data}: ${keys.length} ${kind} stages, expected one`);
-  return join(data, 'stages', kind, keys[0]!);
+// The most recently finished analysis, and the sample stage whose output digest its manifest names.
+const folders = (kind: string): string[] => readdirSync(join(data, 'stages', kind)).map((k) => join(data, 'stages', kind, k));
+const manifest = (dir: string): { endedAt: string; outputDigest: string; text: string } => {
+  const text = readFileSync(join(dir, 'manifest.json'), 'utf8');
+  return { ...(JSON.parse(text) as { endedAt: string; outputDigest: string }), text };
 };
+const analyzeDir = folders('analyze').sort((x, y) => manifest(y).endedAt.localeCompare(manifest(x).endedAt))[0]!;
+const sampleDir = folders('sample').find((dir) => manifest(analyzeDir).text.includes(manifest(dir).outputDigest))!;
+const only = (kind: string): string => (kind === 'analyze' ? analyzeDir : sampleDir);
 interface Analysis {
   cells: { cohort: string; path: string; state: string; metric: string; n: number; p50Ms: number }[];
   differences: {
