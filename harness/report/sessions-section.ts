@@ -144,6 +144,6 @@ function detectableSentence(cells: readonly object[]): string {
   if (ms.length === 0) return '';
   const lo = Math.min(...ms);
   const hi = Math.max(...ms);
-  const range = lo === hi ? `${fixed(lo, 1)} ms` : `${fixed(lo, 1)} to ${fixed(hi, 1)} ms, by cell`;
-  return ` That design would call a true difference of ${range} detected in 80% of runs (docs/STATISTICS.md).`;
+  const range = lo === hi ? `${fixed(lo, 1)} ms` : `${fixed(lo, 1)} to ${fixed(hi, 1)} ms, depending on the cell`;
+  return ` At that design, the smallest true difference from a like cell that would be detected in 80% of runs is ${range} (docs/STATISTICS.md).`;
 }
