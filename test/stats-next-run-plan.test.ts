@@ -1,6 +1,7 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { optimalRoundsPerSession, planHalfWidth, planNextRun, type PlanCell } from '../harness/stats/next-run-plan.js';
+import { smallestDetectableDifference } from '../harness/stats/power.js';
 import { studentTQuantile } from '../harness/stats/student-t.js';
 import type { VarianceComponents } from '../harness/stats/variance-components.js';
 
@@ -96,4 +97,19 @@ test('a cell without a between-session estimate is left unplanned and named', (t
 test('a target no plan within the limits reaches is reported unreachable', (t) => {
   const plan = planNextRun(cells, costs, { confidence: 0.95, relativeHalfWidth: 0.0001 }, limits);
   t.false(plan.reachable);
+});
+
+test('each planned cell states the smallest difference, from an independent cell like it, that the planned design detects 80% of the time', (t) => {
+  const plan = planNextRun(cells, costs, target, limits);
+  for (const c of plan.cells) {
+    const components = cells.find((x) => x.id === c.id)!.components;
+    const expected = smallestDetectableDifference(
+      { sessionVar: 2 * components.betweenVar!, roundVar: 2 * components.withinVar! },
+      plan.sessions,
+      plan.rounds,
+      target.confidence,
+    );
+    t.is(c.smallestDetectableMs, expected, c.id);
+    t.true(c.smallestDetectableMs! > c.halfWidthMs, `${c.id}: 80% power needs more than the half width`);
+  }
 });

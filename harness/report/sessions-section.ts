@@ -123,9 +123,28 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
       `Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
         `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
         `counting ${fixed(plan.target.sessionStartS, 0)} s per session start and ${fixed(plan.target.launchMs, 0)} ms per launch), after Kalibera & Jones (ISMM 2013). ` +
-        `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`,
+        `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.` +
+        detectableSentence(plan.cells),
       '',
     );
   }
   return L;
+}
+
+/**
+ * What the planned run can see: the range over cells of the smallest
+ * difference (from an independent cell like it) it would detect 80% of the
+ * time (harness/stats/power.ts via next-run-plan.ts); empty for an analysis
+ * written before the plan carried it.
+ */
+function detectableSentence(cells: readonly object[]): string {
+  const ms = cells.flatMap((c) => {
+    const v = (c as { smallestDetectableMs?: unknown }).smallestDetectableMs;
+    return typeof v === 'number' && Number.isFinite(v) ? [v] : [];
+  });
+  if (ms.length === 0) return '';
+  const lo = Math.min(...ms);
+  const hi = Math.max(...ms);
+  const range = lo === hi ? `${fixed(lo, 1)} ms` : `${fixed(lo, 1)} to ${fixed(hi, 1)} ms, depending on the cell`;
+  return ` At that design, the smallest true difference from a like cell that would be detected in 80% of runs is ${range} (docs/STATISTICS.md).`;
 }

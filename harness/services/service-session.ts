@@ -1,6 +1,8 @@
 // Starts the pipeline's services from their prepared data for the stages that
 // need them, each service with `count_bytes` behind a byte-counting proxy on
-// 127.0.0.1, and stops them all afterwards (also on error and signal).
+// 127.0.0.1, and stops them all afterwards (also on error and signal). A
+// counted service also offers its uncounted upstream as the values
+// direct_address and direct_url, for the paths that measure the proxy's cost.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig, ServiceSection } from '../config/pipeline-config.js';
@@ -73,6 +75,9 @@ export async function startServiceSession(
         });
         proxies.push(proxy);
         stops.push(() => proxy.close());
+        // The service itself, not counted: for instrument-cost paths that measure what the proxy costs.
+        endpoint.values['direct_address'] = `${started.upstream.host}:${started.upstream.port}`;
+        endpoint.values['direct_url'] = `http://${started.upstream.host}:${started.upstream.port}`;
         endpoint.address = `${proxy.host}:${proxy.port}`;
         endpoint.url = `http://${proxy.host}:${proxy.port}`;
       }

@@ -23,6 +23,11 @@
 // A cell whose between-session variance is not estimated (fewer than 2
 // sessions) cannot be planned: it is listed in `unplanned`, and with no
 // plannable cell `reachable` is false.
+//
+// Per planned cell also the smallest difference the planned design would
+// detect 80% of the time (power.ts), against a cell like it measured
+// independently (difference variances twice the cell's): what the run can see.
+import { smallestDetectableDifference } from './power.js';
 import { studentTQuantile } from './student-t.js';
 import type { Level, VarianceComponents } from './variance-components.js';
 
@@ -62,6 +67,13 @@ export interface CellPlan {
   targetMs: number;
   /** The half width this cell reaches with the planned sessions x rounds. */
   halfWidthMs: number;
+  /**
+   * The smallest true difference from a cell with the same variance
+   * components, measured in the same rounds but independently of it, that the
+   * planned design would call detected in 80% of runs (power.ts); null when
+   * the plan has fewer than 3 sessions.
+   */
+  smallestDetectableMs: number | null;
 }
 
 export interface NextRunPlan {
@@ -129,6 +141,12 @@ export function planNextRun(cells: readonly PlanCell[], costs: PlanCosts, target
       optimalRounds: optimalRoundsPerSession(c.components, costs),
       targetMs: targets[i]!,
       halfWidthMs: planHalfWidth(c.components, k, r, target.confidence),
+      smallestDetectableMs: smallestDetectableDifference(
+        { sessionVar: 2 * (c.components.betweenVar ?? 0), roundVar: 2 * (c.components.withinVar ?? 0) },
+        k,
+        r,
+        target.confidence,
+      ),
     })),
     unplanned,
   };

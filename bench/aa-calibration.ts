@@ -1,0 +1,126 @@
+// Benchmark (not a test): the A/A calibration of "detected" on real launches
+// (docs/STATISTICS.md). Runs an A/A pipeline (paths a and b the same path
+// under two names; pipelines/aa-echo.yaml, pipelines/aa-lazy.yaml) RUNS times
+// with the real `pipeline run`, each run with its own data folder and
+// design.seed=aa-<i> (a fresh round order), then re-applies the rule to the
+// first session alone (K = 1) and to all sessions (K = 3) of every run and
+// prints the false-positive rates with Clopper-Pearson intervals. The K = 3
+// verdict is checked against the run's own analysis.json. Runs already
+// analysed in OUT are reused, so an interrupted calibration resumes. With
+// --reuse-stages pin,prepare every later run starts with hard links of the
+// first run's frozen pin and prepare stages (and its artifact cache), which the
+// engine reuses as fresh (same keys): only warmup, sample and analyze rerun.
+// Run: npx tsc -p . && node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE] [--reuse-stages pin,prepare]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Database } from '../harness/db/duckdb.js';
+import { projectRoot } from '../harness/process/project-root.js';
+import { aaDetected, aaRate } from '../harness/stats/aa-calibration.js';
+import type { SessionRow } from '../harness/stats/two-level-bootstrap.js';
+
+const [pipelineArg, runsArg, outArg] = process.argv.slice(2);
+const csvAt = process.argv.indexOf('--csv');
+const csvFile = csvAt > 0 ? process.argv[csvAt + 1] : undefined;
+const reuseAt = process.argv.indexOf('--reuse-stages');
+const reuseStages = reuseAt > 0 ? process.argv[reuseAt + 1]!.split(',') : [];
+if (!pipelineArg || !runsArg || !outArg) {
+  console.error('usage: node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE]');
+  process.exit(2);
+}
+const pipeline = resolve(pipelineArg);
+const runs = Number(runsArg);
+const out = resolve(outArg);
+mkdirSync(out, { recursive: true });
+const cli = join(projectRoot(), 'bin', 'pipeline.js');
+
+const onlyFolder = (dir: string): string | null => {
+  if (!existsSync(dir)) return null;
+  const keys = readdirSync(dir);
+  return keys.length === 1 ? join(dir, keys[0]!) : null;
+};
+
+/** The sample stage the run's analysis read: the one whose output digest its manifest names (an interrupted run may leave two). */
+function sampleFolderOf(data: string): string {
+  const analyzeManifest = readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'manifest.json'), 'utf8');
+  const samples = readdirSync(join(data, 'stages', 'sample')).map((k) => join(data, 'stages', 'sample', k));
+  const used = samples.filter((dir) =>
+    analyzeManifest.includes((JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { outputDigest: string }).outputDigest),
+  );
+  if (used.length !== 1) throw new Error(`${data}: cannot tell which sample stage the analysis read`);
+  return used[0]!;
+}
+
+interface Analysis {
+  rules: { bootstrap: { resamples: number; confidence: number; seed: string | number } };
+  differences: { cohort: string; state: string; metric: string; a: string; b: string; sessions: number; detected: boolean }[];
+}
+
+const started = new Date();
+const t0 = Date.now();
+for (let i = 0; i < runs; i++) {
+  const data = join(out, `run-${i}`);
+  if (onlyFolder(join(data, 'stages', 'analyze'))) continue;
+  if (i > 0) {
+    const first = join(out, 'run-0');
+    for (const part of [...reuseStages.map((s) => join('stages', s)), ...(reuseStages.length ? ['artifacts'] : [])]) {
+      if (!existsSync(join(first, part)) || existsSync(join(data, part))) continue;
+      mkdirSync(dirname(join(data, part)), { recursive: true });
+      const cp = spawnSync('cp', ['-al', join(first, part), join(data, part)], { encoding: 'utf8' });
+      if (cp.status !== 0) throw new Error(`cp -al ${part}: ${cp.stderr}`);
+    }
+  }
+  const r = spawnSync(process.execPath, [cli, 'run', '-f', pipeline, '--data', data, '--set', `design.seed=aa-${i}`], { cwd: out, encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error(`run ${i} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
+    process.exit(1);
+  }
+  console.error(`run ${i + 1}/${runs} done, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+const verdicts = new Map<string, { k1: boolean[]; k3: boolean[] }>();
+const csv = ['run,cohort,state,metric,a,b,sessions,detected'];
+let mismatches = 0;
+for (let i = 0; i < runs; i++) {
+  const data = join(out, `run-${i}`);
+  const analysis = JSON.parse(readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'outputs', 'analysis.json'), 'utf8')) as Analysis;
+  const db = await Database.open(join(sampleFolderOf(data), 'outputs', 'samples.duckdb'), { readOnly: true });
+  try {
+    for (const d of analysis.differences) {
+      const column = d.metric === 'ready' ? 'ready_ms' : 'completion_ms';
+      const rows = (
+        await db.all(
+          `SELECT session, round, path, ${column} AS value FROM samples WHERE phase = 'formal' AND ok AND cohort = ? AND state = ? AND path IN (?, ?)`,
+          [d.cohort, d.state, d.a, d.b],
+        )
+      ).map((r) => ({ session: Number(r['session']), round: Number(r['round']), path: String(r['path']), value: Number(r['value']) })) as SessionRow[];
+      const b = analysis.rules.bootstrap;
+      const options = { resamples: b.resamples, confidence: b.confidence, seed: [b.seed, d.cohort, d.state, d.metric, d.a, d.b].join('|') };
+      const k1 = aaDetected(rows, d.a, d.b, 1, options);
+      const kAll = aaDetected(rows, d.a, d.b, d.sessions, options);
+      if (kAll !== d.detected) mismatches++;
+      const key = `${d.cohort} ${d.state} ${d.metric} ${d.a} - ${d.b}`;
+      const v = verdicts.get(key) ?? { k1: [], k3: [] };
+      v.k1.push(k1);
+      v.k3.push(kAll);
+      verdicts.set(key, v);
+      csv.push([i, d.cohort, d.state, d.metric, d.a, d.b, 1, k1].join(','), [i, d.cohort, d.state, d.metric, d.a, d.b, d.sessions, kAll].join(','));
+    }
+  } finally {
+    db.close();
+  }
+}
+const pct = (x: number): string => (100 * x).toFixed(1);
+console.log(`A/A calibration of ${pipelineArg}: ${runs} runs, tallied ${started.toISOString()} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+console.log('| difference | K = 1 detected | K = 3 detected |');
+console.log('|---|---|---|');
+for (const [key, v] of verdicts) {
+  const r1 = aaRate(v.k1, 1);
+  const r3 = aaRate(v.k3, 3);
+  console.log(
+    `| ${key} | ${r1.successes}/${r1.trials} = ${pct(r1.rate)}% [${pct(r1.low)}, ${pct(r1.high)}] | ${r3.successes}/${r3.trials} = ${pct(r3.rate)}% [${pct(r3.low)}, ${pct(r3.high)}] |`,
+  );
+}
+console.log(`K = 3 verdicts that differ from the runs' own analysis.json: ${mismatches}`);
+if (csvFile) writeFileSync(csvFile, csv.join('\n') + '\n');
+if (mismatches > 0) process.exit(1);
