@@ -212,6 +212,14 @@ export interface NextRunRecommendation {
   /** Launch time of the recommended design plus session start-ups, seconds. */
   costS: number;
   target: { relativeHalfWidth: number; confidence: number; sessionStartS: number; launchMs: number; launchesPerRound: number };
-  cells: { id: string; dominant: 'sessions' | 'rounds' | null; optimalRounds: number; targetMs: number; halfWidthMs: number }[];
+  /** smallestDetectableMs: the smallest true difference the planned design detects in 80% of runs (stats/power.ts); null below 3 sessions, absent in analyses written before it. */
+  cells: {
+    id: string;
+    dominant: 'sessions' | 'rounds' | null;
+    optimalRounds: number;
+    targetMs: number;
+    halfWidthMs: number;
+    smallestDetectableMs?: number | null;
+  }[];
   unplanned: string[];
 }

@@ -6,6 +6,7 @@ import { clusterSorted } from '../stats/cluster-rule.js';
 import { dominanceSorted } from '../stats/dominance.js';
 import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
 import { sessionTInterval } from '../stats/session-t-interval.js';
+import { isDetected } from '../stats/detection-rule.js';
 import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
 import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
@@ -179,7 +180,7 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
             confidence: r.confidence,
             sessionLowMs: between?.low ?? null,
             sessionHighMs: between?.high ?? null,
-            detected: r.observed !== null && !r.containsZero && !(between?.containsZero ?? false),
+            detected: isDetected(r, between),
           });
         }
       }

@@ -137,11 +137,8 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
  * time (harness/stats/power.ts via next-run-plan.ts); empty for an analysis
  * written before the plan carried it.
  */
-function detectableSentence(cells: readonly object[]): string {
-  const ms = cells.flatMap((c) => {
-    const v = (c as { smallestDetectableMs?: unknown }).smallestDetectableMs;
-    return typeof v === 'number' && Number.isFinite(v) ? [v] : [];
-  });
+function detectableSentence(cells: readonly { smallestDetectableMs?: number | null }[]): string {
+  const ms = cells.flatMap((c) => (typeof c.smallestDetectableMs === 'number' && Number.isFinite(c.smallestDetectableMs) ? [c.smallestDetectableMs] : []));
   if (ms.length === 0) return '';
   const lo = Math.min(...ms);
   const hi = Math.max(...ms);

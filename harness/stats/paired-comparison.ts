@@ -11,6 +11,7 @@
 //     between-session interval does not (K >= 3).
 import type { BootstrapOptions } from './paired-bootstrap.js';
 import { sessionTInterval } from './session-t-interval.js';
+import { isDetected } from './detection-rule.js';
 import { twoLevelBootstrap, type PairedSession, type PairedStatistic, type SessionDifference } from './two-level-bootstrap.js';
 
 export interface ComparisonResult {
@@ -40,7 +41,6 @@ export function pairedComparison(sessions: readonly PairedSession[], kind: Paire
   const between = usable ? sessionTInterval(kind === 'ratio' ? perSession.map(Math.log) : perSession, options.confidence) : null;
   const back = (v: number): number => (kind === 'ratio' ? Math.exp(v) : v);
   const twoLevelExcludes = r.observed !== null && !r.containsZero;
-  const betweenExcludes = between === null || !between.containsZero;
   return {
     kind,
     sessions: r.sessions,
@@ -56,7 +56,8 @@ export function pairedComparison(sessions: readonly PairedSession[], kind: Paire
     sessionLow: between ? back(between.low) : null,
     sessionHigh: between ? back(between.high) : null,
     findings: {
-      detected: twoLevelExcludes && betweenExcludes,
+      // containsZero is "contains the null value": 1 for the ratio, 0 for its logs in the between-session interval.
+      detected: isDetected(r, between),
       sessionsDisagreeInSize: twoLevelExcludes && between !== null && between.containsZero,
     },
   };
