@@ -10,9 +10,9 @@ import type { StageContext } from '../contract/stage.js';
 import { pinnedImageTar } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { Cell } from '../design/design-matrix.js';
-import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
+import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
-import { settleColumns } from '../experiment/launch-columns.js';
+import { settleColumns, visitColumns } from '../experiment/launch-columns.js';
 import type { Launcher } from '../launch/launcher.js';
 import { onCleanup } from '../process/cleanup.js';
 import { hostName } from '../process/host-name.js';
@@ -44,24 +44,14 @@ async function importBase(ctx: StageContext, engines: CommitEngine[]): Promise<v
 /** A journal row of one commit (or of a commit never made because the initial one failed). */
 function commitRow(
   experiment: string,
-  v: { session: number; attempt: number; unit: string; arm: string; phase: string; round: number; position: number; previous: string | null },
+  v: AdapterVisit,
   dims: Cell['values'],
   state: (typeof COMMIT_STATES)[number],
   o: CommitObservation | null,
   startedAt: string,
 ): SampleRow {
   return {
-    experiment,
-    cohort: v.unit,
-    path: v.arm,
-    state,
-    phase: v.phase,
-    round: v.round,
-    order_in_round: v.position,
-    previous_path: v.previous,
-    launch_id: launchId(v.session, v.attempt, v.unit, v.arm, state, v.phase as 'formal', v.round),
-    session: v.session,
-    host: hostName(),
+    ...visitColumns(experiment, v, state),
     ...Object.fromEntries(Object.entries(dims).map(([k, x]) => [k, Number(x)])),
     completion_ms: o?.wallMs ?? null,
     ok: o?.ok ?? false,
@@ -188,7 +178,7 @@ export function commitAdapter(ctx: StageContext, o: CommitAdapterOptions): Exper
               listings.set(cell.id, { ...(listings.get(cell.id) ?? {}), ...(Object.keys(byState).length ? { [v.arm]: byState } : {}) });
             }
             return COMMIT_STATES.map((state) =>
-              commitRow(ctx.config.experiment.name, { ...v, session }, cell.values, state, obs.find((x) => x.state === state) ?? null, startedAt),
+              commitRow(ctx.config.experiment.name, v, cell.values, state, obs.find((x) => x.state === state) ?? null, startedAt),
             );
           } finally {
             await removeWorkload(engine, tag);

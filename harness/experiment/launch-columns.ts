@@ -1,8 +1,28 @@
-// Pure: the sample-row columns every experiment fills the same way: what the
-// launch helper measured of a launch, and the settle that preceded it.
+// The sample-row columns every experiment fills the same way: where a launch
+// stands, what the launch helper measured of it, and the settle before it.
 import type { SampleRow } from '../db/sample-columns.js';
 import type { LaunchResult } from '../launch/launch-types.js';
 import type { SettleOutcome } from './settle.js';
+import { launchId } from './session-plan.js';
+import type { ArmVisit } from './run-rounds.js';
+import { hostName } from '../process/host-name.js';
+
+/** Where a launch stands in the experiment: its unit, arm, condition, round, position and id (the journal's key columns). */
+export function visitColumns(experiment: string, v: ArmVisit & { attempt: number }, condition: string): SampleRow {
+  return {
+    experiment,
+    cohort: v.unit,
+    path: v.arm,
+    state: condition,
+    phase: v.phase,
+    round: v.round,
+    order_in_round: v.position,
+    previous_path: v.previous,
+    launch_id: launchId(v.session, v.attempt, v.unit, v.arm, condition, v.phase, v.round),
+    session: v.session,
+    host: hostName(),
+  };
+}
 
 export function launchColumns(r: LaunchResult): SampleRow {
   return {

@@ -13,13 +13,12 @@ import { promisify } from 'node:util';
 import type { SettleSection } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import { runHook } from '../design/run-hook.js';
-import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
-import { launchId, type Phase } from '../experiment/session-plan.js';
+import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
+import { launchId } from '../experiment/session-plan.js';
 import { settle } from '../experiment/settle.js';
-import { launchColumns, settleColumns } from '../experiment/launch-columns.js';
+import { launchColumns, settleColumns, visitColumns } from '../experiment/launch-columns.js';
 import type { Launcher } from '../launch/launcher.js';
 import { makeMarker } from '../launch/marker.js';
-import { hostName } from '../process/host-name.js';
 import { EFFECT_ENV } from './effect-arm.js';
 import { openRowFolder, sandboxScriptsDir, type RowFolder } from './row-folder.js';
 
@@ -65,12 +64,9 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
         open = null;
         if (f) await f.close();
       };
-      const launch = async (
-        v: { unit: string; arm: string; phase: Phase; round: number; position: number; previous: string | null; attempt: number },
-        state: string,
-      ): Promise<SampleRow> => {
+      const launch = async (v: AdapterVisit, state: string): Promise<SampleRow> => {
         const { mib, folder } = open!;
-        const id = launchId(session, v.attempt, v.unit, v.arm, state, v.phase, v.round);
+        const id = launchId(v.session, v.attempt, v.unit, v.arm, state, v.phase, v.round);
         const marker = makeMarker(id);
         if (state === 'cold') await step([sh('drop-caches.sh')], folder.dir);
         if (v.arm === 'start')
@@ -92,17 +88,7 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
         const startedAt = new Date().toISOString();
         const r = await o.launcher.launch({ launchId: id, argv, env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 4096 });
         return {
-          experiment: o.experiment,
-          cohort: v.unit,
-          path: v.arm,
-          state,
-          phase: v.phase,
-          round: v.round,
-          order_in_round: v.position,
-          previous_path: v.previous,
-          launch_id: id,
-          session,
-          host: hostName(),
+          ...visitColumns(o.experiment, v, state),
           ...launchColumns(r),
           ...settleColumns(settled),
           ok: r.state === 'ok' && r.readyMs !== null,
