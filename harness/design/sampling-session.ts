@@ -183,6 +183,10 @@ export class SamplingSession {
     } catch (e) {
       return this.failedRow(place, phase, orderInRound, `launch template of path ${place.path}: ${(e as Error).message}`);
     }
+    // Fresh per launch: a run interrupted mid-launch can leave this launch's workspace behind, and the
+    // warmup's preflight launch ids repeat from run to run (attempt 0), so clear it first.
+    const stale = removeScratch(place.workspace);
+    if (stale.length) return this.failedRow(place, phase, orderInRound, `mounts left in the launch's workspace by an earlier run: ${stale.join(', ')}`);
     mkdirSync(place.workspace, { recursive: true });
     // Untimed wash-out after every hook of the previous launches and this one: writeback of a torn-down pair is not billed to this launch.
     const settled = await settle(this.o.config.design.settle, this.o.signal);
