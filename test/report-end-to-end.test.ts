@@ -1,4 +1,5 @@
 import test from 'ava';
+import { testDesign } from './helpers/test-design.js';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,19 +23,7 @@ function config(dir: string): PipelineConfig {
       docker: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
       lazy: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
     },
-    design: {
-      preflight: 1,
-      warmup_rounds: 3,
-      sessions: 1,
-      rounds: 30,
-      seed: 'e2e',
-      states: ['cold', 'warm'],
-      timeout_s: 60,
-      tail_bytes: 4096,
-      order: 'balanced',
-      settle: { enabled: false, dirty_kb: 8192, timeout_s: 30, poll_ms: 50 },
-      disk_probe_mb: 0,
-    },
+    design: testDesign(30, 'e2e'),
     analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },
     report: {},
     executor: { kind: 'local' },

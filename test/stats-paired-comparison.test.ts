@@ -2,9 +2,10 @@
 // of paired rounds, with the between-session rule as named findings. NumPy
 // and SciPy (Debian python3-numpy, python3-scipy) are the independent references.
 import test from 'ava';
+import { twoLevelDraws } from './helpers/two-level-draws.js';
 import { execFileSync } from 'node:child_process';
 import { pairedComparison } from '../harness/stats/paired-comparison.js';
-import { randomInt, seededRandom } from '../harness/stats/seeded-random.js';
+import { seededRandom } from '../harness/stats/seeded-random.js';
 import { pairSessions, type PairedSession, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -26,17 +27,7 @@ function scaledSessions(factors: readonly number[], rounds: number, seed: string
 test('the ratio statistic resamples medians a / b as NumPy does given the same draws', (t) => {
   const sessions = scaledSessions([1.3, 1.25, 1.35], 12, 'ratio-numpy');
   const resamples = 300;
-  const random = seededRandom('ratio-draws');
-  const k = sessions.length;
-  const draws = Array.from({ length: resamples }, () => {
-    const picked: [number, number][] = [];
-    for (let d = 0; d < k; d++) {
-      const s = randomInt(random, k);
-      const n = sessions[s]!.rounds.length;
-      for (let j = 0; j < n; j++) picked.push([s, randomInt(random, n)]);
-    }
-    return picked;
-  });
+  const draws = twoLevelDraws(sessions, resamples, 'ratio-draws');
   const script = `
 import json, sys, numpy as np
 d = json.load(sys.stdin)

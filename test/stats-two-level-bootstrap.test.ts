@@ -1,8 +1,9 @@
 import test from 'ava';
+import { twoLevelDraws } from './helpers/two-level-draws.js';
 import { execFileSync } from 'node:child_process';
 import { pairedRoundBootstrap, type PairedRound } from '../harness/stats/paired-bootstrap.js';
 import { quantileSorted } from '../harness/stats/quantile.js';
-import { randomInt, seededRandom } from '../harness/stats/seeded-random.js';
+import { seededRandom } from '../harness/stats/seeded-random.js';
 import { selectQuantile } from '../harness/stats/select-quantile.js';
 import { pairSessions, sessionDirectionSentence, twoLevelBootstrap, type PairedSession, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
 
@@ -122,17 +123,7 @@ test('two-level resampled medians and the percentile interval agree with NumPy g
   sessions[1]!.rounds.push({ a: [1005, 1007], b: [951] }); // unequal rounds per session and values per round
   const resamples = 400;
   // The documented draw order: K session draws, then for each drawn session in order its own round draws.
-  const random = seededRandom('numpy-two-level');
-  const k = sessions.length;
-  const draws = Array.from({ length: resamples }, () => {
-    const picked: [number, number][] = [];
-    for (let d = 0; d < k; d++) {
-      const s = randomInt(random, k);
-      const n = sessions[s]!.rounds.length;
-      for (let j = 0; j < n; j++) picked.push([s, randomInt(random, n)]);
-    }
-    return picked;
-  });
+  const draws = twoLevelDraws(sessions, resamples, 'numpy-two-level');
   const script = `
 import json, sys, numpy as np
 d = json.load(sys.stdin)

@@ -1,6 +1,7 @@
 // Runs the real analyze and report stages on a samples.duckdb written from
 // synthetic rows (two cohorts, three paths, cold and warm; some failed
 // launches; one cell whose content bytes vary), in a temporary folder.
+import { testDesign } from './test-design.js';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../../harness/config/pipeline-config.js';
@@ -29,19 +30,7 @@ export function reportConfig(dir: string): PipelineConfig {
       lazy: { launch: ['{command}'], env: {}, hooks, services: [] },
       'oci-full': { launch: ['{command}'], env: {}, hooks, services: [] },
     },
-    design: {
-      preflight: 1,
-      warmup_rounds: 3,
-      sessions: 1,
-      rounds: 20,
-      seed: 'synthetic',
-      states: ['cold', 'warm'],
-      timeout_s: 60,
-      tail_bytes: 4096,
-      order: 'balanced',
-      settle: { enabled: false, dirty_kb: 8192, timeout_s: 30, poll_ms: 50 },
-      disk_probe_mb: 0,
-    },
+    design: testDesign(20, 'synthetic'),
     analysis: {
       bootstrap: { resamples: 300 },
       comparisons: [
