@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['artifacts'],
   ['contract'],
   ['config', 'net'],
-  ['stats', 'db', 'process', 'digest', 'paths'],
+  ['stats', 'db', 'process', 'digest', 'paths', 'document'],
   ['.'], // harness/errors.ts
 ];
 

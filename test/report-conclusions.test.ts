@@ -1,12 +1,12 @@
-// Conclusion sentences state how many launches each statistic covers and never
-// claim more than the statistic shows (a lower median, not "faster").
+// The launch report's phrases state how many launches each statistic covers
+// and never claim more than the statistic shows (a lower median, not
+// "faster"): the counts of conclusions.ts and the named phrases of
+// launch-phrases.ts, on made-up analyses.
 import test from 'ava';
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harness/analysis/analysis-result.js';
-import { cohortConclusions, contentSentences, countText, differenceText, formatters, reasonLabel } from '../harness/report/conclusions.js';
-import type { ReportOptions } from '../harness/report/report-options.js';
-
-const options: ReportOptions = { title: null, plots: false, msDecimals: 1, secondsDecimals: 2, percentDecimals: 1, notes: [], scope: null, paths: {} };
-const f = formatters(options);
+import { countText, failedText, reasonLabel } from '../harness/report/conclusions.js';
+import { accountingSentence, differenceCell, failuresSentence, orderEffectSentence, settleSentence } from '../harness/report/launch-phrases.js';
+import type { SampleRow } from '../harness/db/sample-columns.js';
 
 function cell(path: string, launches: number, failures: number, p50Ms: number): CellStatistics {
   const n = launches - failures;
@@ -84,35 +84,49 @@ function analysis(dockerFailures: number): AnalysisResult {
   } as unknown as AnalysisResult;
 }
 
-test('a cell sentence with failures says how many launches it covers, how many failed and why', (t) => {
-  const text = cohortConclusions(analysis(3), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
-  t.true(text.includes('docker has a P50 of 400.0 ms (n=27 of 30; 3 failed (2 timeout, 1 marker line never appeared on stdout (exit code 1)))'), text);
-  t.true(text.includes('lazy has a P50 of 190.0 ms (n=30 of 30)'), text);
-  t.regex(
-    text,
-    /3 formal launches failed; they are counted but left out of every P50, cluster, dominance and interval above, so the slowest launches may be missing/,
-  );
+test('a cell with failures says how many launches its statistics cover, how many failed and why', (t) => {
+  const a = analysis(3);
+  t.is(countText(a, a.cells[0]!), 'n=27 of 30; 3 failed (2 timeout, 1 marker line never appeared on stdout (exit code 1))');
+  t.is(failedText(a, a.cells[1]!), '');
+  t.is(failuresSentence(a), '3 of the 60 formal launches failed; they are counted and left out of every statistic (see the appendix "Failures").');
+  t.is(failuresSentence(analysis(0)), null);
 });
 
-test('a dominance over a cell with failures says the failed launches are not among the observations', (t) => {
-  const withFailures = cohortConclusions(analysis(3), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
-  t.regex(
-    withFailures,
-    /Each of the 30 valid cold lazy Ready values is shorter than every valid cold docker one, but failed launches are not among them \(cold docker: 3 failed [^)]*\)+, so this holds for the launches that succeeded only\./,
-  );
-  const clean = cohortConclusions(analysis(0), 'shell', ['docker', 'lazy'], ['cold'], f).join(' ');
-  t.true(clean.includes('Each of the 30 cold lazy Ready values is shorter than every cold docker one.'), clean);
-  t.false(clean.includes('valid'));
-  t.true(clean.includes('No formal launch failed.'));
+test('a summary difference shows the difference, its interval and the P50 ratio, and says when it is not detected', (t) => {
+  const a = analysis(0);
+  t.is(differenceCell(a, a.differences[0], 1), '200.0 [180.0, 220.0], ×2.11');
+  const undetected = { ...a.differences[0]!, lowMs: -5, detected: false };
+  t.is(differenceCell(a, undetected, 1), '200.0 [-5.0, 220.0], ×2.11, not detected');
+  const disagree = { ...a.differences[0]!, detected: false };
+  t.is(differenceCell(a, disagree, 1), '200.0 [180.0, 220.0], ×2.11, sessions disagree in size');
+  t.is(differenceCell(a, undefined, 1), '-');
+  t.false(differenceCell(a, a.differences[0], 1).includes('faster'));
 });
 
-test('a detected difference of medians says which path has the lower median, not which is faster', (t) => {
-  const text = differenceText(difference, f, 'Ready', 30);
-  t.true(text.endsWith(': lazy has the lower median Ready'), text);
-  t.false(text.includes('faster'));
-  t.true(text.includes('over 28 of 30 paired rounds (2 left out because a launch of docker or lazy failed or has no value)'), text);
-  t.true(differenceText({ ...difference, observedMs: -200, lowMs: -220, highMs: -180 }, f, 'Ready').endsWith(': docker has the lower median Ready'));
-  t.true(differenceText({ ...difference, lowMs: -5, detected: false }, f, 'Ready', 30).endsWith('the interval contains 0, no difference is detected'));
+test('the order-effect sentence names the flagged cells, or says none is flagged', (t) => {
+  const a = analysis(0);
+  t.is(orderEffectSentence(a), 'No Ready cell shows an order effect (see "Order and carryover").');
+  const flagged = { ...a, cells: a.cells.map((c) => (c.path === 'docker' ? { ...c, orderEffect: true } : c)) } as AnalysisResult;
+  t.regex(orderEffectSentence(flagged)!, /^1 Ready cell depends on its position in the round or the path before: shell docker cold;/);
+});
+
+test('the accounting matches the sample table by phase, and the settle sentence reads the settle columns', (t) => {
+  const row = (phase: string, ok: boolean, settle?: number, timedOut = false): SampleRow => ({
+    phase,
+    ok,
+    settle_ms: settle ?? null,
+    settle_timed_out: timedOut,
+  });
+  const rows = [row('preflight', true), row('warmup', true), row('formal', true, 10), row('formal', false, 30, true), row('formal', true, 20)];
+  t.is(
+    accountingSentence(rows, { launches: 4, failures: 0 }),
+    "samples.csv holds 1 preflight, 1 warmup and 3 formal launches (1 failed); only formal launches enter the statistics, and no launch is excluded for its speed. The warmup stage's own 4 preflight launches (0 failed) are in its warmup.json, not in samples.csv.",
+  );
+  t.is(
+    settleSentence(rows, 8192, 30),
+    "Before every timed launch the harness synced and waited, untimed, until the host's dirty and writeback pages fell below 8,192 kB (at most 30 s): the wait took a median 20 ms and at most 30 ms, and 1 of 3 waits timed out.",
+  );
+  t.is(settleSentence([row('formal', true)], 8192, 30), null);
 });
 
 test('failure reasons are grouped by cause: timeouts and per-launch marker text collapse', (t) => {
@@ -120,21 +134,4 @@ test('failure reasons are grouped by cause: timeouts and per-launch marker text 
   t.is(reasonLabel('marker line "BENCHGRAPH-READY-L1" never appeared on stdout'), reasonLabel('marker line "BENCHGRAPH-READY-L2" never appeared on stdout'));
   t.true(reasonLabel('x'.repeat(200)).length <= 60);
   t.is(countText(analysis(0), cell('lazy', 30, 0, 190)), 'n=30 of 30');
-});
-
-test('a content count that varies within its cell is stated as its range and said to vary, not dropped', (t) => {
-  const bytes = (path: string, min: number, max: number) => ({
-    cohort: 'shell',
-    path,
-    state: 'cold',
-    contentBytes: { n: 30, min, median: min, max, identical: min === max, distinct: min === max ? 1 : 2 },
-  });
-  const a = { ...analysis(0), bytes: [bytes('docker', 1000, 1000), bytes('lazy', 300, 364)] } as unknown as AnalysisResult;
-  const text = contentSentences(a, 'shell', ['cold'], f).join(' ');
-  t.true(
-    text.includes('Cold content is 1,000 bytes for docker versus 300–364 bytes for lazy, 70.0% less for lazy at the medians (varies within the lazy cell).'),
-    text,
-  );
-  const same = { ...analysis(0), bytes: [bytes('docker', 1000, 1000), bytes('lazy', 300, 300)] } as unknown as AnalysisResult;
-  t.true(contentSentences(same, 'shell', ['cold'], f).join(' ').includes('versus 300 bytes for lazy, 70.0% less for lazy (identical within each cell).'));
 });

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { runReport } from './helpers/report-run.js';
-import { fixed } from '../harness/report/format-number.js';
 
 // Debian's chromium, headless, offline; playwright-core never downloads a browser.
 const chromiumArgs = [
@@ -24,6 +23,16 @@ interface PageResult {
   requests: string[];
   firstTable: string[][];
   tooltip: string;
+  /** Page width at a 1400 px window. */
+  scrollWidth: number;
+  /** Every contents link and whether its target exists. */
+  anchors: { href: string; target: boolean }[];
+  /** The first element of the body after the title, by tag. */
+  firstTableBeforeContents: boolean;
+  /** Cohorts drawn in the ECDF-free differences view before and after choosing one cohort. */
+  cohortsBefore: number;
+  cohortsAfter: number;
+  collapsedAppendix: number;
 }
 
 let dir = '';
@@ -49,7 +58,7 @@ test.before(async () => {
     });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
     page.on('request', (r) => requests.push(r.url()));
-    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(pathToFileURL(join(reportDir, 'index.html')).href);
     await page.waitForSelector('body[data-views-done]', { timeout: 60_000 });
     const views = await page.$$eval('.view', (els) =>
@@ -59,9 +68,28 @@ test.before(async () => {
         canvas: el.querySelectorAll('canvas').length,
       })),
     );
-    const firstTable = await page.$$eval('table:first-of-type tr', (rows) =>
-      rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent ?? '')),
+    const firstTable = await page.$eval('table', (t) =>
+      [...t.querySelectorAll('tr')].map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent ?? '')),
     );
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const anchors = await page.$$eval('nav.contents a', (as) =>
+      as.map((a) => ({ href: a.getAttribute('href') ?? '', target: !!document.getElementById((a.getAttribute('href') ?? '').slice(1)) })),
+    );
+    const firstTableBeforeContents = await page.evaluate(() => {
+      const t = document.querySelector('table');
+      const n = document.querySelector('nav.contents');
+      return !!t && !!n && !!(t.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    const collapsedAppendix = await page.$$eval('details', (ds) => ds.filter((d) => !(d as HTMLDetailsElement).open).length);
+    const facetLabels = (): Promise<number> =>
+      page.$$eval('.view[data-file="differences.svg"] svg text', (ts) => ts.filter((x) => x.textContent === 'shell' || x.textContent === 'numpy').length);
+    const cohortsBefore = await facetLabels();
+    await page.selectOption('#filter-cohort', 'shell');
+    await page.waitForFunction(() => document.body.getAttribute('data-filter')?.includes('shell'));
+    await page.waitForTimeout(1500);
+    const cohortsAfter = await facetLabels();
+    await page.selectOption('#filter-cohort', '');
+    await page.waitForTimeout(1500);
     // hover the first point of the run-order view
     const point = page.locator('.view[data-file="rounds.svg"] svg .mark-symbol path').first();
     await point.hover({ force: true });
@@ -72,7 +100,19 @@ test.before(async () => {
         .textContent()
         .catch(() => '')) ?? '';
     await page.screenshot({ path: join(dir, 'index.png'), fullPage: true });
-    result = { views, consoleErrors, requests, firstTable, tooltip };
+    result = {
+      views,
+      consoleErrors,
+      requests,
+      firstTable,
+      tooltip,
+      scrollWidth,
+      anchors,
+      firstTableBeforeContents,
+      cohortsBefore,
+      cohortsAfter,
+      collapsedAppendix,
+    };
   } finally {
     await context.close();
   }
@@ -82,7 +122,8 @@ test.after.always(async () => {
 });
 
 test('index.html shows every plot of the report as a view that rendered a non-empty SVG', (t) => {
-  t.deepEqual(result.views.map((v) => v.file).sort(), ['content-bytes.svg', 'differences.svg', 'ecdf-numpy.svg', 'ecdf-shell.svg', 'rounds.svg']);
+  const files = result.views.map((v) => v.file).sort();
+  for (const f of ['content-bytes.svg', 'differences.svg', 'ecdf-numpy.svg', 'ecdf-shell.svg', 'position.svg', 'rounds.svg']) t.true(files.includes(f), f);
   for (const v of result.views) t.true(v.svgChildren > 20 || v.canvas > 0, v.file);
 });
 
@@ -98,31 +139,31 @@ test('index.html loads nothing but itself', (t) => {
   t.is(result.requests.filter((u) => u.startsWith('file://')).length, 1);
 });
 
-test('the numbers in the first table of index.html equal statistics.csv', async (t) => {
-  const csv = (await readFile(join(reportDir, 'statistics.csv'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => l.split(','));
-  const head = csv[0]!;
-  const col = (r: string[], name: string): string => r[head.indexOf(name)]!;
-  const [header, ...rows] = result.firstTable;
-  t.deepEqual(header!.slice(0, 3), ['path', 'state', 'metric']);
-  const cohort = 'shell';
-  t.true(rows.length >= 6);
-  for (const r of rows) {
-    const s = csv.find((c) => col(c, 'cohort') === cohort && col(c, 'path') === r[0] && col(c, 'state') === r[1] && col(c, 'metric') === r[2]);
-    t.truthy(s, r.join(' '));
-    const one = (v: string): string => fixed(Number(v), 1);
-    t.is(r[3], `${col(s!, 'n')} of ${col(s!, 'launches')}`);
-    if (col(s!, 'split') === 'false') t.is(r[5], one(col(s!, 'p50')));
-    t.is(r[7], one(col(s!, 'min')));
-    t.is(r[8], one(col(s!, 'max')));
-  }
+test('the page opens with the summary table, then a contents list whose every link has its heading', (t) => {
+  t.deepEqual(result.firstTable[0]!.slice(0, 3), ['cohort', 'state', 'lowest Ready P50']);
+  t.true(result.firstTableBeforeContents);
+  t.true(result.anchors.length >= 5);
+  t.deepEqual(
+    result.anchors.filter((a) => !a.target),
+    [],
+  );
+  t.true(result.collapsedAppendix >= 3, 'the appendix sections are collapsed');
 });
 
-test('hovering a launch shows its round, session and id', (t) => {
+test('the page has no horizontal scroll in a 1400 px window', (t) => {
+  t.true(result.scrollWidth <= 1400, `${result.scrollWidth} px`);
+});
+
+test('the cohort selector redraws the charts with the chosen cohort only', (t) => {
+  t.true(result.cohortsBefore >= 2, `${result.cohortsBefore}`);
+  t.true(result.cohortsAfter >= 1 && result.cohortsAfter < result.cohortsBefore, `${result.cohortsBefore} -> ${result.cohortsAfter}`);
+});
+
+test('hovering a launch shows its round, session, position, previous path and id', (t) => {
   t.regex(result.tooltip, /round/);
   t.regex(result.tooltip, /session/);
+  t.regex(result.tooltip, /position in round/);
+  t.regex(result.tooltip, /previous path/);
   t.regex(result.tooltip, /launch id\s*[LW]L?\d+/);
 });
 

@@ -1,6 +1,6 @@
 // Text, history.md and history.html of `pipeline history`, and its --json
 // shape. Pure (the HTML gets its plots as SVG text).
-import { escapeHtml } from '../report/markdown-html.js';
+import { escapeHtml } from '../document/inline-html.js';
 import { fixed } from '../report/format-number.js';
 import { describeInputs } from './attribution.js';
 import type { History, ReportedChange } from './build-history.js';

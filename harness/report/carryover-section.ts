@@ -3,11 +3,7 @@
 // effect" flag, as analysed (analysis/carryover-diagnostics.ts). Pure.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
-
-function table(header: string[], rows: string[][]): string[] {
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
-}
+import { paragraph, table, type Block } from '../document/document-model.js';
 
 function verdictText(c: CellStatistics): string {
   if (c.orderEffect)
@@ -19,41 +15,47 @@ function verdictText(c: CellStatistics): string {
 const after = (previous: string | null): string => (previous === null ? 'first' : `after ${previous}`);
 const positionsText = (ps: number[]): string => (ps.length === 1 ? `position ${ps[0]}` : `positions ${ps[0]}–${ps[ps.length - 1]}`);
 
-export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: string[], states: string[], msDecimals: number): string[] {
+/** Carryover in the main text (unresolved cells, flagged Completion cells) and in the appendix (the definition and the per-cell tables). */
+export function carryoverSection(
+  a: AnalysisResult,
+  cohorts: string[],
+  paths: string[],
+  states: string[],
+  msDecimals: number,
+): { main: Block[]; appendix: Block[] } {
   const r = a.rules;
   const ms = (v: number): string => fixed(v, msDecimals);
-  const L: string[] = ['### Carryover: position in the round and the path before', ''];
+  const main: Block[] = [];
+  const appendix: Block[] = [];
   const cells = a.cells.filter((c) => c.metric === 'ready' && (c.position !== null || c.predecessor !== null));
   if (cells.length === 0) {
-    L.push(
-      `No cell has at least ${a.rules.carryover.minGroupN} launches in each half of the positions of its rounds, or after each of two different paths, so carryover is not estimated.`,
-      '',
+    main.push(
+      paragraph(
+        `No cell has at least ${a.rules.carryover.minGroupN} launches in each half of the positions of its rounds, or after each of two different paths, so carryover is not estimated.`,
+      ),
     );
-    return L;
+    return { main, appendix };
   }
-  L.push(
-    'A launch may pay for the one before it. For each cell, the position effect is the median Ready of the launches whose path ran in the last half of its round ' +
-      'divided by the median of those in the first half (with P paths per round: first positions 0 to ⌊P/2⌋−1, last ⌈P/2⌉ to P−1; the middle one of an odd P is in neither). ' +
-      'The predecessor effect is the largest ratio between the medians after two different previous paths ("first": none ran before it in the round). ' +
-      `Each half, and each predecessor group compared, needs at least ${r.carryover.minGroupN} launches; with fewer the effect is not estimated. ` +
-      `Intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples (seed \`${r.bootstrap.seed}\`), each group's launches resampled on their own; ` +
-      `the position interval at ${fixed(r.bootstrap.confidence * 100, 0)}%, the predecessor interval at the Bonferroni level over its pairs of groups, since the pair is picked after looking. ` +
-      `A cell is flagged **order effect** when an interval excludes 1 and its ratio is at least ${fixed(r.carryover.minRatio, 2)} (or, for position, at most 1/${fixed(r.carryover.minRatio, 2)}); ` +
-      'its verdict is **unresolved** when a ratio reaches that size but its interval includes 1 (this run cannot tell; the predecessor ratio, the largest of several, exceeds 1 by chance alone), and **within size** when both ratios stay below it. ' +
-      'These describe this run’s order: they do not say what carries over.',
-    '',
+  appendix.push(
+    paragraph(
+      'A launch may pay for the one before it. For each cell, the position effect is the median Ready of the launches whose path ran in the last half of its round ' +
+        'divided by the median of those in the first half (with P paths per round: first positions 0 to ⌊P/2⌋−1, last ⌈P/2⌉ to P−1; the middle one of an odd P is in neither). ' +
+        'The predecessor effect is the largest ratio between the medians after two different previous paths ("first": none ran before it in the round). ' +
+        `Each half, and each predecessor group compared, needs at least ${r.carryover.minGroupN} launches; with fewer the effect is not estimated. ` +
+        `Intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples (seed \`${r.bootstrap.seed}\`), each group's launches resampled on their own; ` +
+        `the position interval at ${fixed(r.bootstrap.confidence * 100, 0)}%, the predecessor interval at the Bonferroni level over its pairs of groups, since the pair is picked after looking. ` +
+        `A cell is flagged **order effect** when an interval excludes 1 and its ratio is at least ${fixed(r.carryover.minRatio, 2)} (or, for position, at most 1/${fixed(r.carryover.minRatio, 2)}); ` +
+        'its verdict is **unresolved** when a ratio reaches that size but its interval includes 1 (this run cannot tell; the predecessor ratio, the largest of several, exceeds 1 by chance alone), and **within size** when both ratios stay below it. ' +
+        'These describe this run’s order: they do not say what carries over.',
+    ),
   );
   const order = (c: CellStatistics): number => paths.indexOf(c.path) * 10 + states.indexOf(c.state);
   for (const cohort of cohorts) {
     const mine = cells.filter((c) => c.cohort === cohort).sort((x, y) => order(x) - order(y));
     if (mine.length === 0) continue;
     const p = mine.find((c) => c.position)?.position;
-    L.push(
-      `**${cohort}**, Ready (ms)${p ? `; ${p.positions} positions, first = ${positionsText(p.firstPositions)}, last = ${positionsText(p.lastPositions)}` : ''}:`,
-      '',
-    );
-    L.push(
-      ...table(
+    appendix.push(
+      table(
         ['path', 'state', 'launches by position', 'median first / last', 'position effect', 'median by previous path (n)', 'predecessor effect', 'verdict'],
         mine.map((c) => {
           const pos = c.position;
@@ -71,22 +73,24 @@ export function carryoverSection(a: AnalysisResult, cohorts: string[], paths: st
             verdictText(c),
           ];
         }),
+        `**${cohort}**, Ready (ms)${p ? `; ${p.positions} positions, first = ${positionsText(p.firstPositions)}, last = ${positionsText(p.lastPositions)}` : ''}:`,
       ),
-      '',
     );
   }
   const unresolved = cells.filter((c) => c.carryover === 'unresolved');
   if (unresolved.length)
-    L.push(
-      `Unresolved Ready cells, whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`,
-      '',
+    main.push(
+      paragraph(
+        `Unresolved Ready cells, whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`,
+      ),
     );
   const completion = a.cells.filter((c) => c.metric === 'completion' && c.orderEffect === true);
-  L.push(
-    completion.length
-      ? `Completion cells flagged order effect (their figures are in statistics.csv): ${completion.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`
-      : 'No Completion cell is flagged order effect (figures in statistics.csv).',
-    '',
+  main.push(
+    paragraph(
+      completion.length
+        ? `Completion cells flagged order effect (their figures are in statistics.csv): ${completion.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`
+        : 'No Completion cell is flagged order effect (figures in statistics.csv).',
+    ),
   );
-  return L;
+  return { main, appendix };
 }

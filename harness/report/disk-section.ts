@@ -5,11 +5,7 @@ import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { DiskProbe } from '../process/disk-probe.js';
 import { csv, fixed } from './format-number.js';
-
-function table(header: string[], rows: string[][]): string[] {
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
-}
+import { paragraph, table, type Block } from '../document/document-model.js';
 
 type Probed = SessionRecord & { disk: { start: DiskProbe; end: DiskProbe } };
 const probed = (records: readonly SessionRecord[] | null): Probed[] => (records ?? []).filter((r): r is Probed => !!r.disk);
@@ -97,23 +93,21 @@ const probeText = (p: DiskProbe): string =>
     ? `${fixed(p.writeMBps!, 0)} / ${fixed(p.readMBps!, 0)}${p.readMode === 'cache-dropped' ? '' : ` (${p.readMode} read)`}`
     : `skipped: ${p.reason}`;
 
-export function diskSection(a: AnalysisResult, records: readonly SessionRecord[] | null, cohorts: string[], paths: string[], msDecimals: number): string[] {
+export function diskSection(a: AnalysisResult, records: readonly SessionRecord[] | null, cohorts: string[], paths: string[], msDecimals: number): Block[] {
   const list = probed(records);
   if (list.length === 0) return [];
   const cells = coldFullPullCells(a, cohorts, paths);
   const first = list[0]!.disk.start;
-  const L: string[] = ['### Disk in each session', ''];
-  L.push(
-    `At each session's start and end the harness wrote ${fixed(first.bytes / 1024 / 1024, 0)} MiB to the data folder's file system (${first.filesystem}) with fsync, then read it back after dropping its pages from the page cache, in MB/s (10^6 bytes per second); disk.csv has every figure and the kernel's dirty-page settings ` +
-      `(at the first probe: dirty_ratio ${first.dirty.dirtyRatio ?? '-'}, dirty_background_ratio ${first.dirty.dirtyBackgroundRatio ?? '-'}, dirty_expire_centisecs ${first.dirty.dirtyExpireCentisecs ?? '-'}). ` +
-      (cells.length
-        ? 'Beside them, the session median Ready (ms) of each cold full-pull cell (cold cells that received at least half the largest cold content of their cohort). ' +
-          `This shows association only: with ${list.length} session${list.length === 1 ? '' : 's'} it cannot tell whether the disk made a session slow, or both followed something else.`
-        : 'No cold cell received content bytes, so no cell is set beside them.'),
-    '',
-  );
-  L.push(
-    ...table(
+  return [
+    paragraph(
+      `At each session's start and end the harness wrote ${fixed(first.bytes / 1024 / 1024, 0)} MiB to the data folder's file system (${first.filesystem}) with fsync, then read it back after dropping its pages from the page cache, in MB/s (10^6 bytes per second); disk.csv has every figure and the kernel's dirty-page settings ` +
+        `(at the first probe: dirty_ratio ${first.dirty.dirtyRatio ?? '-'}, dirty_background_ratio ${first.dirty.dirtyBackgroundRatio ?? '-'}, dirty_expire_centisecs ${first.dirty.dirtyExpireCentisecs ?? '-'}). ` +
+        (cells.length
+          ? 'Beside them, the session median Ready (ms) of each cold full-pull cell (cold cells that received at least half the largest cold content of their cohort). ' +
+            `This shows association only: with ${list.length} session${list.length === 1 ? '' : 's'} it cannot tell whether the disk made a session slow, or both followed something else.`
+          : 'No cold cell received content bytes, so no cell is set beside them.'),
+    ),
+    table(
       ['session', 'attempt', 'write / read MB/s at start', 'at end', ...cells.map((c) => `${c.cohort} ${c.path} cold`)],
       list.map((r) => [
         String(r.session),
@@ -126,7 +120,5 @@ export function diskSection(a: AnalysisResult, records: readonly SessionRecord[]
         }),
       ]),
     ),
-    '',
-  );
-  return L;
+  ];
 }

@@ -18,6 +18,10 @@ export interface LaunchPoint {
   completionMs: number | null;
   contentBytes: number | null;
   responseBytes: number | null;
+  /** Position among the round's launches of the cohort (0 first); null when not journaled. */
+  position: number | null;
+  /** The path that ran just before in the round; null when first or not journaled. */
+  previousPath: string | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -43,6 +47,8 @@ export function launchPoints(rows: readonly SampleRow[]): LaunchPoint[] {
       completionMs: num(r['completion_ms']),
       contentBytes: num(r['content_bytes']),
       responseBytes: num(r['response_bytes']),
+      position: num(r['order_in_round']),
+      previousPath: typeof r['previous_path'] === 'string' && r['previous_path'] !== '' ? r['previous_path'] : null,
     };
   });
 }

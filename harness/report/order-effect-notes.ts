@@ -31,16 +31,3 @@ export function differenceOrderNote(a: AnalysisResult, d: Pick<DifferenceResult,
 export function cellOrderNote(c: CellStatistics): string {
   return c.orderEffect === true ? ' (order effect, see "Carryover")' : '';
 }
-
-/** The summary's sentence for a cohort's flagged cells, or null when none is flagged. */
-export function orderEffectSummary(a: AnalysisResult, cohort: string): string | null {
-  const flagged = a.cells.filter((c) => c.cohort === cohort && c.orderEffect === true);
-  if (flagged.length === 0) return null;
-  const ready = flagged.filter((c) => c.metric === 'ready');
-  const completionOnly = flagged.filter((c) => c.metric === 'completion' && !ready.some((r) => r.path === c.path && r.state === c.state));
-  const list = [...ready.map((c) => `${c.state} ${c.path} Ready (${orderEffectFigures(c)})`), ...completionOnly.map((c) => `${c.state} ${c.path} Completion`)];
-  return (
-    `Order effect: ${list.join(', ')} ${list.length === 1 ? 'depends' : 'depend'} on where in the round, or after which path, the launches ran (see "Carryover"), ` +
-    'so these medians, and every difference that uses them, describe this run’s order as well as the path.'
-  );
-}

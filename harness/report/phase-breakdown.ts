@@ -4,10 +4,12 @@
 // exactly; the table says so. Pure.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
+import { table, type Table } from '../document/document-model.js';
 
-export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: number): string[] {
+/** The spans of one cohort's cells as a table, or null when no path of the cohort prints phase marks. */
+export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: number): Table | null {
   const marks = a.phaseMarks.filter((m) => m.cohort === cohort);
-  if (!marks.length) return [];
+  if (!marks.length) return null;
   const cells = [...new Set(marks.map((m) => `${m.path}\u0000${m.state}`))].map((k) => k.split('\u0000') as [string, string]);
   const rows = cells.map(([path, state]) => {
     const ms = marks.filter((m) => m.path === path && m.state === state);
@@ -19,17 +21,12 @@ export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: nu
       return span;
     });
     if (ready?.p50Ms != null) spans.push(`to Ready: ${fixed(ready.p50Ms - prev, msDecimals)}`);
-    return `| ${path} | ${state} | ${Math.min(...ms.map((m) => m.n))} | ${spans.join(' → ')} | ${ready?.p50Ms == null ? '-' : fixed(ready.p50Ms, msDecimals)} |`;
+    return [path, state, String(Math.min(...ms.map((m) => m.n))), spans.join(' → '), ready?.p50Ms == null ? '-' : fixed(ready.p50Ms, msDecimals)];
   });
-  return [
-    `#### ${cohort}: where the time goes`,
-    '',
-    'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
-      'Spans are differences of medians (P50 of spawn-to-mark times), so they add up to the median Ready only approximately.',
-    '',
-    '| path | state | n | spans, ms (P50) | Ready P50 (ms) |',
-    '|---|---|---|---|---|',
-    ...rows,
-    '',
-  ];
+  return table(['path', 'state', 'n', 'spans, ms (P50)', 'Ready P50 (ms)'], rows, `**${cohort}**`);
 }
+
+/** What the spans are: said once per report. */
+export const phaseBreakdownDefinition =
+  'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
+  'Spans are differences of medians (P50 of spawn-to-mark times), so they add up to the median Ready only approximately.';

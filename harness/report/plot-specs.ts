@@ -1,7 +1,6 @@
 // Vega-Lite specs of the report's plots, built from the statistics and the
 // launch points (pure). Labels are never truncated (labelLimit 0), every facet
 // has its own x scale, and every point's hover names its launch.
-import type { DifferenceResult } from '../analysis/analysis-result.js';
 import type { PlotSpec } from './plot-adapter.js';
 import { formalOk, type LaunchPoint } from './launch-points.js';
 
@@ -27,87 +26,24 @@ const launchTooltip = [
   { field: 'state', type: 'nominal' },
   { field: 'round', type: 'quantitative', title: 'round' },
   { field: 'session', type: 'nominal', title: 'session' },
+  { field: 'position', type: 'quantitative', title: 'position in round' },
+  { field: 'previousPath', type: 'nominal', title: 'previous path' },
   { field: 'launchId', type: 'nominal', title: 'launch id' },
 ];
 
+/** The fields every per-launch datum carries for the tooltip. */
+const launchFields = (p: LaunchPoint): Record<string, unknown> => ({
+  path: p.path,
+  state: p.state,
+  round: p.round,
+  session: p.session,
+  position: p.position,
+  previousPath: p.previousPath ?? (p.position === 0 ? 'none (first)' : null),
+  launchId: p.launchId,
+});
+
 function safe(id: string): string {
   return id.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
-}
-
-/**
- * Differences of marginal medians with their bootstrap intervals, one facet
- * per cohort (rows) and state (columns), each with its own x scale and a zero line.
- */
-export function differencesPlot(differences: readonly DifferenceResult[], cohorts: readonly string[], states: readonly string[]): Plot | null {
-  const rows = differences
-    .filter((d) => d.observedMs !== null && d.lowMs !== null && d.highMs !== null)
-    .map((d) => ({
-      cohort: d.cohort,
-      state: d.state,
-      comparison: `${d.metric === 'ready' ? 'Ready' : 'Completion'}: ${d.a} − ${d.b}`,
-      observedMs: d.observedMs,
-      lowMs: d.lowMs,
-      highMs: d.highMs,
-      rounds: d.rounds,
-      result: d.detected ? 'interval excludes 0' : 'interval contains 0',
-    }));
-  if (rows.length === 0) return null;
-  const order = [...new Set(rows.map((r) => r.comparison))];
-  const y = { field: 'comparison', type: 'nominal', title: null, sort: order, axis: { labelLimit: 0 } };
-  const color = {
-    field: 'result',
-    type: 'nominal',
-    title: 'bootstrap interval',
-    sort: ['interval excludes 0', 'interval contains 0'],
-    scale: { range: ['#1f77b4', '#999999'] },
-  };
-  const tooltip = [
-    { field: 'cohort', type: 'nominal' },
-    { field: 'state', type: 'nominal' },
-    { field: 'comparison', type: 'nominal' },
-    { field: 'observedMs', type: 'quantitative', title: 'observed (ms)', format: '.1f' },
-    { field: 'lowMs', type: 'quantitative', title: 'low (ms)', format: '.1f' },
-    { field: 'highMs', type: 'quantitative', title: 'high (ms)', format: '.1f' },
-    { field: 'rounds', type: 'quantitative', title: 'paired rounds' },
-  ];
-  return {
-    file: 'differences.svg',
-    caption:
-      'Differences of marginal medians (a − b, ms) with paired-round bootstrap percentile intervals; one panel per cohort and cache state, each with its own x axis; the vertical line is 0',
-    spec: {
-      $schema: schema,
-      title: {
-        text: 'Differences of marginal medians, a − b (ms)',
-        subtitle: 'bar with end ticks: bootstrap percentile interval; dot: observed difference; dashed line: 0; each panel has its own x scale',
-      },
-      config,
-      data: { values: rows },
-      facet: {
-        row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts], header: { labelAngle: 0, labelAlign: 'left' } },
-        column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
-      },
-      spec: {
-        width: 300,
-        layer: [
-          { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 0, type: 'quantitative' } } },
-          {
-            mark: { type: 'rule', strokeWidth: 3 },
-            encoding: {
-              y,
-              x: { field: 'lowMs', type: 'quantitative', title: 'difference (ms)', scale: { zero: true, nice: true } },
-              x2: { field: 'highMs' },
-              color,
-              tooltip,
-            },
-          },
-          { mark: { type: 'tick', orient: 'vertical', thickness: 2, size: 12 }, encoding: { y, x: { field: 'lowMs', type: 'quantitative' }, color, tooltip } },
-          { mark: { type: 'tick', orient: 'vertical', thickness: 2, size: 12 }, encoding: { y, x: { field: 'highMs', type: 'quantitative' }, color, tooltip } },
-          { mark: { type: 'point', filled: true, size: 30, color: '#000' }, encoding: { y, x: { field: 'observedMs', type: 'quantitative' }, tooltip } },
-        ],
-      },
-      resolve: { scale: { x: 'independent' }, axis: { x: 'independent' } },
-    },
-  };
 }
 
 /** ECDFs of Ready and Completion for one cohort: rows are metrics, columns states, log x, one step line per path. */
@@ -118,7 +54,7 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
       ['Ready', p.readyMs],
       ['Completion', p.completionMs],
     ] as const) {
-      if (v !== null && v > 0) values.push({ path: p.path, state: p.state, metric, valueMs: v, round: p.round, session: p.session, launchId: p.launchId });
+      if (v !== null && v > 0) values.push({ ...launchFields(p), metric, valueMs: v });
     }
   }
   if (values.length === 0) return null;
@@ -161,17 +97,7 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
 export function roundsPlot(points: readonly LaunchPoint[], cohorts: readonly string[], paths: readonly string[]): Plot | null {
   const values = points
     .filter((p) => p.readyMs !== null && p.readyMs > 0)
-    .map((p) => ({
-      cohort: p.cohort,
-      path: p.path,
-      state: p.state,
-      phase: p.phase,
-      round: p.round,
-      session: p.session,
-      launchId: p.launchId,
-      runIndex: p.runIndex,
-      readyMs: p.readyMs,
-    }));
+    .map((p) => ({ ...launchFields(p), cohort: p.cohort, phase: p.phase, runIndex: p.runIndex, readyMs: p.readyMs }));
   if (values.length === 0) return null;
   return {
     file: 'rounds.svg',
@@ -211,16 +137,7 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
   const cellOrder = paths.flatMap((p) => states.map((s) => `${p} · ${s}`));
   const values = formal
     .filter((p) => p.contentBytes! > 0)
-    .map((p) => ({
-      cohort: p.cohort,
-      path: p.path,
-      state: p.state,
-      cell: cellLabel(p),
-      round: p.round,
-      session: p.session,
-      launchId: p.launchId,
-      contentBytes: p.contentBytes,
-    }));
+    .map((p) => ({ ...launchFields(p), cohort: p.cohort, cell: cellLabel(p), contentBytes: p.contentBytes }));
   if (values.length === 0) return null;
   const zero = new Map<string, Set<string>>();
   for (const p of formal.filter((x) => x.contentBytes === 0)) zero.set(p.cohort, (zero.get(p.cohort) ?? new Set()).add(cellLabel(p)));
@@ -234,14 +151,14 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
         text: 'Content bytes per launch (image data bytes received by the client)',
         subtitle: [
           'log x axis; one dot per launch, darker where launches received the same count',
-          zeroText.length ? `launches with 0 bytes, not drawn (a log axis has no 0), in: ${zeroText.join('; ')}` : 'no launch received 0 bytes',
+          ...(zeroText.length ? ['launches with 0 bytes are not drawn (a log axis has no 0):', ...zeroText] : ['no launch received 0 bytes']),
         ],
       },
       config,
       data: { values },
       facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
       spec: {
-        width: 480,
+        width: 420,
         mark: { type: 'point', filled: true, size: 60, opacity: 0.35 },
         encoding: {
           y: { field: 'cell', type: 'nominal', title: null, sort: cellOrder },

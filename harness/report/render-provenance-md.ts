@@ -24,6 +24,7 @@ export function measurementText(launches: readonly SampleRow[]): string {
     : `Measured from ${minute(m.first)} to ${minute(m.last)} UTC.`;
 }
 
+/** The provenance as list items: host, commit, measurement dates, package set. */
 export function provenanceLines(p: Provenance, launches: readonly SampleRow[]): string[] {
   const L: string[] = [];
   const h = p.host;
@@ -37,20 +38,20 @@ export function provenanceLines(p: Provenance, launches: readonly SampleRow[]): 
       h.cgroupVersion ? `cgroup ${h.cgroupVersion}` : null,
       h.kernel ? `kernel ${h.kernel}` : null,
     ].filter(Boolean);
-    L.push(`- Host: ${parts.join(', ')}; ${h.source}.`);
+    L.push(`Host: ${parts.join(', ')}; ${h.source}.`);
   } else {
-    L.push('- Host: not recorded.');
+    L.push('Host: not recorded.');
   }
   L.push(
     p.commit
-      ? `- benchgraph commit ${p.commit.sha}${p.commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}.`
-      : '- benchgraph commit: unknown (not a git checkout).',
+      ? `benchgraph commit ${p.commit.sha}${p.commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}.`
+      : 'benchgraph commit: unknown (not a git checkout).',
   );
-  L.push(`- ${measurementText(launches)}`);
+  L.push(measurementText(launches));
   L.push(
     p.packageSet
-      ? `- Images built with mmdebstrap from the Debian mirror ${p.packageSet.mirror}${p.packageSet.builtAt ? ` on ${minute(p.packageSet.builtAt)} UTC (start of the pin stage; the mirror's package set of that day)` : ' (build date not recorded)'}.`
-      : '- No image was built by this pipeline (no pin stage), so there is no Debian package set.',
+      ? `Images built with mmdebstrap from the Debian mirror ${p.packageSet.mirror}${p.packageSet.builtAt ? ` on ${minute(p.packageSet.builtAt)} UTC (start of the pin stage; the mirror's package set of that day)` : ' (build date not recorded)'}.`
+      : 'No image was built by this pipeline (no pin stage), so there is no Debian package set.',
   );
   return L;
 }

@@ -1,7 +1,8 @@
 // All report files from the gathered inputs: name -> content. Pure apart from
 // the plotting adapter (deterministic: headless renderer, no clock).
 import { differencesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
-import { renderReportMd } from './render-report-md.js';
+import { launchReportDocument } from './launch-report-document.js';
+import { renderMarkdown } from '../document/render-markdown.js';
 import { renderReproduce } from './render-reproduce.js';
 import { renderSvg } from './plot-adapter.js';
 import { reportPlots } from './report-plots.js';
@@ -15,8 +16,8 @@ export async function renderReport(inp: ReportInputs, libraries: PageLibraries |
   const a = inp.analysis;
   const plots = reportPlots(inp);
   for (const p of plots) files.set(p.file, await renderSvg(p.spec));
-  const md = renderReportMd(inp, plots);
-  files.set('report.md', md);
+  const doc = launchReportDocument(inp, plots);
+  files.set('report.md', renderMarkdown(doc));
   files.set('REPRODUCE.md', renderReproduce(inp));
   if (a) {
     files.set('statistics.csv', statisticsCsv(a));
@@ -27,6 +28,6 @@ export async function renderReport(inp: ReportInputs, libraries: PageLibraries |
   const disk = diskCsv(inp.sessions);
   if (disk) files.set('disk.csv', disk);
   files.set('provenance.csv', provenanceCsv(inp));
-  if (libraries) files.set('index.html', renderIndexHtml(md, plots, libraries));
+  if (libraries) files.set('index.html', renderIndexHtml(doc, plots, libraries));
   return new Map([...files.entries()].sort(([x], [y]) => (x < y ? -1 : 1)));
 }

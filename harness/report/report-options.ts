@@ -14,6 +14,21 @@ function pathNotes(raw: unknown): Record<string, PathNotes> {
   return out;
 }
 
+/** report.source: stand-in paths (findings naming the key are judged again with the value) and findings that are not comparable, with why. */
+export interface SourceReading {
+  standIns: Record<string, string>;
+  notComparable: Record<string, string>;
+}
+
+function sourceReading(raw: unknown): SourceReading {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const strings = (v: unknown): Record<string, string> =>
+    v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string') as [string, string][])
+      : {};
+  return { standIns: strings(r['stand_ins']), notComparable: strings(r['not_comparable']) };
+}
+
 /** What the report says about a path: its confounds, its content-bytes note and its runtime stack. */
 export interface PathNotes {
   confounds: string[];
@@ -38,6 +53,10 @@ export interface ReportOptions {
   scope: string | null;
   /** What a reader must know about each path: confounds, what its content bytes are, its runtime stack. */
   paths: Record<string, PathNotes>;
+  /** report.source: how the source's findings are read against this run. */
+  source: SourceReading;
+  /** The instrument's measured error rates and costs on a host of this kind, with the date (quoted by the method section); null: none. */
+  calibration: string | null;
 }
 
 export function reportOptions(sectionIn: unknown): ReportOptions {
@@ -52,5 +71,7 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     notes: Array.isArray(s['notes']) ? (s['notes'] as unknown[]).map(String) : [],
     scope: typeof s['scope'] === 'string' && s['scope'] !== '' ? (s['scope'] as string) : null,
     paths: pathNotes(s['paths']),
+    source: sourceReading(s['source']),
+    calibration: typeof s['calibration'] === 'string' && s['calibration'] !== '' ? (s['calibration'] as string) : null,
   };
 }

@@ -1,5 +1,7 @@
 // Which plots a report has, in the order the page shows them (pure).
-import { bytesPlot, differencesPlot, ecdfPlot, roundsPlot, type Plot } from './plot-specs.js';
+import { bytesPlot, ecdfPlot, roundsPlot, type Plot } from './plot-specs.js';
+import { breakdownPlot, differencesForestPlot, modesPlot, positionPlot, sessionMediansPlot } from './launch-plots.js';
+import { judgeFindings, sourceReference } from './source-findings.js';
 import { launchPoints } from './launch-points.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 
@@ -25,10 +27,16 @@ export function reportPlots(inp: ReportInputs): Plot[] {
   if (!inp.options.plots) return [];
   const o = reportOrder(inp);
   const points = launchPoints(inp.launches);
+  const a = inp.analysis;
+  const verdicts = judgeFindings(sourceReference(inp.config.experiment.reference, inp.options.source), a);
   const plots: (Plot | null)[] = [
-    inp.analysis ? differencesPlot(inp.analysis.differences, o.cohorts, o.states) : null,
+    a ? differencesForestPlot(a, verdicts, o.cohorts, o.states) : null,
     ...o.cohorts.map((c) => ecdfPlot(c, points, o.paths, o.states)),
+    a ? modesPlot(a, points) : null,
+    a ? breakdownPlot(a, o.cohorts, o.paths) : null,
+    positionPlot(points, o.cohorts, o.paths),
     roundsPlot(points, o.cohorts, o.paths),
+    a ? sessionMediansPlot(a, o.cohorts, o.states, o.paths) : null,
     bytesPlot(points, o.cohorts, o.paths, o.states),
   ];
   return plots.filter((p): p is Plot => p !== null);

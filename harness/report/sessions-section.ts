@@ -7,13 +7,9 @@ import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from './format-number.js';
 import { sessionsDisagreeInSize } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { paragraph, table, type Block } from '../document/document-model.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-
-function table(header: string[], rows: string[][]): string[] {
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  return [`| ${header.map(esc).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
-}
 
 export function sessionCount(a: AnalysisResult): number {
   return Math.max(0, ...a.cells.map((c) => c.sessions.length));
@@ -32,19 +28,17 @@ export function sessionScopeSentence(k: number): string {
   );
 }
 
-export function sessionsSection(a: AnalysisResult, records: readonly SessionRecord[] | null, msDecimals: number): string[] {
-  const L: string[] = ['### Sessions', ''];
+/** The sessions in the main text (what the intervals cover, what held in every session, the next run) and in the appendix (the tables). */
+export function sessionsSection(a: AnalysisResult, records: readonly SessionRecord[] | null, msDecimals: number): { main: Block[]; appendix: Block[] } {
+  const main: Block[] = [];
+  const appendix: Block[] = [];
   const k = sessionCount(a);
-  L.push(sessionScopeSentence(k), '');
+  main.push(paragraph(sessionScopeSentence(k)));
   if (k > 1) {
     const cells = a.cells.filter((c) => c.metric === 'ready' && c.sessions.length > 1);
-    L.push(
-      `Ready P50 of each cell in each session (ms), the spread between sessions (largest / smallest session median) and the level of repetition that dominates the variance of the cell's mean (a nested analysis of variance: between sessions, or between rounds within a session). Every session's medians are in sessions.csv.`,
-      '',
-    );
     const ids = [...new Set(cells.flatMap((c) => c.sessions.map((s) => s.session)))].sort((x, y) => x - y);
-    L.push(
-      ...table(
+    appendix.push(
+      table(
         ['cohort', 'path', 'state', ...ids.map((s) => `session ${s}`), 'spread', 'dominant level'],
         cells.map((c) => [
           c.cohort,
@@ -57,36 +51,37 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
           c.sessionSpread === null ? '-' : `${fixed(c.sessionSpread, 2)}×`,
           c.variance.dominant ?? '-',
         ]),
+        `Ready P50 of each cell in each session (ms), the spread between sessions (largest / smallest session median) and the level of repetition that dominates the variance of the cell's mean (a nested analysis of variance: between sessions, or between rounds within a session). Every session's medians are in sessions.csv.`,
       ),
-      '',
     );
     const reversed = a.differences.filter((d) => d.detected && d.sessions > 1 && d.sameDirection < d.sessions);
-    L.push(
-      reversed.length
-        ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions${differenceOrderEffect(a, d).length ? '; order effect' : ''})`).join('; ')}.`
-        : 'Every detected difference had the same direction in every session.',
-      '',
+    main.push(
+      paragraph(
+        reversed.length
+          ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions${differenceOrderEffect(a, d).length ? '; order effect' : ''})`).join('; ')}.`
+          : 'Every detected difference had the same direction in every session.',
+      ),
     );
     const unsettled = a.differences.filter(sessionsDisagreeInSize);
     if (unsettled.length)
-      L.push(
-        `Differences whose two-level interval excludes 0 but whose sessions disagree in size, so they are not called detected: ${unsettled
-          .map(
-            (d) =>
-              `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (per session ${d.perSession.map((s) => fixed(s.observedMs, msDecimals)).join(', ')} ms; between-session interval [${fixed(d.sessionLowMs!, msDecimals)}, ${fixed(d.sessionHighMs!, msDecimals)}] ms)`,
-          )
-          .join('; ')}.`,
-        '',
+      main.push(
+        paragraph(
+          `Differences whose two-level interval excludes 0 but whose sessions disagree in size, so they are not called detected: ${unsettled
+            .map(
+              (d) =>
+                `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (per session ${d.perSession.map((s) => fixed(s.observedMs, msDecimals)).join(', ')} ms; between-session interval [${fixed(d.sessionLowMs!, msDecimals)}, ${fixed(d.sessionHighMs!, msDecimals)}] ms)`,
+            )
+            .join('; ')}.`,
+        ),
       );
   }
   if (records && records.length) {
-    L.push(
-      "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names). " +
-        'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, or available memory falls below 10%; a noisy session is reported, never dropped. The load average is shown but not part of the rule, since it counts the run’s own launches too.',
-      '',
-    );
-    L.push(
-      ...table(
+    appendix.push(
+      paragraph(
+        "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names). " +
+          'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, or available memory falls below 10%; a noisy session is reported, never dropped. The load average is shown but not part of the rule, since it counts the run’s own launches too.',
+      ),
+      table(
         ['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
         records.map((r) => {
           const n = r.noise;
@@ -109,26 +104,27 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
           ];
         }),
       ),
-      '',
     );
   }
   const plan = a.nextRun;
   if (!plan.reachable) {
-    L.push(
-      `Next run: no recommendation${plan.unplanned.length ? ` (${plan.unplanned.length} cells have fewer than 2 sessions, so their between-session variance is unknown; run at least 3 sessions)` : ' within 50 sessions and 200 rounds'}.`,
-      '',
+    main.push(
+      paragraph(
+        `Next run: no recommendation${plan.unplanned.length ? ` (${plan.unplanned.length} cells have fewer than 2 sessions, so their between-session variance is unknown; run at least 3 sessions)` : ' within 50 sessions and 200 rounds'}.`,
+      ),
     );
   } else {
-    L.push(
-      `Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
-        `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
-        `counting ${fixed(plan.target.sessionStartS, 0)} s per session start and ${fixed(plan.target.launchMs, 0)} ms per launch), after Kalibera & Jones (ISMM 2013). ` +
-        `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.` +
-        detectableSentence(plan.cells),
-      '',
+    main.push(
+      paragraph(
+        `Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
+          `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
+          `counting ${fixed(plan.target.sessionStartS, 0)} s per session start and ${fixed(plan.target.launchMs, 0)} ms per launch), after Kalibera & Jones (ISMM 2013). ` +
+          `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.` +
+          detectableSentence(plan.cells),
+      ),
     );
   }
-  return L;
+  return { main, appendix };
 }
 
 /**

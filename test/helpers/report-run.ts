@@ -2,7 +2,13 @@
 // synthetic rows (two cohorts, three paths, cold and warm; some failed
 // launches; one cell whose content bytes vary), in a temporary folder.
 import { testDesign } from './test-design.js';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { AnalysisResult } from '../../harness/analysis/analysis-result.js';
+import type { ReportDocument } from '../../harness/document/document-model.js';
+import { launchReportDocument } from '../../harness/report/launch-report-document.js';
+import { readLaunchRows } from '../../harness/report/launch-rows.js';
+import { reportOptions } from '../../harness/report/report-options.js';
+import type { ReportInputs } from '../../harness/report/report-inputs.js';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../../harness/config/pipeline-config.js';
 import type { StageContext, StageInput } from '../../harness/contract/stage.js';
@@ -93,4 +99,31 @@ export async function runReport(
   const analysisInput = stageInput('analyze', analysisDir, 'b');
   await report.run(context(dir, 'report', reportDir, { sample: sampleInput, analyze: analysisInput }, cfg));
   return { sampleDir, analysisDir, reportDir };
+}
+
+/** The launch report's document model for the synthetic run of runReport (the analysis and launches it wrote). */
+export async function reportDocumentOf(
+  dir: string,
+  tweak?: (cfg: PipelineConfig) => void,
+): Promise<{ doc: ReportDocument; inputs: ReportInputs; reportDir: string }> {
+  const out = await runReport(dir, undefined, tweak);
+  const cfg = reportConfig(dir);
+  tweak?.(cfg);
+  const inputs: ReportInputs = {
+    config: cfg,
+    options: reportOptions(cfg.report),
+    pipelineFileName: 'pipeline.yaml',
+    analysis: JSON.parse(await readFile(join(out.analysisDir, 'analysis.json'), 'utf8')) as AnalysisResult,
+    session: null,
+    pins: null,
+    verify: null,
+    stages: [],
+    samplesSha256: null,
+    launches: await readLaunchRows(join(out.sampleDir, 'samples.duckdb')),
+    provenance: { host: null, commit: null, packageSet: null },
+    sessions: null,
+    preflight: null,
+    stageRuns: [],
+  };
+  return { doc: launchReportDocument(inputs, []), inputs, reportDir: out.reportDir };
 }

@@ -1,0 +1,266 @@
+// The launch report's sentences and summary cells (pure): every phrase of
+// the lazy-startup report that states a result lives here as a named
+// function, so the document builder only arranges them and a test can call
+// each one on made-up analyses.
+import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
+import type { SampleRow } from '../db/sample-columns.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import { fixed, grouped } from './format-number.js';
+import type { FindingVerdict } from './source-findings.js';
+import { magnitudeCell } from './source-findings.js';
+import type { Formatters } from './conclusions.js';
+import { twoLevelContainsZero } from './conclusions.js';
+import { differenceOrderEffect } from './order-effect-notes.js';
+
+export const maxInterpretationSentences = 5;
+
+const readyCell = (a: AnalysisResult, cohort: string, path: string, state: string): CellStatistics | undefined =>
+  a.cells.find((c) => c.cohort === cohort && c.path === path && c.state === state && c.metric === 'ready');
+
+/** The key comparisons of the summary table: the pairs the source's difference findings name, else the first two compared. */
+export function keyPairs(a: AnalysisResult, verdicts: readonly FindingVerdict[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  const add = (x: string, y: string): void => {
+    if (!pairs.some(([p, q]) => p === x && q === y) && a.differences.some((d) => d.metric === 'ready' && d.a === x && d.b === y)) pairs.push([x, y]);
+  };
+  for (const v of verdicts) if (v.finding.kind === 'difference' && v.finding.a && v.finding.b) add(v.finding.a, v.finding.b);
+  if (pairs.length === 0) for (const d of a.differences.filter((x) => x.metric === 'ready')) if (pairs.length < 2) add(d.a, d.b);
+  return pairs;
+}
+
+/** "7647.8 [5657.9, 7994.3], ×42.7" or "−3.1 [−6.2, 2.1], not detected": one difference in a summary cell. */
+export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefined, msDecimals: number): string {
+  if (!d || d.observedMs === null || d.lowMs === null || d.highMs === null) return '-';
+  const ms = (v: number): string => fixed(v, msDecimals);
+  const ca = readyCell(a, d.cohort, d.a, d.state);
+  const cb = readyCell(a, d.cohort, d.b, d.state);
+  const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
+  const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : 'not detected';
+  const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
+  return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]`, ratio, verdict, order].filter(Boolean).join(', ');
+}
+
+/** The fastest path of a cohort and state by Ready P50, and whether it is the only one at that level (detected against every other). */
+export function fastestCell(a: AnalysisResult, cohort: string, state: string, paths: readonly string[]): string {
+  const cells = paths.map((p) => readyCell(a, cohort, p, state)).filter((c): c is CellStatistics => !!c && c.p50Ms !== null);
+  if (cells.length === 0) return '-';
+  const best = [...cells].sort((x, y) => x.p50Ms! - y.p50Ms!)[0]!;
+  const ties = a.differences
+    .filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && (d.a === best.path || d.b === best.path) && !d.detected)
+    .map((d) => (d.a === best.path ? d.b : d.a));
+  return ties.length ? `${best.path} (not told apart from ${ties.join(', ')})` : best.path;
+}
+
+/** The summary's "against the source" cell: each difference finding of the cohort and state, direction and magnitude. */
+export function sourceCell(verdicts: readonly FindingVerdict[], cohort: string, state: string): string {
+  const mine = verdicts.filter((v) => v.finding.cohort === cohort && v.finding.state === state && v.finding.kind === 'difference');
+  if (mine.length === 0) return '-';
+  return mine
+    .map((v) => {
+      const who = `${v.finding.a} − ${v.finding.b}`;
+      if (v.verdict === 'not measured') return `${who}: not measured`;
+      if (v.verdict === 'not comparable') return `${who}: not comparable`;
+      return `${who}: direction ${v.direction}, magnitude ${magnitudeCell(v)}`;
+    })
+    .join('; ');
+}
+
+/** "Of the source's 12 findings, 7 held in direction, 3 of them in magnitude too; 1 is not comparable." */
+export function sourceTallySentence(verdicts: readonly FindingVerdict[]): string | null {
+  if (verdicts.length === 0) return null;
+  const judged = verdicts.filter((v) => v.verdict !== 'not measured' && v.verdict !== 'not comparable');
+  const dirHeld = judged.filter((v) => v.direction === null || v.direction === 'held');
+  const both = judged.filter((v) => v.verdict === 'agrees');
+  const nc = verdicts.filter((v) => v.verdict === 'not comparable').length;
+  const nm = verdicts.filter((v) => v.verdict === 'not measured').length;
+  const tail = [nc ? `${nc} ${nc === 1 ? 'is' : 'are'} not comparable` : null, nm ? `${nm} could not be measured here` : null].filter(Boolean);
+  return (
+    `Of the source's ${verdicts.length} findings, ${dirHeld.length} of the ${judged.length} judged held in direction and ${both.length} also in magnitude` +
+    (tail.length ? `; ${tail.join(' and ')}` : '') +
+    '.'
+  );
+}
+
+/**
+ * Where the same source finding is set against two of this run's paths and
+ * the direction holds for one and not the other, which one matches: the
+ * reading a reader most needs when a stand-in is involved.
+ */
+export function standInSentence(verdicts: readonly FindingVerdict[]): string | null {
+  const groups = new Map<string, FindingVerdict[]>();
+  for (const v of verdicts) {
+    if (v.finding.kind !== 'difference' || v.direction === null) continue;
+    const key = `${v.finding.cohort}\u0000${v.finding.state}\u0000${v.finding.a}\u0000${v.finding.low}\u0000${v.finding.high}`;
+    groups.set(key, [...(groups.get(key) ?? []), v]);
+  }
+  const parts: string[] = [];
+  for (const g of groups.values()) {
+    const held = g.filter((v) => v.direction === 'held');
+    const not = g.filter((v) => v.direction !== 'held');
+    if (held.length === 0 || not.length === 0) continue;
+    const f = g[0]!.finding;
+    parts.push(
+      `${f.cohort} ${f.state}, the source's direction holds for ${held.map((v) => `${v.finding.a} − ${v.finding.b}`).join(' and ')} but not for ${not.map((v) => `${v.finding.a} − ${v.finding.b}`).join(' and ')}`,
+    );
+  }
+  return parts.length ? `${parts.map((p, i) => (i === 0 ? p.charAt(0).toUpperCase() + p.slice(1) : p)).join('; ')}.` : null;
+}
+
+/**
+ * Which step takes the largest share of each cold cell's median Ready, from
+ * the phase marks (spans are differences of medians, so shares are approximate).
+ */
+export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], paths: readonly string[]): string | null {
+  const parts: string[] = [];
+  for (const cohort of cohorts) {
+    for (const path of paths) {
+      const marks = a.phaseMarks.filter((m) => m.cohort === cohort && m.path === path && m.state === 'cold');
+      const ready = readyCell(a, cohort, path, 'cold');
+      if (!marks.length || !ready?.p50Ms) continue;
+      let prev = 0;
+      const spans = marks.map((m) => {
+        const s = { name: m.name, ms: m.p50Ms - prev };
+        prev = m.p50Ms;
+        return s;
+      });
+      const top = [...spans].sort((x, y) => y.ms - x.ms)[0]!;
+      parts.push(`${cohort} ${path} ${fixed((100 * top.ms) / ready.p50Ms, 0)}% in ${top.name}`);
+    }
+  }
+  return parts.length ? `Cold, the step that takes most of the median Ready is: ${parts.join('; ')} (see "Where the cold time goes").` : null;
+}
+
+/** The cells the order of launches moved (flagged "order effect"), or null when none is. */
+export function orderEffectSentence(a: AnalysisResult): string | null {
+  const flagged = a.cells.filter((c) => c.metric === 'ready' && c.orderEffect);
+  if (flagged.length === 0) return 'No Ready cell shows an order effect (see "Order and carryover").';
+  return (
+    `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +
+    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths.`
+  );
+}
+
+/** The cells whose launches fall into separate clusters, or null. */
+export function modesSentence(a: AnalysisResult): string | null {
+  const split = a.cells.filter((c) => c.metric === 'ready' && c.split);
+  if (split.length === 0) return null;
+  return (
+    `The launches of ${split.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')} fall into ${split.length === 1 ? 'separate clusters' : 'separate clusters each'}, ` +
+    'so their P50 describes no typical launch; the tables give the cluster medians.'
+  );
+}
+
+/** Failed formal launches, or null when none failed. */
+export function failuresSentence(a: AnalysisResult): string | null {
+  const ready = a.cells.filter((c) => c.metric === 'ready');
+  const failures = ready.reduce((s, c) => s + c.failures, 0);
+  if (failures === 0) return null;
+  const launches = ready.reduce((s, c) => s + c.launches, 0);
+  return `${failures} of the ${launches} formal launches failed; they are counted and left out of every statistic (see the appendix "Failures").`;
+}
+
+/**
+ * When two paths on one runtime stack differ little (by under a quarter of
+ * the gap) while a path on another stack differs from them by a detected
+ * amount, the gap goes with the stack: said once, for the first state and
+ * cohort where it holds, without repeating the summary's numbers.
+ */
+export function stackSentence(
+  a: AnalysisResult,
+  cohorts: readonly string[],
+  states: readonly string[],
+  stackOf: (path: string) => string | null,
+): string | null {
+  for (const cohort of cohorts) {
+    for (const state of states) {
+      const diffs = a.differences.filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.observedMs !== null && d.lowMs !== null);
+      for (const same of diffs.filter((d) => stackOf(d.a) !== null && stackOf(d.a) === stackOf(d.b))) {
+        for (const cross of diffs.filter((d) => d !== same && (d.a === same.b || d.b === same.b) && stackOf(d.a) !== stackOf(d.b))) {
+          const other = cross.a === same.b ? cross.b : cross.a;
+          if (!cross.detected || Math.abs(same.observedMs!) * 4 > Math.abs(cross.observedMs!)) continue;
+          const slower = (cross.a === other ? cross.observedMs! : -cross.observedMs!) > 0;
+          return (
+            `${cap(state)}, the gap goes with the runtime stack, not with how the image is read (${cohort}): ${same.a} and ${same.b}, both on ${stackOf(same.a)}, ` +
+            `differ by less than a quarter of it, while ${other}, on ${stackOf(other) ?? 'another stack'}, is ${slower ? 'slower' : 'faster'}.`
+          );
+        }
+      }
+    }
+  }
+  return null;
+}
+
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The opening's interpretation: at most five sentences, the stand-in reading first. */
+export function interpretation(
+  a: AnalysisResult,
+  verdicts: readonly FindingVerdict[],
+  cohorts: readonly string[],
+  paths: readonly string[],
+  states: readonly string[],
+  stackOf: (path: string) => string | null,
+): string[] {
+  return [
+    standInSentence(verdicts),
+    stackSentence(a, cohorts, states, stackOf),
+    coldStepSentence(a, cohorts, paths),
+    orderEffectSentence(a),
+    modesSentence(a),
+    failuresSentence(a),
+    sourceTallySentence(verdicts),
+  ]
+    .filter((s): s is string => s !== null)
+    .slice(0, maxInterpretationSentences);
+}
+
+/** Launch counts by phase, as samples.csv holds them. */
+export function phaseCounts(launches: readonly SampleRow[]): { phase: string; launches: number; failures: number }[] {
+  const by = new Map<string, { launches: number; failures: number }>();
+  for (const r of launches) {
+    const p = String(r['phase']);
+    const c = by.get(p) ?? { launches: 0, failures: 0 };
+    c.launches++;
+    if (r['ok'] !== true) c.failures++;
+    by.set(p, c);
+  }
+  return ['preflight', 'warmup', 'formal'].filter((p) => by.has(p)).map((p) => ({ phase: p, ...by.get(p)! }));
+}
+
+/** "samples.csv holds 40 preflight, 60 warmup and 600 formal launches (0 failed)". */
+export function accountingSentence(launches: readonly SampleRow[], preflight: { launches: number; failures: number } | null): string {
+  const counts = phaseCounts(launches);
+  const failed = counts.reduce((s, c) => s + c.failures, 0);
+  const parts = counts.map((c) => `${grouped(c.launches)} ${c.phase}`);
+  const held = parts.length === 0 ? 'no' : parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  const stage = preflight
+    ? ` The warmup stage's own ${preflight.launches} preflight launch${preflight.launches === 1 ? '' : 'es'} (${preflight.failures} failed) are in its warmup.json, not in samples.csv.`
+    : '';
+  return `samples.csv holds ${held} launches (${failed} failed); only formal launches enter the statistics, and no launch is excluded for its speed.${stage}`;
+}
+
+/** The settle before every timed launch, from the formal launches' settle columns; null when no launch recorded one. */
+export function settleSentence(launches: readonly SampleRow[], dirtyKb: number | null, timeoutS: number | null): string | null {
+  const formal = launches.filter((r) => r['phase'] === 'formal' && typeof r['settle_ms'] === 'number');
+  if (formal.length === 0) return null;
+  const ms = formal.map((r) => r['settle_ms'] as number).sort((x, y) => x - y);
+  const median = ms.length % 2 ? ms[(ms.length - 1) / 2]! : (ms[ms.length / 2 - 1]! + ms[ms.length / 2]!) / 2;
+  const timedOut = formal.filter((r) => r['settle_timed_out'] === true).length;
+  return (
+    `Before every timed launch the harness synced and waited, untimed, until the host's dirty and writeback pages fell below ${dirtyKb === null ? 'the threshold' : `${grouped(dirtyKb)} kB`}` +
+    `${timeoutS === null ? '' : ` (at most ${timeoutS} s)`}: the wait took a median ${fixed(median, 0)} ms and at most ${fixed(ms[ms.length - 1]!, 0)} ms, and ${timedOut} of ${formal.length} waits timed out.`
+  );
+}
+
+/** The host facts that bear on a cold time: the disk probe and the iowait of the sessions; null when not recorded. */
+export function hostFactsSentence(records: readonly SessionRecord[] | null, f: Formatters): string | null {
+  if (!records || records.length === 0) return null;
+  const probes = records.flatMap((r) => (r.disk ? [r.disk.start, r.disk.end] : [])).filter((p) => p.state === 'ok' && p.writeMBps !== null);
+  const io = records.map((r) => r.noise.iowaitShare);
+  const lo = Math.min(...io);
+  const hi = Math.max(...io);
+  const disk = probes.length
+    ? `this host wrote ${fixed(probes[0]!.bytes / 2 ** 20, 0)} MiB with fsync at ${fixed(Math.min(...probes.map((p) => p.writeMBps!)), 0)}–${fixed(Math.max(...probes.map((p) => p.writeMBps!)), 0)} MB/s at the sessions' starts and ends, and `
+    : '';
+  return `For scale, ${disk}iowait took ${lo === hi ? f.pct(lo) : `${f.pct(lo)}–${f.pct(hi)}`} of the CPU time over the sessions; these are associations, not causes.`;
+}

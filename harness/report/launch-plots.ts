@@ -1,0 +1,327 @@
+// The launch report's plots of where a cell's time comes from (pure): Ready
+// by position in the round per session, per-session medians beside the
+// pooled one, the cold-time breakdown by phase, every launch of the cells the
+// cluster rule split, and the differences on a symmetric-log axis with the
+// source's intervals over them. Widths fit a 1100 px column.
+import type { AnalysisResult } from '../analysis/analysis-result.js';
+import type { PlotSpec } from './plot-adapter.js';
+import { formalOk, type LaunchPoint } from './launch-points.js';
+import type { Plot } from './plot-specs.js';
+import type { FindingVerdict } from './source-findings.js';
+
+const schema = 'https://vega.github.io/schema/vega-lite/v5.json';
+const config = {
+  font: 'sans-serif',
+  axis: { labelLimit: 0, titleLimit: 0, labelFontSize: 11, titleFontSize: 12 },
+  legend: { labelLimit: 0, titleLimit: 0, labelFontSize: 11 },
+  header: { labelLimit: 0, titleLimit: 0, labelFontSize: 12, labelFontWeight: 'bold' },
+  title: { limit: 1000, fontSize: 14, subtitleFontSize: 11, anchor: 'start' },
+};
+
+const tooltip = [
+  { field: 'path', type: 'nominal' },
+  { field: 'state', type: 'nominal' },
+  { field: 'session', type: 'nominal', title: 'session' },
+  { field: 'round', type: 'quantitative', title: 'round' },
+  { field: 'position', type: 'quantitative', title: 'position in round' },
+  { field: 'previousPath', type: 'nominal', title: 'previous path' },
+  { field: 'launchId', type: 'nominal', title: 'launch id' },
+  { field: 'readyMs', type: 'quantitative', title: 'Ready (ms)', format: '.1f' },
+];
+
+const datum = (p: LaunchPoint): Record<string, unknown> => ({
+  cohort: p.cohort,
+  path: p.path,
+  state: p.state,
+  session: p.session,
+  round: p.round,
+  position: p.position,
+  previousPath: p.previousPath ?? (p.position === 0 ? 'none (first)' : null),
+  launchId: p.launchId,
+  readyMs: p.readyMs,
+});
+
+function spec(s: Record<string, unknown>): PlotSpec {
+  return { $schema: schema, config, ...s } as PlotSpec;
+}
+
+/** Cold Ready of every formal launch against its position in the round, one panel per cohort (rows) and session (columns). */
+export function positionPlot(points: readonly LaunchPoint[], cohorts: readonly string[], paths: readonly string[]): Plot | null {
+  const values = points.filter((p) => formalOk(p) && p.state === 'cold' && p.position !== null && p.readyMs !== null && p.readyMs > 0).map(datum);
+  if (values.length === 0) return null;
+  const sessions = [...new Set(values.map((v) => String(v['session'])))];
+  return {
+    file: 'position.svg',
+    caption: 'Cold Ready of every formal launch by its position among the round’s launches (0 = first), log y axis, one panel per cohort and session',
+    spec: spec({
+      title: {
+        text: 'Cold Ready by position in the round',
+        subtitle: 'a path that grows to the right pays for the launches before it; lines join each path’s medians',
+      },
+      data: { values },
+      facet: {
+        row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] },
+        column: { field: 'session', type: 'nominal', title: 'session', sort: sessions },
+      },
+      spec: {
+        width: Math.max(140, Math.floor(900 / Math.max(1, sessions.length))),
+        height: 180,
+        layer: [
+          {
+            mark: { type: 'point', size: 22, opacity: 0.6 },
+            encoding: {
+              x: { field: 'position', type: 'quantitative', title: 'position in round', axis: { tickMinStep: 1 } },
+              y: { field: 'readyMs', type: 'quantitative', title: 'cold Ready (ms, log)', scale: { type: 'log' } },
+              color: { field: 'path', type: 'nominal', sort: [...paths] },
+              tooltip,
+            },
+          },
+          {
+            mark: { type: 'line', strokeWidth: 1.5 },
+            encoding: {
+              x: { field: 'position', type: 'quantitative' },
+              y: { aggregate: 'median', field: 'readyMs', type: 'quantitative' },
+              color: { field: 'path', type: 'nominal', sort: [...paths] },
+            },
+          },
+        ],
+      },
+      resolve: { scale: { y: 'independent' } },
+    }),
+  };
+}
+
+/** Each cell's session medians (dots) and its pooled median (a bar), Ready, log x, one panel per cohort and state. */
+export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[], states: readonly string[], paths: readonly string[]): Plot | null {
+  const cells = a.cells.filter((c) => c.metric === 'ready' && c.sessions.length > 1 && c.p50Ms !== null);
+  if (cells.length === 0) return null;
+  const values = cells.flatMap((c) => [
+    ...c.sessions.map((s) => ({ cohort: c.cohort, state: c.state, path: c.path, kind: `session ${s.session}`, p50Ms: s.p50Ms, n: s.n })),
+    { cohort: c.cohort, state: c.state, path: c.path, kind: 'pooled', p50Ms: c.p50Ms, n: c.n },
+  ]);
+  return {
+    file: 'session-medians.svg',
+    caption: 'Ready P50 of every cell in each session (dots) and over all sessions (bar), log x axis, one panel per cohort and state',
+    spec: spec({
+      title: { text: 'Ready P50 per session and pooled', subtitle: 'spread between the dots is the between-session variation the intervals include' },
+      data: { values },
+      facet: {
+        row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] },
+        column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
+      },
+      spec: {
+        width: 380,
+        layer: [
+          {
+            transform: [{ filter: "datum.kind === 'pooled'" }],
+            mark: { type: 'tick', thickness: 3, size: 16, color: '#000' },
+            encoding: {
+              y: { field: 'path', type: 'nominal', sort: [...paths], title: null },
+              x: { field: 'p50Ms', type: 'quantitative', scale: { type: 'log' }, title: 'Ready P50 (ms, log)' },
+              tooltip: [
+                { field: 'path' },
+                { field: 'kind', title: 'median' },
+                { field: 'p50Ms', type: 'quantitative', format: '.1f', title: 'ms' },
+                { field: 'n', title: 'n' },
+              ],
+            },
+          },
+          {
+            transform: [{ filter: "datum.kind !== 'pooled'" }],
+            mark: { type: 'point', filled: true, size: 50 },
+            encoding: {
+              y: { field: 'path', type: 'nominal', sort: [...paths] },
+              x: { field: 'p50Ms', type: 'quantitative' },
+              color: { field: 'kind', type: 'nominal', title: 'median of' },
+              tooltip: [
+                { field: 'path' },
+                { field: 'kind', title: 'median' },
+                { field: 'p50Ms', type: 'quantitative', format: '.1f', title: 'ms' },
+                { field: 'n', title: 'n' },
+              ],
+            },
+          },
+        ],
+      },
+      resolve: { scale: { x: 'independent' } },
+    }),
+  };
+}
+
+/** Stacked bars of each cold cell's phase spans (median spawn-to-mark differences) up to its median Ready, one panel per cohort. */
+export function breakdownPlot(a: AnalysisResult, cohorts: readonly string[], paths: readonly string[]): Plot | null {
+  const values: Record<string, unknown>[] = [];
+  for (const cohort of cohorts) {
+    for (const path of paths) {
+      const ready = a.cells.find((c) => c.cohort === cohort && c.path === path && c.state === 'cold' && c.metric === 'ready');
+      if (!ready?.p50Ms) continue;
+      const marks = a.phaseMarks.filter((m) => m.cohort === cohort && m.path === path && m.state === 'cold');
+      let prev = 0;
+      marks.forEach((m, i) => {
+        values.push({ cohort, path, step: m.name, order: i, ms: Math.max(0, m.p50Ms - prev) });
+        prev = m.p50Ms;
+      });
+      values.push({ cohort, path, step: marks.length ? 'to Ready' : 'whole Ready (no marks)', order: marks.length, ms: Math.max(0, ready.p50Ms - prev) });
+    }
+  }
+  if (!values.some((v) => v['step'] !== 'whole Ready (no marks)')) return null;
+  return {
+    file: 'cold-breakdown.svg',
+    caption: 'Where the cold time goes: each cold cell’s median Ready cut at its phase marks (differences of medians), one panel per cohort',
+    spec: spec({
+      title: {
+        text: 'Cold Ready by step',
+        subtitle: 'spans are differences of median spawn-to-mark times, so they add up to the median Ready only approximately',
+      },
+      data: { values },
+      facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
+      spec: {
+        width: 760,
+        mark: { type: 'bar' },
+        encoding: {
+          y: { field: 'path', type: 'nominal', sort: [...paths], title: null },
+          x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'cold Ready P50 (ms)' },
+          color: { field: 'step', type: 'nominal', title: 'step' },
+          order: { field: 'order', type: 'quantitative' },
+          tooltip: [{ field: 'path' }, { field: 'step' }, { field: 'ms', type: 'quantitative', format: '.1f', title: 'ms' }],
+        },
+      },
+      resolve: { scale: { x: 'independent' } },
+    }),
+  };
+}
+
+/** Every launch of the cells the cluster rule split, with each cluster's median; null when no cell split. */
+export function modesPlot(a: AnalysisResult, points: readonly LaunchPoint[]): Plot | null {
+  const split = a.cells.filter((c) => c.metric === 'ready' && c.split);
+  if (split.length === 0) return null;
+  const label = (cohort: string, path: string, state: string): string => `${cohort} · ${path} · ${state}`;
+  const keys = new Set(split.map((c) => label(c.cohort, c.path, c.state)));
+  const values = points
+    .filter((p) => formalOk(p) && p.readyMs !== null && keys.has(label(p.cohort, p.path, p.state)))
+    .map((p) => ({ ...datum(p), cell: label(p.cohort, p.path, p.state) }));
+  const medians = split.flatMap((c) => c.groups.map((g) => ({ cell: label(c.cohort, c.path, c.state), medianMs: g.medianMs, share: g.share })));
+  return {
+    file: 'modes.svg',
+    caption: 'Every formal launch of the cells the cluster rule split, with the median of each cluster (black ticks)',
+    spec: spec({
+      title: { text: 'Cells with separate clusters', subtitle: 'one dot per launch, jittered vertically; black tick: a cluster’s median' },
+      width: 760,
+      layer: [
+        {
+          data: { values },
+          transform: [{ calculate: 'random()', as: 'jitter' }],
+          mark: { type: 'point', filled: true, size: 30, opacity: 0.6 },
+          encoding: {
+            y: { field: 'cell', type: 'nominal', title: null },
+            yOffset: { field: 'jitter', type: 'quantitative', scale: { domain: [0, 1] } },
+            x: { field: 'readyMs', type: 'quantitative', title: 'Ready (ms)' },
+            color: { field: 'session', type: 'nominal', title: 'session' },
+            tooltip,
+          },
+        },
+        {
+          data: { values: medians },
+          mark: { type: 'tick', thickness: 3, color: '#000' },
+          encoding: {
+            y: { field: 'cell', type: 'nominal' },
+            x: { field: 'medianMs', type: 'quantitative' },
+            tooltip: [
+              { field: 'cell' },
+              { field: 'medianMs', type: 'quantitative', format: '.1f', title: 'cluster median (ms)' },
+              { field: 'share', format: '.0%' },
+            ],
+          },
+        },
+      ],
+    }),
+  };
+}
+
+/**
+ * Differences of Ready medians with their intervals on a symmetric-log axis
+ * (so a 98 ms effect and a 7 s one are both visible), the source's intervals
+ * for the same comparison drawn over them in orange.
+ */
+export function differencesForestPlot(
+  a: AnalysisResult,
+  verdicts: readonly FindingVerdict[],
+  cohorts: readonly string[],
+  states: readonly string[],
+): Plot | null {
+  const rows = a.differences
+    .filter((d) => d.metric === 'ready' && d.observedMs !== null && d.lowMs !== null && d.highMs !== null)
+    .map((d) => ({
+      cohort: d.cohort,
+      state: d.state,
+      comparison: `${d.a} − ${d.b}`,
+      run: 'this run',
+      observedMs: d.observedMs,
+      lowMs: d.lowMs,
+      highMs: d.highMs,
+      result: d.detected ? 'detected' : 'not detected',
+    }));
+  if (rows.length === 0) return null;
+  const source = verdicts
+    .filter((v) => v.finding.kind === 'difference' && v.finding.low !== undefined && v.finding.high !== undefined)
+    .map((v) => ({
+      cohort: v.finding.cohort,
+      state: v.finding.state ?? '',
+      comparison: `${v.finding.a} − ${v.finding.b}`,
+      run: 'source',
+      lowMs: v.finding.low,
+      highMs: v.finding.high,
+      observedMs: v.finding.value ?? (v.finding.low! + v.finding.high!) / 2,
+    }))
+    .filter((s) => rows.some((r) => r.cohort === s.cohort && r.state === s.state && r.comparison === s.comparison));
+  const order = [...new Set(rows.map((r) => r.comparison))];
+  const x = { type: 'quantitative', scale: { type: 'symlog', constant: 10 }, title: 'a − b, ms (symmetric log: linear within ±10 ms)' };
+  const y = { field: 'comparison', type: 'nominal', title: null, sort: order };
+  const tip = [
+    { field: 'run' },
+    { field: 'comparison' },
+    { field: 'observedMs', type: 'quantitative', format: '.1f', title: 'difference (ms)' },
+    { field: 'lowMs', type: 'quantitative', format: '.1f', title: 'low (ms)' },
+    { field: 'highMs', type: 'quantitative', format: '.1f', title: 'high (ms)' },
+  ];
+  return {
+    file: 'differences.svg',
+    caption:
+      'Ready differences of medians (a − b) with their 95% intervals on a symmetric-log axis, one panel per cohort and state; orange: the source report’s interval for the same comparison',
+    spec: spec({
+      title: { text: 'Ready differences, a − b', subtitle: 'blue: detected; grey: not detected; orange: the source’s interval; dashed: 0' },
+      data: { values: [...rows, ...source] },
+      facet: {
+        row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts], header: { labelAngle: 0, labelAlign: 'left' } },
+        column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
+      },
+      spec: {
+        width: 330,
+        layer: [
+          { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 0, ...x } } },
+          {
+            transform: [{ filter: "datum.run === 'source'" }],
+            mark: { type: 'rule', strokeWidth: 8, color: '#f28e2b', opacity: 0.5 },
+            encoding: { y, x: { field: 'lowMs', ...x }, x2: { field: 'highMs' }, tooltip: tip },
+          },
+          {
+            transform: [{ filter: "datum.run === 'this run'" }],
+            mark: { type: 'rule', strokeWidth: 3 },
+            encoding: {
+              y,
+              x: { field: 'lowMs', ...x },
+              x2: { field: 'highMs' },
+              color: { field: 'result', type: 'nominal', title: 'this run', sort: ['detected', 'not detected'], scale: { range: ['#1f77b4', '#999999'] } },
+              tooltip: tip,
+            },
+          },
+          {
+            transform: [{ filter: "datum.run === 'this run'" }],
+            mark: { type: 'point', filled: true, size: 30, color: '#000' },
+            encoding: { y, x: { field: 'observedMs', ...x }, tooltip: tip },
+          },
+        ],
+      },
+    }),
+  };
+}

@@ -1,0 +1,542 @@
+// The launch experiment's report as a document (pure): the question, the
+// scope, one summary table and at most five sentences first; then the
+// source, the start-up times, where the cold time goes, order, sessions,
+// method and provenance; every long table in the appendix. Each number is
+// said once in the main text, each definition once in the report.
+import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
+import { comparisonRounds, countText, failedText, formatters, sessionsDisagreeInSize, type Formatters } from './conclusions.js';
+import { fixed, grouped, orDash } from './format-number.js';
+import { orderIds, type ReportInputs } from './report-inputs.js';
+import type { Plot } from './plot-specs.js';
+import { directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
+import { provenanceLines } from './render-provenance-md.js';
+import { distinctContentText } from './content-detail.js';
+import { shellLine } from '../process/shell-quote.js';
+import { sessionsSection } from './sessions-section.js';
+import { phaseBreakdown, phaseBreakdownDefinition } from './phase-breakdown.js';
+import { carryoverSection } from './carryover-section.js';
+import { diskSection } from './disk-section.js';
+import { differenceOrderEffect } from './order-effect-notes.js';
+import { accountingSentence, differenceCell, fastestCell, hostFactsSentence, interpretation, keyPairs, settleSentence, sourceCell } from './launch-phrases.js';
+import {
+  figure as figureBlock,
+  list,
+  paragraph,
+  section,
+  sentences,
+  table,
+  type Block,
+  type ReportDocument,
+  type Section,
+} from '../document/document-model.js';
+
+/** An argv as a shell would need it typed: words with spaces or quotes are single-quoted. */
+const code = (argv: readonly string[]): string => '`' + shellLine(argv).replace(/`/g, "'") + '`';
+
+interface Ctx {
+  inp: ReportInputs;
+  a: AnalysisResult;
+  f: Formatters;
+  ms: (v: number) => string;
+  cohorts: string[];
+  paths: string[];
+  states: string[];
+  verdicts: FindingVerdict[];
+  /** Plots not yet placed: whatever is left goes to "More plots". */
+  plots: Map<string, Plot>;
+}
+
+function takeFigure(c: Ctx, file: string): Block | null {
+  const p = c.plots.get(file);
+  if (!p) return null;
+  c.plots.delete(file);
+  return figureBlock(p.file, p.caption);
+}
+
+export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]): ReportDocument {
+  const title = inp.options.title ?? inp.config.experiment.question;
+  const a = inp.analysis;
+  if (!a)
+    return {
+      title,
+      opening: [paragraph('No analysis.json was among the inputs: there are no statistics, so this report draws no conclusion.')],
+      sections: [...provenanceSection(inp)],
+      appendix: [],
+    };
+  if (a.cells.length === 0)
+    return {
+      title,
+      opening: [paragraph('The sample table holds no formal launch: there is nothing to conclude.')],
+      sections: [...provenanceSection(inp)],
+      appendix: [],
+    };
+  const cfg = inp.config;
+  const c: Ctx = {
+    inp,
+    a,
+    f: formatters(inp.options),
+    ms: (v) => fixed(v, inp.options.msDecimals),
+    cohorts: orderIds(
+      a.cells.map((x) => x.cohort),
+      Object.keys(cfg.cohorts ?? {}),
+    ),
+    paths: orderIds(
+      a.cells.map((x) => x.path),
+      Object.keys(cfg.paths ?? {}),
+    ),
+    states: orderIds(
+      a.cells.map((x) => x.state),
+      cfg.design?.states ?? ['cold', 'warm'],
+    ),
+    verdicts: judgeFindings(sourceReference(cfg.experiment.reference, inp.options.source), a),
+    plots: new Map(plots.map((p) => [p.file, p])),
+  };
+  const sessions = sessionsSection(a, inp.sessions, inp.options.msDecimals);
+  const carry = carryoverSection(a, c.cohorts, c.paths, c.states, inp.options.msDecimals);
+  const main: Section[] = [
+    ...sourceSection(c),
+    ...timesSection(c),
+    ...coldTimeSection(c),
+    ...section('Order and carryover', [
+      sentences([
+        settleSentence(inp.launches, cfg.design?.settle?.enabled ? cfg.design.settle.dirty_kb : null, cfg.design?.settle?.timeout_s ?? null),
+        orderSentence(c),
+      ]),
+      ...carry.main,
+      takeFigure(c, 'position.svg'),
+      takeFigure(c, 'rounds.svg'),
+    ]),
+    ...section('Sessions', [...sessions.main, takeFigure(c, 'session-medians.svg')]),
+    ...methodSection(c),
+  ];
+  const more = [...c.plots.values()].filter((p) => p.file !== 'content-bytes.svg');
+  for (const p of more) c.plots.delete(p.file);
+  if (more.length)
+    main.push(
+      ...section(
+        'More plots',
+        more.map((p) => figureBlock(p.file, p.caption)),
+      ),
+    );
+  main.push(...provenanceSection(inp));
+  return {
+    title,
+    opening: [
+      paragraph(scopeLine(c)),
+      summaryTable(c),
+      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, (p) => inp.options.paths[p]?.stack ?? null).map((s) => paragraph(s)),
+    ],
+    sections: main,
+    appendix: [
+      ...section(
+        'Against the source, in full',
+        c.verdicts.length
+          ? [
+              table(
+                ['finding', 'source', 'this run', 'verdict'],
+                c.verdicts.map((v) => [v.finding.id, v.source, v.ours, verdictCell(v)]),
+              ),
+            ]
+          : [],
+      ),
+      ...section('Every difference', differencesTables(c)),
+      ...section('Every cell', cellTables(c)),
+      ...section('Dominance', dominanceTables(c)),
+      ...section('Content transfer', contentBlocks(c)),
+      ...section('Carryover detail', carry.appendix),
+      ...section('Sessions detail', [...sessions.appendix, ...diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals)]),
+      ...section('Paths and their confounds', pathBlocks(c)),
+      ...section('Pinned tools and images', pinBlocks(inp)),
+      ...section('Image-service preparation', preparationBlocks(c)),
+      ...section('Failures', failureBlocks(c)),
+    ],
+  };
+}
+
+/** Sessions and formal rounds per session as the data has them (an import may differ from the pipeline's design). */
+function designOf(a: AnalysisResult): { sessions: number; rounds: number } {
+  const sessions = Math.max(1, ...a.cells.map((x) => x.sessions.length));
+  const launches = Math.max(0, ...a.cells.map((x) => x.launches));
+  return { sessions, rounds: Math.round(launches / sessions) };
+}
+
+/** Where, when and how much: the line above the summary table. */
+function scopeLine(c: Ctx): string {
+  const { inp, a } = c;
+  const ready = a.cells.filter((x) => x.metric === 'ready');
+  const launches = ready.reduce((s, x) => s + x.launches, 0);
+  const failures = ready.reduce((s, x) => s + x.failures, 0);
+  const { sessions: k, rounds } = designOf(a);
+  const h = inp.provenance.host;
+  const scope = inp.options.scope
+    ? inp.options.scope.trim().replace(/\.$/, '')
+    : `one host${h?.vcpus ? ` with ${h.vcpus} vCPUs` : ''}${Object.keys(inp.config.services ?? {}).length ? ', every service on local loopback' : ''}; the conclusions hold for this setup only`;
+  const design =
+    `${k} session${k === 1 ? '' : 's'} × ${rounds} formal round${rounds === 1 ? '' : 's'}, ${grouped(launches)} formal launches` +
+    `${failures ? `, ${failures} failed` : ', none failed'}`;
+  const when = measured(inp);
+  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.`;
+}
+
+function measured(inp: ReportInputs): string | null {
+  const t = inp.launches
+    .filter((r) => r['phase'] === 'formal' && typeof r['started_at'] === 'string')
+    .map((r) => String(r['started_at']))
+    .sort();
+  if (!t.length) return null;
+  return `measured ${t[0]!.slice(0, 10)}${t[t.length - 1]!.slice(0, 10) !== t[0]!.slice(0, 10) ? ` to ${t[t.length - 1]!.slice(0, 10)}` : ''}`;
+}
+
+/** Cohort × state: the fastest path, the key differences with intervals and P50 ratios, and the source's verdicts. */
+function summaryTable(c: Ctx): Block {
+  const pairs = keyPairs(c.a, c.verdicts);
+  const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
+  const hasSource = c.verdicts.some((v) => v.finding.kind === 'difference');
+  const rows = c.cohorts.flatMap((cohort) =>
+    c.states
+      .filter((state) => c.a.cells.some((x) => x.cohort === cohort && x.state === state))
+      .map((state) => [
+        cohort,
+        state,
+        fastestCell(c.a, cohort, state, c.paths),
+        ...pairs.map(([p, q]) =>
+          differenceCell(
+            c.a,
+            c.a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === p && d.b === q),
+            c.inp.options.msDecimals,
+          ),
+        ),
+        ...(hasSource ? [sourceCell(c.verdicts, cohort, state)] : []),
+      ]),
+  );
+  return table(
+    ['cohort', 'state', 'lowest Ready P50', ...pairs.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI], P50 ratio`), ...(hasSource ? ['against the source'] : [])],
+    rows,
+    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0.`,
+  );
+}
+
+function sourceSection(c: Ctx): Section[] {
+  const ref = sourceReference(c.inp.config.experiment.reference, c.inp.options.source);
+  if (!ref || c.verdicts.length === 0) return [];
+  return section('Against the source', [
+    paragraph(
+      `Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''} ` +
+        'Each verdict has two parts. Direction: both runs detect the same path as lower, or both detect none. ' +
+        "Magnitude: the two intervals overlap (a P50 or a content reduction: within the finding's tolerance); otherwise the ratio of this run's effect to the source's is given. " +
+        'A finding agrees only when both parts hold.',
+    ),
+    table(
+      ['finding', 'source says', 'source', 'direction', 'magnitude', 'verdict'],
+      c.verdicts.map((v) => [v.finding.id, v.finding.statement, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
+      'This run\'s figure for each finding is in the summary, the P50 tables below, or the appendix "Against the source, in full".',
+    ),
+    takeFigure(c, 'differences.svg'),
+  ]);
+}
+
+const centre = (c: Ctx, cell: CellStatistics | undefined): string => {
+  if (!cell || cell.p50Ms === null) return '-';
+  const v = cell.split ? cell.groups.map((g) => `${c.ms(g.medianMs)} (${c.f.pct(g.share)})`).join(' / ') : c.ms(cell.p50Ms);
+  return v + (cell.orderEffect ? ' †' : '') + (cell.failures ? ` (${cell.failures} failed)` : '');
+};
+
+/** Ready P50 of every path in every state, one table per cohort, with its ECDF. */
+function timesSection(c: Ctx): Section[] {
+  const blocks: Block[] = [
+    paragraph(
+      `Ready P50 in ms (${c.a.quantile.split(' (')[0]}); † marks an order effect. ${clusterOutcome(c)} ` +
+        'The appendix "Every cell" has Completion, P95, minimum and maximum.',
+    ),
+  ];
+  for (const cohort of c.cohorts) {
+    blocks.push(
+      table(
+        ['path', ...c.states.map((s) => `${s} Ready P50`)],
+        c.paths.map((p) => [
+          p,
+          ...c.states.map((s) =>
+            centre(
+              c,
+              c.a.cells.find((x) => x.cohort === cohort && x.path === p && x.state === s && x.metric === 'ready'),
+            ),
+          ),
+        ]),
+        `**${cohort}**`,
+      ),
+    );
+    const fig = takeFigure(c, `ecdf-${cohort.toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}.svg`);
+    if (fig) blocks.push(fig);
+  }
+  const modes = takeFigure(c, 'modes.svg');
+  if (modes) blocks.push(modes);
+  return section('Start-up times', blocks);
+}
+
+/** What the cluster rule found, said once: a split cell shows each cluster's median and share instead of one P50. */
+function clusterOutcome(c: Ctx): string {
+  const cells = c.a.cells.filter((x) => x.metric === 'ready');
+  const split = cells.filter((x) => x.split);
+  return split.length === 0
+    ? `The cluster rule split none of the ${cells.length} cells.`
+    : `The cluster rule split ${split.length} of the ${cells.length} cells, shown by each cluster's median and share.`;
+}
+
+function coldTimeSection(c: Ctx): Section[] {
+  const tables = c.cohorts.map((cohort) => phaseBreakdown(c.a, cohort, c.inp.options.msDecimals)).filter((t): t is NonNullable<typeof t> => t !== null);
+  if (tables.length === 0) return [];
+  return section('Where the cold time goes', [
+    paragraph(phaseBreakdownDefinition),
+    ...tables,
+    takeFigure(c, 'cold-breakdown.svg'),
+    sentences([hostFactsSentence(c.inp.sessions, c.f)]),
+  ]);
+}
+
+function orderSentence(c: Ctx): string | null {
+  const d = c.inp.config.design;
+  if (!d) return null;
+  return d.order === 'random'
+    ? 'The order of paths was shuffled within each round (design.order random).'
+    : 'The order of paths followed a Williams design within each session: every path ran equally often in each position and after every other path.';
+}
+
+function methodSection(c: Ctx): Section[] {
+  const { inp, a } = c;
+  const d = inp.config.design;
+  const r = a.rules;
+  const conf = fixed(r.bootstrap.confidence * 100, 0);
+  const { sessions: k, rounds } = designOf(a);
+  const calibration = inp.options.calibration;
+  return section('Method', [
+    d
+      ? paragraph(
+          `${k === 1 ? 'The session' : `Each of the ${k} sessions`} started every service afresh and ran ${rounds} formal round${rounds === 1 ? '' : 's'} per cohort, after ${d.warmup_rounds} warmup round${d.warmup_rounds === 1 ? '' : 's'}; ` +
+            `in a round each path's cold launch is followed by its warm launch; seed \`${d.seed}\`; a launch times out after ${d.timeout_s} s. ` +
+            accountingSentence(inp.launches, inp.preflight),
+        )
+      : null,
+    paragraph(
+      "Completion ends when the process has exited and both its output streams are closed, so it includes the path's own teardown. " +
+        'Content bytes are HTTP body bytes of image data the client received; response bytes are every byte the counted services sent, headers included. ' +
+        'Service preparation is timed apart from the clients.',
+    ),
+    paragraph(
+      `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
+        "With 3 or more sessions a difference is called detected only when, besides, a Student's t interval over the per-session differences excludes 0. " +
+        'An interval shows which path has the lower median, not that every launch of it is faster, nor a cause. ' +
+        `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} each (up to ${r.clusters.maxGroups}). ` +
+        `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,
+    ),
+    calibration ? paragraph(`Calibration: ${calibration.trim().replace(/\.$/, '')}.`) : null,
+    inp.config.experiment.unmeasured?.length
+      ? paragraph(`Unmeasured: ${inp.config.experiment.unmeasured.map((u) => u.trim().replace(/\.$/, '')).join('; ')}.`)
+      : null,
+    ...inp.options.notes.map((n) => paragraph(n.trim())),
+  ]);
+}
+
+function provenanceSection(inp: ReportInputs): Section[] {
+  const files =
+    '[statistics.csv](statistics.csv) · [differences.csv](differences.csv) · [sessions.csv](sessions.csv) · [provenance.csv](provenance.csv)' +
+    (inp.launches.length ? ' · [samples.csv](samples.csv) (every launch)' : '') +
+    ' · [the web page](index.html) · [REPRODUCE.md](REPRODUCE.md)';
+  const digest = inp.samplesSha256
+    ? `The raw samples are the DuckDB file with sha256 ${inp.samplesSha256}, kept in the data folder with every frozen stage output.`
+    : 'No samples.duckdb was among the inputs.';
+  const verify = inp.verify
+    ? inp.verify.ok
+      ? 'Every artifact hash matched after sampling.'
+      : 'Artifact hashes did NOT all match after sampling: see provenance.csv.'
+    : 'No verify stage ran: artifact hashes were not re-checked after sampling.';
+  return section('Provenance and downloads', [list(provenanceLines(inp.provenance, inp.launches)), paragraph(`${files}. ${digest} ${verify}`)]);
+}
+
+function differencesTables(c: Ctx): Block[] {
+  const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
+  const ms = (v: number | null): string => orDash(v, c.ms);
+  const rows = c.a.differences.map((d) => [
+    d.cohort,
+    d.state,
+    d.metric,
+    `${d.a} − ${d.b}`,
+    ms(d.observedMs),
+    d.lowMs === null || d.highMs === null ? '-' : `[${c.ms(d.lowMs)}, ${c.ms(d.highMs)}]`,
+    d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
+    `${d.rounds} of ${comparisonRounds(c.a, d)}`,
+    d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
+    (d.observedMs === null ? 'not computable' : d.detected ? 'detected' : sessionsDisagreeInSize(d) ? 'sessions disagree in size' : 'not detected') +
+      (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
+  ]);
+  return rows.length
+    ? [
+        table(
+          [
+            'cohort',
+            'state',
+            'metric',
+            'difference',
+            'observed (ms)',
+            `${conf}% interval (ms)`,
+            'between sessions (ms)',
+            'paired rounds',
+            'same direction in sessions',
+            'result',
+          ],
+          rows,
+          'Every difference of marginal medians; differences.csv has the same rows.',
+        ),
+      ]
+    : [];
+}
+
+function cellTables(c: Ctx): Block[] {
+  const { a } = c;
+  const order = (x: CellStatistics): number => c.paths.indexOf(x.path) * 100 + c.states.indexOf(x.state) * 10 + (x.metric === 'ready' ? 0 : 1);
+  return c.cohorts.map((cohort) =>
+    table(
+      ['path', 'state', 'metric', 'n of launches', 'failed (reason)', 'P50 or clusters', 'P95', 'min', 'max'],
+      a.cells
+        .filter((x) => x.cohort === cohort)
+        .sort((p, q) => order(p) - order(q))
+        .map((x) => [
+          x.path,
+          x.state,
+          x.metric,
+          `${x.n} of ${x.launches}`,
+          x.failures === 0 ? '0' : failedText(a, x),
+          x.split ? x.groups.map((g) => `${c.ms(g.medianMs)} (${c.f.pct(g.share)})`).join(' / ') : orDash(x.p50Ms, c.ms),
+          orDash(x.p95Ms, c.ms) + (x.p95ReferenceOnly && x.p95Ms !== null ? ' (ref.)' : ''),
+          orDash(x.minMs, c.ms),
+          orDash(x.maxMs, c.ms),
+        ]),
+      `**${cohort}**, ms; statistics.csv has the same figures.`,
+    ),
+  );
+}
+
+function dominanceTables(c: Ctx): Block[] {
+  const rows = c.a.dominance
+    .filter((d) => d.result === 'a-precedes-b' || d.result === 'b-precedes-a')
+    .map((d) => {
+      const [first, second, n1, n2] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA, d.nB] : [d.b, d.a, d.nB, d.nA];
+      return [d.cohort, d.state, d.metric, first, second, `${n1} / ${n2}`];
+    });
+  return rows.length
+    ? [
+        table(
+          ['cohort', 'state', 'metric', 'every launch of', 'is shorter than every launch of', 'valid launches'],
+          rows,
+          'Pairs of cells that do not overlap at all; every other pair overlaps. Failed launches are not among the values.',
+        ),
+      ]
+    : [];
+}
+
+function contentBlocks(c: Ctx): Block[] {
+  const { a, inp } = c;
+  const bytes = a.bytes.filter((b) => b.contentBytes.n > 0 || b.responseBytes.n > 0);
+  if (bytes.length === 0) return [];
+  const cellText = (s: (typeof bytes)[number]['contentBytes']): string =>
+    s.n === 0 ? 'not counted' : s.identical ? grouped(s.median!) : `${grouped(s.median!)} (varies: ${grouped(s.min!)}–${grouped(s.max!)})`;
+  const out: Block[] = [
+    table(
+      ['cohort', 'path', 'state', 'n', 'content bytes', 'response bytes'],
+      bytes.map((b) => [b.cohort, b.path, b.state, String(Math.max(b.contentBytes.n, b.responseBytes.n)), cellText(b.contentBytes), cellText(b.responseBytes)]),
+      'Bytes per launch through Completion, of launches that succeeded; a count that varies within its cell shows its median and range.',
+    ),
+  ];
+  const varying = bytes.filter((b) => b.contentBytes.n > 0 && !b.contentBytes.identical);
+  if (varying.length)
+    out.push(
+      paragraph(
+        `Content counts that vary within a cell, each distinct value with its number of launches: ${varying.map((b) => `${b.cohort} ${b.path} ${b.state}: ${distinctContentText(inp.launches, b.cohort, b.path, b.state)}`).join('; ')}.`,
+      ),
+    );
+  const defs = c.paths.filter((p) => inp.options.paths[p]?.content).map((p) => `${p}: ${inp.options.paths[p]!.content!.trim().replace(/\.$/, '')}`);
+  out.push(
+    paragraph(
+      `${defs.length ? `What each path's content bytes are: ${defs.join('; ')}. ` : ''}Request counts per launch are not recorded in the sample table.`,
+    ),
+  );
+  const fig = takeFigure(c, 'content-bytes.svg');
+  if (fig) out.push(fig);
+  return out;
+}
+
+function pathBlocks(c: Ctx): Block[] {
+  const cfg = c.inp.config;
+  const items: string[] = [];
+  for (const id of c.cohorts) {
+    const co = cfg.cohorts?.[id];
+    if (co)
+      items.push(
+        `Cohort \`${id}\`${co.description ? `: ${co.description.trim().replace(/\.$/, '')}` : ''}. Command ${code(co.command)}${co.image ? `, image \`${co.image}\`` : ''}.`,
+      );
+  }
+  for (const id of c.paths) {
+    const p = cfg.paths?.[id];
+    if (!p) continue;
+    const n = c.inp.options.paths[id];
+    const confounds = n?.confounds.length
+      ? ` Confounds: ${n.confounds.map((x) => x.trim().replace(/\.$/, '')).join('; ')}.`
+      : ' No confound is listed (report.paths), so no comparison with it is said to isolate anything.';
+    items.push(
+      `Path \`${id}\`${p.description ? `: ${p.description.trim().replace(/\.$/, '')}` : ''}.${n?.stack ? ` Runtime stack: ${n.stack}.` : ''} Launch ${code(p.launch)}.${confounds}`,
+    );
+  }
+  return items.length
+    ? [
+        paragraph(
+          'A comparison of two paths measures their whole start-up configurations; it isolates no single factor where the paths differ in more than one.',
+        ),
+        list(items),
+      ]
+    : [];
+}
+
+function pinBlocks(inp: ReportInputs): Block[] {
+  const pins = inp.pins;
+  if (!pins) return [paragraph('This pipeline pins no artifact, so versions and image digests are not recorded.')];
+  const host: string[] = [];
+  if (pins.kernel) host.push(`kernel ${pins.kernel}`);
+  if (pins.node) host.push(`Node ${pins.node}`);
+  for (const b of pins.binaries ?? []) host.push(`${b.name} ${b.version ?? '(version unknown)'}`);
+  const images = Object.keys(pins.images ?? {})
+    .sort()
+    .map((id) => {
+      const img = pins.images![id]!;
+      const parts = [
+        img.ref ?? null,
+        img.manifestDigest ? `manifest ${img.manifestDigest}` : null,
+        img.tarSha256 ? `tar sha256:${img.tarSha256}` : null,
+        img.erofsSha256 ? `erofs sha256:${img.erofsSha256}` : null,
+      ].filter(Boolean);
+      return `Image \`${id}\`: ${parts.join(', ') || 'no digest recorded'}.`;
+    });
+  return [...(host.length ? [paragraph(`Pinned host and tools: ${host.join(', ')}.`)] : []), ...(images.length ? [list(images)] : [])];
+}
+
+function preparationBlocks(c: Ctx): Block[] {
+  const p = c.a.preparation;
+  if (!p || p.length === 0) return [];
+  return [
+    table(
+      ['service', 'artifact', 'operation', 'seconds'],
+      p.map((x) => [x.service, x.artifact, x.operation, fixed(x.seconds, c.inp.options.secondsDecimals)]),
+      'One observation per operation, timed apart from the clients; the operations differ, so no ranking is drawn.',
+    ),
+  ];
+}
+
+function failureBlocks(c: Ctx): Block[] {
+  if (c.a.failures.length === 0) return [];
+  const per = c.a.cells.filter((x) => x.metric === 'ready' && x.failures > 0).map((x) => `${x.cohort} ${x.path} ${x.state}: ${countText(c.a, x)}`);
+  return [
+    table(
+      ['cohort', 'path', 'state', 'reason', 'count'],
+      c.a.failures.map((x) => [x.cohort, x.path, x.state, x.reason, String(x.count)]),
+    ),
+    ...(per.length ? [paragraph(`Cells with failures: ${per.join('; ')}.`)] : []),
+  ];
+}

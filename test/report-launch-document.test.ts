@@ -1,0 +1,97 @@
+// The launch report's document on synthetic launches: the answer first (the
+// summary is the first table, the headline difference within the first 200
+// words), the main text within its budget, no long sentence twice, a section
+// with nothing to say left out, and every number of the summary table traced
+// to a row of the differences.csv the same report wrote.
+import test from 'ava';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Block, ReportDocument, Table } from '../harness/document/document-model.js';
+import { firstWords, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
+import { parseCsvTable } from '../harness/compare/csv-table.js';
+import { reportDocumentOf } from './helpers/report-run.js';
+
+let dir = '';
+let doc: ReportDocument;
+let reportDir = '';
+
+test.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'benchgraph-launch-doc-'));
+  ({ doc, reportDir } = await reportDocumentOf(dir));
+});
+test.after.always(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const tables = (blocks: readonly Block[]): Table[] => blocks.flatMap((b) => (b.kind === 'table' ? [b] : b.kind === 'section' ? tables(b.blocks) : []));
+
+test('the opening is the scope line, then the summary table, then at most five sentences of interpretation', (t) => {
+  t.is(doc.opening[0]!.kind, 'paragraph');
+  t.regex((doc.opening[0] as { text: string }).text, /^\*\*Scope:\*\* .+\*\*Design:\*\* \d+ session/);
+  const summary = doc.opening[1] as Table;
+  t.is(summary.kind, 'table');
+  t.is(tables([...doc.opening, ...doc.sections])[0], summary, 'the summary is the first table');
+  t.deepEqual(summary.header.slice(0, 3), ['cohort', 'state', 'lowest Ready P50']);
+  t.true(summary.header.includes('docker − lazy, ms [95% CI], P50 ratio'));
+  const after = doc.opening.slice(2);
+  t.true(after.every((b) => b.kind === 'paragraph'));
+  t.true(after.length <= 5);
+});
+
+test('the headline difference with its interval is within the first 200 words', (t) => {
+  const summary = doc.opening[1] as Table;
+  const col = summary.header.indexOf('docker − lazy, ms [95% CI], P50 ratio');
+  const cell = summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!;
+  t.regex(cell, /^-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
+  t.true(firstWords(doc, 200).includes(cell.split(',')[0]!));
+});
+
+test('the main text is within the 2,500-word budget and says no sentence of more than 12 words twice', (t) => {
+  t.true(mainWordCount(doc) <= 2500, `main text has ${mainWordCount(doc)} words`);
+  t.deepEqual(repeatedSentences(doc), []);
+});
+
+test('a pipeline without a source reference, motivation or phase marks has no such sections', (t) => {
+  const titles = doc.sections.map((s) => s.title);
+  t.false(titles.includes('Against the source'));
+  t.false(titles.includes('Where the cold time goes'));
+  t.false(titles.some((x) => /Motivation/.test(x)));
+  t.true(titles.includes('Method'));
+});
+
+test('every number in the summary table is the differences.csv row of its cohort, state and pair, rounded', async (t) => {
+  const rows = parseCsvTable(await readFile(join(reportDir, 'differences.csv'), 'utf8')).rows;
+  const stats = parseCsvTable(await readFile(join(reportDir, 'statistics.csv'), 'utf8')).rows;
+  const summary = doc.opening[1] as Table;
+  let checked = 0;
+  summary.header.forEach((h, i) => {
+    const pair = /^(\S+) − (\S+), ms/.exec(h);
+    if (!pair) return;
+    for (const r of summary.rows) {
+      const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?:, ×(\d+\.\d+))?/.exec(r[i]!);
+      if (!m) continue;
+      const row = rows.find(
+        (x) =>
+          x['kind'] === 'median_difference' &&
+          x['cohort'] === r[0] &&
+          x['state'] === r[1] &&
+          x['metric'] === 'ready' &&
+          x['a'] === pair[1] &&
+          x['b'] === pair[2],
+      );
+      t.truthy(row, `${r[0]} ${r[1]} ${h}`);
+      t.is(m[1], Number(row!['value']).toFixed(1));
+      t.is(m[2], Number(row!['low']).toFixed(1));
+      t.is(m[3], Number(row!['high']).toFixed(1));
+      if (m[4]) {
+        const p50 = (path: string): number =>
+          Number(stats.find((x) => x['cohort'] === r[0] && x['state'] === r[1] && x['metric'] === 'ready' && x['path'] === path)!['p50']);
+        const ratio = p50(pair[1]!) / p50(pair[2]!);
+        t.is(m[4], ratio.toFixed(ratio >= 10 ? 1 : 2));
+      }
+      checked++;
+    }
+  });
+  t.true(checked >= 4, `${checked} summary cells checked`);
+});
