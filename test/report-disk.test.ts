@@ -71,8 +71,8 @@ test('session disk probes give disk.csv and a table of the cold full-pull cells 
     await writeFile(join(dir, 'observations', 'sessions.json'), JSON.stringify([record]));
     const { reportDir } = await runReport(dir);
     const md = await readFile(join(reportDir, 'report.md'), 'utf8');
-    const section = md.slice(md.indexOf('### Disk in each session'));
-    t.true(md.includes('### Disk in each session'));
+    const section = md.slice(md.indexOf('## Appendix: Disk in each session'));
+    t.true(md.includes('## Appendix: Disk in each session'));
     // synthetic content bytes are 100 000 x the path median: oci-full (8900) pulls the most, docker (2300) less than half of it
     t.regex(section, /\| session \| attempt \| write \/ read MB\/s at start \| at end \| shell oci-full cold \| numpy oci-full cold \|/);
     t.regex(section, /\| 1 \| 1 \| 812 \/ 1450 \| 305 \/ 1398 \| [\d.]+ \| [\d.]+ \|/);
@@ -99,7 +99,7 @@ test('without disk probes the report has no disk section and no disk.csv', async
   const dir = await mkdtemp(join(tmpdir(), 'benchgraph-disk-report-'));
   try {
     const { reportDir } = await runReport(dir);
-    t.false((await readFile(join(reportDir, 'report.md'), 'utf8')).includes('### Disk in each session'));
+    t.false((await readFile(join(reportDir, 'report.md'), 'utf8')).includes('Disk in each session'));
     t.false(existsSync(join(reportDir, 'disk.csv')));
   } finally {
     await rm(dir, { recursive: true, force: true });

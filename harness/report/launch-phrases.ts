@@ -7,7 +7,6 @@ import type { SampleRow } from '../db/sample-columns.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from './format-number.js';
 import type { FindingVerdict } from './source-findings.js';
-import { magnitudeCell } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
 import { twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
@@ -60,7 +59,9 @@ export function sourceCell(verdicts: readonly FindingVerdict[], cohort: string, 
       const who = `${v.finding.a} − ${v.finding.b}`;
       if (v.verdict === 'not measured') return `${who}: not measured`;
       if (v.verdict === 'not comparable') return `${who}: not comparable`;
-      return `${who}: direction ${v.direction}, magnitude ${magnitudeCell(v)}`;
+      const m = v.magnitude;
+      const size = !m ? '' : m.held ? ', same size' : m.ratio !== null ? `, ×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 1 : 0)} the size` : '';
+      return `${who}: ${v.direction === 'held' ? 'same direction' : v.direction === 'reversed' ? 'reversed' : v.direction === 'changed' ? 'direction changed' : '-'}${size}`;
     })
     .join('; ');
 }
@@ -124,7 +125,7 @@ export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], 
         return s;
       });
       const top = [...spans].sort((x, y) => y.ms - x.ms)[0]!;
-      parts.push(`${cohort} ${path} ${fixed((100 * top.ms) / ready.p50Ms, 0)}% in ${top.name}`);
+      parts.push(`${cohort} ${path} ${fixed((100 * top.ms) / ready.p50Ms, 0)}% in ${top.name.replace(/-done$/, '')}`);
     }
   }
   return parts.length ? `Cold, the step that takes most of the median Ready is: ${parts.join('; ')} (see "Where the cold time goes").` : null;

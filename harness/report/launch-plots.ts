@@ -205,12 +205,13 @@ export function modesPlot(a: AnalysisResult, points: readonly LaunchPoint[]): Pl
     file: 'modes.svg',
     caption: 'Every formal launch of the cells the cluster rule split, with the median of each cluster (black ticks)',
     spec: spec({
-      title: { text: 'Cells with separate clusters', subtitle: 'one dot per launch, jittered vertically; black tick: a cluster’s median' },
+      title: { text: 'Cells with separate clusters', subtitle: 'one dot per launch, spread vertically by round; black tick: a cluster’s median' },
       width: 760,
       layer: [
         {
           data: { values },
-          transform: [{ calculate: 'random()', as: 'jitter' }],
+          // a deterministic spread (never random(): the same samples give the same bytes)
+          transform: [{ calculate: '((datum.round * 37 + (datum.position || 0) * 11) % 20) / 20', as: 'jitter' }],
           mark: { type: 'point', filled: true, size: 30, opacity: 0.6 },
           encoding: {
             y: { field: 'cell', type: 'nominal', title: null },

@@ -144,7 +144,8 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...section('Dominance', dominanceTables(c)),
       ...section('Content transfer', contentBlocks(c)),
       ...section('Carryover detail', carry.appendix),
-      ...section('Sessions detail', [...sessions.appendix, ...diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals)]),
+      ...section('Sessions detail', sessions.appendix),
+      ...section('Disk in each session', diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals)),
       ...section('Paths and their confounds', pathBlocks(c)),
       ...section('Pinned tools and images', pinBlocks(inp)),
       ...section('Image-service preparation', preparationBlocks(c)),
@@ -330,7 +331,14 @@ function methodSection(c: Ctx): Section[] {
     ),
     calibration ? paragraph(`Calibration: ${calibration.trim().replace(/\.$/, '')}.`) : null,
     inp.config.experiment.unmeasured?.length
-      ? paragraph(`Unmeasured: ${inp.config.experiment.unmeasured.map((u) => u.trim().replace(/\.$/, '')).join('; ')}.`)
+      ? paragraph(
+          `Unmeasured: ${inp.config.experiment.unmeasured
+            .map((u, i) => {
+              const t = u.trim().replace(/\.$/, '');
+              return i === 0 ? t : t.charAt(0).toLowerCase() + t.slice(1);
+            })
+            .join('; ')}.`,
+        )
       : null,
     ...inp.options.notes.map((n) => paragraph(n.trim())),
   ]);
@@ -478,17 +486,19 @@ function pathBlocks(c: Ctx): Block[] {
     const p = cfg.paths?.[id];
     if (!p) continue;
     const n = c.inp.options.paths[id];
-    const confounds = n?.confounds.length
-      ? ` Confounds: ${n.confounds.map((x) => x.trim().replace(/\.$/, '')).join('; ')}.`
-      : ' No confound is listed (report.paths), so no comparison with it is said to isolate anything.';
+    const confounds = n?.confounds.length ? ` Confounds: ${n.confounds.map((x) => x.trim().replace(/\.$/, '')).join('; ')}.` : '';
     items.push(
       `Path \`${id}\`${p.description ? `: ${p.description.trim().replace(/\.$/, '')}` : ''}.${n?.stack ? ` Runtime stack: ${n.stack}.` : ''} Launch ${code(p.launch)}.${confounds}`,
     );
   }
+  const unlisted = c.paths.filter((id) => cfg.paths?.[id] && !c.inp.options.paths[id]?.confounds.length);
   return items.length
     ? [
         paragraph(
-          'A comparison of two paths measures their whole start-up configurations; it isolates no single factor where the paths differ in more than one.',
+          'A comparison of two paths measures their whole start-up configurations; it isolates no single factor where the paths differ in more than one.' +
+            (unlisted.length
+              ? ` No confound is listed for ${unlisted.join(', ')} (report.paths), so no comparison with ${unlisted.length === 1 ? 'it' : 'them'} is said to isolate anything.`
+              : ''),
         ),
         list(items),
       ]

@@ -33,7 +33,8 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
   const main: Block[] = [];
   const appendix: Block[] = [];
   const k = sessionCount(a);
-  main.push(paragraph(sessionScopeSentence(k)));
+  // with 3 or more sessions the method section states how the intervals use them
+  if (k < 3) main.push(paragraph(sessionScopeSentence(k)));
   if (k > 1) {
     const cells = a.cells.filter((c) => c.metric === 'ready' && c.sessions.length > 1);
     const ids = [...new Set(cells.flatMap((c) => c.sessions.map((s) => s.session)))].sort((x, y) => x - y);

@@ -169,10 +169,12 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       const direction: Direction = ours === theirs ? 'held' : ours !== 0 && theirs !== 0 ? 'reversed' : 'changed';
       const centre = f.value ?? (f.low + f.high) / 2;
       const overlap = low <= f.high && f.low <= high;
+      // a ratio of effects only where both runs detect the same direction: otherwise one of them is no effect, or the other way
+      const ratio = direction === 'held' && ours !== 0 && centre !== 0 ? obs / centre : null;
       return judged(
         f,
         direction,
-        { held: overlap, ratio: centre !== 0 ? obs / centre : null, overlap },
+        { held: overlap, ratio, overlap },
         `${a} − ${b} ${ms(obs)}, ${fixed(d.confidence * 100, 0)}% CI [${fixed(low, 1)}, ${fixed(high, 1)}] ms: ${directionText(ours, a, b)}${differenceOrderNote(an, d)}`,
       );
     }
@@ -221,9 +223,9 @@ export function directionCell(v: FindingVerdict): string {
 export function magnitudeCell(v: FindingVerdict): string {
   const m = v.magnitude;
   if (!m) return '-';
-  const times = m.ratio === null ? '' : `×${fixed(m.ratio, m.ratio !== 0 && Math.abs(m.ratio) < 10 ? 2 : 1)} the source's`;
+  const times = m.ratio === null ? '' : `×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 2 : 1)} the source's`;
   if (m.held) return times ? `held (${times})` : 'held';
-  return [times || 'differs', m.overlap === false ? 'intervals disjoint' : null].filter(Boolean).join(', ');
+  return [times || (m.overlap === null ? 'differs' : null), m.overlap === false ? 'intervals disjoint' : null].filter(Boolean).join(', ');
 }
 
 /** The verdict as a table shows it: "agrees", "**differs**", "not comparable: <reason>", "not measured". */
