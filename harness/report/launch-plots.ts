@@ -64,7 +64,7 @@ export function positionPlot(points: readonly LaunchPoint[], cohorts: readonly s
         column: { field: 'session', type: 'nominal', title: 'session', sort: sessions },
       },
       spec: {
-        width: Math.max(140, Math.floor(900 / Math.max(1, sessions.length))),
+        width: Math.max(140, Math.floor(780 / Math.max(1, sessions.length))),
         height: 180,
         layer: [
           {
@@ -72,7 +72,7 @@ export function positionPlot(points: readonly LaunchPoint[], cohorts: readonly s
             encoding: {
               x: { field: 'position', type: 'quantitative', title: 'position in round', axis: { tickMinStep: 1 } },
               y: { field: 'readyMs', type: 'quantitative', title: 'cold Ready (ms, log)', scale: { type: 'log' } },
-              color: { field: 'path', type: 'nominal', sort: [...paths] },
+              color: { field: 'path', type: 'nominal', sort: [...paths], legend: { orient: 'bottom' } },
               tooltip,
             },
           },
@@ -110,7 +110,7 @@ export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[]
         column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
       },
       spec: {
-        width: 380,
+        width: 340,
         layer: [
           {
             transform: [{ filter: "datum.kind === 'pooled'" }],
@@ -132,7 +132,7 @@ export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[]
             encoding: {
               y: { field: 'path', type: 'nominal', sort: [...paths] },
               x: { field: 'p50Ms', type: 'quantitative' },
-              color: { field: 'kind', type: 'nominal', title: 'median of' },
+              color: { field: 'kind', type: 'nominal', title: 'median of', legend: { orient: 'bottom' } },
               tooltip: [
                 { field: 'path' },
                 { field: 'kind', title: 'median' },
@@ -176,12 +176,12 @@ export function breakdownPlot(a: AnalysisResult, cohorts: readonly string[], pat
       data: { values },
       facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
       spec: {
-        width: 760,
+        width: 700,
         mark: { type: 'bar' },
         encoding: {
           y: { field: 'path', type: 'nominal', sort: [...paths], title: null },
           x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'cold Ready P50 (ms)' },
-          color: { field: 'step', type: 'nominal', title: 'step' },
+          color: { field: 'step', type: 'nominal', title: 'step', legend: { orient: 'bottom' } },
           order: { field: 'order', type: 'quantitative' },
           tooltip: [{ field: 'path' }, { field: 'step' }, { field: 'ms', type: 'quantitative', format: '.1f', title: 'ms' }],
         },
@@ -276,7 +276,12 @@ export function differencesForestPlot(
     }))
     .filter((s) => rows.some((r) => r.cohort === s.cohort && r.state === s.state && r.comparison === s.comparison));
   const order = [...new Set(rows.map((r) => r.comparison))];
-  const x = { type: 'quantitative', scale: { type: 'symlog', constant: 10 }, title: 'a − b, ms (symmetric log: linear within ±10 ms)' };
+  const x = {
+    type: 'quantitative',
+    scale: { type: 'symlog', constant: 10 },
+    title: 'a − b, ms (symmetric log: linear within ±10 ms)',
+    axis: { values: [-10000, -1000, -100, -10, 0, 10, 100, 1000, 10000], format: '~s', grid: true },
+  };
   const y = { field: 'comparison', type: 'nominal', title: null, sort: order };
   const tip = [
     { field: 'run' },
@@ -297,7 +302,7 @@ export function differencesForestPlot(
         column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
       },
       spec: {
-        width: 330,
+        width: 300,
         layer: [
           { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 0, ...x } } },
           {
@@ -312,7 +317,14 @@ export function differencesForestPlot(
               y,
               x: { field: 'lowMs', ...x },
               x2: { field: 'highMs' },
-              color: { field: 'result', type: 'nominal', title: 'this run', sort: ['detected', 'not detected'], scale: { range: ['#1f77b4', '#999999'] } },
+              color: {
+                field: 'result',
+                type: 'nominal',
+                title: 'this run',
+                sort: ['detected', 'not detected'],
+                scale: { range: ['#1f77b4', '#999999'] },
+                legend: { orient: 'bottom' },
+              },
               tooltip: tip,
             },
           },
