@@ -280,7 +280,7 @@ export function differencesForestPlot(
     type: 'quantitative',
     scale: { type: 'symlog', constant: 10 },
     title: 'a − b, ms (symmetric log: linear within ±10 ms)',
-    axis: { values: [-10000, -1000, -100, -10, 0, 10, 100, 1000, 10000], format: '~s', grid: true },
+    axis: { values: [-10000, -1000, -100, 0, 100, 1000, 10000], format: ',d', grid: true },
   };
   const y = { field: 'comparison', type: 'nominal', title: null, sort: order };
   const tip = [
