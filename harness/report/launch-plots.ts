@@ -64,13 +64,13 @@ export function positionPlot(points: readonly LaunchPoint[], cohorts: readonly s
         column: { field: 'session', type: 'nominal', title: 'session', sort: sessions },
       },
       spec: {
-        width: Math.max(140, Math.floor(780 / Math.max(1, sessions.length))),
+        width: Math.max(140, Math.floor(720 / Math.max(1, sessions.length))),
         height: 180,
         layer: [
           {
             mark: { type: 'point', size: 22, opacity: 0.6 },
             encoding: {
-              x: { field: 'position', type: 'quantitative', title: 'position in round', axis: { tickMinStep: 1 } },
+              x: { field: 'position', type: 'quantitative', title: 'position in round', axis: { tickMinStep: 1, format: 'd' } },
               y: { field: 'readyMs', type: 'quantitative', title: 'cold Ready (ms, log)', scale: { type: 'log' } },
               color: { field: 'path', type: 'nominal', sort: [...paths], legend: { orient: 'bottom' } },
               tooltip,
