@@ -11,6 +11,7 @@ import type { Block, ReportDocument, Table } from '../harness/document/document-
 import { firstWords, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import { reportDocumentOf } from './helpers/report-run.js';
+import { summaryAgainstCsv } from './helpers/published-report.js';
 
 let dir = '';
 let doc: ReportDocument;
@@ -64,34 +65,7 @@ test('every number in the summary table is the differences.csv row of its cohort
   const rows = parseCsvTable(await readFile(join(reportDir, 'differences.csv'), 'utf8')).rows;
   const stats = parseCsvTable(await readFile(join(reportDir, 'statistics.csv'), 'utf8')).rows;
   const summary = doc.opening[1] as Table;
-  let checked = 0;
-  summary.header.forEach((h, i) => {
-    const pair = /^(\S+) − (\S+), ms/.exec(h);
-    if (!pair) return;
-    for (const r of summary.rows) {
-      const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?:, ×(\d+\.\d+))?/.exec(r[i]!);
-      if (!m) continue;
-      const row = rows.find(
-        (x) =>
-          x['kind'] === 'median_difference' &&
-          x['cohort'] === r[0] &&
-          x['state'] === r[1] &&
-          x['metric'] === 'ready' &&
-          x['a'] === pair[1] &&
-          x['b'] === pair[2],
-      );
-      t.truthy(row, `${r[0]} ${r[1]} ${h}`);
-      t.is(m[1], Number(row!['value']).toFixed(1));
-      t.is(m[2], Number(row!['low']).toFixed(1));
-      t.is(m[3], Number(row!['high']).toFixed(1));
-      if (m[4]) {
-        const p50 = (path: string): number =>
-          Number(stats.find((x) => x['cohort'] === r[0] && x['state'] === r[1] && x['metric'] === 'ready' && x['path'] === path)!['p50']);
-        const ratio = p50(pair[1]!) / p50(pair[2]!);
-        t.is(m[4], ratio.toFixed(ratio >= 10 ? 1 : 2));
-      }
-      checked++;
-    }
-  });
+  const { checked, mismatches } = summaryAgainstCsv(summary.header, summary.rows, rows, stats);
+  t.deepEqual(mismatches, []);
   t.true(checked >= 4, `${checked} summary cells checked`);
 });

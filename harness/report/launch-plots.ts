@@ -6,40 +6,12 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { PlotSpec } from './plot-adapter.js';
 import { formalOk, type LaunchPoint } from './launch-points.js';
-import type { Plot } from './plot-specs.js';
+import { config, launchFields, launchTooltip, schema, type Plot } from './plot-specs.js';
 import type { FindingVerdict } from './source-findings.js';
 
-const schema = 'https://vega.github.io/schema/vega-lite/v5.json';
-const config = {
-  font: 'sans-serif',
-  axis: { labelLimit: 0, titleLimit: 0, labelFontSize: 11, titleFontSize: 12 },
-  legend: { labelLimit: 0, titleLimit: 0, labelFontSize: 11 },
-  header: { labelLimit: 0, titleLimit: 0, labelFontSize: 12, labelFontWeight: 'bold' },
-  title: { limit: 1000, fontSize: 14, subtitleFontSize: 11, anchor: 'start' },
-};
+const tooltip = [...launchTooltip, { field: 'readyMs', type: 'quantitative', title: 'Ready (ms)', format: '.1f' }];
 
-const tooltip = [
-  { field: 'path', type: 'nominal' },
-  { field: 'state', type: 'nominal' },
-  { field: 'session', type: 'nominal', title: 'session' },
-  { field: 'round', type: 'quantitative', title: 'round' },
-  { field: 'position', type: 'quantitative', title: 'position in round' },
-  { field: 'previousPath', type: 'nominal', title: 'previous path' },
-  { field: 'launchId', type: 'nominal', title: 'launch id' },
-  { field: 'readyMs', type: 'quantitative', title: 'Ready (ms)', format: '.1f' },
-];
-
-const datum = (p: LaunchPoint): Record<string, unknown> => ({
-  cohort: p.cohort,
-  path: p.path,
-  state: p.state,
-  session: p.session,
-  round: p.round,
-  position: p.position,
-  previousPath: p.previousPath ?? (p.position === 0 ? 'none (first)' : null),
-  launchId: p.launchId,
-  readyMs: p.readyMs,
-});
+const datum = (p: LaunchPoint): Record<string, unknown> => ({ ...launchFields(p), cohort: p.cohort, readyMs: p.readyMs });
 
 function spec(s: Record<string, unknown>): PlotSpec {
   return { $schema: schema, config, ...s } as PlotSpec;

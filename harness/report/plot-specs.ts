@@ -12,8 +12,9 @@ export interface Plot {
   spec: PlotSpec;
 }
 
-const schema = 'https://vega.github.io/schema/vega-lite/v5.json';
-const config = {
+export const schema = 'https://vega.github.io/schema/vega-lite/v5.json';
+/** The look every report plot shares: labels never truncated. */
+export const config = {
   font: 'sans-serif',
   axis: { labelLimit: 0, titleLimit: 0, labelFontSize: 11, titleFontSize: 12 },
   legend: { labelLimit: 0, titleLimit: 0, labelFontSize: 11 },
@@ -21,7 +22,8 @@ const config = {
   title: { limit: 0, fontSize: 14, subtitleFontSize: 11, anchor: 'start' },
 };
 
-const launchTooltip = [
+/** What hovering a launch shows. */
+export const launchTooltip = [
   { field: 'path', type: 'nominal' },
   { field: 'state', type: 'nominal' },
   { field: 'round', type: 'quantitative', title: 'round' },
@@ -32,7 +34,7 @@ const launchTooltip = [
 ];
 
 /** The fields every per-launch datum carries for the tooltip. */
-const launchFields = (p: LaunchPoint): Record<string, unknown> => ({
+export const launchFields = (p: LaunchPoint): Record<string, unknown> => ({
   path: p.path,
   state: p.state,
   round: p.round,

@@ -73,3 +73,51 @@ export function repeatedMarkdownSentences(md: string, maxWords = 12): string[] {
   for (const s of prose) counts.set(s, (counts.get(s) ?? 0) + 1);
   return [...counts].filter(([, n]) => n > 1).map(([s]) => s);
 }
+
+/**
+ * Checks every "a − b, ms" column of a summary table against the
+ * differences.csv and statistics.csv rows it should come from: each cell's
+ * difference, interval ends and P50 ratio, rounded as the report rounds them.
+ * Returns the cells checked and the mismatches, as text.
+ */
+export function summaryAgainstCsv(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  diffs: readonly Record<string, string>[],
+  stats: readonly Record<string, string>[],
+): { checked: number; mismatches: string[] } {
+  let checked = 0;
+  const mismatches: string[] = [];
+  header.forEach((h, i) => {
+    const pair = /^(\S+) − (\S+), ms/.exec(h);
+    if (!pair) return;
+    for (const r of rows) {
+      const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?:, ×(\d+\.\d+))?/.exec(r[i]!);
+      if (!m) continue;
+      const where = `${r[0]} ${r[1]} ${h}`;
+      const row = diffs.find(
+        (x) =>
+          x['kind'] === 'median_difference' &&
+          x['cohort'] === r[0] &&
+          x['state'] === r[1] &&
+          x['metric'] === 'ready' &&
+          x['a'] === pair[1] &&
+          x['b'] === pair[2],
+      );
+      if (!row) {
+        mismatches.push(`${where}: no differences.csv row`);
+        continue;
+      }
+      const want = [Number(row['value']).toFixed(1), Number(row['low']).toFixed(1), Number(row['high']).toFixed(1)];
+      if (want.join() !== [m[1], m[2], m[3]].join()) mismatches.push(`${where}: ${m.slice(1, 4).join(' ')} against ${want.join(' ')}`);
+      if (m[4]) {
+        const p50 = (path: string): number =>
+          Number(stats.find((x) => x['cohort'] === r[0] && x['state'] === r[1] && x['metric'] === 'ready' && x['path'] === path)?.['p50']);
+        const ratio = p50(pair[1]!) / p50(pair[2]!);
+        if (m[4] !== ratio.toFixed(ratio >= 10 ? 1 : 2)) mismatches.push(`${where}: ratio ${m[4]} against ${ratio}`);
+      }
+      checked++;
+    }
+  });
+  return { checked, mismatches };
+}
