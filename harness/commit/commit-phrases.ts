@@ -76,9 +76,13 @@ export function scopeLine(inp: CommitReportInputs): string {
   return `Scope: ${parts.join(' · ')}.`;
 }
 
-/** Which growth model misses the observations less on the log scale, or null when one is missing. */
-export function betterModel(g: Growth): 'line' | 'power' | null {
+/** Residuals closer than this (relative) describe the data alike. */
+const alikeWithin = 0.05;
+
+/** Which growth model misses the observations less on the log scale ('alike' within 5%), or null when one is missing. */
+export function betterModel(g: Growth): 'line' | 'power' | 'alike' | null {
   if (g.powerLogRms === null || g.lineLogRms === null) return null;
+  if (Math.abs(g.lineLogRms - g.powerLogRms) <= alikeWithin * Math.max(g.lineLogRms, g.powerLogRms)) return 'alike';
   return g.lineLogRms < g.powerLogRms ? 'line' : 'power';
 }
 
@@ -95,7 +99,8 @@ export function exponentCell(g: Growth): string {
 export function betterCell(g: Growth): string {
   const b = betterModel(g);
   if (!b) return '–';
-  return `${b === 'line' ? 'floor + cost' : 'power law'} (${fixed(g.lineLogRms!, 2)} vs ${fixed(g.powerLogRms!, 2)})`;
+  const name = b === 'line' ? 'floor + cost' : b === 'power' ? 'power law' : 'alike';
+  return `${name} (${fixed(g.lineLogRms!, 2)} vs ${fixed(g.powerLogRms!, 2)})`;
 }
 
 const growthOf = (a: CommitAnalysis, dimension: string, method: string, state: string): Growth | undefined =>
@@ -118,13 +123,13 @@ export function interpretation(a: CommitAnalysis): string[] {
   if (ini)
     out.push(
       ini.comparison.findings.detected
-        ? 'The initial commit differs between the engines too.'
-        : 'The initial commit shows no gain: it writes the whole change either way.',
+        ? 'At the largest base the initial commit differs between the engines too.'
+        : 'At the largest base the initial commit shows no gain from the native diff.',
     );
   const byCount = growthOf(a, 'file_count', 'naive', 'incremental');
   if (byCount && betterModel(byCount) === 'line') out.push('The naive incremental commit costs a floor plus a fixed time per file: linear, not quadratic.');
   const bySize = growthOf(a, 'total_mb', 'naive', 'incremental');
-  if (bySize?.fit && bySize.fit.low <= 0 && bySize.fit.high >= 0) out.push('At a fixed file count, the bytes of the base do not matter.');
+  if (bySize?.fit && bySize.fit.low <= 0 && bySize.fit.high >= 0) out.push('At a fixed file count, the bytes of the base do not matter to it.');
   return out.slice(0, maxInterpretationSentences);
 }
 

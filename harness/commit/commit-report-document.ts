@@ -68,7 +68,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Two models per engine and commit, each by least squares over every commit: the straight line t = floor + cost × n, and the power law t = s × n^b (a line on log-log axes). Intervals resample the commits within each size. The better model is the one with the smaller root mean square log residual (in brackets: line vs power law).',
+      'Two models per engine and commit, each by least squares over every commit: the straight line t = floor + cost × n, and the power law t = s × n^b (a line on log-log axes). Intervals resample the commits within each size. The better model is the one with the smaller root mean square log residual (in brackets: line vs power law; within 5% they fit alike).',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
     fits.length
@@ -94,7 +94,7 @@ function sourceSection(a: CommitAnalysis): Section[] {
     list(
       [
         initial && !initial.comparison.findings.detected
-          ? 'Contradicted: the source has commits falling "from 15 minutes to 1 second" and its P99 from over 900 s to about 180 s; here the initial commit gains nothing from the native diff.'
+          ? 'Contradicted: the source has commits falling "from 15 minutes to 1 second" and its P99 from over 900 s to about 180 s; here the initial commit at the largest base gains nothing from the native diff.'
           : null,
         small && small.medianA !== null && small.medianA < 5000
           ? `Contradicted in size: a 100-file, 100 MB base commits incrementally in ${ms(small.medianA)} with the naive diff, not in tens of seconds.`
