@@ -162,3 +162,9 @@ export function manyFileVerdict(r: CellRatio): string {
   if (c.findings.sessionsDisagreeInSize) return `undecided: the sessions disagree in size (naive slower in ${k})`;
   return `undecided: both intervals hold 1 (naive slower in ${k})`;
 }
+
+/** Said when no many-file row is decided: what K sessions can show at best by direction alone. */
+export function undecidedText(sessions: number): string {
+  const chance = 2 * 0.5 ** sessions;
+  return `These ${sessions} sessions cannot decide it. Even ${sessions} of ${sessions} sessions on one side of 1 happens by chance with probability ${fixed(chance, 2)} when the engines are equal.`;
+}

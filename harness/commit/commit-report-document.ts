@@ -21,6 +21,7 @@ import {
   largestBase,
   lineCell,
   manyFileVerdict,
+  undecidedText,
   mb,
   ms,
   ratioAt,
@@ -125,7 +126,7 @@ function manyFileSection(a: CommitAnalysis): Section[] {
         manyFileVerdict(r),
       ]),
     ),
-    rows.every((r) => !r.comparison.findings.detected) ? paragraph(`These ${k} sessions cannot decide it; more sessions would.`) : null,
+    rows.every((r) => !r.comparison.findings.detected) ? paragraph(undecidedText(k)) : null,
   ]);
 }
 
