@@ -24,6 +24,7 @@ import { renderMarkdown } from '../harness/document/render-markdown.js';
 import { renderIndexHtml } from '../harness/report/render-index-html.js';
 import { readPageLibraries } from '../harness/report/page-libraries.js';
 import type { Plot } from '../harness/report/plot-specs.js';
+import { checkoutCommit } from '../harness/report/read-provenance.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
@@ -70,6 +71,7 @@ const commitReport: StageDefinition = {
         .sort()
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
+      commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
     };
     const plots: Plot[] = [];

@@ -147,3 +147,10 @@ test('made-up commits: with 3 sessions, the many-file initial commits are judged
   );
   for (const r of rows) t.regex(r[5]!, /(undecided|native faster|native slower).*\d of 3 sessions/);
 });
+
+test('made-up commits: the provenance names the benchgraph commit and says when its tree was dirty', (t) => {
+  const { inp } = madeUp();
+  const text = (commit: CommitReportInputs['commit']): string => renderMarkdown(commitReportDocument({ ...inp, commit }, []));
+  t.true(text({ sha: 'abc123', dirty: true }).includes('benchgraph commit `abc123` with uncommitted changes (dirty).'));
+  t.true(text({ sha: 'abc123', dirty: false }).includes('benchgraph commit `abc123` (clean).'));
+});

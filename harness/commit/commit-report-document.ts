@@ -228,6 +228,11 @@ function appendix(inp: CommitReportInputs): Section[] {
           inp.session.durationS !== undefined
             ? `Sampling (commit-sample, every session of its last attempt): ${fixed(inp.session.durationS / 60, 1)} min.`
             : null,
+          inp.commit !== undefined
+            ? inp.commit
+              ? `benchgraph commit \`${inp.commit.sha}\`${inp.commit.dirty ? ' with uncommitted changes (dirty)' : ' (clean)'}.`
+              : 'benchgraph commit: not a git checkout.'
+            : null,
           inp.pins?.kernel ? `Kernel ${inp.pins.kernel}, Node ${inp.pins.node ?? ''}.` : null,
           ...(inp.pins?.binaries ?? [])
             .filter((x) => ['dockerd', 'docker', 'skopeo', 'docker-registry'].includes(x.name))

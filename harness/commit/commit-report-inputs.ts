@@ -30,6 +30,8 @@ export interface CommitReportInputs {
   } | null;
   stages: { id: string; kind: string; outputDigest: string }[];
   samplesSha256: string | null;
+  /** The benchgraph commit that rendered the report, and whether its work tree had uncommitted changes; null outside a git checkout. */
+  commit?: { sha: string; dirty: boolean } | null;
   /** report.notes of the pipeline file: context the data cannot state (e.g. that the machine was quiet). */
   notes?: string[];
 }
