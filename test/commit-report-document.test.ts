@@ -154,3 +154,28 @@ test('made-up commits: the provenance names the benchgraph commit and says when 
   t.true(text({ sha: 'abc123', dirty: true }).includes('benchgraph commit `abc123` with uncommitted changes (dirty).'));
   t.true(text({ sha: 'abc123', dirty: false }).includes('benchgraph commit `abc123` (clean).'));
 });
+
+test('made-up commits of a tiny sweep (one session, two bases): the report still opens with the summary and leaves out what it cannot say', (t) => {
+  const few = [dims(20, 10), dims(40, 10)];
+  const rows = [1, 2].flatMap((round) =>
+    few.flatMap((d) => [
+      commitRow(d, 'naive', 'incremental', round, 300 + round),
+      commitRow(d, 'native', 'incremental', round, 60 + round),
+      commitRow(d, 'naive', 'initial', round, 200 + d.total_mb + round),
+      commitRow(d, 'native', 'initial', round, 200 + d.total_mb + 2 * round),
+    ]),
+  );
+  const analysis = analyzeCommits(rows, [], { resamples: 100, confidence: 0.95, seed: 'tiny' });
+  const { inp } = madeUp();
+  const doc = commitReportDocument({ ...inp, analysis, rows, checks: [], session: { sessions: 1, rounds: 2 } }, []);
+  const summary = tables(doc.opening)[0]!;
+  t.deepEqual(
+    summary.rows.map((r) => r[1]),
+    ['40 MB in 10 files, 1 KB change', '40 MB in 10 files, 1 KB change'],
+  );
+  t.false(
+    doc.sections.some((s) => s.title.startsWith('Many-file')),
+    'no many-file cells, no section',
+  );
+  t.true(mainWordCount(doc) <= 1500);
+});
