@@ -1,4 +1,4 @@
-// commit-analyze: medians per cell, paired naive/native ratios, growth fits
+// commit-analyze: medians per cell, paired naive/native ratios (wall, CPU), growth fits (power law and floor + cost)
 // with bootstrap intervals, compression medians -> commit-analysis.json.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { UserError } from '../harness/errors.js';
 const commitAnalyze: StageDefinition = {
   kind: 'commit-analyze',
   description:
-    'Commit-diff analysis: P50 per cell, the naive/native ratio of medians with two-level and between-session intervals, log-log growth fits with a bootstrap interval of the slope.',
+    'Commit-diff analysis: P50 per cell, the naive/native ratio of medians (wall time and engine CPU) with two-level and between-session intervals, growth fits (log-log exponent and floor + cost per unit, each with bootstrap intervals, and their log-scale residuals).',
   reads: ['analysis.bootstrap'],
   async run(ctx) {
     const found = findInputFile(ctx.inputs, 'samples.duckdb');

@@ -1,5 +1,6 @@
-// commit-report: report.md, CSVs, growth plots and REPRODUCE.md of the
-// commit-diff experiment; published to reports/<experiment.name>/.
+// commit-report: report.md and index.html (one document, two renderings),
+// the CSVs (commits.csv: every formal commit), growth plots and REPRODUCE.md
+// of the commit-diff experiment; published to reports/<experiment.name>/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
@@ -13,14 +14,17 @@ import { commitColumns } from '../harness/commit/commit-columns.js';
 import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/report/comparison-csv.js';
 import { renderSvg } from '../harness/report/plot-adapter.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
-import {
-  growthPlotFile,
-  growthSpec,
-  renderCommitCsvs,
-  renderCommitReportMd,
-  renderCommitReproduce,
-  type CommitReportInputs,
-} from '../harness/commit/render-commit-report.js';
+import { commitRowsOf } from '../harness/commit/commit-columns.js';
+import { commitsCsv, commitsCsvFile, renderCommitCsvs } from '../harness/commit/commit-csvs.js';
+import { growthPlot } from '../harness/commit/commit-plots.js';
+import { commitReportDocument } from '../harness/commit/commit-report-document.js';
+import type { CommitReportInputs } from '../harness/commit/commit-report-inputs.js';
+import { renderCommitReproduce } from '../harness/commit/commit-reproduce.js';
+import { renderMarkdown } from '../harness/document/render-markdown.js';
+import { renderIndexHtml } from '../harness/report/render-index-html.js';
+import { readPageLibraries } from '../harness/report/page-libraries.js';
+import type { Plot } from '../harness/report/plot-specs.js';
+import { checkoutCommit } from '../harness/report/read-provenance.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
@@ -29,7 +33,8 @@ function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string):
 
 const commitReport: StageDefinition = {
   kind: 'commit-report',
-  description: 'Commit-diff report: conclusions, design, before/after table, growth plots and slopes, compression table, what is not established.',
+  description:
+    'Commit-diff report (report.md and index.html): the summary table, growth plots with both fits (power law, floor + cost), the source against this run, many-file initial commits, commits.csv with every formal commit.',
   reads: ['experiment', 'report'],
   readsObservations: true, // the sessions' host (CPUs) and the sampling's duration
   publishDir: (config) => 'reports/' + config.experiment.name,
@@ -42,16 +47,23 @@ const commitReport: StageDefinition = {
         'add the commit-analyze stage to needs',
       );
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
+    const sampleRows = samples ? await SampleJournal.readRows(samples.file) : [];
     // Every commit, in the one samples.csv format (with the experiment's declared columns).
-    if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(await SampleJournal.readRows(samples.file), commitColumns));
+    if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(sampleRows, commitColumns));
+    const { rows } = commitRowsOf(sampleRows);
+    writeFileSync(join(ctx.outputDir, commitsCsvFile), commitsCsv(rows));
+    const sessions = readJson<SessionRecord[]>(ctx.inputs, 'sessions.json');
     const inp: CommitReportInputs = {
       experiment: ctx.config.experiment as { name: string; question?: string },
       pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
       analysis,
+      rows,
       checks: readJson(ctx.inputs, 'change-set-checks.json') ?? [],
       session: {
         ...(readJson<CommitReportInputs['session']>(ctx.inputs, 'session.json') ?? {}),
-        cpus: readJson<SessionRecord[]>(ctx.inputs, 'sessions.json')?.[0]?.noise.cpuCount,
+        cpus: sessions?.[0]?.noise.cpuCount,
+        host: sessions?.[0]?.host,
+        startedAt: sessions?.map((x) => x.startedAt).sort()[0],
         durationS: readJson<{ durationS: number }>(ctx.inputs, 'duration.json')?.durationS,
       },
       pins: readJson(ctx.inputs, 'pins.json'),
@@ -59,16 +71,16 @@ const commitReport: StageDefinition = {
         .sort()
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
+      commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
     };
-    const plots: { file: string; title: string }[] = [];
-    for (const dimension of ['total_mb', 'file_count']) {
+    const plots: Plot[] = [];
+    for (const dimension of ['file_count', 'total_mb']) {
       for (const state of analysis.states) {
-        const spec = growthSpec(analysis, state, dimension);
-        if (!spec) continue;
-        const file = growthPlotFile(state, dimension);
-        writeFileSync(join(ctx.outputDir, file), await renderSvg(spec));
-        plots.push({ file, title: String(spec['title']) });
+        const plot = growthPlot(analysis, rows, state, dimension);
+        if (!plot) continue;
+        writeFileSync(join(ctx.outputDir, plot.file), await renderSvg(plot.spec));
+        plots.push(plot);
       }
     }
     for (const [name, text] of renderCommitCsvs(analysis)) writeFileSync(join(ctx.outputDir, name), text);
@@ -84,7 +96,9 @@ const commitReport: StageDefinition = {
       join(ctx.outputDir, 'statistics.csv'),
       comparisonStatisticsCsv(analysis.cells.map((c) => ({ cohort: c.cell, path: c.method, state: c.state, metric, unit: 'ms', n: c.n, p50: c.p50WallMs }))),
     );
-    writeFileSync(join(ctx.outputDir, 'report.md'), renderCommitReportMd(inp, plots));
+    const doc = commitReportDocument(inp, plots);
+    writeFileSync(join(ctx.outputDir, 'report.md'), renderMarkdown(doc));
+    writeFileSync(join(ctx.outputDir, 'index.html'), renderIndexHtml(doc, plots, await readPageLibraries()));
     writeFileSync(join(ctx.outputDir, 'REPRODUCE.md'), renderCommitReproduce(inp));
     ctx.log(`report.md, ${plots.length} plots`);
   },

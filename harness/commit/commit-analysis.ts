@@ -4,11 +4,15 @@
 // (stats/paired-comparison.ts: two-level and between-session intervals, k of
 // K sessions, named findings).
 // Per sweep (cells that differ in one dimension only), method and state: the
-// growth fit log(time) = a + b·log(size) with a bootstrap interval for b.
+// growth fit log(time) = a + b·log(size) with a bootstrap interval for b,
+// beside the straight line t = floor + cost·n with intervals, and which of the
+// two misses the observations less on the log scale.
+// Per cell and state, also the engine CPU ratio naive/native, the same way.
 import { median } from '../stats/quantile.js';
 import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
 import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
+import { floorCostFit, logResidualRms, type FloorCostFit } from '../stats/floor-cost-fit.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
 
 export interface CommitRowData {
@@ -62,6 +66,12 @@ export interface CellRatio {
   medianB: number | null;
   /** Rounds in which naive took longer than native. */
   naiveSlowerRounds: number;
+  /** Sessions whose own ratio of medians is above 1 (naive slower), of `comparison.sessions`. */
+  naiveSlowerSessions: number;
+  /** The engine CPU time naive / native, the same statistic; null without CPU figures. */
+  engineCpu: ComparisonResult | null;
+  cpuMedianA: number | null;
+  cpuMedianB: number | null;
 }
 
 export interface Growth {
@@ -70,6 +80,11 @@ export interface Growth {
   method: string;
   state: string;
   fit: GrowthFit | null;
+  /** The straight line t = floor + cost·size (ms, ms per unit of size). */
+  line: FloorCostFit | null;
+  /** Root mean square log residual of the power law and of the line, over every observation. */
+  powerLogRms: number | null;
+  lineLogRms: number | null;
 }
 
 export interface CompressionStat {
@@ -159,6 +174,11 @@ export function analyzeCommits(
       const sessions = pairSessions(wallRows, 'naive', 'native');
       const c = pairedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}` });
       const rounds = sessions.flatMap((s) => s.rounds).filter((r) => r.a.length && r.b.length);
+      const cpuRows = formal
+        .filter((r) => r.cell === cell && r.state === state && r.ok && r.engineCpuMs !== null)
+        .map((r) => ({ session: r.session, round: r.round, path: r.method, value: r.engineCpuMs! }));
+      const cpuSessions = pairSessions(cpuRows, 'naive', 'native');
+      const cpu = cpuRows.length ? pairedComparison(cpuSessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}/cpu` }) : null;
       ratios.push({
         cell,
         dims: cellDims.get(cell)!,
@@ -167,6 +187,10 @@ export function analyzeCommits(
         medianA: med(wallRows.filter((r) => r.path === 'naive').map((r) => r.value)),
         medianB: med(wallRows.filter((r) => r.path === 'native').map((r) => r.value)),
         naiveSlowerRounds: rounds.filter((r) => median(r.a) > median(r.b)).length,
+        naiveSlowerSessions: c.perSession.filter((s) => s.observed > 1).length,
+        engineCpu: cpu && cpu.observed !== null ? cpu : null,
+        cpuMedianA: med(cpuRows.filter((r) => r.path === 'naive').map((r) => r.value)),
+        cpuMedianB: med(cpuRows.filter((r) => r.path === 'native').map((r) => r.value)),
       });
     }
   }
@@ -180,12 +204,17 @@ export function analyzeCommits(
           const x = r.dims[sw.dimension]!;
           bySize.set(x, [...(bySize.get(x) ?? []), r.wallMs]);
         }
+        const fit = logLogFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}` });
+        const line = floorCostFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}/line` });
         growth.push({
           dimension: sw.dimension,
           fixed: sw.fixed,
           method,
           state,
-          fit: logLogFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}` }),
+          fit,
+          line,
+          powerLogRms: fit ? logResidualRms(bySize, (n) => fit.scale * n ** fit.slope) : null,
+          lineLogRms: line ? logResidualRms(bySize, (n) => line.floor + line.cost * n) : null,
         });
       }
     }
