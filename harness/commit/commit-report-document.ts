@@ -113,7 +113,7 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   const k = rows[0]!.comparison.sessions;
   return section('Many-file initial commits: is native slower?', [
     paragraph(
-      `The previous single-session run had native slower than naive in the initial commit at 10,000 and 100,000 files. With ${k} sessions, a verdict needs both the two-level interval and the between-session interval to exclude 1.`,
+      `Initial commits of bases with 10,000 files or more, where native may be the slower engine. With ${k} sessions, a verdict needs both the two-level interval and the between-session interval to exclude 1.`,
     ),
     table(
       ['cell', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'verdict'],
