@@ -44,7 +44,14 @@ export function rowVerdict(m: MeasuredRow, note: RowNote): RowVerdict {
 export function verdictCell(m: MeasuredRow, note: RowNote): string {
   const v = rowVerdict(m, note);
   if (v === 'control failed') return '**control failed**';
-  if (v === 'dropped') return m.verdict.reasons.some((r) => r.startsWith('after is worse')) ? 'dropped (worse)' : 'dropped (not detected)';
+  if (v === 'dropped') {
+    const why = m.verdict.reasons.join(' ');
+    if (why.startsWith('after is worse')) return 'dropped (worse)';
+    if (why.startsWith('the sessions disagree')) return 'dropped (sessions disagree in size)';
+    if (why.startsWith('P90 got worse')) return 'dropped (P90 worse)';
+    return 'dropped (not detected)';
+  }
+  if (v === 'kept' && note.relation === 'different') return 'kept (a different question)';
   return v;
 }
 
@@ -63,8 +70,10 @@ export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string
   if (small.length) out.push(`${ids(small)} ${small.length === 1 ? 'is' : 'are'} detected but too small to keep: the floor is ${floorText(floor)}.`);
   for (const m of failed.slice(0, 1))
     out.push(`The negative control \`${m.row.id}\` failed: it shows an effect where none was expected, so its two sides differ in more than the change.`);
-  for (const m of different.slice(0, 1))
-    out.push(`\`${m.row.id}\` answers a different question than its source row: ${noteOf(m.row.id).why ?? 'see the row detail'}`.replace(/\.?$/, '.'));
+    for (const m of different.slice(0, 1)) {
+      const why = noteOf(m.row.id).why ?? 'see the row detail';
+      out.push(`\`${m.row.id}\` answers a different question than its source row: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.?$/, '.')}`);
+    }
   out.push('Most source rows cannot run on this host; the reasons follow, each stated once.');
   return out.slice(0, maxInterpretationSentences);
 }
