@@ -70,10 +70,10 @@ export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string
   if (small.length) out.push(`${ids(small)} ${small.length === 1 ? 'is' : 'are'} detected but too small to keep: the floor is ${floorText(floor)}.`);
   for (const m of failed.slice(0, 1))
     out.push(`The negative control \`${m.row.id}\` failed: it shows an effect where none was expected, so its two sides differ in more than the change.`);
-    for (const m of different.slice(0, 1)) {
-      const why = noteOf(m.row.id).why ?? 'see the row detail';
-      out.push(`\`${m.row.id}\` answers a different question than its source row: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.?$/, '.')}`);
-    }
+  for (const m of different.slice(0, 1)) {
+    const why = noteOf(m.row.id).why ?? 'see the row detail';
+    out.push(`\`${m.row.id}\` answers a different question than its source row: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.?$/, '.')}`);
+  }
   out.push('Most source rows cannot run on this host; the reasons follow, each stated once.');
   return out.slice(0, maxInterpretationSentences);
 }
