@@ -87,6 +87,7 @@ const effectsReport: StageDefinition = {
       notes,
       requirements,
       floor,
+      unmeasured: exp.unmeasured ?? [],
       reportNotes: options.notes,
       provenance: provenanceLines(ctx.inputs, host),
       plots,

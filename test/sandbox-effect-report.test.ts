@@ -11,7 +11,7 @@ import type { ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { effectReportDocument, SUMMARY_HEADER, TALLY_HEADER, type EffectDocumentInput } from '../harness/sandbox/effect-report-document.js';
 import { effectReportNotes } from '../harness/sandbox/effect-row-notes.js';
-import { DEFAULT_PRACTICAL_FLOOR } from '../harness/sandbox/practical-floor.js';
+import { DEFAULT_PRACTICAL_FLOOR, practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { mainTexts, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
 import { renderMarkdown } from '../harness/document/render-markdown.js';
@@ -62,6 +62,7 @@ const input: EffectDocumentInput = {
     { id: 'kvm', part: 'usable /dev/kvm', met: false, detail: '/dev/kvm opens, but the CPU shows no vmx or svm flag' },
   ],
   floor: DEFAULT_PRACTICAL_FLOOR,
+  unmeasured: ['zswap (no swap device).'],
   reportNotes: ['Measured on a quiet machine.'],
   provenance: ['benchgraph commit abc (clean)'],
   plots: [],
@@ -130,4 +131,12 @@ test('every number of the summary table equals a row of the differences.csv and 
     checked++;
   }
   t.is(checked, 4);
+});
+
+test('the practical floor is configurable: under analysis.practical of 2% and 0 ms the detected 3% effect is kept', (t) => {
+  const r = rows.find((x) => x.row.id === 'three-percent')!;
+  t.true(r.state === 'measured');
+  if (r.state !== 'measured') return;
+  t.is(triedAndDropped(r.cell, false, practicalFloor({ min_ratio_change: 0.02, min_ms: 0 })).outcome, 'kept');
+  t.is(triedAndDropped(r.cell, false, practicalFloor({})).outcome, 'too-small');
 });

@@ -88,13 +88,13 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
     }));
   if (values.length === 0) return null;
   const lowest = Math.min(...values.map((v) => v.low!), 1 - floor.minRatioChange);
-  const highest = Math.max(...values.map((v) => v.high!), 1 / (1 - floor.minRatioChange));
+  const highest = Math.max(...values.map((v) => v.high!), 1 + floor.minRatioChange);
   const domain = [lowest / 1.15, highest * 1.15];
   const x = { type: 'quantitative', title: 'after / before, ratio of medians (log scale)', scale: { type: 'log', domain, nice: false } };
   const yEnc = { field: 'row', type: 'nominal', title: null, sort: values.map((v) => v.row) };
   return {
     file: 'ratio-forest.svg',
-    caption: `After/before ratio of medians with its 95% interval per measured row, log axis; shaded: within ${(floor.minRatioChange * 100).toFixed(0)}% of no change (too small to keep)`,
+    caption: 'After/before ratio of medians with its 95% interval per measured row, log axis; shaded: ratios too close to 1 to keep (analysis.practical)',
     spec: {
       $schema: schema,
       title: { text: 'Effect per row: after / before', subtitle: 'point: ratio of medians; bar: 95% two-level interval; left of 1 is faster' },
@@ -103,7 +103,7 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
       height: { step: 34 },
       layer: [
         {
-          data: { values: [{ a: 1 - floor.minRatioChange, b: 1 / (1 - floor.minRatioChange) }] },
+          data: { values: [{ a: 1 - floor.minRatioChange, b: 1 + floor.minRatioChange }] },
           mark: { type: 'rect', color: '#ddd', opacity: 0.7 },
           encoding: { x: { ...x, field: 'a' }, x2: { field: 'b' } },
         },

@@ -23,6 +23,8 @@ export interface EffectDocumentInput {
   notes: EffectReportNotes;
   requirements: readonly RequirementLine[];
   floor: PracticalFloor;
+  /** experiment.unmeasured: what this run does not measure (appendix, method). */
+  unmeasured: readonly string[];
   /** report.notes: context the data cannot state (appendix, method). */
   reportNotes: readonly string[];
   provenance: readonly string[];
@@ -126,16 +128,33 @@ function rowDetail(inp: EffectDocumentInput): Section[] {
   ]);
 }
 
+/** What measuring each unmeasured row (or a proxy's source question) would need: one line per distinct need, its rows listed. */
 function needsSection(inp: EffectDocumentInput): Section[] {
-  const lines: string[][] = [];
+  const groups = new Map<string, string[]>();
+  const add = (need: string, id: string): void => void groups.set(need, [...(groups.get(need) ?? []), `\`${id}\``]);
+  const sources: string[][] = [];
   for (const r of inp.rows) {
     const n = noteOf(inp.notes, r.row.id);
-    if (r.state === 'not-runnable')
-      lines.push([`\`${r.row.id}\``, r.row.system, 'not runnable', r.row.source, n.needs ?? 'the parts it lacks (Not runnable here)']);
-    else if (n.relation !== 'same' && n.needs) lines.push([`\`${r.row.id}\``, r.row.system, relationText[n.relation], r.row.source, n.needs]);
+    if (r.state === 'not-runnable') {
+      add(n.needs ?? 'the parts it lacks (Not runnable here)', r.row.id);
+      sources.push([`\`${r.row.id}\``, r.row.system, r.row.source]);
+    } else if (n.relation !== 'same' && n.needs) add(n.needs, r.row.id);
   }
-  for (const m of inp.notes.missing) lines.push([`\`${m.id}\``, m.system, 'missing', m.source, m.needs]);
-  return section('What measuring the rest would need', [lines.length ? table(['row', 'system', 'state', 'source row', 'what it would need'], lines) : null]);
+  for (const m of inp.notes.missing) {
+    add(m.needs, m.id);
+    sources.push([`\`${m.id}\``, m.system, m.source]);
+  }
+  return [
+    ...section('What measuring the rest would need', [
+      groups.size
+        ? table(
+            ['what it would need', 'rows'],
+            [...groups].map(([need, ids]) => [need, ids.join(', ')]),
+          )
+        : null,
+    ]),
+    ...section('Source figures of the rows without numbers here', [sources.length ? table(['row', 'system', 'source row'], sources) : null]),
+  ];
 }
 
 function methodSection(inp: EffectDocumentInput): Section[] {
@@ -150,6 +169,8 @@ function methodSection(inp: EffectDocumentInput): Section[] {
     ]),
     paragraph(`Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when it shows a detected effect of any size.`),
     ...inp.reportNotes.map((t) => paragraph(t.trim())),
+    inp.unmeasured.length ? paragraph('Not measured here:') : null,
+    inp.unmeasured.length ? list(inp.unmeasured) : null,
   ]);
 }
 
