@@ -91,13 +91,25 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
   const highest = Math.max(...values.map((v) => v.high!), 1 + floor.minRatioChange);
   const domain = [lowest / 1.15, highest * 1.15];
   const x = { type: 'quantitative', title: 'after / before, ratio of medians (log scale)', scale: { type: 'log', domain, nice: false } };
+  const verdictColor = {
+    field: 'verdict',
+    type: 'nominal',
+    title: 'verdict',
+    scale: {
+      domain: ['kept', 'too small to keep', 'dropped', 'control failed', 'control held'],
+      range: ['#2a9d4b', '#7f7f7f', '#e08a1e', '#d62728', '#1f77b4'],
+    },
+  };
   const yEnc = { field: 'row', type: 'nominal', title: null, sort: values.map((v) => v.row) };
   return {
     file: 'ratio-forest.svg',
     caption: 'After/before ratio of medians with its 95% interval per measured row, log axis; shaded: ratios too close to 1 to keep (analysis.practical)',
     spec: {
       $schema: schema,
-      title: { text: 'Effect per row: after / before', subtitle: 'point: ratio of medians; bar: 95% two-level interval; left of 1 is faster' },
+      title: {
+        text: 'Effect per row: after / before',
+        subtitle: 'point: ratio of medians; bar: 95% two-level interval; left of 1 is faster; shaded: within the ratio floor (the ms floor is not drawn)',
+      },
       config,
       width: 560,
       height: { step: 34 },
@@ -120,7 +132,7 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
               encoding: {
                 y: yEnc,
                 x: { ...x, field: 'ratio' },
-                color: { field: 'verdict', type: 'nominal', title: 'verdict' },
+                color: verdictColor,
                 tooltip: [
                   { field: 'row' },
                   { field: 'ratio', type: 'quantitative', format: '.3f' },
