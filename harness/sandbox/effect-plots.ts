@@ -125,7 +125,7 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
           layer: [
             {
               mark: { type: 'rule', strokeWidth: 2 },
-              encoding: { y: yEnc, x: { ...x, field: 'low' }, x2: { field: 'high' }, color: { field: 'verdict', type: 'nominal' } },
+              encoding: { y: yEnc, x: { ...x, field: 'low' }, x2: { field: 'high' }, color: verdictColor },
             },
             {
               mark: { type: 'point', filled: true, size: 70 },
