@@ -108,7 +108,7 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
       $schema: schema,
       title: {
         text: 'Effect per row: after / before',
-        subtitle: 'point: ratio of medians; bar: 95% two-level interval; left of 1 is faster; shaded: within the ratio floor (the ms floor is not drawn)',
+        subtitle: ['point: ratio of medians; bar: 95% two-level interval; left of 1 is faster', 'shaded: within the ratio floor (the ms floor is not drawn)'],
       },
       config,
       width: 560,
