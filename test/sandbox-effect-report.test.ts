@@ -10,7 +10,9 @@ import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
 import type { ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { effectReportDocument, SUMMARY_HEADER, TALLY_HEADER, type EffectDocumentInput } from '../harness/sandbox/effect-report-document.js';
-import { effectReportNotes } from '../harness/sandbox/effect-row-notes.js';
+import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
+import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
+import { renderSvg } from '../harness/report/plot-adapter.js';
 import { DEFAULT_PRACTICAL_FLOOR, practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { mainTexts, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
@@ -139,4 +141,24 @@ test('the practical floor is configurable: under analysis.practical of 2% and 0 
   if (r.state !== 'measured') return;
   t.is(triedAndDropped(r.cell, false, practicalFloor({ min_ratio_change: 0.02, min_ms: 0 })).outcome, 'kept');
   t.is(triedAndDropped(r.cell, false, practicalFloor({})).outcome, 'too-small');
+});
+
+test('the paired dot plot and the ratio forest plot render within 1,000 px, the forest with the floor band', async (t) => {
+  const m = rows.filter((r): r is Extract<ReportedRow, { state: 'measured' }> => r.state === 'measured');
+  const samples = m.flatMap((r) =>
+    madeUpEffectRows(
+      r.row.id,
+      { sessions: 3, rounds: 7 },
+      (u) => 400 + 4 * u,
+      (u) => 400 + 4 * u,
+    ),
+  );
+  const plots = [pairedDotPlot(m, samples), ratioForestPlot(m, (id) => noteOf(input.notes, id), DEFAULT_PRACTICAL_FLOOR)];
+  for (const p of plots) {
+    t.truthy(p);
+    const svg = await renderSvg(p!.spec);
+    const width = Number(/<svg[^>]* width="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
+    t.true(width <= 1000, `${p!.file}: ${width} px`);
+  }
+  t.regex(JSON.stringify(plots[1]!.spec), /"a":0\.95,"b":1\.05/);
 });
