@@ -103,7 +103,7 @@ export function ratioForestPlot(rows: readonly MeasuredRow[], noteOf: (id: strin
   const yEnc = { field: 'row', type: 'nominal', title: null, sort: values.map((v) => v.row) };
   return {
     file: 'ratio-forest.svg',
-    caption: 'After/before ratio of medians with its 95% interval per measured row, log axis; shaded: ratios too close to 1 to keep (analysis.practical)',
+    caption: 'After/before ratio of medians with its interval per measured row, log axis; shaded: ratios too close to 1 to keep (analysis.practical)',
     spec: {
       $schema: schema,
       title: {

@@ -26,7 +26,8 @@ const WORDING: Record<string, string> = {
 };
 
 export function requirementWording(r: RequirementLine): string {
-  return WORDING[r.id] ?? `${r.part}: ${r.detail}`;
+  // The scope line names the runsc release once; the doctor's details repeat it.
+  return WORDING[r.id] ?? `${r.part}: ${r.detail}`.replace(/runsc version \S+/g, 'this runsc');
 }
 
 /** One group per unmet requirement (a row lacking two parts is listed under both), in first-seen order. */
