@@ -1,9 +1,9 @@
 // effects-analyze: for every measured row, the effect cell (P50 and P90 of
 // each side, the after/before ratio of medians with its two-level and
 // between-session intervals, the direction per session) and the
-// tried-and-dropped verdict; not-runnable rows keep their reasons and get no
-// numbers. Reads the one sample table (samples.duckdb) and analysis.bootstrap
-// as every experiment does. Writes effects.json. Changing the bootstrap or
+// outcome (kept, too small to keep under analysis.practical, dropped); not-runnable rows keep their reasons and get no
+// numbers. Reads the one sample table (samples.duckdb), analysis.bootstrap
+// as every experiment does, and the practical floor analysis.practical. Writes effects.json. Changing the bootstrap or
 // the rule reruns this stage and the report only, never the sampling.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,16 +15,18 @@ import { SampleJournal } from '../harness/db/sample-journal.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import type { ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
+import { practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { effectsOf, type RowRecord } from './effects-sample.js';
 
 const effectsAnalyze: StageDefinition = {
   kind: 'effects-analyze',
   description:
-    'Effect cells (P50/P90 before and after, two-level and between-session intervals of the ratio of medians) and the tried-and-dropped verdict of every row.',
-  reads: ['effects', 'analysis.bootstrap'],
+    'Effect cells (P50/P90 before and after, two-level and between-session intervals of the ratio of medians) and the outcome of every row (kept, too small to keep, dropped).',
+  reads: ['effects', 'analysis.bootstrap', 'analysis.practical'],
   async run(ctx) {
     const fx = effectsOf(ctx);
     const bootstrap = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap;
+    const floor = practicalFloor(ctx.config.analysis['practical']);
     const samplesFile = findInputFile(ctx.inputs, 'samples.duckdb');
     const rowsFile = findInputFile(ctx.inputs, 'rows.json');
     if (!samplesFile || !rowsFile)
@@ -49,7 +51,7 @@ const effectsAnalyze: StageDefinition = {
         row,
         state: 'measured',
         cell,
-        verdict: triedAndDropped(cell, row.p90),
+        verdict: triedAndDropped(cell, row.p90, floor, row.unit),
         failures: { before: failed.filter((s) => s['path'] === 'before').length, after: failed.filter((s) => s['path'] === 'after').length },
         facts: rec.facts,
       });

@@ -1,7 +1,12 @@
-// effects-report: renders report.md in the source's shape (gVisor,
-// Firecracker, Both; tried and dropped; not runnable here) from effects.json,
-// and copies the raw samples and the host requirements next to it. Published
-// to reports/<experiment.name>/.
+// effects-report: the sandbox-effects report as a document
+// (harness/sandbox/effect-report-document.ts), rendered to report.md and to
+// index.html, with the paired before/after dot plot and the ratio forest
+// plot as SVG, the comparison CSVs every experiment publishes
+// (differences.csv, statistics.csv: the summary's numbers), the raw samples
+// and the host requirements. Reads effects.json from effects-analyze; the
+// per-row relations, controls and missing rows come from report.rows and
+// report.missing, the floor from analysis.practical. Published to
+// reports/<experiment.name>/.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
@@ -11,11 +16,19 @@ import { reportOptions } from '../harness/report/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
-import { renderEffectReport, type MeasuredRow, type ReportedRow } from '../harness/sandbox/effect-table-md.js';
-import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/report/comparison-csv.js';
-import { effectReportEnd } from '../harness/sandbox/effect-report-end.js';
+import type { MeasuredRow, ReportedRow } from '../harness/sandbox/effect-table-md.js';
+import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
+import { effectReportDocument } from '../harness/sandbox/effect-report-document.js';
+import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
+import { practicalFloor } from '../harness/sandbox/practical-floor.js';
+import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
+import type { RequirementLine } from '../harness/sandbox/not-runnable-groups.js';
+import { renderMarkdown } from '../harness/document/render-markdown.js';
+import { renderIndexHtml } from '../harness/report/render-index-html.js';
+import { readPageLibraries } from '../harness/report/page-libraries.js';
+import { renderSvg } from '../harness/report/plot-adapter.js';
+import type { Plot } from '../harness/report/plot-specs.js';
 
-/** Commit, host and the digests of the stages this report was rendered from. */
 /** Commit, the sampling host and the digests of the stages this report was rendered from. */
 function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | null): string[] {
   const commit = checkoutCommit();
@@ -30,10 +43,18 @@ function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | nu
   ];
 }
 
+/** The scope line: report.scope, else the sampling host and the design. */
+function scopeOf(given: string | null, host: SamplingHost | null, sessions: number, rounds: number): string {
+  const design = `${sessions} sessions × ${rounds} paired rounds per measured row`;
+  if (given) return `${given.replace(/\.$/, '')}; ${design}`;
+  const where = host ? `one host (${host.cpus} vCPUs, kernel ${host.kernel}), ${host.runsc ?? 'no runsc'}` : 'one host';
+  return `${where}; ${design}`;
+}
+
 const effectsReport: StageDefinition = {
   kind: 'effects-report',
-  description: 'The effect table report (gVisor, Firecracker, Both; tried and dropped; not runnable here).',
-  reads: ['effects', 'experiment', 'report', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
+  description: 'The effect report: tally, summary of the measured rows, not-runnable reasons, missing rows, paired and forest plots (report.md, index.html).',
+  reads: ['effects', 'experiment', 'report', 'analysis.practical', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   readsObservations: true, // the sampling host's facts
   async run(ctx) {
@@ -43,55 +64,47 @@ const effectsReport: StageDefinition = {
       throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
     const rows = JSON.parse(readFileSync(effects.file, 'utf8')) as ReportedRow[];
     const exp = ctx.config.experiment;
-    const md = renderEffectReport({
-      title: exp.name,
-      intro: [exp.question, exp.motivation ?? '', exp.unmeasured?.length ? `Not measured here:\n\n${exp.unmeasured.map((u) => `- ${u}`).join('\n')}` : '']
-        .filter(Boolean)
-        .join('\n\n'),
-      sessions: design.sessions,
-      rounds: design.rounds,
-      seed: design.seed,
-      order: design.order,
-      rows,
-    });
-    const notes = reportOptions(ctx.config.report).notes;
+    const options = reportOptions(ctx.config.report);
+    const notes = effectReportNotes(ctx.config.report);
+    const floor = practicalFloor(ctx.config.analysis['practical']);
     const hostFile = findInputFile(ctx.inputs, 'host.json');
     const host = hostFile ? (JSON.parse(readFileSync(hostFile.file, 'utf8')) as SamplingHost) : null;
-    writeFileSync(join(ctx.outputDir, 'report.md'), effectReportEnd(md, notes, provenanceLines(ctx.inputs, host)));
+    const reqFile = findInputFile(ctx.inputs, 'requirements.json');
+    const requirements = reqFile ? (JSON.parse(readFileSync(reqFile.file, 'utf8')) as RequirementLine[]) : [];
+    const samplesFile = findInputFile(ctx.inputs, 'samples.duckdb');
+    const samples = samplesFile ? await SampleJournal.readRows(samplesFile.file) : [];
+    const measured = rows.filter((r): r is MeasuredRow => r.state === 'measured');
+    const plots = options.plots
+      ? [pairedDotPlot(measured, samples), ratioForestPlot(measured, (id) => noteOf(notes, id), floor)].filter((p): p is Plot => p !== null)
+      : [];
+    for (const p of plots) writeFileSync(join(ctx.outputDir, p.file), await renderSvg(p.spec));
+    const doc = effectReportDocument({
+      title: options.title ?? exp.name,
+      question: exp.question,
+      scope: scopeOf(options.scope, host, design.sessions, design.rounds),
+      design: { sessions: design.sessions, rounds: design.rounds, seed: design.seed, order: design.order },
+      rows,
+      notes,
+      requirements,
+      floor,
+      unmeasured: exp.unmeasured ?? [],
+      reportNotes: options.notes,
+      provenance: provenanceLines(ctx.inputs, host),
+      plots,
+    });
+    writeFileSync(join(ctx.outputDir, 'report.md'), renderMarkdown(doc));
+    writeFileSync(join(ctx.outputDir, 'index.html'), renderIndexHtml(doc, plots, await readPageLibraries()));
     writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
     // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).
-    const measured = rows.filter((r): r is MeasuredRow => r.state === 'measured');
-    const metricOf = (r: MeasuredRow): string => r.row.metric.replace(/^printed:/, '');
-    writeFileSync(
-      join(ctx.outputDir, 'differences.csv'),
-      comparisonDifferencesCsv(
-        measured.map((r) => ({
-          cohort: r.row.id,
-          state: 'none',
-          metric: metricOf(r),
-          a: 'after',
-          b: 'before',
-          unit: r.row.unit,
-          comparison: r.cell.comparison,
-        })),
-      ),
-    );
-    writeFileSync(
-      join(ctx.outputDir, 'statistics.csv'),
-      comparisonStatisticsCsv(
-        measured.flatMap((r) => [
-          { cohort: r.row.id, path: 'before', state: 'none', metric: metricOf(r), unit: r.row.unit, n: r.cell.nBefore, p50: r.cell.p50Before },
-          { cohort: r.row.id, path: 'after', state: 'none', metric: metricOf(r), unit: r.row.unit, n: r.cell.nAfter, p50: r.cell.p50After },
-        ]),
-      ),
-    );
+    const csvs = effectCsvs(measured);
+    writeFileSync(join(ctx.outputDir, 'differences.csv'), csvs.differences);
+    writeFileSync(join(ctx.outputDir, 'statistics.csv'), csvs.statistics);
     for (const name of ['requirements.json', 'rows.json']) {
       const f = findInputFile(ctx.inputs, name);
       if (f) copyFileSync(f.file, join(ctx.outputDir, name));
     }
     // The one samples.csv format of every experiment: import-samples reads it back.
-    const samples = findInputFile(ctx.inputs, 'samples.duckdb');
-    if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(await SampleJournal.readRows(samples.file)));
+    if (samplesFile) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(samples));
   },
 };
 

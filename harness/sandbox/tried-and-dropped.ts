@@ -1,35 +1,51 @@
-// Pure: the documented rule that marks a measured row "tried and dropped".
-// Every metric of an effect row is lower-is-better (times, bytes). A row is
-// dropped when
-//   1. the after/before ratio of medians is not detected as different from 1
-//      (the comparison statistic's rule: its two-level interval includes 1,
-//      or, with 3 or more sessions, its between-session interval does), or
-//   2. the row asks for P90 (p90: true) and P90 after > P90 before, or
-//   3. the whole interval lies above 1 (after is detectably worse): the
-//      source lists a change that made things worse as dropped too.
+// Pure: the documented rule that gives a measured row its outcome. Every
+// metric of an effect row is lower-is-better (times, bytes). A row is
+//   dropped    when
+//     1. the after/before ratio of medians is not detected as different
+//        from 1 (the comparison statistic's rule: its two-level interval
+//        includes 1, or, with 3 or more sessions, its between-session
+//        interval does), or
+//     2. the row asks for P90 (p90: true) and P90 after > P90 before, or
+//     3. the whole interval lies above 1 (after is detectably worse): the
+//        source lists a change that made things worse as dropped too;
+//   too-small  when it is detected and better, but below the practical floor
+//              (analysis.practical: at least 5% and 10 ms by default);
+//   kept       otherwise.
 // A row with no interval (no valid pair of sides) is dropped with that reason.
 import type { EffectCell } from './effect-cell.js';
+import { belowFloor, DEFAULT_PRACTICAL_FLOOR, floorText, type PracticalFloor } from './practical-floor.js';
+
+export type RowOutcome = 'kept' | 'too-small' | 'dropped';
 
 export interface DropVerdict {
+  outcome: RowOutcome;
+  /** outcome !== 'kept'. */
   dropped: boolean;
+  /** The ratio interval excludes 1 (the comparison statistic's rule): used to judge a negative control. */
+  detected: boolean;
   /** One sentence per clause that applied; empty when kept. */
   reasons: string[];
 }
 
-export const TRIED_AND_DROPPED_RULE =
-  'A row is tried and dropped when its after/before ratio of medians is not detected as different from 1 ' +
-  '(the two-level bootstrap interval includes 1, or with 3 or more sessions the between-session interval does), ' +
-  'or its whole interval lies above 1 (after is worse), or the row asks for P90 and P90 after is above P90 before. ' +
-  'Every metric here is lower-is-better.';
+export function triedAndDroppedRule(floor: PracticalFloor): string {
+  return (
+    'A row is dropped when its after/before ratio of medians is not detected as different from 1 ' +
+    '(the two-level bootstrap interval includes 1, or with 3 or more sessions the between-session interval does), ' +
+    'when its whole interval lies above 1 (after is worse), or when it asks for P90 and P90 got worse. ' +
+    `A detected improvement is too small to keep unless it is ${floorText(floor)} (analysis.practical). ` +
+    'Every metric here is lower-is-better.'
+  );
+}
 
 const iv = (low: number, high: number): string => `[${low.toFixed(3)}, ${high.toFixed(3)}]`;
 
-export function triedAndDropped(cell: EffectCell, p90: boolean): DropVerdict {
+export function triedAndDropped(cell: EffectCell, p90: boolean, floor: PracticalFloor = DEFAULT_PRACTICAL_FLOOR, unit = 'ms'): DropVerdict {
   const c = cell.comparison;
   const reasons: string[] = [];
-  if (c.low === null || c.high === null) {
-    return { dropped: true, reasons: ['no interval: no round holds valid values of both sides'] };
+  if (c.low === null || c.high === null || c.observed === null) {
+    return { outcome: 'dropped', dropped: true, detected: false, reasons: ['no interval: no round holds valid values of both sides'] };
   }
+  const detected = c.findings.detected;
   if (c.low <= 1 && c.high >= 1) reasons.push(`the ratio interval ${iv(c.low, c.high)} includes 1`);
   else if (c.low > 1) reasons.push(`after is worse: the ratio interval ${iv(c.low, c.high)} lies above 1`);
   else if (c.findings.sessionsDisagreeInSize)
@@ -37,5 +53,9 @@ export function triedAndDropped(cell: EffectCell, p90: boolean): DropVerdict {
   if (p90 && cell.p90Before !== null && cell.p90After !== null && cell.p90After > cell.p90Before) {
     reasons.push(`P90 got worse: ${cell.p90Before.toPrecision(4)} → ${cell.p90After.toPrecision(4)}`);
   }
-  return { dropped: reasons.length > 0, reasons };
+  if (reasons.length) return { outcome: 'dropped', dropped: true, detected, reasons };
+  const deltaMs = unit === 'ms' && cell.p50After !== null && cell.p50Before !== null ? cell.p50After - cell.p50Before : null;
+  const small = belowFloor(c.observed, deltaMs, floor);
+  if (small) return { outcome: 'too-small', dropped: true, detected, reasons: [`too small to keep: ${small}`] };
+  return { outcome: 'kept', dropped: false, detected, reasons: [] };
 }

@@ -1,0 +1,79 @@
+// The effect report's sentences and cells (pure): every phrase that states
+// a result lives here as a named function, so the document builder only
+// arranges them and a test can call each one on made-up rows.
+import { fixed } from '../report/format-number.js';
+import type { MeasuredRow } from './effect-table-md.js';
+import type { RowNote, RowRelation } from './effect-row-notes.js';
+import { floorText, type PracticalFloor } from './practical-floor.js';
+
+export const maxInterpretationSentences = 5;
+
+/** A P50 as the tables show it: ms with 0 decimals from 100 up, else 1; bytes in MiB. statistics.csv holds the same value. */
+export function valueText(v: number | null, unit: string): string {
+  if (v === null) return '-';
+  if (unit === 'ms') return fixed(v, v >= 100 ? 0 : 1);
+  if (unit === 'bytes') return `${fixed(v / 1048576, 1)} MiB`;
+  return fixed(v, Math.abs(v) >= 100 ? 0 : 2);
+}
+
+export const ratioText = (v: number): string => fixed(v, 2);
+
+export function beforeAfterCell(m: MeasuredRow): string {
+  const c = m.cell;
+  const unit = m.row.unit === 'bytes' ? '' : ` ${m.row.unit}`;
+  return `${valueText(c.p50Before, m.row.unit)} → ${valueText(c.p50After, m.row.unit)}${unit}`;
+}
+
+/** "×0.75 [0.52, 0.82]": the after/before ratio of medians with its two-level interval (differences.csv median_ratio). */
+export function ratioCell(m: MeasuredRow): string {
+  const c = m.cell.comparison;
+  if (c.observed === null || c.low === null || c.high === null) return '-';
+  return `×${ratioText(c.observed)} [${ratioText(c.low)}, ${ratioText(c.high)}]`;
+}
+
+export const relationText: Record<RowRelation, string> = { same: 'same', proxy: 'proxy', different: 'different question' };
+
+export type RowVerdict = 'kept' | 'too small to keep' | 'dropped' | 'control failed' | 'control held';
+
+/** The verdict of a measured row: a negative control is judged on whether it shows a detected effect at all. */
+export function rowVerdict(m: MeasuredRow, note: RowNote): RowVerdict {
+  if (note.control) return m.verdict.detected ? 'control failed' : 'control held';
+  return m.verdict.outcome === 'kept' ? 'kept' : m.verdict.outcome === 'too-small' ? 'too small to keep' : 'dropped';
+}
+
+export function verdictCell(m: MeasuredRow, note: RowNote): string {
+  const v = rowVerdict(m, note);
+  if (v === 'control failed') return '**control failed**';
+  if (v === 'dropped') {
+    const why = m.verdict.reasons.join(' ');
+    if (why.startsWith('after is worse')) return 'dropped (worse)';
+    if (why.startsWith('the sessions disagree')) return 'dropped (sessions disagree in size)';
+    if (why.startsWith('P90 got worse')) return 'dropped (P90 worse)';
+    return 'dropped (not detected)';
+  }
+  if (v === 'kept' && note.relation === 'different') return 'kept (a different question)';
+  return v;
+}
+
+const ids = (rows: readonly MeasuredRow[]): string => rows.map((m) => `\`${m.row.id}\``).join(', ');
+
+/** The interpretation: at most five sentences, no number the tables already give. */
+export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string) => RowNote, floor: PracticalFloor): string[] {
+  const by = (v: RowVerdict): MeasuredRow[] => rows.filter((m) => rowVerdict(m, noteOf(m.row.id)) === v);
+  const kept = by('kept').filter((m) => noteOf(m.row.id).relation !== 'different');
+  const small = by('too small to keep');
+  const failed = by('control failed');
+  const different = rows.filter((m) => noteOf(m.row.id).relation === 'different' && !noteOf(m.row.id).control);
+  const out: string[] = [];
+  if (kept.length) out.push(`Worth keeping here: ${ids(kept)}.`);
+  else out.push('No row that answers the source shows an effect worth keeping here.');
+  if (small.length) out.push(`${ids(small)} ${small.length === 1 ? 'is' : 'are'} detected but too small to keep: the floor is ${floorText(floor)}.`);
+  for (const m of failed.slice(0, 1))
+    out.push(`The negative control \`${m.row.id}\` failed: it shows an effect where none was expected, so its two sides differ in more than the change.`);
+  for (const m of different.slice(0, 1)) {
+    const why = noteOf(m.row.id).why ?? 'see the row detail';
+    out.push(`\`${m.row.id}\` answers a different question than its source row: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.?$/, '.')}`);
+  }
+  out.push('Most source rows cannot run on this host; the reasons follow, each stated once.');
+  return out.slice(0, maxInterpretationSentences);
+}
