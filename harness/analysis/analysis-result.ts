@@ -4,6 +4,7 @@
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
+import type { LaunchSpans } from './phase-spans.js';
 
 export const analysisFormat = 'benchgraph-analysis/5';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
@@ -201,6 +202,8 @@ export interface AnalysisResult {
   phaseMarks: { cohort: string; path: string; state: string; name: string; n: number; p50Ms: number }[];
   /** Each span of each cell whose path prints phase marks (analysis/phase-spans.ts): median and two-level interval. */
   spans: SpanStatistics[];
+  /** Every valid formal launch's spans (analysis/phase-spans.ts), the rows the span statistics use; published as phases.csv. */
+  launchSpans: LaunchSpans[];
   /** Per configured comparison and state, where a or b prints marks: median span of a minus median span of b, per span. */
   spanDifferences: SpanDifference[];
   /** Recommended sessions x rounds for the next run (Ready cells), by the variance components of this one. */

@@ -75,7 +75,7 @@ export function phaseSpans(
   data: SampleData,
   rules: AnalysisRules,
   comparisons: readonly Comparison[],
-): { spans: SpanStatistics[]; spanDifferences: SpanDifference[] } {
+): { spans: SpanStatistics[]; spanDifferences: SpanDifference[]; launchSpans: LaunchSpans[] } {
   const all = launchSpans(data.values, data.marks);
   const byCell = new Map<string, LaunchSpans[]>();
   for (const l of all) {
@@ -154,5 +154,5 @@ export function phaseSpans(
       }
     }
   }
-  return { spans, spanDifferences };
+  return { spans, spanDifferences, launchSpans: all };
 }
