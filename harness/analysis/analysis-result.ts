@@ -4,7 +4,6 @@
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
-import type { LaunchSpans } from './phase-spans.js';
 
 export const analysisFormat = 'benchgraph-analysis/5';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
@@ -247,6 +246,18 @@ export interface SpanDifference {
   sessionLowMs: number | null;
   sessionHighMs: number | null;
   detected: boolean;
+}
+
+/** One launch's spans, in mark order, `to Ready` last. */
+export interface LaunchSpans {
+  launchId: string;
+  cohort: string;
+  path: string;
+  state: string;
+  session: number;
+  round: number;
+  readyMs: number;
+  spans: { seq: number; name: string; atMs: number | null; spanMs: number }[];
 }
 
 export interface NextRunRecommendation {

@@ -16,23 +16,11 @@ import { twoLevelMedian } from '../stats/two-level-median.js';
 import { sessionTInterval } from '../stats/session-t-interval.js';
 import { isDetected } from '../stats/detection-rule.js';
 import type { AnalysisRules, Comparison } from './analysis-rules.js';
-import type { SpanDifference, SpanStatistics } from './analysis-result.js';
+import type { LaunchSpans, SpanDifference, SpanStatistics } from './analysis-result.js';
 import type { MarkRow, SampleData, ValueRow } from './sample-data.js';
 
 /** The name of the last span, from the last mark (or spawn) to Ready. */
 export const toReadySpan = 'to Ready';
-
-/** One launch's spans, in mark order, `to Ready` last. */
-export interface LaunchSpans {
-  launchId: string;
-  cohort: string;
-  path: string;
-  state: string;
-  session: number;
-  round: number;
-  readyMs: number;
-  spans: { seq: number; name: string; atMs: number | null; spanMs: number }[];
-}
 
 const key = (...parts: string[]): string => parts.join('\u0000');
 
