@@ -69,3 +69,10 @@ test('the breakdown says where the time is, in no causal words, and is left out 
   t.notRegex(text, /\b(because|due to|caused?|causes|results? in|leads? to)\b/i);
   t.deepEqual(phaseBreakdown(a, 'numpy', 1), []);
 });
+
+test('a run whose paths print no phase marks writes no phases.csv', (t) => {
+  const data = madeUpPhaseSamples(2, 3);
+  const none = analyzeSamples({ ...data, marks: [] }, rules, null);
+  t.true(none.launchSpans.length > 0);
+  t.is(phasesCsv(none), null);
+});

@@ -271,9 +271,9 @@ export function sessionsCsv(a: AnalysisResult): string {
 // span that ends at each (the rows analysis/phase-spans.ts computes from).
 export const phasesColumns = ['launch_id', 'cohort', 'path', 'state', 'session', 'round', 'mark_order', 'mark', 'at_ms', 'span', 'span_ms'] as const;
 
-/** Null when the analysis has no launch spans (written before benchgraph-analysis/5). */
+/** Null when no launch printed a phase mark, or the analysis has no launch spans (written before benchgraph-analysis/5). */
 export function phasesCsv(a: AnalysisResult): string | null {
-  if (!a.launchSpans?.length) return null;
+  if (!a.launchSpans?.some((l) => l.spans.length > 1)) return null;
   const rows: (string | number | boolean | null)[][] = [];
   for (const l of a.launchSpans) {
     for (const s of l.spans) {
