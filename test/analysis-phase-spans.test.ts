@@ -6,7 +6,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
-import { toReadySpan } from '../harness/analysis/phase-spans.js';
+import { spanNameOf, toReadySpan } from '../harness/analysis/phase-spans.js';
 import { pairSessions } from '../harness/stats/two-level-bootstrap.js';
 import { twoLevelDraws } from './helpers/two-level-draws.js';
 import { madeUpPhaseSamples as madeUp } from './helpers/phase-samples.js';
@@ -30,7 +30,7 @@ function spanRows(path: string, name: string): { session: number; round: number;
     .map((v) => {
       const own = data.marks.filter((m) => m.launchId === v.launchId).sort((x, y) => x.seq - y.seq);
       const at = [0, ...own.map((m) => m.atMs), v.readyMs!];
-      const names = [...own.map((m) => m.name), toReadySpan];
+      const names = [...own.map((m) => spanNameOf(m.name)), toReadySpan];
       const i = names.indexOf(name);
       return { session: v.session, round: v.round, path, value: i < 0 ? 0 : at[i + 1]! - at[i]! };
     });
@@ -52,7 +52,7 @@ print(json.dumps([float(diff(allr)), float(np.percentile(diffs, 2.5)), float(np.
   return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(input) }).toString()) as [number, number, number];
 };
 
-test('a cell with marks gets one span per mark and a last span to Ready, in mark order; a path without marks gets none', (t) => {
+test('a cell with marks gets one span per mark, named after it without -done, and a last span to Ready, in mark order; a path without marks gets none', (t) => {
   const names = (path: string): string[] => a.spans.filter((s) => s.path === path).map((s) => s.name);
   t.deepEqual(names('oci-full'), ['copy', 'unpack', toReadySpan]);
   t.deepEqual(names('docker'), ['pull', toReadySpan]);

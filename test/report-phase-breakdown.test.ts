@@ -38,10 +38,19 @@ test("phases.csv has a row per launch and mark, then the launch's Ready, and a l
     const sum = list.reduce((s, r) => s + Number(r['span_ms']), 0);
     t.true(Math.abs(sum - Number(last['at_ms'])) < 0.01, `${id}: spans ${sum} vs Ready ${last['at_ms']}`);
   }
-  const marksOf = (path: string): string[] =>
-    rows.filter((r) => r['path'] === path && r['launch_id'] === rows.find((x) => x['path'] === path)!['launch_id']).map((r) => r['mark']!);
-  t.deepEqual(marksOf('oci-full'), ['copy', 'unpack', 'ready']);
-  t.deepEqual(marksOf('lazy'), ['ready']);
+  const firstLaunch = (path: string): typeof rows => rows.filter((r) => r['launch_id'] === rows.find((x) => x['path'] === path)!['launch_id']);
+  t.deepEqual(
+    firstLaunch('oci-full').map((r) => [r['mark'], r['span']]),
+    [
+      ['copy-done', 'copy'],
+      ['unpack-done', 'unpack'],
+      ['ready', 'to Ready'],
+    ],
+  );
+  t.deepEqual(
+    firstLaunch('lazy').map((r) => [r['mark'], r['span']]),
+    [['ready', 'to Ready']],
+  );
 });
 
 test('each span is shown with its median and interval, and each difference span by span', (t) => {

@@ -257,7 +257,8 @@ export interface LaunchSpans {
   session: number;
   round: number;
   readyMs: number;
-  spans: { seq: number; name: string; atMs: number | null; spanMs: number }[];
+  /** In mark order; the last is `to Ready` (mark and atMs null: it ends at Ready). `name` is the span, `mark` the mark that ends it. */
+  spans: { seq: number; name: string; mark: string | null; atMs: number | null; spanMs: number }[];
 }
 
 export interface NextRunRecommendation {

@@ -2,7 +2,9 @@
 // between consecutive phase marks of one launch: the first from spawn to the
 // first mark, each next one from the mark before, and `to Ready` from the last
 // mark to Ready. A launch of a path that prints no marks is one span, `to
-// Ready`, its whole Ready. A span name a launch lacks counts as 0 ms for it.
+// Ready`, its whole Ready. A span is named after the mark that ends it, a
+// trailing `-done` dropped (mark `unpack-done` ends span `unpack`). A span
+// name a launch lacks counts as 0 ms for it.
 //
 // Per cell whose path prints marks: each span's median over the cell's valid
 // formal launches with a two-level bootstrap interval (sessions, then rounds:
@@ -24,6 +26,9 @@ export const toReadySpan = 'to Ready';
 
 const key = (...parts: string[]): string => parts.join('\u0000');
 
+/** The span a mark ends: `unpack-done` ends `unpack`. */
+export const spanNameOf = (mark: string): string => mark.replace(/-done$/, '') || mark;
+
 /** The spans of every valid formal launch with a Ready, in the order of data.values. */
 export function launchSpans(values: readonly ValueRow[], marks: readonly MarkRow[]): LaunchSpans[] {
   const byLaunch = new Map<string, MarkRow[]>();
@@ -38,11 +43,11 @@ export function launchSpans(values: readonly ValueRow[], marks: readonly MarkRow
     const own = [...(byLaunch.get(v.launchId) ?? [])].sort((x, y) => x.seq - y.seq);
     let previous = 0;
     const spans: LaunchSpans['spans'] = own.map((m) => {
-      const span = { seq: m.seq, name: m.name, atMs: m.atMs, spanMs: m.atMs - previous };
+      const span = { seq: m.seq, name: spanNameOf(m.name), mark: m.name, atMs: m.atMs, spanMs: m.atMs - previous };
       previous = m.atMs;
       return span;
     });
-    spans.push({ seq: own.length + 1, name: toReadySpan, atMs: null, spanMs: v.readyMs - previous });
+    spans.push({ seq: own.length + 1, name: toReadySpan, mark: null, atMs: null, spanMs: v.readyMs - previous });
     out.push({ launchId: v.launchId, cohort: v.cohort, path: v.path, state: v.state, session: v.session, round: v.round, readyMs: v.readyMs, spans });
   }
   return out;

@@ -277,20 +277,7 @@ export function phasesCsv(a: AnalysisResult): string | null {
   const rows: (string | number | boolean | null)[][] = [];
   for (const l of a.launchSpans) {
     for (const s of l.spans) {
-      const ready = s.atMs === null;
-      rows.push([
-        l.launchId,
-        l.cohort,
-        l.path,
-        l.state,
-        l.session,
-        l.round,
-        s.seq,
-        ready ? 'ready' : s.name,
-        ms(ready ? l.readyMs : s.atMs),
-        s.name,
-        ms(s.spanMs),
-      ]);
+      rows.push([l.launchId, l.cohort, l.path, l.state, l.session, l.round, s.seq, s.mark ?? 'ready', ms(s.atMs ?? l.readyMs), s.name, ms(s.spanMs)]);
     }
   }
   return csv(phasesColumns, rows);

@@ -5,12 +5,12 @@
 import type { MarkRow, SampleData, ValueRow } from '../../harness/analysis/sample-data.js';
 import { seededRandom } from '../../harness/stats/seeded-random.js';
 
-/** Made-up marks per path: docker pulls (~4000 ms) then starts (~30 ms); oci-full copies (~250), unpacks (~4400), starts (~30); lazy prints none (~180). */
+/** Made-up marks per path: docker pulls (~4000 ms, mark pull-done) then starts (~30 ms); oci-full copies (~250, copy-done), unpacks (~4400, unpack-done), starts (~30); lazy prints none (~180). */
 const plan: Record<string, { name: string; ms: number }[]> = {
-  docker: [{ name: 'pull', ms: 4000 }],
+  docker: [{ name: 'pull-done', ms: 4000 }],
   'oci-full': [
-    { name: 'copy', ms: 250 },
-    { name: 'unpack', ms: 4400 },
+    { name: 'copy-done', ms: 250 },
+    { name: 'unpack-done', ms: 4400 },
   ],
   lazy: [],
 };
