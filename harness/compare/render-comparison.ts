@@ -107,7 +107,7 @@ export function renderReproductionMd(
   const lines: string[] = [
     '# Reproduction',
     '',
-    `Baseline: \`${baselineFolder}\`${runs ? `, ${runIdentityText(runs.baseline)}` : ''}. Candidate: \`${candidateFolder}\`${runs ? `, ${runIdentityText(runs.candidate)}` : ''}. Written by \`pipeline compare\` from the two published report folders (differences.csv and statistics.csv); no raw samples are read.`,
+    `Baseline: \`${baselineFolder}\`${runs ? `, ${runIdentityText(runs.baseline)}` : ''}. Candidate: \`${candidateFolder}\`${runs ? `, ${runIdentityText(runs.candidate)}` : ''}. Written by \`pipeline compare\` from the two published report folders (differences.csv, statistics.csv and, when present, sessions.csv); no raw samples are read.`,
     '',
     `**${summaryLine(r)}.**`,
     '',
