@@ -88,7 +88,7 @@ function reverse(r: Record<string, string>): void {
 test('the published report compared with itself holds every conclusion and exits 0', async (t) => {
   const r = await runCli(['compare', published, published], projectRoot);
   t.is(r.code, 0, r.stderr);
-  t.regex(r.stdout, /\n(\d+) of \1 conclusions held\nhost: same \(from provenance\.csv[^\n]*\)\n$/);
+  t.regex(r.stdout, /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both\nhost: same \(from provenance\.csv[^\n]*\)\n$/);
 });
 
 test('a reversed conclusion exits 1 and names it', async (t) => {
@@ -96,7 +96,10 @@ test('a reversed conclusion exits 1 and names it', async (t) => {
   editDifferences(candidate, dockerVsOciCold, reverse);
   const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
   t.is(r.code, 1);
-  t.regex(r.stdout, /\n12 of 16 conclusions held; 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/);
+  t.regex(
+    r.stdout,
+    /\n12 of 16 conclusions held in direction, 0 in magnitude, 0 in both; 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/,
+  );
   t.regex(r.stderr, /changed: shell cold completion: docker − oci-full \(docker < oci-full → docker > oci-full\)/);
 });
 
@@ -117,8 +120,8 @@ test('--json ends with the conclusions and the counts of each status', async (t)
   editDifferences(candidate, dockerVsOciCold, reverse);
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--json'], projectRoot);
   const json = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown> & { conclusions: Record<string, unknown>[] };
-  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched', 'host']);
-  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status']);
+  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched', 'heldInMagnitude', 'heldInBoth', 'host']);
+  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude']);
   t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
   t.like(
     json.conclusions.find(
@@ -166,8 +169,8 @@ test('columns are read by name, so a differences.csv whose sessions column moved
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--write', out], projectRoot);
   t.is(r.code, 0, r.stderr);
   const md = readFileSync(join(out, 'reproduction.md'), 'utf8');
-  t.regex(md, /\*\*16 of 16 conclusions held\.\*\*/);
-  t.regex(md, /\| shell warm ready: oci-full − lazy \| no difference \| no difference \| held \| – \| 3 of 3 \|/);
+  t.regex(md, /\*\*16 of 16 conclusions held in direction, 0 in magnitude, 0 in both; 16 with magnitude not estimated/);
+  t.regex(md, /\| shell warm ready: oci-full − lazy \| no difference \| no difference \| held \| not estimated \| – \| 3 of 3 \|/);
 });
 
 test('without --write no reproduction.md is written', async (t) => {
@@ -197,7 +200,7 @@ test('each cell shows the ratio of candidate to baseline P50', async (t) => {
   });
   writeFileSync(file, [head, ...edited].join('\n') + '\n');
   const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
-  t.regex(r.stdout, /shell docker cold ready\s+2297\.000 ms\s+5466\.860 ms\s+×2\.38\n/);
+  t.regex(r.stdout, /shell docker cold ready\s+2297\.000 ms\s+5466\.860 ms\s+×2\.38\s+–\s+not estimated\n/);
 });
 
 /** Gives a report folder a run.json whose sessions carry this host fingerprint (as an archived run has). */

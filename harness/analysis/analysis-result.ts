@@ -5,7 +5,7 @@ import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
 
-export const analysisFormat = 'benchgraph-analysis/4';
+export const analysisFormat = 'benchgraph-analysis/5';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
 
 export interface PhaseCount {
@@ -199,8 +199,66 @@ export interface AnalysisResult {
   preparation: PreparationCost[] | null;
   /** Median time from spawn to each phase mark, per cell, in the order the marks come. */
   phaseMarks: { cohort: string; path: string; state: string; name: string; n: number; p50Ms: number }[];
+  /** Each span of each cell whose path prints phase marks (analysis/phase-spans.ts): median and two-level interval. */
+  spans: SpanStatistics[];
+  /** Every valid formal launch's spans (analysis/phase-spans.ts), the rows the span statistics use; published as phases.csv. */
+  launchSpans: LaunchSpans[];
+  /** Per configured comparison and state, where a or b prints marks: median span of a minus median span of b, per span. */
+  spanDifferences: SpanDifference[];
   /** Recommended sessions x rounds for the next run (Ready cells), by the variance components of this one. */
   nextRun: NextRunRecommendation;
+}
+
+/**
+ * One span of one cell: the time between consecutive phase marks of a launch
+ * (the first from spawn, `to Ready` from the last mark to Ready), ms. A span
+ * a launch lacks counts as 0 ms. Median over the cell's valid formal launches,
+ * two-level bootstrap interval (sessions, then rounds), level rules.bootstrap.
+ */
+export interface SpanStatistics {
+  cohort: string;
+  path: string;
+  state: string;
+  name: string;
+  /** 1-based order of the span in the cell. */
+  order: number;
+  n: number;
+  sessions: number;
+  p50Ms: number | null;
+  lowMs: number | null;
+  highMs: number | null;
+}
+
+/** Median span of a minus median span of b (Ready launches of one cohort and state), with the paired two-level interval and the detection rule of the differences. */
+export interface SpanDifference {
+  cohort: string;
+  state: string;
+  a: string;
+  b: string;
+  name: string;
+  order: number;
+  sessions: number;
+  rounds: number;
+  sameDirection: number;
+  observedMs: number | null;
+  lowMs: number | null;
+  highMs: number | null;
+  sessionLowMs: number | null;
+  sessionHighMs: number | null;
+  detected: boolean;
+}
+
+/** One launch's spans, in mark order, `to Ready` last. */
+export interface LaunchSpans {
+  launchId: string;
+  cohort: string;
+  path: string;
+  state: string;
+  session: number;
+  round: number;
+  readyMs: number;
+  /** In mark order; the last is `to Ready` (mark and atMs null: it ends at Ready). `name` is the span, `mark` the mark that ends it. */
+  spans: { seq: number; name: string; mark: string | null; atMs: number | null; spanMs: number }[];
 }
 
 export interface NextRunRecommendation {

@@ -12,6 +12,7 @@ import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import { carryoverOf } from './carryover-diagnostics.js';
+import { phaseSpans } from './phase-spans.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
   analysisFormat,
@@ -213,6 +214,7 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     failures: data.failures,
     preparation,
     phaseMarks: phaseMarkMedians(data),
+    ...phaseSpans(data, rules, comparisons),
     nextRun: recommendNextRun(planCells, data, rules),
   };
 }

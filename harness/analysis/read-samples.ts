@@ -29,7 +29,7 @@ export async function readSamples(file: string): Promise<SampleData> {
     );
     const recorded = columns.has('position') && columns.has('previous_path') ? 'position, previous_path' : 'NULL AS position, NULL AS previous_path';
     const values = await db.all(`
-      SELECT cohort, path, state, session, round, order_in_round, ${recorded}, ready_ms, completion_ms, content_bytes, response_bytes
+      SELECT launch_id, cohort, path, state, session, round, order_in_round, ${recorded}, ready_ms, completion_ms, content_bytes, response_bytes
       FROM samples WHERE phase = 'formal' AND ok
       ORDER BY cohort, path, state, session, round, order_in_round, launch_id`);
     const slots = (await db.all(`SELECT DISTINCT session, cohort, round, order_in_round, path FROM samples WHERE phase = 'formal'`)).map((r) => ({
@@ -47,11 +47,12 @@ export async function readSamples(file: string): Promise<SampleData> {
     const hasMarks = (await db.all(`SELECT 1 FROM information_schema.tables WHERE table_name = 'phases'`)).length > 0;
     const marks = hasMarks
       ? await db.all(`
-          SELECT s.cohort, s.path, s.state, p.seq, p.name, p.at_ms FROM phases p JOIN samples s USING (launch_id)
-          WHERE s.phase = 'formal' AND s.ok ORDER BY s.cohort, s.path, s.state, p.seq, p.name`)
+          SELECT p.launch_id, s.cohort, s.path, s.state, p.seq, p.name, p.at_ms FROM phases p JOIN samples s USING (launch_id)
+          WHERE s.phase = 'formal' AND s.ok ORDER BY s.cohort, s.path, s.state, p.seq, p.name, p.launch_id`)
       : [];
     return {
       marks: marks.map((r) => ({
+        launchId: str(r['launch_id']),
         cohort: str(r['cohort']),
         path: str(r['path']),
         state: str(r['state']),
@@ -82,6 +83,7 @@ export async function readSamples(file: string): Promise<SampleData> {
       })),
       positions,
       values: values.map((r) => ({
+        launchId: str(r['launch_id']),
         cohort: str(r['cohort']),
         path: str(r['path']),
         state: str(r['state']),

@@ -27,6 +27,7 @@ export interface FailureRow {
 
 /** One valid (ok) formal launch. */
 export interface ValueRow {
+  launchId: string;
   cohort: string;
   path: string;
   state: string;
@@ -56,6 +57,7 @@ export interface SampleData {
 
 /** One phase mark of one valid formal launch: time from spawn to the mark. */
 export interface MarkRow {
+  launchId: string;
   cohort: string;
   path: string;
   state: string;

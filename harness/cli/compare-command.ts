@@ -12,16 +12,20 @@ import { folderFingerprint } from '../compare/folder-fingerprint.js';
 import { hostCause, hostDifference, hostLine } from '../compare/host-difference.js';
 import { readPublishedReport } from '../compare/read-published-report.js';
 import { renderComparisonText, renderReproductionMd } from '../compare/render-comparison.js';
+import { runIdentity } from '../compare/run-identity.js';
 
 const USAGE = 'pipeline compare BASELINE CANDIDATE [--json] [--write FOLDER]';
 
 export const compareCommand: CliCommand = {
-  summary: 'hold a report folder against a published one: which conclusions held, changed, were lost or gained',
+  summary: 'hold a report folder against a published one: which conclusions held in direction and in magnitude, changed, were lost or gained',
   usage: USAGE,
   about:
     'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed),\nand their host fingerprints (archived runs) or provenance.csv host rows, and names a host difference\nas a possible cause when a conclusion is lost or changed.\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
   flags: {
-    json: { kind: 'boolean', help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"host":{...}}' },
+    json: {
+      kind: 'boolean',
+      help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"heldInMagnitude":N,"heldInBoth":N,"host":{...}}',
+    },
     write: { kind: 'string', value: 'FOLDER', help: 'also write FOLDER/reproduction.md' },
   },
   positionals: true,
@@ -41,7 +45,10 @@ export const compareCommand: CliCommand = {
     const cause = bad.length ? hostCause(host) : null;
     if (opts.write !== null) {
       mkdirSync(opts.write, { recursive: true });
-      writeFileSync(join(opts.write, 'reproduction.md'), renderReproductionMd(result, opts.baseline, opts.candidate, host));
+      writeFileSync(
+        join(opts.write, 'reproduction.md'),
+        renderReproductionMd(result, opts.baseline, opts.candidate, host, { baseline: runIdentity(opts.baseline), candidate: runIdentity(opts.candidate) }),
+      );
     }
     process.stdout.write(
       opts.json

@@ -36,6 +36,8 @@ export interface PublishedCell {
   p50: number | null;
   /** `order_effect` of statistics.csv; null when the report has no such column or the row has none (byte rows). */
   orderEffect: boolean | null;
+  /** `cell_session_spread` of sessions.csv: largest / smallest session median of the cell; null with one session, or when the report has no sessions.csv. */
+  sessionSpread: number | null;
 }
 
 export interface PublishedReport {

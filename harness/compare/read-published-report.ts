@@ -1,5 +1,5 @@
-// Reads a published report folder: differences.csv and statistics.csv, by
-// header name. A missing folder, file or column is a UserError naming it.
+// Reads a published report folder: differences.csv, statistics.csv and (when
+// present) sessions.csv and disk.csv, by header name. A missing folder, file or column is a UserError naming it.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -66,6 +66,7 @@ export function readPublishedReport(folder: string): PublishedReport {
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
+  const spreads = readSpreads(folder);
   const cells: PublishedCell[] = stats.rows.map((r) => ({
     cohort: r['cohort']!,
     path: r['path']!,
@@ -74,8 +75,20 @@ export function readPublishedReport(folder: string): PublishedReport {
     unit: r['unit'] ?? '',
     p50: num(r['p50']),
     orderEffect: flag(r['order_effect']),
+    sessionSpread: spreads.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null,
   }));
   return { folder, differences, cells, disks: readDisks(folder) };
+}
+
+/** cell_session_spread of each cell in sessions.csv (the same on every session row of a cell); empty when the report has none. */
+function readSpreads(folder: string): Map<string, number> {
+  const spreads = new Map<string, number>();
+  if (!existsSync(join(folder, 'sessions.csv'))) return spreads;
+  for (const r of readTable(folder, 'sessions.csv', ['cohort', 'path', 'state', 'metric', 'cell_session_spread']).rows) {
+    const v = num(r['cell_session_spread']);
+    if (v !== null && v >= 1) spreads.set([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000'), v);
+  }
+  return spreads;
 }
 
 /** disk.csv when the report has one (reports written before issue 18 have none). */

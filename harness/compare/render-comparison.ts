@@ -1,5 +1,16 @@
 // Text for the terminal and reproduction.md for `pipeline compare`. Pure.
-import { cellMoved, conclusionLabel, directionLabel, movedRatio, summaryLine, type ReportComparison } from './compare-reports.js';
+import {
+  cellMoved,
+  conclusionLabel,
+  directionLabel,
+  magnitudeLabel,
+  movedRatio,
+  summaryLine,
+  type CellRatio,
+  type ReportComparison,
+} from './compare-reports.js';
+import { minTolerance } from './magnitude-tolerance.js';
+import { runIdentityText, type RunIdentity } from './run-identity.js';
 import type { PublishedDisk } from './published-report.js';
 import { hostCause, hostLine, type HostDifference } from './host-difference.js';
 
@@ -22,6 +33,14 @@ function pad(rows: string[][]): string {
 }
 
 const flagText = (v: boolean | null): string => (v === null ? '–' : v ? 'yes' : 'no');
+const toleranceText = (c: CellRatio): string => (c.tolerance === null ? '–' : `×${fixed(1 / c.tolerance, 2)}–×${fixed(c.tolerance, 2)}`);
+const sizeText = (c: CellRatio): string => (c.magnitude === 'not-estimated' ? 'not estimated' : c.magnitude);
+
+/** The tolerance rule, said once in reproduction.md (README and docs/CONTRACTS.md say the same). */
+export const toleranceRule =
+  `A conclusion held in magnitude when the P50 ratio candidate / baseline of each of its two cells lies within [1/T, T], ` +
+  `T = max(S, ${minTolerance}), S being the baseline's between-session spread of that cell (largest / smallest session median, \`cell_session_spread\` of sessions.csv): ` +
+  'a reproduction may move a median as far as the baseline’s own sessions moved from one another. Without a spread (one session, no sessions.csv) the magnitude is not estimated.';
 
 /** "S1 start 812/1450, end 790/1398": write/read MB/s of each session's probes. */
 export function diskText(disks: readonly PublishedDisk[]): string {
@@ -46,23 +65,28 @@ function movedLines(r: ReportComparison): string[] {
 
 export function renderComparisonText(r: ReportComparison): string {
   const withOrder = r.conclusions.some((c) => c.baselineOrderEffect !== null || c.candidateOrderEffect !== null);
-  const conclusions = [['conclusion', 'baseline', 'candidate', 'status', ...(withOrder ? ['baseline order effect', 'candidate order effect'] : [])]];
+  const conclusions = [
+    ['conclusion', 'baseline', 'candidate', 'in direction', 'in magnitude', ...(withOrder ? ['baseline order effect', 'candidate order effect'] : [])],
+  ];
   for (const c of r.conclusions) {
     conclusions.push([
       conclusionLabel(c),
       directionLabel(c.baseline, c.a, c.b),
       directionLabel(c.candidate, c.a, c.b),
       c.status,
+      magnitudeLabel(c),
       ...(withOrder ? [flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect)] : []),
     ]);
   }
-  const cells = [['cell', 'baseline P50', 'candidate P50', 'ratio']];
+  const cells = [['cell', 'baseline P50', 'candidate P50', 'ratio', 'tolerance', 'size']];
   for (const c of r.cells) {
     cells.push([
       `${c.cohort} ${c.path} ${c.state} ${c.metric}`,
       figure(c.baselineP50, c.unit),
       figure(c.candidateP50, c.unit),
       c.ratio === null ? '–' : `×${c.ratio.toFixed(2)}`,
+      toleranceText(c),
+      sizeText(c),
     ]);
   }
   const moved = movedLines(r);
@@ -71,13 +95,19 @@ export function renderComparisonText(r: ReportComparison): string {
 
 const md = (text: string): string => text.replace(/\|/g, '\\|');
 
-export function renderReproductionMd(r: ReportComparison, baselineFolder: string, candidateFolder: string, host?: HostDifference): string {
+export function renderReproductionMd(
+  r: ReportComparison,
+  baselineFolder: string,
+  candidateFolder: string,
+  host?: HostDifference,
+  runs?: { baseline: RunIdentity; candidate: RunIdentity },
+): string {
   const withSessions = r.conclusions.some((c) => c.baselineSessions !== null || c.candidateSessions !== null);
   const withOrder = r.conclusions.some((c) => c.baselineOrderEffect !== null || c.candidateOrderEffect !== null);
   const lines: string[] = [
     '# Reproduction',
     '',
-    `Baseline: \`${baselineFolder}\`. Candidate: \`${candidateFolder}\`. Written by \`pipeline compare\` from the two published report folders (differences.csv and statistics.csv); no raw samples are read.`,
+    `Baseline: \`${baselineFolder}\`${runs ? `, ${runIdentityText(runs.baseline)}` : ''}. Candidate: \`${candidateFolder}\`${runs ? `, ${runIdentityText(runs.candidate)}` : ''}. Written by \`pipeline compare\` from the two published report folders (differences.csv, statistics.csv and, when present, sessions.csv); no raw samples are read.`,
     '',
     `**${summaryLine(r)}.**`,
     '',
@@ -89,13 +119,15 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
       : []),
     'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected (its interval excludes 0), else "no difference". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
     '',
+    toleranceRule,
+    '',
     '## Conclusions',
     '',
-    `| conclusion | baseline | candidate | status |${withSessions ? ' baseline sessions same direction | candidate sessions same direction |' : ''}${withOrder ? ' baseline order effect | candidate order effect |' : ''}\n` +
-      `|---|---|---|---|${withSessions ? '---|---|' : ''}${withOrder ? '---|---|' : ''}`,
+    `| conclusion | baseline | candidate | in direction | in magnitude |${withSessions ? ' baseline sessions same direction | candidate sessions same direction |' : ''}${withOrder ? ' baseline order effect | candidate order effect |' : ''}\n` +
+      `|---|---|---|---|---|${withSessions ? '---|---|' : ''}${withOrder ? '---|---|' : ''}`,
   ];
   for (const c of r.conclusions) {
-    const cols = [md(conclusionLabel(c)), md(directionLabel(c.baseline, c.a, c.b)), md(directionLabel(c.candidate, c.a, c.b)), c.status];
+    const cols = [md(conclusionLabel(c)), md(directionLabel(c.baseline, c.a, c.b)), md(directionLabel(c.candidate, c.a, c.b)), c.status, md(magnitudeLabel(c))];
     if (withSessions) cols.push(c.baselineSessions ?? '–', c.candidateSessions ?? '–');
     if (withOrder) cols.push(flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect));
     lines.push(`| ${cols.join(' | ')} |`);
@@ -104,14 +136,14 @@ export function renderReproductionMd(r: ReportComparison, baselineFolder: string
     '',
     '## Cell medians',
     '',
-    'Ratio = candidate P50 / baseline P50.',
+    'Ratio = candidate P50 / baseline P50; tolerance = [1/T, T] from the baseline’s session spread.',
     '',
-    '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio |',
-    '|---|---|---|---|---:|---:|---:|',
+    '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio | tolerance | size |',
+    '|---|---|---|---|---:|---:|---:|---|---|',
   );
   for (const c of r.cells) {
     lines.push(
-      `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} |`,
+      `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} | ${toleranceText(c)} | ${sizeText(c)} |`,
     );
   }
   const moved = movedLines(r);

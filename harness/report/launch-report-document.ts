@@ -284,7 +284,7 @@ function clusterOutcome(c: Ctx): string {
 }
 
 function coldTimeSection(c: Ctx): Section[] {
-  const tables = c.cohorts.map((cohort) => phaseBreakdown(c.a, cohort, c.inp.options.msDecimals)).filter((t): t is NonNullable<typeof t> => t !== null);
+  const tables = c.cohorts.flatMap((cohort) => phaseBreakdown(c.a, cohort, c.inp.options.msDecimals));
   if (tables.length === 0) return [];
   return section('Where the cold time goes', [
     paragraph(phaseBreakdownDefinition),
@@ -348,6 +348,7 @@ function provenanceSection(inp: ReportInputs): Section[] {
   const files =
     '[statistics.csv](statistics.csv) · [differences.csv](differences.csv) · [sessions.csv](sessions.csv) · [provenance.csv](provenance.csv)' +
     (inp.launches.length ? ' · [samples.csv](samples.csv) (every launch)' : '') +
+    (inp.analysis?.launchSpans?.some((l) => l.spans.length > 1) ? ' · [phases.csv](phases.csv) (every phase mark and span)' : '') +
     ' · [the web page](index.html) · [REPRODUCE.md](REPRODUCE.md)';
   const digest = inp.samplesSha256
     ? `The raw samples are the DuckDB file with sha256 ${inp.samplesSha256}, kept in the data folder with every frozen stage output.`

@@ -1,32 +1,76 @@
-// "Where the time goes": for every cell whose path prints phase marks, the
-// median time from spawn to each mark and the spans between them, ending at
-// the cell's median Ready. Medians of different quantities do not add up
-// exactly; the table says so. Pure.
-import type { AnalysisResult } from '../analysis/analysis-result.js';
+// "Where the cold time goes": for every cell whose path prints phase marks,
+// each span's median with its two-level interval (analysis.spans), and for
+// every configured comparison whose paths have marks, the Ready difference
+// span by span (analysis.spanDifferences). The spans say where the time is,
+// not why. Pure.
+import type { AnalysisResult, SpanDifference, SpanStatistics } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
-import { table, type Table } from '../document/document-model.js';
+import { table, type Block } from '../document/document-model.js';
 
-/** The spans of one cohort's cells as a table, or null when no path of the cohort prints phase marks. */
-export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: number): Table | null {
-  const marks = a.phaseMarks.filter((m) => m.cohort === cohort);
-  if (!marks.length) return null;
-  const cells = [...new Set(marks.map((m) => `${m.path}\u0000${m.state}`))].map((k) => k.split('\u0000') as [string, string]);
-  const rows = cells.map(([path, state]) => {
-    const ms = marks.filter((m) => m.path === path && m.state === state);
+const key = (...parts: string[]): string => parts.join('\u0000');
+
+/** `4100.0 [3900.2, 4400.8]` */
+function withInterval(v: { p50Ms?: number | null; observedMs?: number | null; lowMs: number | null; highMs: number | null }, msDecimals: number): string {
+  const mid = v.p50Ms ?? v.observedMs ?? null;
+  if (mid === null) return '-';
+  const interval = v.lowMs === null || v.highMs === null ? '' : ` [${fixed(v.lowMs, msDecimals)}, ${fixed(v.highMs, msDecimals)}]`;
+  return `${fixed(mid, msDecimals)}${interval}`;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (t: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const t of items) groups.set(keyOf(t), [...(groups.get(keyOf(t)) ?? []), t]);
+  return [...groups.values()];
+}
+
+/**
+ * The spans of one cohort's cells, then where each of its differences lies span
+ * by span; no block when no path of the cohort prints phase marks (or the
+ * analysis predates spans).
+ */
+export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: number): Block[] {
+  const spans = (a.spans ?? []).filter((s) => s.cohort === cohort);
+  if (!spans.length) return [];
+  const conf = fixed(a.rules.bootstrap.confidence * 100, 0);
+  const cellRows = groupBy<SpanStatistics>(spans, (s) => key(s.path, s.state)).map((cell) => {
+    const { path, state } = cell[0]!;
     const ready = a.cells.find((c) => c.cohort === cohort && c.path === path && c.state === state && c.metric === 'ready');
-    let prev = 0;
-    const spans = ms.map((m) => {
-      const span = `${m.name}: ${fixed(m.p50Ms - prev, msDecimals)}`;
-      prev = m.p50Ms;
-      return span;
-    });
-    if (ready?.p50Ms != null) spans.push(`to Ready: ${fixed(ready.p50Ms - prev, msDecimals)}`);
-    return [path, state, String(Math.min(...ms.map((m) => m.n))), spans.join(' → '), ready?.p50Ms == null ? '-' : fixed(ready.p50Ms, msDecimals)];
+    return [
+      path,
+      state,
+      String(Math.min(...cell.map((s) => s.n))),
+      cell.map((s) => `${s.name} ${withInterval(s, msDecimals)}`).join(' → '),
+      ready?.p50Ms == null ? '-' : fixed(ready.p50Ms, msDecimals),
+    ];
   });
-  return table(['path', 'state', 'n', 'spans, ms (P50)', 'Ready P50 (ms)'], rows, `**${cohort}**`);
+  const blocks: Block[] = [table(['path', 'state', 'n', `spans, ms: P50 [${conf}% CI]`, 'Ready P50 (ms)'], cellRows, `**${cohort}**: each span's median`)];
+  const differences = (a.spanDifferences ?? []).filter((d) => d.cohort === cohort);
+  if (differences.length) {
+    const rows = groupBy<SpanDifference>(differences, (d) => key(d.a, d.b, d.state)).map((group) => {
+      const { a: pa, b: pb, state } = group[0]!;
+      const ready = a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === pa && d.b === pb);
+      return [
+        `${pa} − ${pb}`,
+        state,
+        ready ? withInterval(ready, msDecimals) : '-',
+        group.map((d) => `${d.name} ${withInterval(d, msDecimals)}${d.detected ? '' : ' (not detected)'}`).join('; '),
+      ];
+    });
+    blocks.push(
+      table(
+        ['difference', 'state', `Ready, ms [${conf}% CI]`, `by span: median span of a − of b, ms [${conf}% CI]`],
+        rows,
+        `**${cohort}**: where each difference lies, span by span`,
+      ),
+    );
+  }
+  return blocks;
 }
 
 /** What the spans are: said once per report. */
 export const phaseBreakdownDefinition =
   'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
-  'Spans are differences of medians (P50 of spawn-to-mark times), so they add up to the median Ready only approximately.';
+  'A span is the time between consecutive marks of one launch: the first from spawn, `to Ready` from the last mark to Ready (a path without marks has only that span). ' +
+  'Each span has a median and a two-level bootstrap interval (sessions, then rounds); a difference is split into the median span of a minus that of b for each span, a span one path lacks counting as 0 there, with the paired interval and detection rule of the differences. ' +
+  'Medians of spans add up to the median Ready, and span differences to the Ready difference, only approximately. The spans show where the time is, not what it is spent on. ' +
+  'Every launch’s marks and spans are in phases.csv.';

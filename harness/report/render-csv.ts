@@ -265,3 +265,20 @@ export function sessionsCsv(a: AnalysisResult): string {
   }
   return csv(sessionsColumns, rows);
 }
+
+// phases.csv (schemas/report-phases.schema.json): one row per valid formal
+// launch and phase mark, then the launch's Ready as the last mark, with the
+// span that ends at each (the rows analysis/phase-spans.ts computes from).
+export const phasesColumns = ['launch_id', 'cohort', 'path', 'state', 'session', 'round', 'mark_order', 'mark', 'at_ms', 'span', 'span_ms'] as const;
+
+/** Null when no launch printed a phase mark, or the analysis has no launch spans (written before benchgraph-analysis/5). */
+export function phasesCsv(a: AnalysisResult): string | null {
+  if (!a.launchSpans?.some((l) => l.spans.length > 1)) return null;
+  const rows: (string | number | boolean | null)[][] = [];
+  for (const l of a.launchSpans) {
+    for (const s of l.spans) {
+      rows.push([l.launchId, l.cohort, l.path, l.state, l.session, l.round, s.seq, s.mark ?? 'ready', ms(s.atMs ?? l.readyMs), s.name, ms(s.spanMs)]);
+    }
+  }
+  return csv(phasesColumns, rows);
+}

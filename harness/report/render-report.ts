@@ -1,6 +1,6 @@
 // All report files from the gathered inputs: name -> content. Pure apart from
 // the plotting adapter (deterministic: headless renderer, no clock).
-import { differencesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
+import { differencesCsv, phasesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
 import { launchReportDocument } from './launch-report-document.js';
 import { renderMarkdown } from '../document/render-markdown.js';
 import { renderReproduce } from './render-reproduce.js';
@@ -23,6 +23,8 @@ export async function renderReport(inp: ReportInputs, libraries: PageLibraries |
     files.set('statistics.csv', statisticsCsv(a));
     files.set('differences.csv', differencesCsv(a));
     files.set('sessions.csv', sessionsCsv(a));
+    const phases = phasesCsv(a);
+    if (phases) files.set('phases.csv', phases);
   }
   if (inp.launches.length) files.set(samplesCsvFile, samplesCsv(inp.launches));
   const disk = diskCsv(inp.sessions);

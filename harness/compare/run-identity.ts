@@ -1,0 +1,57 @@
+// Which run a report folder holds, for `pipeline compare`: its run digest
+// (sha256 of run.json's canonical JSON, as history/archive-run.ts computes it)
+// and when it was measured (run.json `time`). From the folder's own run.json
+// (an archived run folder), else from the archived run under runs/ whose
+// statistics.csv is the same file as the folder's; else unknown digest, with
+// the end of the formal launches from provenance.csv as the date.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson } from '../digest/canonical-json.js';
+import { sha256Hex } from '../digest/sha256.js';
+import { parseCsvTable } from './csv-table.js';
+
+export interface RunIdentity {
+  /** Full run digest; null when the folder holds no archived run of its statistics. */
+  digest: string | null;
+  /** When the run was measured (ISO time); null when neither run.json nor provenance.csv says. */
+  time: string | null;
+  /** The archived run's folder name (`<date>-<digest prefix>`), or null. */
+  runFolder: string | null;
+}
+
+function fromRunJson(file: string, runFolder: string | null): RunIdentity {
+  const record = JSON.parse(readFileSync(file, 'utf8')) as { time?: string };
+  return { digest: sha256Hex(canonicalJson(record)), time: typeof record.time === 'string' ? record.time : null, runFolder };
+}
+
+/** The end of the formal launches of provenance.csv's `measured` row (`start..end`). */
+function measuredEnd(folder: string): string | null {
+  const file = join(folder, 'provenance.csv');
+  if (!existsSync(file)) return null;
+  const row = parseCsvTable(readFileSync(file, 'utf8')).rows.find((r) => r['kind'] === 'measured');
+  const range = row?.['version'] ?? '';
+  return range.split('..').at(-1) || null;
+}
+
+export function runIdentity(folder: string): RunIdentity {
+  const own = join(folder, 'run.json');
+  if (existsSync(own)) return fromRunJson(own, folder.replace(/\/+$/, '').split('/').at(-1) ?? null);
+  const stats = join(folder, 'statistics.csv');
+  const runs = join(folder, 'runs');
+  if (existsSync(stats) && existsSync(runs)) {
+    const want = sha256Hex(readFileSync(stats));
+    for (const id of readdirSync(runs).sort().reverse()) {
+      const file = join(runs, id, 'run.json');
+      if (!existsSync(file) || !existsSync(join(runs, id, 'statistics.csv'))) continue;
+      if (sha256Hex(readFileSync(join(runs, id, 'statistics.csv'))) === want) return fromRunJson(file, id);
+    }
+  }
+  return { digest: null, time: measuredEnd(folder), runFolder: null };
+}
+
+/** ``run digest `25bf80d30cc6…` (archived as `2026-12-01-25bf80d30cc6`), measured 2026-12-01T01:14:10.875Z``, or what is unknown. */
+export function runIdentityText(r: RunIdentity): string {
+  const digest =
+    r.digest === null ? 'no archived run (run digest unknown)' : `run digest \`${r.digest}\`${r.runFolder ? ` (archived as \`${r.runFolder}\`)` : ''}`;
+  return `${digest}, measured ${r.time ?? 'at an unknown date'}`;
+}
