@@ -109,23 +109,18 @@ export function standInSentence(verdicts: readonly FindingVerdict[]): string | n
 
 /**
  * Which step takes the largest share of each cold cell's median Ready, from
- * the phase marks (spans are differences of medians, so shares are approximate).
+ * the median spans of the cells whose paths print phase marks (medians of
+ * spans do not add up to the median Ready exactly, so shares are approximate).
  */
 export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], paths: readonly string[]): string | null {
   const parts: string[] = [];
   for (const cohort of cohorts) {
     for (const path of paths) {
-      const marks = a.phaseMarks.filter((m) => m.cohort === cohort && m.path === path && m.state === 'cold');
+      const spans = (a.spans ?? []).filter((x) => x.cohort === cohort && x.path === path && x.state === 'cold' && x.p50Ms !== null);
       const ready = readyCell(a, cohort, path, 'cold');
-      if (!marks.length || !ready?.p50Ms) continue;
-      let prev = 0;
-      const spans = marks.map((m) => {
-        const s = { name: m.name, ms: m.p50Ms - prev };
-        prev = m.p50Ms;
-        return s;
-      });
-      const top = [...spans].sort((x, y) => y.ms - x.ms)[0]!;
-      parts.push(`${cohort} ${path} ${fixed((100 * top.ms) / ready.p50Ms, 0)}% in ${top.name.replace(/-done$/, '')}`);
+      if (spans.length < 2 || !ready?.p50Ms) continue;
+      const top = [...spans].sort((x, y) => y.p50Ms! - x.p50Ms!)[0]!;
+      parts.push(`${cohort} ${path} ${fixed((100 * top.p50Ms!) / ready.p50Ms, 0)}% in ${top.name}`);
     }
   }
   return parts.length ? `Cold, the step that takes most of the median Ready is: ${parts.join('; ')} (see "Where the cold time goes").` : null;

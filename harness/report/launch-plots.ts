@@ -120,31 +120,25 @@ export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[]
   };
 }
 
-/** Stacked bars of each cold cell's phase spans (median spawn-to-mark differences) up to its median Ready, one panel per cohort. */
+/** Stacked bars of each cold cell's median spans (analysis spans), one panel per cohort; paths without marks show their whole median Ready. */
 export function breakdownPlot(a: AnalysisResult, cohorts: readonly string[], paths: readonly string[]): Plot | null {
   const values: Record<string, unknown>[] = [];
   for (const cohort of cohorts) {
     for (const path of paths) {
       const ready = a.cells.find((c) => c.cohort === cohort && c.path === path && c.state === 'cold' && c.metric === 'ready');
       if (!ready?.p50Ms) continue;
-      const marks = a.phaseMarks.filter((m) => m.cohort === cohort && m.path === path && m.state === 'cold');
-      let prev = 0;
-      marks.forEach((m, i) => {
-        values.push({ cohort, path, step: m.name, order: i, ms: Math.max(0, m.p50Ms - prev) });
-        prev = m.p50Ms;
-      });
-      values.push({ cohort, path, step: marks.length ? 'to Ready' : 'whole Ready (no marks)', order: marks.length, ms: Math.max(0, ready.p50Ms - prev) });
+      const spans = (a.spans ?? []).filter((x) => x.cohort === cohort && x.path === path && x.state === 'cold' && x.p50Ms !== null);
+      if (spans.length) for (const x of spans) values.push({ cohort, path, step: x.name, order: x.order, ms: x.p50Ms, low: x.lowMs, high: x.highMs });
+      else values.push({ cohort, path, step: 'whole Ready (no marks)', order: 0, ms: ready.p50Ms });
     }
   }
   if (!values.some((v) => v['step'] !== 'whole Ready (no marks)')) return null;
   return {
     file: 'cold-breakdown.svg',
-    caption: 'Where the cold time goes: each cold cell’s median Ready cut at its phase marks (differences of medians), one panel per cohort',
+    caption:
+      'Where the cold time goes: each cold cell’s median span per step (spawn to the first mark, mark to mark, the last mark to Ready), one panel per cohort',
     spec: spec({
-      title: {
-        text: 'Cold Ready by step',
-        subtitle: 'spans are differences of median spawn-to-mark times, so they add up to the median Ready only approximately',
-      },
+      title: { text: 'Cold Ready by step', subtitle: 'bars: median span of each step; medians of spans add up to the median Ready only approximately' },
       data: { values },
       facet: { row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] } },
       spec: {
@@ -152,10 +146,16 @@ export function breakdownPlot(a: AnalysisResult, cohorts: readonly string[], pat
         mark: { type: 'bar' },
         encoding: {
           y: { field: 'path', type: 'nominal', sort: [...paths], title: null },
-          x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'cold Ready P50 (ms)' },
+          x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'cold Ready, median span (ms)' },
           color: { field: 'step', type: 'nominal', title: 'step', legend: { orient: 'bottom' } },
           order: { field: 'order', type: 'quantitative' },
-          tooltip: [{ field: 'path' }, { field: 'step' }, { field: 'ms', type: 'quantitative', format: '.1f', title: 'ms' }],
+          tooltip: [
+            { field: 'path' },
+            { field: 'step' },
+            { field: 'ms', type: 'quantitative', format: '.1f', title: 'median (ms)' },
+            { field: 'low', type: 'quantitative', format: '.1f', title: '95% low (ms)' },
+            { field: 'high', type: 'quantitative', format: '.1f', title: '95% high (ms)' },
+          ],
         },
       },
       resolve: { scale: { x: 'independent' } },
