@@ -13,7 +13,7 @@ import { provenanceLines } from './render-provenance-md.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';
-import { phaseBreakdown, phaseBreakdownDefinition } from './phase-breakdown.js';
+import { phaseBreakdownDefinition, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
@@ -140,6 +140,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
           : [],
       ),
       ...section('Every difference', differencesTables(c)),
+      ...section('Every phase span', spanAppendix(c)),
       ...section('Every cell', cellTables(c)),
       ...section('Dominance', dominanceTables(c)),
       ...section('Content transfer', contentBlocks(c)),
@@ -283,8 +284,10 @@ function clusterOutcome(c: Ctx): string {
     : `The cluster rule split ${split.length} of the ${cells.length} cells, shown by each cluster's median and share.`;
 }
 
+/** The key differences span by span (their Ready figures are in the summary); the cells' spans and every other comparison go to the appendix. */
 function coldTimeSection(c: Ctx): Section[] {
-  const tables = c.cohorts.flatMap((cohort) => phaseBreakdown(c.a, cohort, c.inp.options.msDecimals));
+  const pairs = keyPairs(c.a, c.verdicts);
+  const tables = c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs, withReady: false }));
   if (tables.length === 0) return [];
   return section('Where the cold time goes', [
     paragraph(phaseBreakdownDefinition),
@@ -292,6 +295,10 @@ function coldTimeSection(c: Ctx): Section[] {
     takeFigure(c, 'cold-breakdown.svg'),
     sentences([hostFactsSentence(c.inp.sessions, c.f)]),
   ]);
+}
+
+function spanAppendix(c: Ctx): Block[] {
+  return c.cohorts.flatMap((cohort) => [...spanTables(c.a, cohort, c.inp.options.msDecimals), ...spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals)]);
 }
 
 function orderSentence(c: Ctx): string | null {

@@ -29,6 +29,11 @@ function groupBy<T>(items: readonly T[], keyOf: (t: T) => string): T[][] {
  * analysis predates spans).
  */
 export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: number): Block[] {
+  return [...spanTables(a, cohort, msDecimals), ...spanDifferenceTables(a, cohort, msDecimals)];
+}
+
+/** One table of the cohort's cells: each span's median with its interval, and the cell's Ready P50. */
+export function spanTables(a: AnalysisResult, cohort: string, msDecimals: number): Block[] {
   const spans = (a.spans ?? []).filter((s) => s.cohort === cohort);
   if (!spans.length) return [];
   const conf = fixed(a.rules.bootstrap.confidence * 100, 0);
@@ -43,28 +48,41 @@ export function phaseBreakdown(a: AnalysisResult, cohort: string, msDecimals: nu
       ready?.p50Ms == null ? '-' : fixed(ready.p50Ms, msDecimals),
     ];
   });
-  const blocks: Block[] = [table(['path', 'state', 'n', `spans, ms: P50 [${conf}% CI]`, 'Ready P50 (ms)'], cellRows, `**${cohort}**: each span's median`)];
-  const differences = (a.spanDifferences ?? []).filter((d) => d.cohort === cohort);
-  if (differences.length) {
-    const rows = groupBy<SpanDifference>(differences, (d) => key(d.a, d.b, d.state)).map((group) => {
-      const { a: pa, b: pb, state } = group[0]!;
-      const ready = a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === pa && d.b === pb);
-      return [
-        `${pa} − ${pb}`,
-        state,
-        ready ? withInterval(ready, msDecimals) : '-',
-        group.map((d) => `${d.name} ${withInterval(d, msDecimals)}${d.detected ? '' : ' (not detected)'}`).join('; '),
-      ];
-    });
-    blocks.push(
-      table(
-        ['difference', 'state', `Ready, ms [${conf}% CI]`, `by span: median span of a − of b, ms [${conf}% CI]`],
-        rows,
-        `**${cohort}**: where each difference lies, span by span`,
-      ),
-    );
-  }
-  return blocks;
+  return [table(['path', 'state', 'n', `spans, ms: P50 [${conf}% CI]`, 'Ready P50 (ms)'], cellRows, `**${cohort}**: each span's median`)];
+}
+
+/**
+ * One table of where each of the cohort's differences lies, span by span;
+ * `pairs` keeps only those comparisons, and `withReady` adds the Ready
+ * difference itself (left out where the summary already states it).
+ */
+export function spanDifferenceTables(
+  a: AnalysisResult,
+  cohort: string,
+  msDecimals: number,
+  opts: { pairs?: readonly (readonly [string, string])[]; withReady?: boolean } = {},
+): Block[] {
+  const withReady = opts.withReady ?? true;
+  const conf = fixed(a.rules.bootstrap.confidence * 100, 0);
+  const differences = (a.spanDifferences ?? []).filter((d) => d.cohort === cohort && (!opts.pairs || opts.pairs.some(([x, y]) => d.a === x && d.b === y)));
+  if (!differences.length) return [];
+  const rows = groupBy<SpanDifference>(differences, (d) => key(d.a, d.b, d.state)).map((group) => {
+    const { a: pa, b: pb, state } = group[0]!;
+    const ready = a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === pa && d.b === pb);
+    return [
+      `${pa} − ${pb}`,
+      state,
+      ...(withReady ? [ready ? withInterval(ready, msDecimals) : '-'] : []),
+      group.map((d) => `${d.name} ${withInterval(d, msDecimals)}${d.detected ? '' : ' (not detected)'}`).join('; '),
+    ];
+  });
+  return [
+    table(
+      ['difference', 'state', ...(withReady ? [`Ready, ms [${conf}% CI]`] : []), `by span: median span of a − of b, ms [${conf}% CI]`],
+      rows,
+      `**${cohort}**: where each difference lies, span by span`,
+    ),
+  ];
 }
 
 /** What the spans are: said once per report. */
