@@ -88,7 +88,7 @@ function reverse(r: Record<string, string>): void {
 test('the published report compared with itself holds every conclusion and exits 0', async (t) => {
   const r = await runCli(['compare', published, published], projectRoot);
   t.is(r.code, 0, r.stderr);
-  t.regex(r.stdout, /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both\nhost: same \(from provenance\.csv[^\n]*\)\n$/);
+  t.regex(r.stdout, /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/);
 });
 
 test('a reversed conclusion exits 1 and names it', async (t) => {

@@ -205,7 +205,13 @@ export function summaryLine(r: ReportComparison): string {
     if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
   }
   const notHeld = r.conclusions.filter((c) => c.magnitude === 'not-held');
-  if (notHeld.length) parts.push(`${notHeld.length} not held in magnitude: ${notHeld.map(conclusionLabel).join(', ')}`);
+  // a list a reader can take in; beyond that the table names them, row by row
+  if (notHeld.length)
+    parts.push(
+      notHeld.length <= 5
+        ? `${notHeld.length} not held in magnitude: ${notHeld.map(conclusionLabel).join(', ')}`
+        : `${notHeld.length} not held in magnitude (the magnitude column names their cells)`,
+    );
   const notEstimated = r.conclusions.filter((c) => c.magnitude === 'not-estimated').length;
   if (notEstimated) parts.push(`${notEstimated} with magnitude not estimated (the baseline has no session spread for a cell)`);
   if (r.warnedByOrderEffect > 0) parts.push(`the baseline flagged ${r.warnedByOrderEffect} of the lost or changed ones order effect`);
