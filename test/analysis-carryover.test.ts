@@ -147,11 +147,11 @@ test('a launch order is derived from order_in_round when the samples do not reco
   t.deepEqual(launchOrderOf({ ...slots[1]!, position: 3, previousPath: 'x' }, derived), { position: 3, previousPath: 'x' });
 });
 
-// The published default run (3 sessions x 10 rounds of five paths, not settled, randomized order).
+// The default run published before the settle (3 sessions x 10 rounds of five paths, not settled, randomized order), archived.
 const published = (async () => {
   const rows = (await import('../harness/analysis/parse-sample-csv.js')).parseSampleCsv(
-    (await import('node:fs')).readFileSync('reports/lazy-startup/samples.csv', 'utf8'),
-    'reports/lazy-startup/samples.csv',
+    (await import('node:fs')).readFileSync('reports/lazy-startup/runs/2026-12-01-25bf80d30cc6/samples.csv', 'utf8'),
+    'reports/lazy-startup/runs/2026-12-01-25bf80d30cc6/samples.csv',
   );
   return importAndAnalyze(rows);
 })();
@@ -193,7 +193,7 @@ test('position medians of the published cold docker cells equal NumPy medians of
   const a = await published;
   const script = `
 import csv, json, sys, numpy as np
-rows = [r for r in csv.DictReader(open('reports/lazy-startup/samples.csv')) if r['phase'] == 'formal']
+rows = [r for r in csv.DictReader(open('reports/lazy-startup/runs/2026-12-01-25bf80d30cc6/samples.csv')) if r['phase'] == 'formal']
 out = {}
 for cohort in ['shell', 'numpy']:
     cell = [r for r in rows if r['cohort'] == cohort and r['path'] == 'docker' and r['state'] == 'cold' and r['ok'] == 'true']

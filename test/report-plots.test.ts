@@ -7,7 +7,7 @@ import { renderSvg } from '../harness/report/plot-adapter.js';
 import { runReport } from './helpers/report-run.js';
 import { markSets, truncatedTexts } from './helpers/svg-checks.js';
 
-const expectedPlots = ['content-bytes.svg', 'differences.svg', 'ecdf-numpy.svg', 'ecdf-shell.svg', 'rounds.svg'];
+const expectedPlots = ['content-bytes.svg', 'differences.svg', 'ecdf-numpy.svg', 'ecdf-shell.svg', 'position.svg', 'rounds.svg'];
 
 let dir = '';
 let svgs = new Map<string, string>();
@@ -21,7 +21,7 @@ test.after.always(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test('the report renders a differences plot, an ECDF per cohort, a run-order plot and a bytes plot', (t) => {
+test('the report renders a differences plot, an ECDF per cohort, a position and a run-order plot and a bytes plot (no sessions, marks or splits here: no plot of them)', (t) => {
   t.deepEqual([...svgs.keys()].sort(), expectedPlots);
 });
 
@@ -34,6 +34,18 @@ test('every data-mark set of every plot draws at least one item', (t) => {
     const m = markSets(svg);
     t.true(m.count > 0, `${file} has no data mark`);
     t.deepEqual(m.empty, [], file);
+  }
+});
+
+test('the published default report: no plot has a truncated label, and each is at most 1,110 px wide', async (t) => {
+  const folder = join('reports', 'lazy-startup');
+  const files = (await readdir(folder)).filter((f) => f.endsWith('.svg'));
+  t.true(files.length >= 8, files.join(', '));
+  for (const f of files) {
+    const svg = await readFile(join(folder, f), 'utf8');
+    t.deepEqual(truncatedTexts(svg), [], f);
+    const width = Number(/<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1]);
+    t.true(width <= 1110, `${f}: ${width} px`);
   }
 });
 

@@ -10,7 +10,7 @@ import { seededRandom } from '../harness/stats/seeded-random.js';
 import { varianceComponents } from '../harness/stats/variance-components.js';
 import { projectRoot } from './helpers/cli.js';
 
-const profile = typicalProfile(publishedProfiles(join(projectRoot, 'reports', 'lazy-startup')));
+const profile = typicalProfile(publishedProfiles(join(projectRoot, 'reports', 'lazy-startup', 'runs', '2026-12-01-25bf80d30cc6')));
 const quick = { experiments: 200, resamples: 1000, confidence: 0.95, seed: 'suite' };
 
 test('the quick coverage simulation is reproducible from its seed and runs in under 30 s', (t) => {

@@ -18,7 +18,7 @@ test('with fewer than 3 sessions no smallest detectable difference is stated', (
 });
 
 test('a simulated true difference of the planned size is detected in 60 to 95% of runs (planning figure for 80%)', (t) => {
-  const profile = typicalProfile(publishedProfiles(join(projectRoot, 'reports', 'lazy-startup')));
+  const profile = typicalProfile(publishedProfiles(join(projectRoot, 'reports', 'lazy-startup', 'runs', '2026-12-01-25bf80d30cc6')));
   const delta = smallestDetectableDifference(differenceVariances(profile), 5, 10, 0.95)!;
   const cell = simulateCell(
     profile,

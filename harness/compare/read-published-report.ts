@@ -80,11 +80,13 @@ export function readPublishedReport(folder: string): PublishedReport {
   return { folder, differences, cells, disks: readDisks(folder) };
 }
 
-/** cell_session_spread of each cell in sessions.csv (the same on every session row of a cell); empty when the report has none. */
+/** cell_session_spread of each cell in sessions.csv (the same on every session row of a cell); empty when the report has none, or its sessions.csv predates the column. */
 function readSpreads(folder: string): Map<string, number> {
   const spreads = new Map<string, number>();
   if (!existsSync(join(folder, 'sessions.csv'))) return spreads;
-  for (const r of readTable(folder, 'sessions.csv', ['cohort', 'path', 'state', 'metric', 'cell_session_spread']).rows) {
+  const table = readTable(folder, 'sessions.csv', ['cohort', 'path', 'state', 'metric']);
+  if (!table.header.includes('cell_session_spread')) return spreads;
+  for (const r of table.rows) {
     const v = num(r['cell_session_spread']);
     if (v !== null && v >= 1) spreads.set([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000'), v);
   }
