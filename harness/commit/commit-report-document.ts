@@ -69,7 +69,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Two models per engine and commit, each by least squares over every commit: the straight line t = floor + cost × n, and the power law t = s × n^b (a line on log-log axes). Intervals resample the commits within each size. The better model is the one with the smaller root mean square log residual (in brackets: line vs power law; within 5% they fit alike).',
+      'Two models per engine and commit, each by least squares over every commit: the straight line t = floor + cost × n, and the power law t = s × n^b (a line on log-log axes). Intervals resample the commits within each size. The better model is the one with the smaller root mean square log residual (in brackets: line vs power law; within 5% they fit alike). Each plot shows every commit, the power law dashed and floor + cost solid, per engine.',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
     fits.length

@@ -134,7 +134,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
           ? [
               table(
                 ['finding', 'source', 'this run', 'verdict'],
-                c.verdicts.map((v) => [v.finding.id, v.source, v.ours, verdictCell(v)]),
+                c.verdicts.map((v) => [v.finding.id, v.source, v.ours, v.verdict === 'differs' ? '**differs**' : v.verdict]),
               ),
             ]
           : [],
@@ -218,6 +218,12 @@ function summaryTable(c: Ctx): Block {
   );
 }
 
+/** The source's words, once: a stand-in twin ("<id> (<stand-in>)") refers to its finding instead of repeating them. */
+function statementOf(c: Ctx, v: FindingVerdict): string {
+  const base = v.finding.id.replace(/ \([^)]*\)$/, '');
+  return base !== v.finding.id && c.verdicts.some((w) => w.finding.id === base) ? `as ${base}` : v.finding.statement;
+}
+
 function sourceSection(c: Ctx): Section[] {
   const ref = sourceReference(c.inp.config.experiment.reference, c.inp.options.source);
   if (!ref || c.verdicts.length === 0) return [];
@@ -230,7 +236,7 @@ function sourceSection(c: Ctx): Section[] {
     ),
     table(
       ['finding', 'source says', 'source', 'direction', 'magnitude', 'verdict'],
-      c.verdicts.map((v) => [v.finding.id, v.finding.statement, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
+      c.verdicts.map((v) => [v.finding.id, statementOf(c, v), v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
       'This run\'s figure for each finding is in the summary, the P50 tables below, or the appendix "Against the source, in full".',
     ),
     takeFigure(c, 'differences.svg'),
