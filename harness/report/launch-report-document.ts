@@ -475,7 +475,13 @@ function contentBlocks(c: Ctx): Block[] {
         `Content counts that vary within a cell, each distinct value with its number of launches: ${varying.map((b) => `${b.cohort} ${b.path} ${b.state}: ${distinctContentText(inp.launches, b.cohort, b.path, b.state)}`).join('; ')}.`,
       ),
     );
-  const defs = c.paths.filter((p) => inp.options.paths[p]?.content).map((p) => `${p}: ${inp.options.paths[p]!.content!.trim().replace(/\.$/, '')}`);
+  // paths with the same definition share one entry, so it is said once
+  const byDef = new Map<string, string[]>();
+  for (const p of c.paths.filter((x) => inp.options.paths[x]?.content)) {
+    const d = inp.options.paths[p]!.content!.trim().replace(/\.$/, '');
+    byDef.set(d, [...(byDef.get(d) ?? []), p]);
+  }
+  const defs = [...byDef].map(([d, ps]) => `${ps.join(' and ')}: ${d}`);
   out.push(
     paragraph(
       `${defs.length ? `What each path's content bytes are: ${defs.join('; ')}. ` : ''}Request counts per launch are not recorded in the sample table.`,
