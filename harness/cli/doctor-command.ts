@@ -2,6 +2,8 @@
 // kernel file systems, /dev/fuse, root) as met or not, with the command that
 // installs what is missing, then host settings known to add noise (warnings
 // with remedies). Exit code 0 when all requirements are met, 1 otherwise.
+import { existsSync } from 'node:fs';
+import { dataFilesystem, deletionCarryoverRisk } from '../process/data-filesystem.js';
 import { DEBIAN_PACKAGES } from '../artifacts/binary-pins.js';
 import { requirements } from '../artifacts/host-requirements.js';
 import type { CliCommand } from './cli-command.js';
@@ -25,7 +27,17 @@ export const doctorCommand: CliCommand = {
     process.stdout.write('\nparts of effect rows (pipelines/sandbox-effects.yaml lists a row that needs an absent one as not runnable here):\n');
     for (const r of sandboxRequirements()) process.stdout.write(`${r.met ? 'ok     ' : 'absent '} ${r.id.padEnd(width)}  ${r.part}: ${r.detail}\n`);
     // Host settings known to add noise: warnings with remedies, never a failed requirement.
-    const warnings = noiseWarnings(readHostFingerprint({ dataDir: process.env['BENCHGRAPH_DATA'] ?? '.data' }));
+    const dataDir = process.env['BENCHGRAPH_DATA'] ?? '.data';
+    const warnings = noiseWarnings(readHostFingerprint({ dataDir }));
+    const dataFs = dataFilesystem(existsSync(dataDir) ? dataDir : '.');
+    const risk = dataFs ? deletionCarryoverRisk(dataFs, 'the data folder') : null;
+    if (risk)
+      warnings.push({
+        setting: 'data file system',
+        detail: risk,
+        remedy:
+          'use --data DIR on a journaled file system (e.g. a loop-mounted ext4 made by mkfs.ext4, which has a journal); reports/carryover-probe measures the effect',
+      });
     process.stdout.write(`\nhost settings known to add noise (${warnings.length ? 'warnings; the exit code does not depend on them' : 'none found'}):\n`);
     for (const w of warnings) process.stdout.write(`warn    ${w.setting.padEnd(width)}  ${w.detail}  -> ${w.remedy}\n`);
     const missing = reqs.filter((r) => !r.met);

@@ -4,6 +4,8 @@
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
+import type { SampleRow } from '../db/sample-columns.js';
+import { carryoverCpu, OWN_WORK_SHARE, type CarryoverCpuRow } from './carryover-cpu.js';
 
 function verdictText(c: CellStatistics): string {
   if (c.orderEffect)
@@ -15,6 +17,28 @@ function verdictText(c: CellStatistics): string {
 const after = (previous: string | null): string => (previous === null ? 'first' : `after ${previous}`);
 const positionsText = (ps: number[]): string => (ps.length === 1 ? `position ${ps[0]}` : `positions ${ps[0]}–${ps[ps.length - 1]}`);
 
+/** One sentence on the flagged cell whose system CPU moved most with its previous path; null when none. */
+function cpuSentence(rows: readonly CarryoverCpuRow[], ms: (v: number) => string): string | null {
+  const pairs = rows.flatMap((r) => {
+    const fast = r.byPredecessor.find((g) => g.previous === r.fastAfter);
+    const slow = r.byPredecessor.find((g) => g.previous === r.slowAfter);
+    return fast && slow && fast.sysMs > 0 ? [{ r, fast, slow, ratio: slow.sysMs / fast.sysMs }] : [];
+  });
+  if (pairs.length === 0) return null;
+  const { r, fast, slow } = pairs.reduce((a, p) => (p.ratio > a.ratio ? p : a));
+  return (
+    `In this run the difference is kernel time of the launch itself: ${r.cohort} ${r.path} ${r.state} used a median ${ms(fast.sysMs)} ms of system CPU ${after(fast.previous)} ` +
+    `and ${ms(slow.sysMs)} ms ${after(slow.previous)}, with user CPU ${ms(fast.userMs)} and ${ms(slow.userMs)} ms${rows.length > 1 ? ' (every flagged cell in the appendix)' : ''}.`
+  );
+}
+
+/** The first sentence of a text, and the rest. Pure. */
+function firstSentence(text: string): [string, string] {
+  const t = text.trim().replace(/\.$/, '');
+  const m = /\.\s+(?=[A-Z])/.exec(t);
+  return m ? [t.slice(0, m.index), t.slice(m.index + 1).trim()] : [t, ''];
+}
+
 /** Carryover in the main text (unresolved cells, flagged Completion cells) and in the appendix (the definition and the per-cell tables). */
 export function carryoverSection(
   a: AnalysisResult,
@@ -22,6 +46,7 @@ export function carryoverSection(
   paths: string[],
   states: string[],
   msDecimals: number,
+  extra: { launches?: readonly SampleRow[]; measuredCause?: string | null } = {},
 ): { main: Block[]; appendix: Block[] } {
   const r = a.rules;
   const ms = (v: number): string => fixed(v, msDecimals);
@@ -46,7 +71,9 @@ export function carryoverSection(
         `the position interval at ${fixed(r.bootstrap.confidence * 100, 0)}%, the predecessor interval at the Bonferroni level over its pairs of groups, since the pair is picked after looking. ` +
         `A cell is flagged **order effect** when an interval excludes 1 and its ratio is at least ${fixed(r.carryover.minRatio, 2)} (or, for position, at most 1/${fixed(r.carryover.minRatio, 2)}); ` +
         'its verdict is **unresolved** when a ratio reaches that size but its interval includes 1 (this run cannot tell; the predecessor ratio, the largest of several, exceeds 1 by chance alone), and **within size** when both ratios stay below it. ' +
-        'These describe this run’s order: they do not say what carries over.',
+        (extra.measuredCause
+          ? 'These describe this run’s order; what carries over was measured apart (the main text says what).'
+          : 'These describe this run’s order: they do not say what carries over.'),
     ),
   );
   const order = (c: CellStatistics): number => paths.indexOf(c.path) * 10 + states.indexOf(c.state);
@@ -82,6 +109,24 @@ export function carryoverSection(
     main.push(
       paragraph(
         `Unresolved Ready cells, whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`,
+      ),
+    );
+  const cpu = carryoverCpu(cells, extra.launches ?? []);
+  const [answer, detail] = extra.measuredCause ? firstSentence(extra.measuredCause) : ['', ''];
+  const cause = [answer ? `What carries over, measured apart: ${answer}.` : null, cpuSentence(cpu, ms)].filter((x): x is string => x !== null);
+  if (cause.length) main.push(paragraph(cause.join(' ')));
+  if (detail) appendix.push(paragraph(`What carries over, in full: ${detail}.`));
+  if (cpu.length)
+    appendix.push(
+      table(
+        ['cohort', 'path', 'state', 'median user / system CPU by previous path, ms (n)'],
+        cpu.map((row) => [
+          row.cohort,
+          row.path,
+          row.state,
+          row.byPredecessor.map((g) => `${after(g.previous)} ${ms(g.userMs)} / ${ms(g.sysMs)} (${g.n})`).join('; '),
+        ]),
+        `CPU time of the launch's own processes in the cells flagged for their previous path, where that CPU is at least ${fixed(OWN_WORK_SHARE * 100, 0)}% of the median Ready (docker's pull runs in the engine, so its launches are left out):`,
       ),
     );
   const completion = a.cells.filter((c) => c.metric === 'completion' && c.orderEffect === true);

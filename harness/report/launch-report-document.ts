@@ -92,7 +92,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     plots: new Map(plots.map((p) => [p.file, p])),
   };
   const sessions = sessionsSection(a, inp.sessions, inp.options.msDecimals);
-  const carry = carryoverSection(a, c.cohorts, c.paths, c.states, inp.options.msDecimals);
+  const carry = carryoverSection(a, c.cohorts, c.paths, c.states, inp.options.msDecimals, { launches: inp.launches, measuredCause: inp.options.carryover });
   const main: Section[] = [
     ...sourceSection(c),
     ...timesSection(c),

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { checkoutState } from '../process/checkout-state.js';
 import { projectRoot } from '../process/project-root.js';
 import type { HostDescription, Provenance } from './report-inputs.js';
+import { dataFilesystem, describeFilesystem } from '../process/data-filesystem.js';
 
 function run(cmd: string, args: string[], cwd?: string): string | null {
   try {
@@ -51,6 +52,12 @@ function cgroupVersion(): string | null {
   return fs;
 }
 
+/** "ext4 without a journal and mounted with discard" from the mount table; statfs's name where that cannot be read. */
+function dataFolderFilesystem(dir: string): string | null {
+  const fs = dataFilesystem(dir);
+  return fs ? describeFilesystem(fs) : run('stat', ['-f', '-c', '%T', dir]);
+}
+
 /** Host facts: CPU, vCPUs, RAM and kernel from the sample stage's manifest when there is one, the rest probed here. */
 export function describeHost(dataDir: string, sampleManifest: Manifest | null): HostDescription {
   const m = sampleManifest?.host;
@@ -59,7 +66,7 @@ export function describeHost(dataDir: string, sampleManifest: Manifest | null): 
     vcpus: m?.cores ?? cpus().length,
     memoryBytes: m?.memoryBytes ?? totalmem(),
     virtualization: virtualization(),
-    storageDriver: run('stat', ['-f', '-c', '%T', existsSync(dataDir) ? dataDir : '.']),
+    storageDriver: dataFolderFilesystem(existsSync(dataDir) ? dataDir : '.'),
     cgroupVersion: cgroupVersion(),
     kernel: m?.kernel ?? release(),
     source: m

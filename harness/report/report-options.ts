@@ -57,6 +57,8 @@ export interface ReportOptions {
   source: SourceReading;
   /** The instrument's measured error rates and costs on a host of this kind, with the date (quoted by the method section); null: none. */
   calibration: string | null;
+  /** What carries over from one launch to the next on a host of this kind, measured apart, with the date (quoted by the carryover section); null: none. */
+  carryover: string | null;
 }
 
 export function reportOptions(sectionIn: unknown): ReportOptions {
@@ -73,5 +75,6 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     paths: pathNotes(s['paths']),
     source: sourceReading(s['source']),
     calibration: typeof s['calibration'] === 'string' && s['calibration'] !== '' ? (s['calibration'] as string) : null,
+    carryover: typeof s['carryover'] === 'string' && s['carryover'] !== '' ? (s['carryover'] as string) : null,
   };
 }
