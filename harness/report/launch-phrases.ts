@@ -127,12 +127,21 @@ export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], 
 }
 
 /** The cells the order of launches moved (flagged "order effect"), or null when none is. */
-export function orderEffectSentence(a: AnalysisResult): string | null {
+export function orderEffectSentence(a: AnalysisResult, measuredCause: string | null = null): string | null {
   const flagged = a.cells.filter((c) => c.metric === 'ready' && c.orderEffect);
   if (flagged.length === 0) return 'No Ready cell shows an order effect (see "Order and carryover").';
+  // The measured cause's first clause, without its parenthesis (the carryover section gives where and when).
+  const cause = measuredCause
+    ? measuredCause
+        .trim()
+        .split(/\.\s+(?=[A-Z])/)[0]!
+        .replace(/\s*\([^)]*\)/g, '')
+        .replace(/\.$/, '')
+    : null;
   return (
     `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +
-    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths.`
+    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths` +
+    (cause ? `, and what carries over, measured apart, is ${cause} (see "Order and carryover").` : '.')
   );
 }
 
@@ -196,12 +205,13 @@ export function interpretation(
   paths: readonly string[],
   states: readonly string[],
   stackOf: (path: string) => string | null,
+  measuredCarryover: string | null = null,
 ): string[] {
   return [
     standInSentence(verdicts),
     stackSentence(a, cohorts, states, stackOf),
     coldStepSentence(a, cohorts, paths),
-    orderEffectSentence(a),
+    orderEffectSentence(a, measuredCarryover),
     modesSentence(a),
     failuresSentence(a),
     sourceTallySentence(verdicts),

@@ -13,7 +13,7 @@ import { provenanceLines } from './render-provenance-md.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';
-import { phaseBreakdownDefinition, spanDifferenceTables, spanTables } from './phase-breakdown.js';
+import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
@@ -124,7 +124,9 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     opening: [
       paragraph(scopeLine(c)),
       summaryTable(c),
-      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, (p) => inp.options.paths[p]?.stack ?? null).map((s) => paragraph(s)),
+      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, (p) => inp.options.paths[p]?.stack ?? null, inp.options.carryover).map((s) =>
+        paragraph(s),
+      ),
     ],
     sections: main,
     appendix: [
@@ -140,7 +142,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
           : [],
       ),
       ...section('Every difference', differencesTables(c)),
-      ...section('Every phase span', spanAppendix(c)),
+      ...section('Every phase span', [paragraph(phaseBreakdownDefinition), ...spanAppendix(c)]),
       ...section('Every cell', cellTables(c)),
       ...section('Dominance', dominanceTables(c)),
       ...section('Content transfer', contentBlocks(c)),
@@ -296,7 +298,7 @@ function coldTimeSection(c: Ctx): Section[] {
   const tables = c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs, withReady: false }));
   if (tables.length === 0) return [];
   return section('Where the cold time goes', [
-    paragraph(phaseBreakdownDefinition),
+    paragraph(phaseBreakdownLead),
     ...tables,
     takeFigure(c, 'cold-breakdown.svg'),
     sentences([hostFactsSentence(c.inp.sessions, c.f)]),

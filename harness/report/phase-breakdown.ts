@@ -85,6 +85,10 @@ export function spanDifferenceTables(
   ];
 }
 
+/** What the spans are, in one sentence for the main text; the definition is in the appendix. */
+export const phaseBreakdownLead =
+  'A span is the time between consecutive phase marks of one launch, the last ending at Ready (docker marks the end of its pull; oci-full the copy, then the unpack); the appendix "Every phase span" defines the spans and their intervals and gives every one.';
+
 /** What the spans are: said once per report. */
 export const phaseBreakdownDefinition =
   'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
