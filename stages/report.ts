@@ -3,7 +3,9 @@
 // upstream files exist (pins, session, verify).
 // The engine copies the frozen outputs to reports/<experiment.name>/.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { coverageRowsFromCsv } from '../harness/report/coverage-rows.js';
+import { coverageWarning } from '../harness/stats/coverage-warning.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
@@ -21,11 +23,21 @@ async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: st
   return found ? (JSON.parse(await readFile(found.file, 'utf8')) as T) : null;
 }
 
+/** The coverage warning of this design (sessions x rounds) from the coverage table the stage was given; null without a table or below no threshold. */
+async function designCoverageWarning(table: unknown, pipelineDir: string, design: { sessions: number; rounds: number }): Promise<string | null> {
+  if (typeof table !== 'string' || !table) return null;
+  const rows = coverageRowsFromCsv(await readFile(resolve(pipelineDir, table), 'utf8'));
+  const w = coverageWarning(rows, design.sessions, design.rounds);
+  return w ? `${w} (${table})` : null;
+}
+
 const report: StageDefinition = {
   kind: 'report',
   description: 'report.md, index.html, statistics/differences/provenance/samples CSVs, REPRODUCE.md and SVG plots',
   reads: ['report', 'experiment', 'design', 'cohorts', 'paths', 'artifacts', 'services'],
   readsObservations: true, // the sessions' hosts, times and load (sample observations)
+  // with: { coverage_table: FILE } — the coverage simulation's table (bench/coverage-table.ts); its digest joins the key.
+  inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
@@ -48,6 +60,7 @@ const report: StageDefinition = {
         w ? { launches: w.launches, failures: w.failures } : null,
       ),
       stageRuns: readStageRuns(ctx.inputs),
+      coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, ctx.config.design),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
       provenance: readProvenance({
         dataDir: ctx.dataDir,

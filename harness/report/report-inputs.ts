@@ -69,6 +69,8 @@ export interface ReportInputs {
   preflight: { launches: number; failures: number } | null;
   /** How long each upstream stage ran (from its manifest), when recorded. */
   stageRuns: { id: string; kind: string; seconds: number; startedAt: string }[];
+  /** The design's warning from the coverage simulation (stats/coverage-warning.ts), when the report stage was given a coverage table and the design falls below its threshold. */
+  coverageWarning?: string | null;
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */

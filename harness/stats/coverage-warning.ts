@@ -18,7 +18,8 @@ export const coverageThreshold = 0.93;
 
 export function coverageWarning(rows: readonly CoverageRow[], sessions: number, rounds: number, threshold = coverageThreshold): string | null {
   const below = rows.filter((r) => r.sessions <= sessions && r.rounds <= rounds);
-  if (below.length === 0) return `${sessions} sessions x ${rounds} rounds is below every calibrated design; the coverage of its intervals is not known`;
+  if (below.length === 0)
+    return `${sessions} session${sessions === 1 ? '' : 's'} x ${rounds} rounds is below every calibrated design; the coverage of its intervals is not known`;
   const best = Math.max(...below.map((r) => r.sessions * 1000 + r.rounds));
   const nearest = below.filter((r) => r.sessions * 1000 + r.rounds === best);
   const low = nearest.filter((r) => r.coverage < threshold);

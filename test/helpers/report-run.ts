@@ -74,14 +74,21 @@ export function reportSamples(): SampleRow[] {
   return [...warmup, ...rows];
 }
 
-const context = (dir: string, id: string, outputDir: string, inputs: Record<string, StageInput>, cfg: PipelineConfig): StageContext =>
-  stageContext(dir, id, outputDir, inputs, cfg);
+const context = (
+  dir: string,
+  id: string,
+  outputDir: string,
+  inputs: Record<string, StageInput>,
+  cfg: PipelineConfig,
+  params: Record<string, unknown> = {},
+): StageContext => stageContext(dir, id, outputDir, inputs, cfg, params);
 
 /** Runs analyze then report; samples come from `samplesFile` (copied) or from reportSamples(). */
 export async function runReport(
   dir: string,
   samplesFile?: string,
   tweak?: (cfg: PipelineConfig) => void,
+  reportParams: Record<string, unknown> = {},
 ): Promise<{ sampleDir: string; analysisDir: string; reportDir: string }> {
   const cfg = reportConfig(dir);
   tweak?.(cfg);
@@ -97,7 +104,7 @@ export async function runReport(
   const reportDir = join(dir, 'report-out');
   await mkdir(reportDir, { recursive: true });
   const analysisInput = stageInput('analyze', analysisDir, 'b');
-  await report.run(context(dir, 'report', reportDir, { sample: sampleInput, analyze: analysisInput }, cfg));
+  await report.run(context(dir, 'report', reportDir, { sample: sampleInput, analyze: analysisInput }, cfg, reportParams));
   return { sampleDir, analysisDir, reportDir };
 }
 
