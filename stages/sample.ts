@@ -76,6 +76,7 @@ const sample: StageDefinition = {
           sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services }, w, i > 0));
         }
       }
+      let confirmed = false;
       if (design.confirm) {
         // Decided on the planned sessions only, so a resumed or repeated run decides the same and never adds a second extra session.
         const decision = await decideConfirmation(ctx, journal);
@@ -88,6 +89,7 @@ const sample: StageDefinition = {
           services: async () => (first ? ctx.services : await ctx.restartServices()),
         });
         if (extra) sessionLog.push(extra);
+        confirmed = decision.session !== null;
         writeFileSync(join(ctx.outputDir, 'confirm.json'), JSON.stringify(decision, null, 2) + '\n');
       }
       const counts = await journal.counts();
@@ -114,7 +116,9 @@ const sample: StageDefinition = {
         .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord);
       all.sort((x, y) => x.session - y.session || x.attempt - y.attempt);
       writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(all, null, 2) + '\n');
-      ctx.log(`${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)${design.confirm ? ' and the confirmation' : ''}`);
+      ctx.log(
+        `${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)${confirmed ? ' and the confirmation session' : ''}`,
+      );
     } finally {
       await journal.close();
     }

@@ -1,7 +1,7 @@
 // design.confirm on real processes: a small pipeline derived from
 // pipelines/smoke.yaml (plain `sh -c` paths, no root) with 3 sessions, where
-// the `drift` path sleeps 5, 30 and 70 ms in cohort `echo` depending on the
-// session (so drift − direct there has a two-level interval that excludes 0
+// the `drift` path sleeps 10, 30 and 50 ms in cohort `echo` depending on the
+// session (30 ms in the confirmation session) (so drift − direct there has a two-level interval that excludes 0
 // and a between-session t interval that does not: undecided) and a steady
 // 30 ms in cohort `tail` (detected); paused − direct is detected in both.
 import test from 'ava';
@@ -25,8 +25,8 @@ paths:
   direct:
     launch: ['{command}']
   drift:
-    description: in cohort echo sleeps 5, 30 or 70 ms by session; in tail a steady 30 ms
-    launch: [sh, -c, 'case "$1/$2" in echo/*session-1-a*) s=0.005;; echo/*session-2-a*) s=0.03;; echo/*) s=0.07;; *) s=0.03;; esac; sleep $s; shift 2; exec "$@"', drift, '{cohort}', '{session_dir}', '{command}']
+    description: in cohort echo sleeps 10, 30, 50 ms in sessions 1 to 3 (30 after); in tail a steady 30 ms
+    launch: [sh, -c, 'case "$1/$2" in echo/*session-1-a*) s=0.01;; echo/*session-2-a*) s=0.03;; echo/*session-3-a*) s=0.05;; echo/*) s=0.03;; *) s=0.03;; esac; sleep $s; shift 2; exec "$@"', drift, '{cohort}', '{session_dir}', '{command}']
   paused:
     launch: [sh, -c, 'sleep 0.05; exec "$@"', paused, '{command}']
 design:
@@ -53,6 +53,9 @@ stages:
   - id: analyze
     uses: analyze
     needs: [sample]
+  - id: report
+    uses: report
+    needs: [analyze, sample]
 `;
 
 function project(text = PIPELINE): string {
@@ -114,6 +117,24 @@ test('confirmation adds exactly one session for exactly the undecided difference
   for (const c of a.cells) t.is(c.sessions.length, c.cohort === 'echo' && c.path !== 'paused' ? 4 : 3, `${c.cohort}/${c.path}/${c.state}`);
   t.is(a.nextRun.confirmation?.undecided, 4);
   t.is(a.nextRun.confirmation?.cells, 4);
+  t.log(a.differences.filter((d) => d.confirmation?.visited).map((d) => `${d.state} ${d.metric}: ${d.confirmation!.verdictAfter}`));
+
+  // The report says it once in Sessions (with the confirmed ones listed) and once in Method, and gives the cost in the next-run plan.
+  const md = readFileSync(join(stageOutputs(dir, 'report'), 'report.md'), 'utf8');
+  const sectionOf = (title: string): string => md.split(/^## /m).find((s) => s.startsWith(title)) ?? '';
+  t.is(md.split('Confirmation was on:').length - 1, 1);
+  t.regex(
+    sectionOf('Sessions'),
+    /Confirmation was on: 4 differences were undecided after the 3 planned sessions .*session 4 ran over only their cohorts and paths/,
+  );
+  t.regex(
+    sectionOf('Sessions'),
+    /With design\.confirm on, the next run would add one session over the 4 cells of the 4 differences undecided here: [\d,]+ launches/,
+  );
+  t.regex(sectionOf('Method'), /Confirmation was on \(design\.confirm\): after the 3 planned sessions/);
+  t.regex(sectionOf('Method'), /Each of the 3 sessions started every service afresh and ran 3 formal rounds per cohort/);
+  const confirmed = a.differences.filter((d) => d.confirmation?.confirmed);
+  for (const d of confirmed) t.true(sectionOf('Sessions').includes(`- ${d.a} − ${d.b}, cohort ${d.cohort}, ${d.state}, `), `${d.state} ${d.metric} listed`);
 });
 
 test('an interrupted confirmation session resumes, and the rerun adds no session 5', async (t) => {

@@ -300,9 +300,9 @@ export interface NextRunRecommendation {
   /**
    * With design.confirm on, one more session over the cells of the differences
    * undecided here (on the planned sessions): its launches at the planned
-   * rounds and its cost; null when none is undecided; absent in analyses written before it.
+   * rounds (this run's rounds when no design is recommended) and its cost; null when none is undecided; absent in analyses written before it.
    */
-  confirmation?: { undecided: number; cells: number; launches: number; costS: number } | null;
+  confirmation?: { undecided: number; cells: number; rounds: number; launches: number; costS: number } | null;
   cells: {
     id: string;
     dominant: 'sessions' | 'rounds' | null;

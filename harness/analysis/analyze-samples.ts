@@ -217,7 +217,10 @@ function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRu
   const undecided = undecidedDifferences(planned);
   const states = new Set(data.cells.map((c) => c.state)).size;
   const confirmCells = confirmVisits(undecided).reduce((n, v) => n + v.paths.length * states, 0);
-  const confirm = undecided.length ? confirmationCost(confirmCells, plan.rounds, costs) : null;
+  const sessionsRun = new Set(data.values.map((r) => r.session)).size;
+  const roundsRun = sessionsRun ? Math.round(Math.max(0, ...data.cells.map((c) => c.launches)) / sessionsRun) : 0;
+  const confirmRounds = plan.reachable ? plan.rounds : roundsRun;
+  const confirm = undecided.length ? confirmationCost(confirmCells, confirmRounds, costs) : null;
   return {
     reachable: plan.reachable,
     sessions: plan.sessions,
@@ -227,6 +230,8 @@ function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRu
     target: { ...target, sessionStartS: rules.nextRun.sessionStartS, launchMs, launchesPerRound },
     cells: plan.cells,
     unplanned: plan.unplanned,
-    confirmation: confirm ? { undecided: undecided.length, cells: confirmCells, launches: confirm.launches, costS: confirm.costMs / 1000 } : null,
+    confirmation: confirm
+      ? { undecided: undecided.length, cells: confirmCells, rounds: confirmRounds, launches: confirm.launches, costS: confirm.costMs / 1000 }
+      : null,
   };
 }
