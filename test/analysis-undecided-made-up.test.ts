@@ -117,3 +117,24 @@ test('made-up costs: one session start plus one launch per undecided cell and pl
   t.deepEqual(confirmationCost(4, 10, { sessionStartMs: 60_000, launchMs: 500 }), { launches: 40, costMs: 60_000 + 40 * 500 });
   t.deepEqual(confirmationCost(0, 10, { sessionStartMs: 60_000, launchMs: 500 }), { launches: 0, costMs: 0 });
 });
+
+test('with design.confirm off the sample stage keys what it keyed before confirmation existed; on, the analysis keys it reads as well', async (t) => {
+  const { default: sample } = await import('../stages/sample.js');
+  const { configSlice } = await import('../harness/engine/stage-key.js');
+  const config = {
+    experiment: { name: 'e' },
+    design: { sessions: 3, rounds: 2, confirm: false },
+    cohorts: {},
+    paths: {},
+    services: {},
+    analysis: { comparisons: [{ a: 'x', b: 'y' }], bootstrap: { resamples: 100 }, metrics: ['ready'], clusters: {} },
+  };
+  const before = configSlice(config, ['experiment', 'design', 'cohorts', 'paths', 'services']);
+  const off = sample.keyConfig!(configSlice(config, sample.reads), '/');
+  t.deepEqual(off, { ...before, design: { sessions: 3, rounds: 2 } });
+  const on = sample.keyConfig!(configSlice({ ...config, design: { ...config.design, confirm: true } }, sample.reads), '/');
+  t.deepEqual(on['analysis.comparisons'], [{ a: 'x', b: 'y' }]);
+  t.deepEqual(on['analysis.bootstrap'], { resamples: 100 });
+  t.deepEqual((on['design'] as Record<string, unknown>)['confirm'], true);
+  t.false('analysis.clusters' in on); // a rule only the analysis reads never reruns the sampling
+});
