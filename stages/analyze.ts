@@ -2,7 +2,7 @@
 // analysis.json (statistics in pure TypeScript, harness/stats). The rules come
 // from `analysis:`; sampling settings reach this stage only through the
 // digest of its upstream outputs.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { UserError } from '../harness/errors.js';
@@ -11,6 +11,7 @@ import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { readPreparation } from '../harness/analysis/read-preparation.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
+import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 
 const analyze: StageDefinition = {
   kind: 'analyze',
@@ -26,8 +27,11 @@ const analyze: StageDefinition = {
     const data = await readSamples(samples.file);
     const prep = findInputFile(ctx.inputs, 'preparation.json');
     const preparation = prep ? await readPreparation(prep.file) : null;
+    // design.confirm: the sample stage's decision; each difference is then also judged on the planned sessions alone.
+    const confirmFile = findInputFile(ctx.inputs, 'confirm.json');
+    const confirm = confirmFile ? (JSON.parse(await readFile(confirmFile.file, 'utf8')) as ConfirmRecord) : null;
     const started = performance.now();
-    const result = analyzeSamples(data, rules, preparation);
+    const result = analyzeSamples(data, rules, preparation, confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null);
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -6,7 +6,10 @@
 // seeded from (seed, session). Every launch is written to DuckDB as it ends;
 // after a crash or signal the next run discards the incomplete round and
 // resumes the first incomplete session there, so completed rounds are never
-// repeated or counted twice.
+// repeated or counted twice. With design.confirm on, once the planned
+// sessions are complete, one more session runs for exactly the differences
+// they leave undecided (harness/design/confirm-session.ts), and confirm.json
+// records the decision.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
@@ -15,17 +18,35 @@ import { SampleJournal } from '../harness/db/sample-journal.js';
 import { sampleSession, type SessionRecord } from '../harness/design/sample-session.js';
 import { remainingWork } from '../harness/experiment/session-plan.js';
 import type { RunningServices } from '../harness/contract/running-services.js';
+import { UserError } from '../harness/errors.js';
+import { confirmReads, decideConfirmation, runConfirmation } from '../harness/design/confirm-session.js';
 
 const sample: StageDefinition = {
   kind: 'sample',
   description: 'Independent sessions of formal rounds of cold/warm pairs in seeded random path order, journaled in DuckDB, resumable.',
-  reads: ['experiment', 'design', 'cohorts', 'paths', 'services'],
+  reads: ['experiment', 'design', 'cohorts', 'paths', 'services', ...confirmReads],
+  // With design.confirm off (the default) the key is what it was before confirmation existed: the analysis keys only matter to it.
+  keyConfig: (slice) => {
+    const design = slice['design'] as Record<string, unknown> | null;
+    if (design?.['confirm'] === true) return slice;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(slice)) if (!(confirmReads as readonly string[]).includes(k)) out[k] = v;
+    if (design) out['design'] = Object.fromEntries(Object.entries(design).filter(([k]) => k !== 'confirm'));
+    return out;
+  },
   extraCode: ['harness/paths', 'harness/launch/launcher.c'],
   services: true,
   async run(ctx) {
     const design = ctx.config.design;
     const paths = Object.keys(ctx.config.paths);
     const cohorts = Object.keys(ctx.config.cohorts);
+    if (design.confirm && ctx.config.executor.kind === 'slurm') {
+      throw new UserError(
+        'design.confirm does not run on the slurm executor yet',
+        { key: 'design.confirm' },
+        'set design.confirm: false, or executor.kind: local',
+      );
+    }
     const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'));
     try {
       const attempt = (await journal.lastAttempt()) + 1;
@@ -55,6 +76,22 @@ const sample: StageDefinition = {
           sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services }, w, i > 0));
         }
       }
+      let confirmed = false;
+      if (design.confirm) {
+        // Decided on the planned sessions only, so a resumed or repeated run decides the same and never adds a second extra session.
+        const decision = await decideConfirmation(ctx, journal);
+        ctx.log(`confirmation: ${decision.decision}`);
+        // Like any session: fresh services and its own preflight, unless it is this run's first session (right after the warmup stage).
+        const first = work.length === 0;
+        const extra = await runConfirmation(ctx, journal, decision, {
+          attempt,
+          preflight: !first,
+          services: async () => (first ? ctx.services : await ctx.restartServices()),
+        });
+        if (extra) sessionLog.push(extra);
+        confirmed = decision.session !== null;
+        writeFileSync(join(ctx.outputDir, 'confirm.json'), JSON.stringify(decision, null, 2) + '\n');
+      }
       const counts = await journal.counts();
       await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
       const summary: SamplingSummary = {
@@ -79,7 +116,9 @@ const sample: StageDefinition = {
         .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord);
       all.sort((x, y) => x.session - y.session || x.attempt - y.attempt);
       writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(all, null, 2) + '\n');
-      ctx.log(`${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)`);
+      ctx.log(
+        `${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)${confirmed ? ' and the confirmation session' : ''}`,
+      );
     } finally {
       await journal.close();
     }

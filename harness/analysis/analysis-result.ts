@@ -157,6 +157,30 @@ export interface DifferenceResult {
    * between-session interval does ("no difference detected").
    */
   detected: boolean;
+  /** With design.confirm on: the verdict on the planned sessions and with the confirmation session (confirmation-verdicts.ts). */
+  confirmation?: DifferenceConfirmation;
+}
+
+/** A difference's verdict (undecided-differences.ts). */
+export type Verdict = 'detected' | 'not detected' | 'undecided';
+
+/** What the sample stage's confirm.json (design.confirm) says the analysis needs. */
+export interface ConfirmationInput {
+  /** design.sessions: the sessions every cell was planned to have. */
+  plannedSessions: number;
+  /** The confirmation session's number (plannedSessions + 1), or null when nothing was undecided. */
+  session: number | null;
+}
+
+export interface DifferenceConfirmation {
+  /** On the planned sessions alone. */
+  verdictBefore: Verdict;
+  /** On every session that visited both arms. */
+  verdictAfter: Verdict;
+  /** The confirmation session visited both arms of this difference. */
+  visited: boolean;
+  /** Undecided on the planned sessions, detected with the confirmation session. */
+  confirmed: boolean;
 }
 
 export interface BytesResult {
@@ -207,6 +231,8 @@ export interface AnalysisResult {
   spanDifferences: SpanDifference[];
   /** Recommended sessions x rounds for the next run (Ready cells), by the variance components of this one. */
   nextRun: NextRunRecommendation;
+  /** Present when the sample stage ran with design.confirm on (its confirm.json). */
+  confirmation?: ConfirmationInput;
 }
 
 /**
@@ -271,6 +297,12 @@ export interface NextRunRecommendation {
   costS: number;
   target: { relativeHalfWidth: number; confidence: number; sessionStartS: number; launchMs: number; launchesPerRound: number };
   /** smallestDetectableMs: the smallest true difference the planned design detects in 80% of runs (stats/power.ts); null below 3 sessions, absent in analyses written before it. */
+  /**
+   * With design.confirm on, one more session over the cells of the differences
+   * undecided here (on the planned sessions): its launches at the planned
+   * rounds (this run's rounds when no design is recommended) and its cost; null when none is undecided; absent in analyses written before it.
+   */
+  confirmation?: { undecided: number; cells: number; rounds: number; launches: number; costS: number } | null;
   cells: {
     id: string;
     dominant: 'sessions' | 'rounds' | null;

@@ -1,24 +1,24 @@
 // The pure analysis: from grouped sample data and the rules to analysis.json.
-import { UserError } from '../errors.js';
 import { summarizeBytes } from '../stats/byte-summary.js';
 import { summarizeSorted } from '../stats/cell-summary.js';
 import { clusterSorted } from '../stats/cluster-rule.js';
 import { dominanceSorted } from '../stats/dominance.js';
-import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
-import { sessionTInterval } from '../stats/session-t-interval.js';
-import { isDetected } from '../stats/detection-rule.js';
 import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
-import { planNextRun, type PlanCell } from '../stats/next-run-plan.js';
+import { confirmationCost, planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import { carryoverOf } from './carryover-diagnostics.js';
 import { phaseSpans } from './phase-spans.js';
+import { differenceResults, metricValue, resolveComparisons } from './difference-results.js';
+import { withConfirmation } from './confirmation-verdicts.js';
+import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
   analysisFormat,
   quantileDefinition,
   type AnalysisResult,
   type BytesResult,
+  type ConfirmationInput,
   type CellStatistics,
   type DifferenceResult,
   type DominanceResult,
@@ -28,18 +28,23 @@ import {
 } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
 
-const metricValue: Record<MetricId, (r: ValueRow) => number | null> = {
-  ready: (r) => r.readyMs,
-  completion: (r) => r.completionMs,
-};
-
 const key = (...parts: string[]): string => parts.join('\u0000');
 
 function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
 }
 
-export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparation: PreparationCost[] | null): AnalysisResult {
+/**
+ * confirmation: the sample stage's confirm.json (design.confirm), when it
+ * ran; each difference then also carries its verdict on the planned sessions
+ * alone and with the confirmation session (confirmation-verdicts.ts).
+ */
+export function analyzeSamples(
+  data: SampleData,
+  rules: AnalysisRules,
+  preparation: PreparationCost[] | null,
+  confirmation: ConfirmationInput | null = null,
+): AnalysisResult {
   const rowsByCell = new Map<string, ValueRow[]>();
   for (const r of data.values) {
     const k = key(r.cohort, r.path, r.state);
@@ -143,50 +148,13 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
   }
 
   const comparisons = resolveComparisons(rules.comparisons, allPaths);
-  const differences: DifferenceResult[] = [];
-  for (const cohort of cohorts) {
-    const paths = pathsOf(cohort);
-    for (const cmp of comparisons) {
-      if (!paths.includes(cmp.a) || !paths.includes(cmp.b)) continue;
-      for (const state of states) {
-        for (const metric of rules.metrics) {
-          const rows = [
-            ...cellValues(cohort, cmp.a, state, metric).map((v) => ({ ...v, path: cmp.a })),
-            ...cellValues(cohort, cmp.b, state, metric).map((v) => ({ ...v, path: cmp.b })),
-          ];
-          const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), {
-            resamples: rules.bootstrap.resamples,
-            confidence: rules.bootstrap.confidence,
-            seed: [rules.bootstrap.seed, cohort, state, metric, cmp.a, cmp.b].join('|'),
-          });
-          const between = sessionTInterval(
-            r.perSession.map((s) => s.observed),
-            rules.bootstrap.confidence,
-          );
-          differences.push({
-            cohort,
-            state,
-            metric,
-            a: cmp.a,
-            b: cmp.b,
-            rounds: r.rounds,
-            sessions: r.sessions,
-            perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
-            sameDirection: r.sameDirection,
-            betweenSessionEstimated: r.betweenSessionEstimated,
-            observedMs: r.observed,
-            lowMs: r.low,
-            highMs: r.high,
-            resamples: r.resamples,
-            confidence: r.confidence,
-            sessionLowMs: between?.low ?? null,
-            sessionHighMs: between?.high ?? null,
-            detected: isDetected(r, between),
-          });
-        }
-      }
-    }
-  }
+  const all = differenceResults(data, rules, comparisons);
+  // With a confirmation session, every difference is judged again on the planned sessions alone.
+  const planned =
+    confirmation?.session != null
+      ? differenceResults({ cells: data.cells, values: data.values.filter((r) => r.session <= confirmation.plannedSessions) }, rules, comparisons)
+      : all;
+  const differences = withConfirmation(all, planned, confirmation);
 
   return {
     format: analysisFormat,
@@ -215,7 +183,8 @@ export function analyzeSamples(data: SampleData, rules: AnalysisRules, preparati
     preparation,
     phaseMarks: phaseMarkMedians(data),
     ...phaseSpans(data, rules, comparisons),
-    nextRun: recommendNextRun(planCells, data, rules),
+    nextRun: recommendNextRun(planCells, data, rules, planned),
+    ...(confirmation ? { confirmation } : {}),
   };
 }
 
@@ -237,12 +206,21 @@ function phaseMarkMedians(data: SampleData): AnalysisResult['phaseMarks'] {
  * Sessions x rounds for the next run at least launch time (a round: every
  * cohort, path and state once; a launch costs the mean Completion measured).
  */
-function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRules): NextRunRecommendation {
+function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRules, planned: readonly DifferenceResult[]): NextRunRecommendation {
   const completions = data.values.flatMap((r) => (r.completionMs === null ? [] : [r.completionMs]));
   const launchMs = completions.length ? completions.reduce((s, v) => s + v, 0) / completions.length : 0;
   const launchesPerRound = data.cells.length;
   const target = { relativeHalfWidth: rules.nextRun.relativeHalfWidth, confidence: rules.bootstrap.confidence };
-  const plan = planNextRun(cells, { sessionStartMs: rules.nextRun.sessionStartS * 1000, launchMs, launchesPerRound }, target);
+  const costs = { sessionStartMs: rules.nextRun.sessionStartS * 1000, launchMs, launchesPerRound };
+  const plan = planNextRun(cells, costs, target);
+  // design.confirm's cost: one more session over the cells of the differences undecided on the planned sessions.
+  const undecided = undecidedDifferences(planned);
+  const states = new Set(data.cells.map((c) => c.state)).size;
+  const confirmCells = confirmVisits(undecided).reduce((n, v) => n + v.paths.length * states, 0);
+  const sessionsRun = new Set(data.values.map((r) => r.session)).size;
+  const roundsRun = sessionsRun ? Math.round(Math.max(0, ...data.cells.map((c) => c.launches)) / sessionsRun) : 0;
+  const confirmRounds = plan.reachable ? plan.rounds : roundsRun;
+  const confirm = undecided.length ? confirmationCost(confirmCells, confirmRounds, costs) : null;
   return {
     reachable: plan.reachable,
     sessions: plan.sessions,
@@ -252,25 +230,8 @@ function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRu
     target: { ...target, sessionStartS: rules.nextRun.sessionStartS, launchMs, launchesPerRound },
     cells: plan.cells,
     unplanned: plan.unplanned,
+    confirmation: confirm
+      ? { undecided: undecided.length, cells: confirmCells, rounds: confirmRounds, launches: confirm.launches, costS: confirm.costMs / 1000 }
+      : null,
   };
-}
-
-function resolveComparisons(configured: Comparison[], paths: string[]): Comparison[] {
-  if (configured.length === 0) {
-    const all: Comparison[] = [];
-    for (let i = 0; i < paths.length; i++) for (let j = i + 1; j < paths.length; j++) all.push({ a: paths[i]!, b: paths[j]! });
-    return all;
-  }
-  configured.forEach((c, i) => {
-    for (const side of ['a', 'b'] as const) {
-      if (!paths.includes(c[side])) {
-        throw new UserError(
-          `path ${JSON.stringify(c[side])} has no formal samples`,
-          { key: `analysis.comparisons[${i}].${side}` },
-          `use one of: ${paths.join(', ') || '(no paths sampled)'}`,
-        );
-      }
-    }
-  });
-  return configured;
 }

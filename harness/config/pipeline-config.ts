@@ -88,6 +88,8 @@ export interface DesignSection {
   /** MiB of the disk probe at each session's start and end; 0 for none. */
   disk_probe_mb: number;
   states: ('cold' | 'warm')[];
+  /** One more session for exactly the differences the planned sessions leave undecided (harness/design/confirm-session.ts); the schema defaults it to false. */
+  confirm?: boolean;
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */
   tail_bytes: number;

@@ -21,13 +21,15 @@ export async function sampleSession(
   id: { session: number; attempt: number; services: RunningServices },
   work: SessionWork,
   preflight: boolean,
+  /** The arms of each unit when they differ from every path (the confirmation session, design.confirm); absent: every path. */
+  armsByUnit?: Readonly<Record<string, readonly string[]>>,
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
   // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
   const closeRecord = await startSessionRecord(id.session, id.attempt, [ctx.dataDir, '/bg-engine-'], { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
-  const perRound = Object.keys(ctx.config.paths).length * design.states.length;
-  const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).length * design.preflight * perRound : 0;
-  const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound, 0);
+  const perRound = (unit: string): number => (armsByUnit?.[unit]?.length ?? Object.keys(ctx.config.paths).length) * design.states.length;
+  const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).reduce((n, c) => n + design.preflight * perRound(c), 0) : 0;
+  const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound(w.cohort), 0);
   let done = 0;
   let failures = 0;
   const t0 = Date.now();
@@ -51,23 +53,32 @@ export async function sampleSession(
     formalRounds: design.rounds,
     units: Object.keys(ctx.config.cohorts),
   });
+  // Every unit has every path, unless the units' arms are given: then each unit's consecutive steps run with its own arms.
+  const runs: { arms: readonly string[]; steps: typeof steps }[] = [];
+  for (const step of steps) {
+    const arms = armsByUnit?.[step.unit] ?? opened.session.pathIds;
+    const last = runs.at(-1);
+    if (last && last.arms === arms) last.steps.push(step);
+    else runs.push({ arms, steps: [step] });
+  }
   try {
-    await runRounds({
-      seed: design.seed,
-      session: id.session,
-      order: design.order,
-      arms: opened.session.pathIds,
-      steps,
-      signal: ctx.signal,
-      visit: async (v) => {
-        Object.assign(at, { cohort: v.unit, phase: v.phase, round: v.round, rounds: steps.find((s) => s.unit === v.unit && s.phase === v.phase)!.of });
-        await opened.session.runPair(v.unit, v.arm, v.phase, v.round, v.position, v.previous);
-      },
-      afterRound: (step) => {
-        opened.session.afterRound(step.unit, step.phase, step.round);
-        ctx.log(line()); // one plain line per round
-      },
-    });
+    for (const run of runs)
+      await runRounds({
+        seed: design.seed,
+        session: id.session,
+        order: design.order,
+        arms: run.arms,
+        steps: run.steps,
+        signal: ctx.signal,
+        visit: async (v) => {
+          Object.assign(at, { cohort: v.unit, phase: v.phase, round: v.round, rounds: steps.find((s) => s.unit === v.unit && s.phase === v.phase)!.of });
+          await opened.session.runPair(v.unit, v.arm, v.phase, v.round, v.position, v.previous);
+        },
+        afterRound: (step) => {
+          opened.session.afterRound(step.unit, step.phase, step.round);
+          ctx.log(line()); // one plain line per round
+        },
+      });
   } finally {
     await opened.close();
   }

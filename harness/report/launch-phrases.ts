@@ -270,3 +270,59 @@ export function hostFactsSentence(records: readonly SessionRecord[] | null, f: F
     : '';
   return `For scale, ${disk}iowait took ${lo === hi ? f.pct(lo) : `${f.pct(lo)}–${f.pct(hi)}`} of the CPU time over the sessions; these are associations, not causes.`;
 }
+
+/** "docker − lazy, cohort shell, warm, Ready: 12.3 ms [8.1, 16.0]": one difference as an item of the confirmation list. */
+function confirmationItem(d: DifferenceResult, msDecimals: number): string {
+  const ms = (v: number | null): string => (v === null ? '-' : fixed(v, msDecimals));
+  const metric = d.metric === 'ready' ? 'Ready' : 'Completion';
+  return `${d.a} − ${d.b}, cohort ${d.cohort}, ${d.state}, ${metric}: ${ms(d.observedMs)} ms [${ms(d.lowMs)}, ${ms(d.highMs)}] over ${d.sessions} sessions`;
+}
+
+/**
+ * The Sessions section's account of design.confirm: one sentence on what
+ * the extra session was for, and the list of the conclusions it confirmed
+ * (undecided on the planned sessions, detected with it). Null when
+ * confirmation was off.
+ */
+export function confirmationSessionsBlock(a: AnalysisResult, msDecimals: number): { sentence: string; confirmed: string[] } | null {
+  const c = a.confirmation;
+  if (!c) return null;
+  const k = c.plannedSessions;
+  if (c.session === null)
+    return { sentence: `Confirmation was on: no difference was undecided after the ${k} planned sessions, so no session was added.`, confirmed: [] };
+  const judged = a.differences.filter((d) => d.confirmation?.verdictBefore === 'undecided');
+  const confirmed = judged.filter((d) => d.confirmation?.confirmed);
+  const still = judged.filter((d) => d.confirmation?.verdictAfter === 'undecided').length;
+  const lost = judged.filter((d) => d.confirmation?.verdictAfter === 'not detected').length;
+  const rest = [still ? `${still} stayed undecided` : null, lost ? `${lost} ${lost === 1 ? 'was' : 'were'} no longer detected` : null]
+    .filter(Boolean)
+    .join(' and ');
+  const sentence =
+    `Confirmation was on: ${judged.length} difference${judged.length === 1 ? ' was' : 's were'} undecided after the ${k} planned sessions ` +
+    `(their two-level interval excluded 0, but the between-session t interval did not, or a session pointed the other way), so session ${c.session} ran over only their cohorts and paths; ` +
+    (confirmed.length
+      ? `with it ${confirmed.length} ${confirmed.length === 1 ? 'was' : 'were'} detected, confirmed this way${rest ? ` (${rest})` : ''}:`
+      : `with it none was confirmed${rest ? `: ${rest}` : ''}.`);
+  return { sentence, confirmed: confirmed.map((d) => confirmationItem(d, msDecimals)) };
+}
+
+/** The Method's sentence on design.confirm; null when it was off. */
+export function confirmationMethodSentence(a: AnalysisResult): string | null {
+  const c = a.confirmation;
+  if (!c) return null;
+  return (
+    `Confirmation was on (design.confirm): after the ${c.plannedSessions} planned sessions, every difference whose two-level interval excluded 0 but which was not yet detected in all sessions got one more session over only its cohort and both its paths, with the same rounds, warmup and settle; ` +
+    `such a difference is judged on every session that ran both its paths, every other cell on the ${c.plannedSessions} planned sessions (docs/STATISTICS.md, Confirmation).`
+  );
+}
+
+/** What design.confirm would add to the next run: one session over the cells still undecided here; null when none is. */
+export function confirmationCostSentence(a: AnalysisResult): string | null {
+  const cost = a.nextRun.confirmation;
+  if (!cost) return null;
+  const minutes = cost.costS / 60;
+  return (
+    `With design.confirm on, the next run would add one session over the ${cost.cells} cell${cost.cells === 1 ? '' : 's'} of the ${cost.undecided} difference${cost.undecided === 1 ? '' : 's'} undecided here: ` +
+    `${grouped(cost.launches)} launches at ${cost.rounds} rounds, about ${minutes < 1.5 ? `${fixed(cost.costS, 0)} s` : `${fixed(minutes, 0)} minutes`}, session start included.`
+  );
+}

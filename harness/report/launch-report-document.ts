@@ -17,7 +17,19 @@ import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spa
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
-import { accountingSentence, differenceCell, fastestCell, hostFactsSentence, interpretation, keyPairs, settleSentence, sourceCell } from './launch-phrases.js';
+import {
+  accountingSentence,
+  confirmationCostSentence,
+  confirmationMethodSentence,
+  confirmationSessionsBlock,
+  differenceCell,
+  fastestCell,
+  hostFactsSentence,
+  interpretation,
+  keyPairs,
+  settleSentence,
+  sourceCell,
+} from './launch-phrases.js';
 import {
   figure as figureBlock,
   list,
@@ -92,6 +104,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     plots: new Map(plots.map((p) => [p.file, p])),
   };
   const sessions = sessionsSection(a, inp.sessions, inp.options.msDecimals);
+  const confirmation = confirmationSessionsBlock(a, inp.options.msDecimals);
   const carry = carryoverSection(a, c.cohorts, c.paths, c.states, inp.options.msDecimals, { launches: inp.launches, measuredCause: inp.options.carryover });
   const main: Section[] = [
     ...sourceSection(c),
@@ -106,7 +119,13 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       takeFigure(c, 'position.svg'),
       takeFigure(c, 'rounds.svg'),
     ]),
-    ...section('Sessions', [...sessions.main, takeFigure(c, 'session-medians.svg')]),
+    ...section('Sessions', [
+      ...sessions.main,
+      confirmationCostSentence(a) ? paragraph(confirmationCostSentence(a)!) : null,
+      confirmation ? paragraph(confirmation.sentence) : null,
+      confirmation?.confirmed.length ? list(confirmation.confirmed) : null,
+      takeFigure(c, 'session-medians.svg'),
+    ]),
     ...methodSection(c),
   ];
   const more = [...c.plots.values()].filter((p) => p.file !== 'content-bytes.svg');
@@ -160,8 +179,12 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
 
 /** Sessions and formal rounds per session as the data has them (an import may differ from the pipeline's design). */
 function designOf(a: AnalysisResult): { sessions: number; rounds: number } {
-  const sessions = Math.max(1, ...a.cells.map((x) => x.sessions.length));
-  const launches = Math.max(0, ...a.cells.map((x) => x.launches));
+  // With design.confirm, the planned sessions; the cells the confirmation session visited have one more.
+  const planned = a.confirmation?.plannedSessions;
+  const cells = planned ? a.cells.filter((x) => x.sessions.length <= planned) : a.cells;
+  if (planned && cells.length === 0) return { sessions: planned, rounds: Math.round(Math.max(0, ...a.cells.map((x) => x.launches)) / (planned + 1)) };
+  const sessions = planned ?? Math.max(1, ...a.cells.map((x) => x.sessions.length));
+  const launches = Math.max(0, ...cells.map((x) => x.launches));
   return { sessions, rounds: Math.round(launches / sessions) };
 }
 
@@ -333,6 +356,7 @@ function methodSection(c: Ctx): Section[] {
             accountingSentence(inp.launches, inp.preflight),
         )
       : null,
+    confirmationMethodSentence(a) ? paragraph(confirmationMethodSentence(a)!) : null,
     paragraph(
       "Completion ends when the process has exited and both its output streams are closed, so it includes the path's own teardown. " +
         'Content bytes are HTTP body bytes of image data the client received; response bytes are every byte the counted services sent, headers included. ' +

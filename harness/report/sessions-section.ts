@@ -12,7 +12,8 @@ import { paragraph, table, type Block } from '../document/document-model.js';
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 export function sessionCount(a: AnalysisResult): number {
-  return Math.max(0, ...a.cells.map((c) => c.sessions.length));
+  // With design.confirm, the planned sessions: only the undecided cells had the extra one.
+  return a.confirmation?.plannedSessions ?? Math.max(0, ...a.cells.map((c) => c.sessions.length));
 }
 
 /** Sentence on what the intervals cover, by the number of sessions. */

@@ -27,6 +27,9 @@
 // Per planned cell also the smallest difference the planned design would
 // detect 80% of the time (power.ts), against a cell like it measured
 // independently (difference variances twice the cell's): what the run can see.
+//
+// confirmationCost: what design.confirm would add to the planned run, one
+// session over the undecided cells only (docs/STATISTICS.md "Confirmation").
 import { smallestDetectableDifference } from './power.js';
 import { studentTQuantile } from './student-t.js';
 import type { Level, VarianceComponents } from './variance-components.js';
@@ -85,6 +88,16 @@ export interface NextRunPlan {
   cells: CellPlan[];
   /** Cells that cannot be planned (between-session variance not estimated), by id. */
   unplanned: string[];
+}
+
+/**
+ * design.confirm's expected cost: one more session (its start-up) of `rounds`
+ * formal rounds over `cells` cells only (the cohort x path x state cells of the
+ * differences still undecided), one launch per cell and round.
+ */
+export function confirmationCost(cells: number, rounds: number, costs: Pick<PlanCosts, 'sessionStartMs' | 'launchMs'>): { launches: number; costMs: number } {
+  const launches = cells * rounds;
+  return { launches, costMs: cells === 0 ? 0 : costs.sessionStartMs + launches * costs.launchMs };
 }
 
 /** Kalibera & Jones's optimal rounds per session: ceil(sqrt(c2 T1^2 / (c1 T2^2))). */
