@@ -2,7 +2,9 @@
 // the job needs is in a spec file in the shared data folder; the job starts
 // the services from their prepared data on its node, runs the session into a
 // DuckDB file of its own (never a shared writer), writes its record and stops
-// its services. The runner merges the session files afterwards.
+// its services. The runner merges the session files afterwards. A stage on
+// the experiment model (commit-sample, effects-sample, ...) runs its session
+// through its registered arm adapter instead (experiment-session-job.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
@@ -15,6 +17,7 @@ import { startServiceSession } from '../services/service-session.js';
 import { requirements, unmetRequirements } from '../artifacts/host-requirements.js';
 import { CheckFailed } from '../errors.js';
 import { hostName } from '../process/host-name.js';
+import { runExperimentSessionJob } from './experiment-session-job.js';
 
 export interface SessionJobSpec {
   config: PipelineConfig;
@@ -29,6 +32,14 @@ export interface SessionJobSpec {
   attempt: number;
   work: SessionWork;
   preflight: boolean;
+  /** The stage's kind: 'sample' runs the default experiment's session; any other kind, its registered arm adapter's (experiment/adapter-registry.ts). Absent: 'sample'. */
+  kind?: string;
+  /** The stage's params (its `with:`), for an adapter built from them. */
+  params?: Record<string, unknown>;
+  /** The run's last session (an adapter's step after the rounds runs there). */
+  last?: boolean;
+  /** A copy of the stage's journal at submission: what the session's adapter reads back besides its own rows. */
+  priorRows?: string;
 }
 
 /** The session's own journal and record, in the stage's work folder (shared with the runner). */
@@ -44,10 +55,20 @@ export function writeSessionJobSpec(spec: SessionJobSpec): string {
   return file;
 }
 
+/** The kind of the stage whose session a spec file describes. */
+export function sessionJobKind(specFile: string): string {
+  return (JSON.parse(readFileSync(specFile, 'utf8')) as SessionJobSpec).kind ?? 'sample';
+}
+
 /** Runs the session a spec file describes, here (on the node the job landed on). */
 export async function runSessionJob(specFile: string, log: (line: string) => void): Promise<SessionRecord> {
   const spec = JSON.parse(readFileSync(specFile, 'utf8')) as SessionJobSpec;
   const files = sessionJobFiles(spec.workDir, spec.session, spec.attempt);
+  if ((spec.kind ?? 'sample') !== 'sample') {
+    const record = await runExperimentSessionJob(spec, files.journal, log);
+    writeFileSync(files.record, JSON.stringify(record, null, 2) + '\n');
+    return record;
+  }
   // A node that lacks what the real paths need fails here, with `pipeline doctor`'s reasons, before it starts anything.
   if (Object.keys(spec.config.services).length > 0) {
     const unmet = unmetRequirements(requirements());
