@@ -80,6 +80,9 @@ export async function runSessionsOnSlurm(
       name: `benchgraph-S${w.session}-a${attempt}`,
       argv: [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'session-job', spec],
       cwd: ctx.pipelineDir,
+      // A session measures its host: another session beside it would be its noise, and a kernel
+      // setting one session changes (commit-diff's overlay redirect_dir) would reach the other.
+      exclusive: true,
     };
   });
   ctx.log(`slurm: submitting ${jobs.length} session job(s): ${jobs.map((j) => j.name).join(', ')}`);
