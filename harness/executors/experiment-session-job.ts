@@ -16,7 +16,7 @@ import { adapterFactoryOf, withAdapter } from '../experiment/adapter-registry.js
 import { sampleOneSession } from '../experiment/sample-experiment.js';
 import { shutdownSignal } from '../process/cleanup.js';
 import { hostName } from '../process/host-name.js';
-import type { SessionJobSpec } from './session-job.js';
+import type { SessionJobSpec } from './session-job-spec.js';
 
 export async function runExperimentSessionJob(spec: SessionJobSpec, journalFile: string, log: (line: string) => void): Promise<SessionRecord> {
   const kind = spec.kind!;

@@ -15,7 +15,7 @@ import type { SessionRecord } from '../design/sample-session.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 import { CheckFailed } from '../errors.js';
 import { projectRoot } from '../process/project-root.js';
-import { sessionJobFiles, writeSessionJobSpec } from './session-job.js';
+import { sessionJobFiles, writeSessionJobSpec } from './session-job-spec.js';
 import { checkSharedFolder } from './shared-folder-check.js';
 import { runSlurmJobs } from './slurm-executor.js';
 import type { SlurmJobOutcome, SlurmJobProgress } from './slurm-job-types.js';
