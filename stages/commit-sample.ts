@@ -19,6 +19,23 @@ import { restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { commitMatrixProblems } from '../harness/commit/commit-cell.js';
 import { commitAdapter, type CompressionPlan } from '../harness/commit/commit-adapter.js';
+import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
+import { experimentSessionsOnSlurm } from '../harness/executors/slurm-sessions.js';
+import type { StageContext } from '../harness/contract/stage.js';
+
+const checksDirOf = (ctx: StageContext): string => join(ctx.workDir, 'checks');
+const listingsDirOf = (ctx: StageContext): string => join(ctx.workDir, 'listings');
+
+/** The commit adapter with its own launcher; a Slurm job builds the same one on its node. */
+const openCommitAdapter = registerAdapterFactory('commit-sample', async (ctx) => {
+  const cells = matrixCells((ctx.config.design.matrix ?? []) as MatrixBlock[]);
+  const launcher = await Launcher.start();
+  const compression = ctx.params['compression'] as CompressionPlan | undefined;
+  return {
+    adapter: commitAdapter(ctx, { cells, launcher, compression, checksDir: checksDirOf(ctx), listingsDir: listingsDirOf(ctx) }),
+    close: () => launcher.close(),
+  };
+});
 
 const commitSample: StageDefinition = {
   kind: 'commit-sample',
@@ -39,17 +56,11 @@ const commitSample: StageDefinition = {
     }
     const leftover = restoreLeftoverRedirectDir(ctx.dataDir);
     if (leftover) ctx.log(leftover);
-    const checksDir = join(ctx.workDir, 'checks');
-    const listingsDir = join(ctx.workDir, 'listings');
+    const checksDir = checksDirOf(ctx);
+    const listingsDir = listingsDirOf(ctx);
     mkdirSync(checksDir, { recursive: true });
     const started = Date.now();
-    const launcher = await Launcher.start();
-    try {
-      const compression = ctx.params['compression'] as CompressionPlan | undefined;
-      await sampleExperiment(ctx, commitAdapter(ctx, { cells, launcher, compression, checksDir, listingsDir }));
-    } finally {
-      await launcher.close();
-    }
+    await withAdapter(openCommitAdapter, ctx, (adapter) => sampleExperiment(ctx, adapter, experimentSessionsOnSlurm));
     if (existsSync(listingsDir)) cpSync(listingsDir, join(ctx.outputDir, 'listings'), { recursive: true });
     const checks = readdirSync(checksDir)
       .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))

@@ -26,6 +26,8 @@ import { effectsAdapter } from '../harness/sandbox/effects-adapter.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import type { EffectRow, EffectsSection } from '../harness/config/effects-section.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
+import { registerAdapterFactory, withAdapter, type OpenedAdapter } from '../harness/experiment/adapter-registry.js';
+import { experimentSessionsOnSlurm } from '../harness/executors/slurm-sessions.js';
 
 export interface RowRecord {
   id: string;
@@ -45,6 +47,39 @@ export function effectsOf(ctx: StageContext): EffectsSection {
     );
   return section;
 }
+
+interface EffectsPlan {
+  requirements: ReturnType<typeof sandboxRequirements>;
+  records: Map<string, RowRecord>;
+  runnable: EffectRow[];
+}
+
+/** Which rows this host can run (their requirements met), and a not-runnable record for each other row. */
+function effectsPlan(ctx: StageContext, log: (line: string) => void): EffectsPlan {
+  const fx = effectsOf(ctx);
+  const requirements = sandboxRequirements();
+  const records = new Map<string, RowRecord>();
+  const runnable: EffectRow[] = [];
+  for (const row of fx.rows) {
+    const unmet = unmetOf(requirements, row.requires);
+    if (unmet.length) {
+      log(`${row.id}: not runnable here: ${unmet.map((u) => u.detail).join('; ')}`);
+      records.set(row.id, { id: row.id, state: 'not-runnable', reasons: unmet.map((u) => `${u.part}: ${u.detail}`), facts: {} });
+    } else runnable.push(row);
+  }
+  return { requirements, records, runnable };
+}
+
+const factsDirOf = (ctx: StageContext): string => join(ctx.workDir, 'facts');
+
+async function openEffectsAdapter(ctx: StageContext, runnable: readonly EffectRow[]): Promise<OpenedAdapter> {
+  mkdirSync(factsDirOf(ctx), { recursive: true });
+  const launcher = await Launcher.start();
+  return { adapter: effectsAdapter(ctx, runnable, launcher, factsDirOf(ctx)), close: () => launcher.close() };
+}
+
+// A Slurm job builds the adapter of the rows its node can run (it fails when the runner planned one it cannot).
+registerAdapterFactory('effects-sample', (ctx) => openEffectsAdapter(ctx, effectsPlan(ctx, ctx.log).runnable));
 
 const effectsSample: StageDefinition = {
   kind: 'effects-sample',
@@ -67,25 +102,14 @@ const effectsSample: StageDefinition = {
   extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c'],
   async run(ctx) {
     const fx = effectsOf(ctx);
-    const requirements = sandboxRequirements();
+    const { requirements, records, runnable } = effectsPlan(ctx, ctx.log);
     writeFileSync(join(ctx.outputDir, 'requirements.json'), JSON.stringify(requirements, null, 2) + '\n');
-    const records = new Map<string, RowRecord>();
-    const runnable: EffectRow[] = [];
-    for (const row of fx.rows) {
-      const unmet = unmetOf(requirements, row.requires);
-      if (unmet.length) {
-        ctx.log(`${row.id}: not runnable here: ${unmet.map((u) => u.detail).join('; ')}`);
-        records.set(row.id, { id: row.id, state: 'not-runnable', reasons: unmet.map((u) => `${u.part}: ${u.detail}`), facts: {} });
-      } else runnable.push(row);
-    }
-    const factsDir = join(ctx.workDir, 'facts');
-    mkdirSync(factsDir, { recursive: true });
-    const launcher = await Launcher.start();
-    try {
-      await sampleExperiment(ctx, effectsAdapter(ctx, runnable, launcher, factsDir));
-    } finally {
-      await launcher.close();
-    }
+    const factsDir = factsDirOf(ctx);
+    await withAdapter(
+      (c) => openEffectsAdapter(c, runnable),
+      ctx,
+      (adapter) => sampleExperiment(ctx, adapter, experimentSessionsOnSlurm),
+    );
     // The facts of the first session that set each row up (sorted file names: session order).
     const factFiles = readdirSync(factsDir).sort();
     for (const row of runnable) {

@@ -8,7 +8,28 @@ import { CheckFailed } from '../harness/errors.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { restoreSweepAdapter } from '../harness/sandbox/restore-sweep-adapter.js';
+import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
+import { experimentSessionsOnSlurm } from '../harness/executors/slurm-sessions.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
+
+/** The restore-sweep adapter with its own launcher; a Slurm job builds the same one on its node. */
+const openRestoreSweepAdapter = registerAdapterFactory('restore-sweep-sample', async (ctx) => {
+  const image = String(ctx.params['image']);
+  const rootfsTar = pinnedImageTar(ctx.inputs, image, { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
+  const launcher = await Launcher.start();
+  const design = ctx.config.design;
+  const adapter = restoreSweepAdapter({
+    heapsMib: ctx.params['heap_mib'] as number[],
+    rootfsTar,
+    launcher,
+    experiment: ctx.config.experiment.name,
+    settle: design.settle,
+    timeoutMs: Math.round(design.timeout_s * 1000),
+    signal: ctx.signal,
+    log: ctx.log,
+  });
+  return { adapter, close: () => launcher.close() };
+});
 
 const restoreSweepSample: StageDefinition = {
   kind: 'restore-sweep-sample',
@@ -22,25 +43,7 @@ const restoreSweepSample: StageDefinition = {
         'the restore sweep cannot run here',
         unmet.map((u) => `${u.part}: ${u.detail}`),
       );
-    const image = String(ctx.params['image']);
-    const rootfsTar = pinnedImageTar(ctx.inputs, image, { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
-    const launcher = await Launcher.start();
-    try {
-      const design = ctx.config.design;
-      const adapter = restoreSweepAdapter({
-        heapsMib: ctx.params['heap_mib'] as number[],
-        rootfsTar,
-        launcher,
-        experiment: ctx.config.experiment.name,
-        settle: design.settle,
-        timeoutMs: Math.round(design.timeout_s * 1000),
-        signal: ctx.signal,
-        log: ctx.log,
-      });
-      await sampleExperiment(ctx, adapter);
-    } finally {
-      await launcher.close();
-    }
+    await withAdapter(openRestoreSweepAdapter, ctx, (adapter) => sampleExperiment(ctx, adapter, experimentSessionsOnSlurm));
   },
 };
 

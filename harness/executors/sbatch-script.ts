@@ -45,6 +45,7 @@ export function sbatchArgs(job: SlurmJobSpec, options: SlurmExecutorOptions, fil
   const nodelist = job.nodelist ?? options.nodelist;
   if (nodelist) args.push('--nodelist', nodelist);
   if (job.cwd) args.push('--chdir', job.cwd);
+  if (job.exclusive) args.push('--exclusive');
   args.push(files.script);
   return args;
 }

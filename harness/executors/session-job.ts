@@ -2,52 +2,33 @@
 // the job needs is in a spec file in the shared data folder; the job starts
 // the services from their prepared data on its node, runs the session into a
 // DuckDB file of its own (never a shared writer), writes its record and stops
-// its services. The runner merges the session files afterwards.
+// its services. The runner merges the session files afterwards. A stage on
+// the experiment model (commit-sample, effects-sample, ...) runs its session
+// through its registered arm adapter instead (experiment-session-job.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { PipelineConfig } from '../config/pipeline-config.js';
-import type { StageContext, StageInput } from '../contract/stage.js';
+import { join } from 'node:path';
+import type { StageContext } from '../contract/stage.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { sampleSession, type SessionRecord } from '../design/sample-session.js';
-import type { SessionWork } from '../experiment/session-plan.js';
 import { shutdownSignal } from '../process/cleanup.js';
 import { startServiceSession } from '../services/service-session.js';
 import { requirements, unmetRequirements } from '../artifacts/host-requirements.js';
 import { CheckFailed } from '../errors.js';
 import { hostName } from '../process/host-name.js';
+import { runExperimentSessionJob } from './experiment-session-job.js';
+import { sessionJobFiles, type SessionJobSpec } from './session-job-spec.js';
 
-export interface SessionJobSpec {
-  config: PipelineConfig;
-  stageId: string;
-  key: string;
-  inputs: Record<string, StageInput>;
-  workDir: string;
-  dataDir: string;
-  pipelineDir: string;
-  pipelineFile: string;
-  session: number;
-  attempt: number;
-  work: SessionWork;
-  preflight: boolean;
-}
-
-/** The session's own journal and record, in the stage's work folder (shared with the runner). */
-export function sessionJobFiles(workDir: string, session: number, attempt: number): { spec: string; journal: string; record: string } {
-  const stem = join(workDir, 'sessions', `S${session}.a${attempt}`);
-  return { spec: `${stem}.spec.json`, journal: `${stem}.duckdb`, record: `${stem}.record.json` };
-}
-
-export function writeSessionJobSpec(spec: SessionJobSpec): string {
-  const file = sessionJobFiles(spec.workDir, spec.session, spec.attempt).spec;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(spec, null, 2) + '\n');
-  return file;
-}
+export { sessionJobFiles, sessionJobKind, writeSessionJobSpec, type SessionJobSpec } from './session-job-spec.js';
 
 /** Runs the session a spec file describes, here (on the node the job landed on). */
 export async function runSessionJob(specFile: string, log: (line: string) => void): Promise<SessionRecord> {
   const spec = JSON.parse(readFileSync(specFile, 'utf8')) as SessionJobSpec;
   const files = sessionJobFiles(spec.workDir, spec.session, spec.attempt);
+  if ((spec.kind ?? 'sample') !== 'sample') {
+    const record = await runExperimentSessionJob(spec, files.journal, log);
+    writeFileSync(files.record, JSON.stringify(record, null, 2) + '\n');
+    return record;
+  }
   // A node that lacks what the real paths need fails here, with `pipeline doctor`'s reasons, before it starts anything.
   if (Object.keys(spec.config.services).length > 0) {
     const unmet = unmetRequirements(requirements());

@@ -13,6 +13,8 @@ export interface SlurmJobSpec {
   cwd?: string;
   /** Extra environment for the command. */
   env?: Record<string, string>;
+  /** The node to itself while the job runs (sbatch --exclusive): no other job shares its host. */
+  exclusive?: boolean;
 }
 
 export interface SlurmExecutorOptions {

@@ -4,8 +4,10 @@
 // merges every session file into its journal (rows keyed by launch id, so
 // nothing is counted twice). A job that failed or was cancelled leaves its
 // session incomplete: the stage fails, naming it, and the next `pipeline run`
-// resubmits only the incomplete sessions.
-import { existsSync, readFileSync } from 'node:fs';
+// resubmits only the incomplete sessions. The same path serves every stage on
+// the experiment model (experimentSessionsOnSlurm): the job rebuilds the
+// stage's arm adapter from its kind.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SampleJournal } from '../db/sample-journal.js';
@@ -13,27 +15,49 @@ import type { SessionRecord } from '../design/sample-session.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 import { CheckFailed } from '../errors.js';
 import { projectRoot } from '../process/project-root.js';
-import { sessionJobFiles, writeSessionJobSpec } from './session-job.js';
+import { sessionJobFiles, writeSessionJobSpec } from './session-job-spec.js';
 import { checkSharedFolder } from './shared-folder-check.js';
 import { runSlurmJobs } from './slurm-executor.js';
-import type { SlurmJobOutcome } from './slurm-job-types.js';
+import type { SlurmJobOutcome, SlurmJobProgress } from './slurm-job-types.js';
+import { formatJobsLine, latestByJob } from './jobs-progress-line.js';
+import type { RemoteSessions } from '../experiment/sample-experiment.js';
 
 export interface SlurmSessionsResult {
   records: SessionRecord[];
   outcomes: SlurmJobOutcome[];
 }
 
+export interface SlurmSessionsOptions {
+  /** Hand each job a copy of the journal as it is at submission (an adapter reads earlier rows back). */
+  priorRows?: boolean;
+  /** Write each finished session's record here as S<session>.a<attempt>.json, before a failure is raised. */
+  recordsDir?: string;
+}
+
+/** The Slurm executor of a stage on the experiment model (sampleExperiment's RemoteSessions). */
+export const experimentSessionsOnSlurm: RemoteSessions = async (ctx, journal, sessions, attempt, recordsDir) => {
+  await runSessionsOnSlurm(ctx, journal, sessions, attempt, { priorRows: true, recordsDir });
+};
+
 export async function runSessionsOnSlurm(
   ctx: StageContext,
   journal: SampleJournal,
   work: readonly SessionWork[],
   attempt: number,
+  options: SlurmSessionsOptions = {},
 ): Promise<SlurmSessionsResult> {
   const ex = ctx.config.executor;
   const slurm = { slurmConf: ex.slurm_conf, partition: ex.partition, constraint: ex.constraint };
   ctx.log(`slurm: checking that every node sees the data folder ${ctx.dataDir}`);
   await checkSharedFolder(ctx.dataDir, { ...slurm, signal: ctx.signal });
-  const jobs = work.map((w) => {
+  let priorRows: string | undefined;
+  if (options.priorRows) {
+    priorRows = join(ctx.workDir, 'sessions', `prior.a${attempt}.duckdb`);
+    mkdirSync(join(ctx.workDir, 'sessions'), { recursive: true });
+    rmSync(priorRows, { force: true });
+    await journal.exportTo(priorRows);
+  }
+  const jobs = work.map((w, i) => {
     const spec = writeSessionJobSpec({
       config: ctx.config,
       stageId: ctx.id,
@@ -47,27 +71,42 @@ export async function runSessionsOnSlurm(
       attempt,
       work: w,
       preflight: true,
+      kind: ctx.kind,
+      params: ctx.params,
+      last: i === work.length - 1,
+      ...(priorRows ? { priorRows } : {}),
     });
     return {
       name: `benchgraph-S${w.session}-a${attempt}`,
       argv: [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'session-job', spec],
       cwd: ctx.pipelineDir,
+      // A session measures its host: another session beside it would be its noise, and a kernel
+      // setting one session changes (commit-diff's overlay redirect_dir) would reach the other.
+      exclusive: true,
     };
   });
   ctx.log(`slurm: submitting ${jobs.length} session job(s): ${jobs.map((j) => j.name).join(', ')}`);
+  let latest = new Map<string, SlurmJobProgress>();
   const outcomes = await runSlurmJobs(jobs, {
     ...slurm,
     nodelist: ex.nodelist,
     outputDir: join(ctx.workDir, 'jobs'),
     signal: ctx.signal,
-    onProgress: (p) =>
-      ctx.log(`slurm: ${p.name} (job ${p.jobId}) ${p.state}${p.node ? ` on ${p.node}` : ''}${p.reason && p.state === 'pending' ? ` (${p.reason})` : ''}`),
+    onProgress: (p) => {
+      ctx.log(`slurm: ${p.name} (job ${p.jobId}) ${p.state}${p.node ? ` on ${p.node}` : ''}${p.reason && p.state === 'pending' ? ` (${p.reason})` : ''}`);
+      latest = latestByJob(latest, p);
+      // The sum of every job's state: redrawn on a terminal, else one line per change.
+      (ctx.interactive && ctx.progress ? ctx.progress : ctx.log)(`slurm ${formatJobsLine(latest)}`);
+    },
   });
   const records: SessionRecord[] = [];
   for (const w of work) {
     const files = sessionJobFiles(ctx.workDir, w.session, attempt);
     if (existsSync(files.journal)) await journal.mergeFrom(files.journal);
-    if (existsSync(files.record)) records.push(JSON.parse(readFileSync(files.record, 'utf8')) as SessionRecord);
+    if (!existsSync(files.record)) continue;
+    const record = JSON.parse(readFileSync(files.record, 'utf8')) as SessionRecord;
+    records.push(record);
+    if (options.recordsDir) writeFileSync(join(options.recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
   }
   for (const o of outcomes) {
     const delay = o.startDelayMs === null ? 'never started' : `started ${o.startDelayMs} ms after submission`;

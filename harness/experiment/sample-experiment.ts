@@ -5,13 +5,15 @@
 // stops what it needs, and how one visit of one arm on one unit runs and
 // becomes rows (one per condition). Resume, discarding incomplete rounds,
 // the session records (host noise), progress with an ETA and the journal's
-// export come from here.
+// export come from here. With executor.kind slurm, each session with work
+// left runs as one job elsewhere (RemoteSessions) and its rows are merged here.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SampleColumn, SampleRow } from '../db/sample-columns.js';
 import { SampleJournal } from '../db/sample-journal.js';
+import { UserError } from '../errors.js';
 import { formatProgress } from './progress-line.js';
 import { runRounds, type ArmVisit } from './run-rounds.js';
 import { remainingWork, type SessionWork } from './session-plan.js';
@@ -63,8 +65,43 @@ export interface SampledExperiment {
   sessions: SessionRecord[];
 }
 
-/** Samples every session with work left into workDir/samples.duckdb; exports it to outputDir/samples.duckdb. */
-export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter): Promise<SampledExperiment> {
+/** Where a session's rows go: the stage's journal in process, a session file of its own in a job. */
+export interface RowSink {
+  append(row: SampleRow): Promise<void>;
+  rows(): Promise<SampleRow[]>;
+}
+
+/**
+ * Runs sessions elsewhere (one Slurm job each, executors/slurm-sessions.ts):
+ * merges their rows into `journal` by launch id and writes each finished
+ * session's record into `recordsDir`; throws, naming them, when some did not complete.
+ */
+export type RemoteSessions = (
+  ctx: StageContext,
+  journal: SampleJournal,
+  sessions: readonly SessionWork[],
+  attempt: number,
+  recordsDir: string,
+) => Promise<void>;
+
+/** Launch counts of a run's progress line, shared by its sessions. */
+interface Progress {
+  total: number;
+  done: number;
+  failures: number;
+  t0: number;
+}
+
+/** The rounds of one session as the adapter lays them out (none when only a step after the rounds is left). */
+export function stepsOfSession(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork): RoundStep[] {
+  const design = ctx.config.design;
+  return w.cohorts.length === 0
+    ? []
+    : (adapter.steps?.(w) ?? sessionSteps(w, { preflight: 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units: adapter.units }));
+}
+
+/** Samples every session with work left into workDir/samples.duckdb (in process, or through `remote` when executor.kind is slurm); exports it to outputDir/samples.duckdb. */
+export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter, remote?: RemoteSessions): Promise<SampledExperiment> {
   const design = ctx.config.design;
   const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'), adapter.columns ?? []);
   const recordsDir = join(ctx.workDir, 'session-records');
@@ -89,73 +126,21 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
     const after = adapter.pendingAfterRounds?.(await journal.rows()) ?? false;
     // Every session with rounds left; and the last one alone when only a step after the rounds is left.
     const sessions: SessionWork[] = work.length ? work : after ? [{ session: design.sessions, cohorts: [] }] : [];
-    const stepsOf = (w: SessionWork): RoundStep[] =>
-      w.cohorts.length === 0
-        ? []
-        : (adapter.steps?.(w) ?? sessionSteps(w, { preflight: 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units: adapter.units }));
-    const total = sessions.reduce((n, w) => n + stepsOf(w).length * adapter.arms.length * adapter.conditions.length, 0);
-    const t0 = Date.now();
-    let done = 0;
-    let failures = 0;
-    for (const [i, w] of sessions.entries()) {
-      const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
-      const steps = stepsOf(w);
-      const opened = await adapter.openSession(w.session, attempt, {
-        append: async (rows) => {
-          for (const r of rows) await journal.append(r);
-        },
-        rows: () => journal.rows(),
-      });
-      let unit: string | null = null;
-      let line = '';
-      try {
-        await runRounds({
-          seed: design.seed,
-          session: w.session,
-          order: design.order,
-          arms: adapter.arms,
-          steps,
-          signal: ctx.signal,
-          visit: async (v) => {
-            if (v.unit !== unit) {
-              if (unit !== null) await opened.endUnit?.(unit);
-              unit = v.unit;
-              await opened.beginUnit?.(unit);
-            }
-            const rows = await opened.visit({ ...v, attempt });
-            // A visit cut short by a signal is not a sample: its round is incomplete and runs again.
-            if (ctx.signal.aborted) throw ctx.signal.reason as Error;
-            for (const row of rows) {
-              await journal.append(row);
-              if (row['ok'] !== true) failures++;
-            }
-            done += rows.length;
-            const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
-            line =
-              `session ${w.session}/${design.sessions} ` +
-              formatProgress({
-                cohort: v.unit,
-                phase: v.phase,
-                round: v.round,
-                rounds: step.of,
-                launchesDone: done,
-                launchesTotal: total,
-                failures,
-                elapsedMs: Date.now() - t0,
-              });
-            ctx.progress?.(line);
-          },
-          afterRound: (step) => {
-            opened.afterRound?.(step);
-            ctx.log(line); // one plain line per round
-          },
-        });
-        if (unit !== null) await opened.endUnit?.(unit);
-        await opened.finish?.(i === sessions.length - 1);
-      } finally {
-        await opened.close();
+    if (ctx.config.executor.kind === 'slurm' && sessions.length) {
+      if (!remote)
+        throw new UserError(
+          `stage ${ctx.id} (${ctx.kind}) cannot run its sessions on Slurm`,
+          { file: ctx.pipelineFile, key: 'executor.kind' },
+          'run it with --executor local',
+        );
+      await remote(ctx, journal, sessions, attempt, recordsDir);
+    } else {
+      const total = sessions.reduce((n, w) => n + stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length, 0);
+      const progress: Progress = { total, done: 0, failures: 0, t0: Date.now() };
+      for (const [i, w] of sessions.entries()) {
+        const record = await runSession(ctx, adapter, journal, w, attempt, i === sessions.length - 1, progress);
+        writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
       }
-      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(await closeRecord()) + '\n');
     }
     await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
     const counts = await journal.counts();
@@ -170,4 +155,87 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
   } finally {
     await journal.close();
   }
+}
+
+/** One session of a Slurm job: exactly that session, its rows into `sink`; `last` when it is the run's last session (a step after the rounds). */
+export async function sampleOneSession(
+  ctx: StageContext,
+  adapter: ExperimentAdapter,
+  sink: RowSink,
+  w: SessionWork,
+  attempt: number,
+  last: boolean,
+): Promise<SessionRecord> {
+  const total = stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length;
+  return runSession(ctx, adapter, sink, w, attempt, last, { total, done: 0, failures: 0, t0: Date.now() });
+}
+
+async function runSession(
+  ctx: StageContext,
+  adapter: ExperimentAdapter,
+  journal: RowSink,
+  w: SessionWork,
+  attempt: number,
+  last: boolean,
+  progress: Progress,
+): Promise<SessionRecord> {
+  const design = ctx.config.design;
+  const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
+  const steps = stepsOfSession(ctx, adapter, w);
+  const opened = await adapter.openSession(w.session, attempt, {
+    append: async (rows) => {
+      for (const r of rows) await journal.append(r);
+    },
+    rows: () => journal.rows(),
+  });
+  let unit: string | null = null;
+  let line = '';
+  try {
+    await runRounds({
+      seed: design.seed,
+      session: w.session,
+      order: design.order,
+      arms: adapter.arms,
+      steps,
+      signal: ctx.signal,
+      visit: async (v) => {
+        if (v.unit !== unit) {
+          if (unit !== null) await opened.endUnit?.(unit);
+          unit = v.unit;
+          await opened.beginUnit?.(unit);
+        }
+        const rows = await opened.visit({ ...v, attempt });
+        // A visit cut short by a signal is not a sample: its round is incomplete and runs again.
+        if (ctx.signal.aborted) throw ctx.signal.reason as Error;
+        for (const row of rows) {
+          await journal.append(row);
+          if (row['ok'] !== true) progress.failures++;
+        }
+        progress.done += rows.length;
+        const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
+        line =
+          `session ${w.session}/${design.sessions} ` +
+          formatProgress({
+            cohort: v.unit,
+            phase: v.phase,
+            round: v.round,
+            rounds: step.of,
+            launchesDone: progress.done,
+            launchesTotal: progress.total,
+            failures: progress.failures,
+            elapsedMs: Date.now() - progress.t0,
+          });
+        ctx.progress?.(line);
+      },
+      afterRound: (step) => {
+        opened.afterRound?.(step);
+        ctx.log(line); // one plain line per round
+      },
+    });
+    if (unit !== null) await opened.endUnit?.(unit);
+    await opened.finish?.(last);
+  } finally {
+    await opened.close();
+  }
+  return closeRecord();
 }

@@ -45,7 +45,8 @@ export function startProcess(label: string, command: string, args: string[], log
       } catch {
         /* already gone */
       }
-      const killed = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+      // Unref'd: the grace timer must not hold the process open for graceMs after the service has ended.
+      const killed = await Promise.race([exited.then(() => true), sleep(graceMs, undefined, { ref: false }).then(() => false)]);
       if (!killed && !ended) {
         try {
           process.kill(pid, 'SIGKILL');

@@ -1,0 +1,49 @@
+// What a session job runs, as a file in the shared data folder: the stage's
+// config slice, inputs, folders, the session and its work; and where the job
+// writes its own journal and record beside it.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PipelineConfig } from '../config/pipeline-config.js';
+import type { StageInput } from '../contract/stage.js';
+import type { SessionWork } from '../experiment/session-plan.js';
+
+export interface SessionJobSpec {
+  config: PipelineConfig;
+  stageId: string;
+  key: string;
+  inputs: Record<string, StageInput>;
+  workDir: string;
+  dataDir: string;
+  pipelineDir: string;
+  pipelineFile: string;
+  session: number;
+  attempt: number;
+  work: SessionWork;
+  preflight: boolean;
+  /** The stage's kind: 'sample' runs the default experiment's session; any other kind, its registered arm adapter's (experiment/adapter-registry.ts). Absent: 'sample'. */
+  kind?: string;
+  /** The stage's params (its `with:`), for an adapter built from them. */
+  params?: Record<string, unknown>;
+  /** The run's last session (an adapter's step after the rounds runs there). */
+  last?: boolean;
+  /** A copy of the stage's journal at submission: what the session's adapter reads back besides its own rows. */
+  priorRows?: string;
+}
+
+/** The session's own journal and record, in the stage's work folder (shared with the runner). */
+export function sessionJobFiles(workDir: string, session: number, attempt: number): { spec: string; journal: string; record: string } {
+  const stem = join(workDir, 'sessions', `S${session}.a${attempt}`);
+  return { spec: `${stem}.spec.json`, journal: `${stem}.duckdb`, record: `${stem}.record.json` };
+}
+
+export function writeSessionJobSpec(spec: SessionJobSpec): string {
+  const file = sessionJobFiles(spec.workDir, spec.session, spec.attempt).spec;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(spec, null, 2) + '\n');
+  return file;
+}
+
+/** The kind of the stage whose session a spec file describes. */
+export function sessionJobKind(specFile: string): string {
+  return (JSON.parse(readFileSync(specFile, 'utf8')) as SessionJobSpec).kind ?? 'sample';
+}
