@@ -9,6 +9,7 @@ import { startSessionRecord } from '../experiment/session-record.js';
 import { openSession } from './open-session.js';
 import { formatProgress } from '../experiment/progress-line.js';
 import { runRounds } from '../experiment/run-rounds.js';
+import { dataFilesystem, deletionCarryoverRisk } from '../process/data-filesystem.js';
 import { sessionSteps } from '../experiment/session-steps.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 
@@ -25,6 +26,9 @@ export async function sampleSession(
   armsByUnit?: Readonly<Record<string, readonly string[]>>,
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
+  const dataFs = dataFilesystem(ctx.dataDir);
+  const risk = dataFs ? deletionCarryoverRisk(dataFs, 'the data folder') : null;
+  if (risk) ctx.log(`session ${id.session}: warning: ${risk}; \`pipeline doctor\` gives the remedy`);
   // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
   const closeRecord = await startSessionRecord(id.session, id.attempt, [ctx.dataDir, '/bg-engine-'], { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
   const perRound = (unit: string): number => (armsByUnit?.[unit]?.length ?? Object.keys(ctx.config.paths).length) * design.states.length;

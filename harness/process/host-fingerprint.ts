@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { cpus, release, totalmem, version } from 'node:os';
 import { resolve } from 'node:path';
+import { mountEntryOf, parseMountinfo } from './data-filesystem.js';
 
 export interface HostFingerprint {
   cpuModel: string;
@@ -61,20 +62,8 @@ export function isolcpusOf(cmdline: string): string {
 
 /** Pure: the mount holding `dir` (the longest mount point that is `dir` or a parent), from mountinfo text. */
 export function mountOf(mountinfo: string, dir: string): { fsType: string; options: string } | null {
-  const root = resolve(dir);
-  let best: { point: string; fsType: string; options: string } | null = null;
-  for (const line of mountinfo.split('\n')) {
-    const fields = line.split(' ');
-    const dash = fields.indexOf('-');
-    if (fields.length < 10 || dash < 6) continue;
-    const point = fields[4]!.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-    const inside = point === '/' || root === point || root.startsWith(point + '/');
-    if (!inside || (best && best.point.length > point.length)) continue;
-    // mount options (per mount) then super options, after the file system type and source
-    const options = [fields[5]!, fields[dash + 3] ?? ''].filter(Boolean).join(',');
-    best = { point, fsType: fields[dash + 1]!, options };
-  }
-  return best ? { fsType: best.fsType, options: best.options } : null;
+  const m = mountEntryOf(parseMountinfo(mountinfo), resolve(dir));
+  return m ? { fsType: m.fsType, options: [m.mountOptions, m.superOptions].filter(Boolean).join(',') } : null;
 }
 
 /** Pure: steal over a session as the fingerprint records it. */
