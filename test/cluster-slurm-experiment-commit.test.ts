@@ -12,29 +12,12 @@
 import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalCluster, startLocalCluster } from '../harness/cluster/local-cluster.js';
 import { Database } from '../harness/db/duckdb.js';
 import { readRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { twoNodeClusterTests } from './helpers/two-node-cluster.js';
 
-const isRoot = process.getuid?.() === 0;
-const rootTest = isRoot ? test.serial : test.skip;
-if (!isRoot) console.warn('cluster-slurm-experiment-commit: skipped, needs root; CI runs it as root');
-
-let cluster: LocalCluster | undefined;
-test.before(async () => {
-  if (!isRoot) return;
-  cluster = await startLocalCluster({
-    nodes: [
-      { name: 'n1', cpus: 1 },
-      { name: 'n2', cpus: 1 },
-    ],
-  });
-  process.env['SLURM_CONF'] = cluster.slurmConf; // the runners this file starts find the cluster by it
-});
-test.after.always(async () => {
-  await cluster?.stop();
-});
+const rootTest = twoNodeClusterTests('cluster-slurm-experiment-commit');
 
 function commitProject(): string {
   const dir = tempDir('bg-slurm-commit-');

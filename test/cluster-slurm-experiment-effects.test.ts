@@ -10,28 +10,11 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalCluster, startLocalCluster } from '../harness/cluster/local-cluster.js';
 import { Database } from '../harness/db/duckdb.js';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
+import { twoNodeClusterTests } from './helpers/two-node-cluster.js';
 
-const isRoot = process.getuid?.() === 0;
-const rootTest = isRoot ? test.serial : test.skip;
-if (!isRoot) console.warn('cluster-slurm-experiment-effects: skipped, needs root; CI runs it as root');
-
-let cluster: LocalCluster | undefined;
-test.before(async () => {
-  if (!isRoot) return;
-  cluster = await startLocalCluster({
-    nodes: [
-      { name: 'n1', cpus: 1 },
-      { name: 'n2', cpus: 1 },
-    ],
-  });
-  process.env['SLURM_CONF'] = cluster.slurmConf; // the runners this file starts find the cluster by it
-});
-test.after.always(async () => {
-  await cluster?.stop();
-});
+const rootTest = twoNodeClusterTests('cluster-slurm-experiment-effects');
 
 /** A two-session effects experiment of one row: a shell that sleeps `sleepS` before its marker against one that does not. */
 function effectsProject(sleepS: number, rounds: number): string {

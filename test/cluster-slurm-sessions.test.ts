@@ -6,7 +6,6 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalCluster, startLocalCluster } from '../harness/cluster/local-cluster.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
@@ -14,25 +13,9 @@ import { Database } from '../harness/db/duckdb.js';
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
 import { runCli, smokeProject, startCli } from './helpers/cli.js';
+import { twoNodeClusterTests } from './helpers/two-node-cluster.js';
 
-const isRoot = process.getuid?.() === 0;
-const rootTest = isRoot ? test.serial : test.skip;
-if (!isRoot) console.warn('cluster-slurm-sessions: skipped, needs root; CI runs it as root');
-
-let cluster: LocalCluster | undefined;
-test.before(async () => {
-  if (!isRoot) return;
-  cluster = await startLocalCluster({
-    nodes: [
-      { name: 'n1', cpus: 1 },
-      { name: 'n2', cpus: 1 },
-    ],
-  });
-  process.env['SLURM_CONF'] = cluster.slurmConf; // the runners this file starts find the cluster by it
-});
-test.after.always(async () => {
-  await cluster?.stop();
-});
+const rootTest = twoNodeClusterTests('cluster-slurm-sessions');
 
 const SETS = ['--executor', 'slurm', '--set', 'design.sessions=4', '--set', 'design.rounds=3', '--set', 'analysis.bootstrap.resamples=200'];
 async function samplesFile(dir: string): Promise<string> {

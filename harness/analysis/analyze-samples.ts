@@ -9,7 +9,7 @@ import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import { carryoverOf } from './carryover-diagnostics.js';
 import { phaseSpans } from './phase-spans.js';
-import { differenceResults, metricValue, resolveComparisons } from './difference-results.js';
+import { cellKey, differenceResults, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
 import { withConfirmation } from './confirmation-verdicts.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
@@ -26,9 +26,9 @@ import {
   type OrderEffectFinding,
   type PreparationCost,
 } from './analysis-result.js';
-import type { SampleData, ValueRow } from './sample-data.js';
+import type { SampleData } from './sample-data.js';
 
-const key = (...parts: string[]): string => parts.join('\u0000');
+const key = cellKey;
 
 function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
@@ -45,13 +45,7 @@ export function analyzeSamples(
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null = null,
 ): AnalysisResult {
-  const rowsByCell = new Map<string, ValueRow[]>();
-  for (const r of data.values) {
-    const k = key(r.cohort, r.path, r.state);
-    let list = rowsByCell.get(k);
-    if (!list) rowsByCell.set(k, (list = []));
-    list.push(r);
-  }
+  const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
   const states = uniqueSorted(data.cells.map((c) => c.state));
   const allPaths = uniqueSorted(data.cells.map((c) => c.path));
@@ -63,7 +57,7 @@ export function analyzeSamples(
     let s = sortedCache.get(k);
     if (!s) {
       const values: number[] = [];
-      for (const r of rowsByCell.get(key(cohort, path, state)) ?? []) {
+      for (const r of byCell.get(key(cohort, path, state)) ?? []) {
         const v = metricValue[metric](r);
         if (v !== null && Number.isFinite(v)) values.push(v);
       }
@@ -74,7 +68,7 @@ export function analyzeSamples(
 
   const cellValues = (cohort: string, path: string, state: string, metric: MetricId): CellValue[] => {
     const out: CellValue[] = [];
-    for (const r of rowsByCell.get(key(cohort, path, state)) ?? []) {
+    for (const r of byCell.get(key(cohort, path, state)) ?? []) {
       const v = metricValue[metric](r);
       if (v !== null && Number.isFinite(v)) out.push({ session: r.session, round: r.round, value: v });
     }
@@ -92,7 +86,7 @@ export function analyzeSamples(
       const values = cellValues(c.cohort, c.path, c.state, metric);
       const spread = sessionSpread(values);
       const components = varianceComponents(values);
-      const carryover = carryoverOf(rowsByCell.get(key(c.cohort, c.path, c.state)) ?? [], metricValue[metric], data.positions[c.cohort] ?? 0, rules, [
+      const carryover = carryoverOf(byCell.get(key(c.cohort, c.path, c.state)) ?? [], metricValue[metric], data.positions[c.cohort] ?? 0, rules, [
         c.cohort,
         c.path,
         c.state,
@@ -120,7 +114,7 @@ export function analyzeSamples(
         ...carryover,
       });
     }
-    const rows = rowsByCell.get(key(c.cohort, c.path, c.state)) ?? [];
+    const rows = byCell.get(key(c.cohort, c.path, c.state)) ?? [];
     bytes.push({
       cohort: c.cohort,
       path: c.path,

@@ -16,24 +16,31 @@ export const metricValue: Record<MetricId, (r: ValueRow) => number | null> = {
   completion: (r) => r.completionMs,
 };
 
-const key = (...parts: string[]): string => parts.join('\u0000');
+/** The key of a cell (or any tuple of ids) in the analysis's maps. */
+export const cellKey = (...parts: string[]): string => parts.join('\u0000');
 
 function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
 }
 
 /** Every difference of the comparisons found in the data (both paths sampled in the cohort). */
-export function differenceResults(data: Pick<SampleData, 'cells' | 'values'>, rules: AnalysisRules, comparisons: readonly Comparison[]): DifferenceResult[] {
-  const rowsByCell = new Map<string, ValueRow[]>();
-  for (const r of data.values) {
-    const k = key(r.cohort, r.path, r.state);
-    let list = rowsByCell.get(k);
-    if (!list) rowsByCell.set(k, (list = []));
+/** The valid formal rows of each cell, by cellKey(cohort, path, state). */
+export function rowsByCell(values: readonly ValueRow[]): Map<string, ValueRow[]> {
+  const out = new Map<string, ValueRow[]>();
+  for (const r of values) {
+    const k = cellKey(r.cohort, r.path, r.state);
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
     list.push(r);
   }
+  return out;
+}
+
+export function differenceResults(data: Pick<SampleData, 'cells' | 'values'>, rules: AnalysisRules, comparisons: readonly Comparison[]): DifferenceResult[] {
+  const byCell = rowsByCell(data.values);
   const cellValues = (cohort: string, path: string, state: string, metric: MetricId): { session: number; round: number; value: number; path: string }[] => {
     const out: { session: number; round: number; value: number; path: string }[] = [];
-    for (const r of rowsByCell.get(key(cohort, path, state)) ?? []) {
+    for (const r of byCell.get(cellKey(cohort, path, state)) ?? []) {
       const v = metricValue[metric](r);
       if (v !== null && Number.isFinite(v)) out.push({ session: r.session, round: r.round, value: v, path });
     }
