@@ -7,12 +7,11 @@
 // The rows are two plain shell commands (no root-only services), so the test
 // is about our Slurm path, not about gVisor. Root only (the daemons run as root); CI runs as root.
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from '../harness/db/duckdb.js';
-import { runCli, startCli, tempDir } from './helpers/cli.js';
-import { twoNodeClusterTests } from './helpers/two-node-cluster.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { runCancellingJob, twoNodeClusterTests } from './helpers/two-node-cluster.js';
 
 const rootTest = twoNodeClusterTests('cluster-slurm-experiment-effects');
 
@@ -112,18 +111,7 @@ rootTest(
   'a cancelled effects session job leaves its session incomplete, the stage fails naming it, and the next run resubmits only that session',
   async (t) => {
     const dir = effectsProject(0.4, 6);
-    const child = startCli(['run', '--executor', 'slurm'], dir);
-    let err = '';
-    let cancelled = '';
-    child.stderr!.on('data', (chunk) => {
-      err += chunk;
-      const m = /benchgraph-S2-a1 \(job (\d+)\) running/.exec(err);
-      if (m && !cancelled) {
-        cancelled = m[1]!;
-        setTimeout(() => execFileSync('scancel', [cancelled], { env: process.env }), 1500);
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, err } = await runCancellingJob(['run', '--executor', 'slurm'], dir);
     t.is(code, 1, err.slice(-2000));
     t.regex(err, /1 of 2 session job\(s\) did not complete/);
     t.regex(err, /benchgraph-S2-a1: cancelled/);

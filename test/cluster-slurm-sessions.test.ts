@@ -3,7 +3,6 @@
 // merged into one sample table; a cancelled job's session runs again on the
 // next run. Root only (the daemons run as root); CI runs as root.
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
@@ -12,8 +11,8 @@ import { readSamples } from '../harness/analysis/read-samples.js';
 import { Database } from '../harness/db/duckdb.js';
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
-import { runCli, smokeProject, startCli } from './helpers/cli.js';
-import { twoNodeClusterTests } from './helpers/two-node-cluster.js';
+import { runCli, smokeProject } from './helpers/cli.js';
+import { runCancellingJob, twoNodeClusterTests } from './helpers/two-node-cluster.js';
 
 const rootTest = twoNodeClusterTests('cluster-slurm-sessions');
 
@@ -61,18 +60,7 @@ rootTest('a cancelled session job leaves its session incomplete, and the next ru
   const dir = smokeProject();
   const yaml = join(dir, 'pipeline.yaml');
   writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('sleep 0.05', 'sleep 0.3'));
-  const child = startCli(['run', ...SETS], dir);
-  let err = '';
-  let cancelled = '';
-  child.stderr!.on('data', (b) => {
-    err += b;
-    const m = /benchgraph-S2-a1 \(job (\d+)\) running/.exec(err);
-    if (m && !cancelled) {
-      cancelled = m[1]!;
-      setTimeout(() => execFileSync('scancel', [cancelled], { env: process.env }), 1500);
-    }
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, err } = await runCancellingJob(['run', ...SETS], dir);
   t.is(code, 1, err.slice(-2000));
   t.regex(err, /1 of 4 session job\(s\) did not complete/);
   t.regex(err, /benchgraph-S2-a1: cancelled/);
