@@ -4,9 +4,9 @@
 // published folder whose statistics.csv is the same file, else the few host
 // rows of provenance.csv (CPU model, vCPUs, memory, kernel, virtualization),
 // else none.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { archivedRunsOf } from './archived-runs-of.js';
 import { join } from 'node:path';
-import { sha256Hex } from '../digest/sha256.js';
 import type { HostFingerprint } from '../process/host-fingerprint.js';
 import { parseCsvTable } from './csv-table.js';
 
@@ -55,17 +55,9 @@ export function folderFingerprint(folder: string): FolderFingerprint | null {
     const f = fromRunJson(runJson);
     if (f) return f;
   }
-  const stats = join(folder, 'statistics.csv');
-  const runs = join(folder, 'runs');
-  if (existsSync(stats) && existsSync(runs)) {
-    const want = sha256Hex(readFileSync(stats));
-    for (const id of readdirSync(runs).sort().reverse()) {
-      const file = join(runs, id, 'run.json');
-      if (!existsSync(file) || !existsSync(join(runs, id, 'statistics.csv'))) continue;
-      if (sha256Hex(readFileSync(join(runs, id, 'statistics.csv'))) !== want) continue;
-      const f = fromRunJson(file);
-      if (f) return f;
-    }
+  for (const run of archivedRunsOf(folder)) {
+    const f = fromRunJson(run.runJson);
+    if (f) return f;
   }
   const provenance = join(folder, 'provenance.csv');
   if (existsSync(provenance)) {

@@ -4,7 +4,8 @@
 // (an archived run folder), else from the archived run under runs/ whose
 // statistics.csv is the same file as the folder's; else unknown digest, with
 // the end of the formal launches from provenance.csv as the date.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { archivedRunsOf } from './archived-runs-of.js';
 import { join } from 'node:path';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { sha256Hex } from '../digest/sha256.js';
@@ -36,16 +37,8 @@ function measuredEnd(folder: string): string | null {
 export function runIdentity(folder: string): RunIdentity {
   const own = join(folder, 'run.json');
   if (existsSync(own)) return fromRunJson(own, folder.replace(/\/+$/, '').split('/').at(-1) ?? null);
-  const stats = join(folder, 'statistics.csv');
-  const runs = join(folder, 'runs');
-  if (existsSync(stats) && existsSync(runs)) {
-    const want = sha256Hex(readFileSync(stats));
-    for (const id of readdirSync(runs).sort().reverse()) {
-      const file = join(runs, id, 'run.json');
-      if (!existsSync(file) || !existsSync(join(runs, id, 'statistics.csv'))) continue;
-      if (sha256Hex(readFileSync(join(runs, id, 'statistics.csv'))) === want) return fromRunJson(file, id);
-    }
-  }
+  const run = archivedRunsOf(folder).next().value;
+  if (run) return fromRunJson(run.runJson, run.id);
   return { digest: null, time: measuredEnd(folder), runFolder: null };
 }
 

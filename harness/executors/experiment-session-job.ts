@@ -6,7 +6,6 @@
 // session's own (e.g. compression rounds already done).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext } from '../contract/stage.js';
 import { noServices } from '../contract/running-services.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-columns.js';
@@ -14,9 +13,8 @@ import { SampleJournal } from '../db/sample-journal.js';
 import { CheckFailed } from '../errors.js';
 import { adapterFactoryOf, withAdapter } from '../experiment/adapter-registry.js';
 import { sampleOneSession } from '../experiment/sample-experiment.js';
-import { shutdownSignal } from '../process/cleanup.js';
 import { hostName } from '../process/host-name.js';
-import type { SessionJobSpec } from './session-job-spec.js';
+import { sessionJobContext, type SessionJobSpec } from './session-job-spec.js';
 
 export async function runExperimentSessionJob(spec: SessionJobSpec, journalFile: string, log: (line: string) => void): Promise<SessionRecord> {
   const kind = spec.kind!;
@@ -24,27 +22,7 @@ export async function runExperimentSessionJob(spec: SessionJobSpec, journalFile:
   if (!factory) throw new Error(`stage kind ${kind} registers no arm adapter (experiment/adapter-registry.ts): it cannot run as a session job`);
   const runDir = join(spec.dataDir, 'run', `session-job-S${spec.session}-${process.pid}`);
   mkdirSync(runDir, { recursive: true });
-  const ctx: StageContext = {
-    id: spec.stageId,
-    kind,
-    params: spec.params ?? {},
-    config: spec.config,
-    outputDir: join(runDir, 'unused-outputs'),
-    observationsDir: join(runDir, 'unused-observations'),
-    inputs: spec.inputs,
-    workDir: spec.workDir,
-    dataDir: spec.dataDir,
-    pipelineDir: spec.pipelineDir,
-    pipelineFile: spec.pipelineFile,
-    services: noServices,
-    restartServices: async () => {
-      throw new Error('a session job runs exactly one session');
-    },
-    key: spec.key,
-    log,
-    interactive: false,
-    signal: shutdownSignal,
-  };
+  const ctx = sessionJobContext(spec, { kind, params: spec.params ?? {}, runDir, services: noServices, log });
   const prior: SampleRow[] = spec.priorRows ? await SampleJournal.readRows(spec.priorRows) : [];
   return withAdapter(factory, ctx, async (adapter) => {
     // A node that cannot run a unit the runner planned (an unmet requirement) fails before it starts anything.

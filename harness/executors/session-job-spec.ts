@@ -4,7 +4,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
-import type { StageInput } from '../contract/stage.js';
+import type { StageContext, StageInput } from '../contract/stage.js';
+import type { RunningServices } from '../contract/running-services.js';
+import { shutdownSignal } from '../process/cleanup.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 
 export interface SessionJobSpec {
@@ -46,4 +48,32 @@ export function writeSessionJobSpec(spec: SessionJobSpec): string {
 /** The kind of the stage whose session a spec file describes. */
 export function sessionJobKind(specFile: string): string {
   return (JSON.parse(readFileSync(specFile, 'utf8')) as SessionJobSpec).kind ?? 'sample';
+}
+
+/** The stage context a session job runs its one session in: the spec's stage, config and folders, the node's services, no outputs of its own. */
+export function sessionJobContext(
+  spec: SessionJobSpec,
+  o: { kind: string; params: Record<string, unknown>; runDir: string; services: RunningServices; log: (line: string) => void },
+): StageContext {
+  return {
+    id: spec.stageId,
+    kind: o.kind,
+    params: o.params,
+    config: spec.config,
+    outputDir: join(o.runDir, 'unused-outputs'),
+    observationsDir: join(o.runDir, 'unused-observations'),
+    inputs: spec.inputs,
+    workDir: spec.workDir,
+    dataDir: spec.dataDir,
+    pipelineDir: spec.pipelineDir,
+    pipelineFile: spec.pipelineFile,
+    services: o.services,
+    restartServices: async () => {
+      throw new Error('a session job runs exactly one session');
+    },
+    key: spec.key,
+    log: o.log,
+    interactive: false,
+    signal: shutdownSignal,
+  };
 }

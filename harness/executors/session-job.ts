@@ -7,16 +7,14 @@
 // through its registered arm adapter instead (experiment-session-job.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageContext } from '../contract/stage.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { sampleSession, type SessionRecord } from '../design/sample-session.js';
-import { shutdownSignal } from '../process/cleanup.js';
 import { startServiceSession } from '../services/service-session.js';
 import { requirements, unmetRequirements } from '../artifacts/host-requirements.js';
 import { CheckFailed } from '../errors.js';
 import { hostName } from '../process/host-name.js';
 import { runExperimentSessionJob } from './experiment-session-job.js';
-import { sessionJobFiles, type SessionJobSpec } from './session-job-spec.js';
+import { sessionJobContext, sessionJobFiles, type SessionJobSpec } from './session-job-spec.js';
 
 export { sessionJobFiles, sessionJobKind, writeSessionJobSpec, type SessionJobSpec } from './session-job-spec.js';
 
@@ -40,27 +38,7 @@ export async function runSessionJob(specFile: string, log: (line: string) => voi
   try {
     const journal = await SampleJournal.open(files.journal);
     try {
-      const ctx: StageContext = {
-        id: spec.stageId,
-        kind: 'sample',
-        params: {},
-        config: spec.config,
-        outputDir: join(runDir, 'unused-outputs'),
-        observationsDir: join(runDir, 'unused-observations'),
-        inputs: spec.inputs,
-        workDir: spec.workDir,
-        dataDir: spec.dataDir,
-        pipelineDir: spec.pipelineDir,
-        pipelineFile: spec.pipelineFile,
-        services: services.services,
-        restartServices: async () => {
-          throw new Error('a session job runs exactly one session');
-        },
-        key: spec.key,
-        log,
-        interactive: false,
-        signal: shutdownSignal,
-      };
+      const ctx = sessionJobContext(spec, { kind: 'sample', params: {}, runDir, services: services.services, log });
       const record = await sampleSession(
         ctx,
         journal,
