@@ -130,18 +130,10 @@ export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], 
 export function orderEffectSentence(a: AnalysisResult, measuredCause: string | null = null): string | null {
   const flagged = a.cells.filter((c) => c.metric === 'ready' && c.orderEffect);
   if (flagged.length === 0) return 'No Ready cell shows an order effect (see "Order and carryover").';
-  // The measured cause's first clause, without its parenthesis (the carryover section gives where and when).
-  const cause = measuredCause
-    ? measuredCause
-        .trim()
-        .split(/\.\s+(?=[A-Z])/)[0]!
-        .replace(/\s*\([^)]*\)/g, '')
-        .replace(/\.$/, '')
-    : null;
   return (
     `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +
     `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths` +
-    (cause ? `, and what carries over, measured apart, is ${cause} (see "Order and carryover").` : '.')
+    (measuredCause ? ' ("Order and carryover" says what carries over, measured apart).' : '.')
   );
 }
 
