@@ -2,6 +2,10 @@
 // containers, daemons, proxies, kernel settings. Each effect registers its undo
 // right after it succeeds; undos run in reverse order on normal exit, on error
 // and on SIGINT/SIGTERM. An undo that fails is reported, the rest still run.
+// An undo runs once: its owner calling it while the signal path runs the stack
+// (a service stopped by the failing stage's own teardown) shares that one run,
+// and the signal path waits for every undo still running before it exits, so
+// a daemon's folders are never left mounted by an exit in mid-undo.
 
 import { Interrupted } from '../errors.js';
 export type Undo = () => Promise<void> | void;
@@ -9,34 +13,59 @@ export type Undo = () => Promise<void> | void;
 interface Entry {
   label: string;
   undo: Undo;
+  /** Set when the undo has started; the one run every caller awaits. */
+  run?: Promise<void>;
 }
 
 const stack: Entry[] = [];
+/** Undos started and not yet settled, whoever started them. */
+const inFlight = new Set<Promise<void>>();
 let signalsInstalled = false;
 let running: Promise<string[]> | null = null;
 
-/** Registers an undo; returns a function that runs it now and removes it. */
+function start(entry: Entry): Promise<void> {
+  if (!entry.run) {
+    const run = (async () => entry.undo())();
+    entry.run = run;
+    inFlight.add(run);
+    run.then(
+      () => inFlight.delete(run),
+      () => inFlight.delete(run),
+    );
+  }
+  return entry.run;
+}
+
+/** Registers an undo; returns a function that runs it now (once) and removes it. */
 export function onCleanup(label: string, undo: Undo): () => Promise<void> {
   const entry: Entry = { label, undo };
   stack.push(entry);
   installSignalHandlers();
   return async () => {
     const i = stack.indexOf(entry);
-    if (i < 0) return;
-    stack.splice(i, 1);
-    await entry.undo();
+    if (i >= 0) stack.splice(i, 1);
+    else if (!entry.run) return;
+    await start(entry);
   };
 }
 
-/** Runs every registered undo, newest first. Returns messages for undos that failed. */
+/**
+ * Runs every registered undo, newest first, then waits for undos their owners
+ * started and that are still running. Returns messages for undos that failed
+ * here (an owner's own undo reports its failure to that owner).
+ */
 export function runCleanup(): Promise<string[]> {
   if (running) return running;
   running = (async () => {
     const failures: string[] = [];
-    while (stack.length) {
-      const entry = stack.pop()!;
+    while (stack.length || inFlight.size) {
+      const entry = stack.pop();
+      if (!entry) {
+        await Promise.allSettled([...inFlight]);
+        continue;
+      }
       try {
-        await entry.undo();
+        await start(entry);
       } catch (e) {
         failures.push(`cleanup of ${entry.label} failed: ${(e as Error).message}`);
       }

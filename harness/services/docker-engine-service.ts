@@ -78,6 +78,22 @@ async function waitPidGone(pid: number, timeoutMs: number): Promise<boolean> {
   return true;
 }
 
+/** Stops a process we started by its pid: SIGTERM, then SIGKILL; a process that ended meanwhile is not an error. */
+async function stopPid(pid: number): Promise<void> {
+  const signal = (sig: NodeJS.Signals): void => {
+    try {
+      process.kill(pid, sig);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+    }
+  };
+  if (!pidAlive(pid)) return;
+  signal('SIGTERM');
+  if (await waitPidGone(pid, 10_000)) return;
+  signal('SIGKILL');
+  if (!(await waitPidGone(pid, 5_000))) throw new Error(`pid ${pid} did not end after SIGKILL`);
+}
+
 function unmountAll(dir: string): void {
   for (const m of mountsUnder(dir).sort((a, b) => b.length - a.length)) {
     try {
@@ -130,6 +146,9 @@ export async function startDockerEngine(
   const shortDir = mkdtempSync(join(tmpdir(), 'bg-engine-'));
   const removeShortDir = onCleanup(`docker engine ${id} folder ${shortDir}`, () => {
     unmountAll(shortDir);
+    // Never remove through a mount that would not go: that would delete what it shows.
+    const busy = mountsUnder(shortDir);
+    if (busy.length) throw new Error(`still mounted: ${busy.join(', ')}`);
     rmSync(shortDir, { recursive: true, force: true });
   });
   const execRoot = join(shortDir, 'exec');
@@ -153,23 +172,35 @@ export async function startDockerEngine(
     return t && /^\d+$/.test(t) ? Number(t) : null;
   };
   let stopped = false;
+  // Every step runs even when one before it fails (containerd, killed with
+  // dockerd, can end between the check and the kill): the unmount and the
+  // folder removal must not depend on a kill succeeding.
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    const cPid = containerdPid();
-    await proc.stop(30_000);
-    if (cPid !== null && pidAlive(cPid)) {
-      process.kill(cPid, 'SIGTERM');
-      if (!(await waitPidGone(cPid, 10_000))) process.kill(cPid, 'SIGKILL');
-      await waitPidGone(cPid, 5_000);
+    const failures: string[] = [];
+    const step = async (what: string, run: () => Promise<void> | void): Promise<void> => {
+      try {
+        await run();
+      } catch (e) {
+        failures.push(`${what}: ${(e as Error).message}`);
+      }
+    };
+    const cPidBefore = containerdPid();
+    await step('stopping dockerd', () => proc.stop(30_000));
+    // Read again: a dockerd stopped early in its start may have written the pid file after the first read.
+    for (const cPid of new Set([cPidBefore, containerdPid()])) {
+      if (cPid !== null) await step(`stopping containerd (pid ${cPid})`, () => stopPid(cPid));
     }
-    await waitSocketClosed(socket);
+    await step('waiting for its socket to close', () => waitSocketClosed(socket));
     unmountAll(dataRoot);
-    await restoreKernel();
+    unmountAll(shortDir);
+    await step('restoring kernel settings and cgroups', restoreKernel);
     const left = mountsUnder(dataRoot).concat(mountsUnder(shortDir));
-    await removeShortDir();
-    if (section.with['keep_data'] !== true && left.length === 0) rmSync(dataRoot, { recursive: true, force: true });
-    if (left.length) throw new Error(`docker engine ${id}: still mounted after stop: ${left.join(', ')}`);
+    if (left.length === 0) await step(`removing ${shortDir}`, removeShortDir);
+    if (section.with['keep_data'] !== true && left.length === 0) await step(`removing ${dataRoot}`, () => rmSync(dataRoot, { recursive: true, force: true }));
+    if (left.length) failures.push(`still mounted after stop: ${left.join(', ')}`);
+    if (failures.length) throw new Error(`docker engine ${id}: ${failures.join('; ')}`);
   };
   const undo = onCleanup(`docker engine ${id}`, stop);
   try {
