@@ -36,7 +36,7 @@ export const doctorCommand: CliCommand = {
         setting: 'data file system',
         detail: risk,
         remedy:
-          'use --data DIR on a journaled file system (e.g. a loop-mounted ext4 made by mkfs.ext4, which has a journal); reports/carryover-probe measures the effect',
+          'give the pipeline file data: { filesystem: { kind: ext4-image, size_gib: 40 } } (a journaled ext4 image mounted at the data folder for each command; pipeline.yaml has it), or use --data DIR on a journaled file system; reports/carryover-probe measures the effect',
       });
     process.stdout.write(`\nhost settings known to add noise (${warnings.length ? 'warnings; the exit code does not depend on them' : 'none found'}):\n`);
     for (const w of warnings) process.stdout.write(`warn    ${w.setting.padEnd(width)}  ${w.detail}  -> ${w.remedy}\n`);

@@ -15,6 +15,7 @@ import { pipelineStatus } from '../engine/pipeline-status.js';
 import { runPipeline } from '../engine/run-pipeline.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
 import { Store } from '../engine/store.js';
+import { mountDataImage } from '../process/data-image.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
 
@@ -25,10 +26,13 @@ const COMMON: FlagSpec = {
   json: { kind: 'boolean', help: 'print JSON instead of text' },
 };
 
+/** Loads the pipeline and opens its data folder (mounting its image when data.filesystem asks; unmounted by the cleanup at exit). */
 function load(flags: Record<string, unknown>): { config: PipelineConfig; dataDir: string } {
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
   const config = loadPipeline(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() });
-  return { config, dataDir: dataDirOf(flags) };
+  const dataDir = dataDirOf(flags);
+  mountDataImage(dataDir, config.data, log);
+  return { config, dataDir };
 }
 
 function dataDirOf(flags: Record<string, unknown>): string {
@@ -135,8 +139,8 @@ export const gcCommand: CliCommand = {
     'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
   flags: { ...COMMON, 'dry-run': { kind: 'boolean', help: 'list what would go and how many bytes, remove nothing' } },
   run: async ({ flags }) => {
-    const file = resolve((flags['file'] as string | undefined) ?? 'pipeline.yaml');
-    const dataDir = dataDirOf(flags);
+    const { config, dataDir } = load(flags);
+    const file = config.file;
     const release = acquireDataLock(dataDir);
     try {
       const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });

@@ -120,7 +120,13 @@ export interface PipelineConfig {
   /** The effect-table experiment's rows (pipelines/sandbox-effects.yaml). */
   effects?: EffectsSection;
   executor: ExecutorSection;
+  /** Where the data folder lives (not part of any stage key). */
+  data?: DataSection;
   stages: StageDecl[];
+}
+
+export interface DataSection {
+  filesystem?: { kind: 'ext4-image'; size_gib: number };
 }
 
 /** Where sampling sessions run (not part of any stage key). */

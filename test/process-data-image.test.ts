@@ -1,0 +1,96 @@
+// data.filesystem (harness/process/data-image.ts) on real parts (root only; CI
+// runs it as root): a smoke pipeline whose data folder is a loop-mounted ext4
+// image with a journal. The image is made on first use, mounted for each
+// command and unmounted after it (on SIGINT too); the frozen outputs live in
+// it, so a rerun reuses them; a folder that already holds files is refused.
+import test from 'ava';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mountsUnder } from '../harness/process/mount-table.js';
+import { projectRoot, runCli, startCli } from './helpers/cli.js';
+
+const isRoot = process.getuid?.() === 0;
+const rootTest = isRoot ? test.serial : test.skip;
+if (!isRoot) console.warn('process-data-image: skipped, needs root; CI runs it as root');
+
+const SMALL = ['--set', 'design.rounds=2', '--set', 'design.sessions=1', '--set', 'design.warmup_rounds=1'];
+
+function pipelineDir(sizeGib: number | string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bg-data-image-'));
+  const smoke = readFileSync(join(projectRoot, 'pipelines', 'smoke.yaml'), 'utf8');
+  writeFileSync(join(dir, 'pipeline.yaml'), `${smoke}\ndata:\n  filesystem:\n    kind: ext4-image\n    size_gib: ${sizeGib}\n`);
+  return dir;
+}
+
+rootTest('a run on an ext4 image: made, mounted with a journal for the run, unmounted after it, and a rerun reuses every stage from it', async (t) => {
+  const dir = pipelineDir(1);
+  try {
+    const first = await runCli(['run', ...SMALL], dir);
+    t.is(first.code, 0, first.stderr.slice(-1500));
+    t.regex(first.stderr, /made a 1 GiB ext4 image with a journal/);
+    t.regex(first.stderr, /data folder \S+\/\.data: ext4 with a journal in \S+\/\.data\.ext4/);
+    t.deepEqual(mountsUnder(dir), [], 'the image is unmounted after the run');
+    t.deepEqual(readdirSync(join(dir, '.data')), [], 'nothing is written beside the image');
+    t.true(existsSync(join(dir, '.data.ext4')));
+    const provenance = readFileSync(join(dir, 'reports', 'smoke', 'provenance.csv'), 'utf8');
+    t.regex(provenance, /^host,data_filesystem,ext4 with a journal,/m);
+    const again = await runCli(['run', ...SMALL], dir);
+    t.is(again.code, 0, again.stderr.slice(-1500));
+    t.regex(again.stdout, /done: 0 ran, \d+ reused/);
+    t.notRegex(again.stderr, /made a/, 'the image is made once');
+    const audit = await runCli(['audit', ...SMALL], dir);
+    t.is(audit.code, 0, audit.stdout + audit.stderr);
+    t.deepEqual(mountsUnder(dir), []);
+  } finally {
+    if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+rootTest('SIGINT during sampling on the image leaves it unmounted', async (t) => {
+  const dir = pipelineDir(1);
+  try {
+    const child = startCli(['run', ...SMALL], dir);
+    let stderr = '';
+    child.stderr!.on('data', (b: Buffer) => {
+      stderr += b.toString();
+      if (/▶ sample \(sample\) running/.test(stderr)) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    t.is(code, 130, stderr.slice(-1500));
+    t.deepEqual(mountsUnder(dir), []);
+  } finally {
+    if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+rootTest('a data folder that already holds files is refused with exit 2 naming data.filesystem, and is left as it was', async (t) => {
+  const dir = pipelineDir(1);
+  try {
+    mkdirSync(join(dir, '.data'));
+    writeFileSync(join(dir, '.data', 'keep.txt'), 'mine\n');
+    const r = await runCli(['run', ...SMALL], dir);
+    t.is(r.code, 2);
+    t.regex(r.stderr, /data\.filesystem/);
+    t.regex(r.stderr, /already holds files outside its image/);
+    t.notRegex(r.stderr, /\n\s+at /, 'no stack trace');
+    t.deepEqual(readdirSync(join(dir, '.data')), ['keep.txt']);
+    t.false(existsSync(join(dir, '.data.ext4')), 'no image is made');
+    t.deepEqual(mountsUnder(dir), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a size of 0 GiB is a user error naming the file, line and key', async (t) => {
+  const dir = pipelineDir(0);
+  try {
+    const r = await runCli(['run', '--dry-run'], dir);
+    t.is(r.code, 2);
+    t.regex(r.stderr, /pipeline\.yaml:\d+/);
+    t.regex(r.stderr, /data\.filesystem\.size_gib/);
+    t.false(existsSync(join(dir, '.data.ext4')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
