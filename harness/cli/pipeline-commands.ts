@@ -31,7 +31,7 @@ function load(flags: Record<string, unknown>): { config: PipelineConfig; dataDir
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
   const config = loadPipeline(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() });
   const dataDir = dataDirOf(flags);
-  mountDataImage(dataDir, config.data, log);
+  mountDataImage(dataDir, config.data?.filesystem, log);
   return { config, dataDir };
 }
 

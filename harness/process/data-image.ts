@@ -11,7 +11,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DataSection } from '../config/pipeline-config.js';
 import { UserError } from '../errors.js';
 import { onCleanup } from './cleanup.js';
 import { dataFilesystem, describeFilesystem } from './data-filesystem.js';
@@ -62,12 +61,11 @@ function makeImage(image: string, sizeGib: number, log: (line: string) => void):
 }
 
 /**
- * Mounts the data folder's image at it when `data.filesystem` asks for one;
+ * Mounts the data folder's image at it when `data.filesystem` (spec) asks for one;
  * returns the undo (a no-op when nothing was asked, or when the image was
  * already mounted there by the command that started this one).
  */
-export function mountDataImage(dataDir: string, data: DataSection | undefined, log: (line: string) => void): () => Promise<void> {
-  const spec = data?.filesystem;
+export function mountDataImage(dataDir: string, spec: { size_gib: number } | undefined, log: (line: string) => void): () => Promise<void> {
   if (!spec) return async () => {};
   const image = dataImageFile(dataDir);
   if (existsSync(dataDir) && loopBackingFile(dataDir) === image) return async () => {}; // a Slurm session job under its runner
