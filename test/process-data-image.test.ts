@@ -4,6 +4,7 @@
 // command and unmounted after it (on SIGINT too); the frozen outputs live in
 // it, so a rerun reuses them; a folder that already holds files is refused.
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,13 @@ const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test.serial : test.skip;
 if (!isRoot) console.warn('process-data-image: skipped, needs root; CI runs it as root');
 
+/** The ext4 file system's size in an image, from its super block (dumpe2fs -h). */
+function fileSystemBytes(image: string): number {
+  const header = execFileSync('dumpe2fs', ['-h', image], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const field = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(header)?.[1]);
+  return field('Block count') * field('Block size');
+}
+
 const SMALL = ['--set', 'design.rounds=2', '--set', 'design.sessions=1', '--set', 'design.warmup_rounds=1'];
 
 function pipelineDir(sizeGib: number | string): string {
@@ -23,29 +31,40 @@ function pipelineDir(sizeGib: number | string): string {
   return dir;
 }
 
-rootTest('a run on an ext4 image: made, mounted with a journal for the run, unmounted after it, and a rerun reuses every stage from it', async (t) => {
-  const dir = pipelineDir(1);
-  try {
-    const first = await runCli(['run', ...SMALL], dir);
-    t.is(first.code, 0, first.stderr.slice(-1500));
-    t.regex(first.stderr, /made a 1 GiB ext4 image with a journal/);
-    t.regex(first.stderr, /data folder \S+\/\.data: ext4 with a journal in \S+\/\.data\.ext4/);
-    t.deepEqual(mountsUnder(dir), [], 'the image is unmounted after the run');
-    t.deepEqual(readdirSync(join(dir, '.data')), [], 'nothing is written beside the image');
-    t.true(existsSync(join(dir, '.data.ext4')));
-    const provenance = readFileSync(join(dir, 'reports', 'smoke', 'provenance.csv'), 'utf8');
-    t.regex(provenance, /^host,data_filesystem,ext4 with a journal,/m);
-    const again = await runCli(['run', ...SMALL], dir);
-    t.is(again.code, 0, again.stderr.slice(-1500));
-    t.regex(again.stdout, /done: 0 ran, \d+ reused/);
-    t.notRegex(again.stderr, /made a/, 'the image is made once');
-    const audit = await runCli(['audit', ...SMALL], dir);
-    t.is(audit.code, 0, audit.stdout + audit.stderr);
-    t.deepEqual(mountsUnder(dir), []);
-  } finally {
-    if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
-  }
-});
+rootTest(
+  'a run on an ext4 image: made, mounted with a journal for the run, unmounted after it, and a rerun reuses every stage from it, and a larger size grows it in place',
+  async (t) => {
+    const dir = pipelineDir(1);
+    try {
+      const first = await runCli(['run', ...SMALL], dir);
+      t.is(first.code, 0, first.stderr.slice(-1500));
+      t.regex(first.stderr, /made a 1 GiB ext4 image with a journal/);
+      t.regex(first.stderr, /data folder \S+\/\.data: ext4 with a journal in \S+\/\.data\.ext4/);
+      t.deepEqual(mountsUnder(dir), [], 'the image is unmounted after the run');
+      t.deepEqual(readdirSync(join(dir, '.data')), [], 'nothing is written beside the image');
+      t.true(existsSync(join(dir, '.data.ext4')));
+      const provenance = readFileSync(join(dir, 'reports', 'smoke', 'provenance.csv'), 'utf8');
+      t.regex(provenance, /^host,data_filesystem,ext4 with a journal,/m);
+      const again = await runCli(['run', ...SMALL], dir);
+      t.is(again.code, 0, again.stderr.slice(-1500));
+      t.regex(again.stdout, /done: 0 ran, \d+ reused/);
+      t.notRegex(again.stderr, /made a/, 'the image is made once');
+      const audit = await runCli(['audit', ...SMALL], dir);
+      t.is(audit.code, 0, audit.stdout + audit.stderr);
+      t.deepEqual(mountsUnder(dir), []);
+      // A larger size_gib grows the image and its file system in place; the frozen outputs stay.
+      const file = join(dir, 'pipeline.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('size_gib: 1', 'size_gib: 2'));
+      const grown = await runCli(['run', ...SMALL], dir);
+      t.is(grown.code, 0, grown.stderr.slice(-1500));
+      t.regex(grown.stderr, /grew the image \S+ from 1\.0 to 2 GiB/);
+      t.regex(grown.stdout, /done: 0 ran, \d+ reused/);
+      t.is(fileSystemBytes(join(dir, '.data.ext4')), 2 * 1024 ** 3);
+    } finally {
+      if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 rootTest('SIGINT during sampling on the image leaves it unmounted', async (t) => {
   const dir = pipelineDir(1);

@@ -87,10 +87,31 @@ export function mountDataImage(dataDir: string, spec: { size_gib: number } | und
       { key: 'data.filesystem' },
       'move them away or pass another --data folder, or remove data.filesystem to keep using the folder as it is',
     );
+  const wantBytes = spec.size_gib * GIB;
   if (!existsSync(image)) makeImage(image, spec.size_gib, log);
-  else if (statSync(image).size !== spec.size_gib * GIB)
+  else if (statSync(image).size < wantBytes) {
+    // Grown in place, before the mount: resize2fs on the file (an online grow needs CAP_SYS_RESOURCE, which a container may lack), after the forced check it asks for.
+    const fromBytes = statSync(image).size;
+    const fd = openSync(image, 'r+');
+    try {
+      ftruncateSync(fd, wantBytes);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      run('e2fsck', ['-f', '-p', image]);
+      run('resize2fs', [image]);
+      log(`data folder: grew the image ${image} from ${(fromBytes / GIB).toFixed(1)} to ${spec.size_gib} GiB`);
+    } catch (e) {
+      throw new UserError(
+        `could not grow the data image ${image} to ${spec.size_gib} GiB: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim()}`,
+        { key: 'data.filesystem.size_gib' },
+        'run e2fsck -f on the image and try again, or keep the size it had',
+      );
+    }
+  } else if (statSync(image).size > wantBytes)
     log(
-      `data folder: the image ${image} is ${(statSync(image).size / GIB).toFixed(1)} GiB, data.filesystem.size_gib says ${spec.size_gib}; it is used as it is (remove it to make a new one)`,
+      `data folder: the image ${image} is ${(statSync(image).size / GIB).toFixed(1)} GiB, more than data.filesystem.size_gib (${spec.size_gib}); an image is never shrunk, it is used as it is (remove it to make a smaller one)`,
     );
   mkdirSync(dataDir, { recursive: true });
   try {
