@@ -13,57 +13,72 @@ import { processesMentioning } from './helpers/processes.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;
+/** rclone's --vfs-read-chunk-size and its limit in harness/paths/lazy-launch.sh. */
+const LAZY_CHUNK_BYTES = 64 * 1024;
 if (!isRoot) console.warn('real-mini-pipeline: skipped, needs root; CI runs it as root');
 
-rootTest('pipeline run of real-mini passes every launch with identical cold content bytes per cell and leaves nothing behind', async (t) => {
-  t.timeout(300_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-real-mini-'));
-  cpSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
-  const r = await runCli(['run', '--set', 'design.rounds=3'], dir);
-  t.is(r.code, 0, r.stderr);
-  const sampleDir = join(dir, '.data', 'stages', 'sample');
-  const key = readdirSync(sampleDir)[0]!;
-  const db = await Database.open(join(sampleDir, key, 'outputs', 'samples.duckdb'), { readOnly: true });
-  try {
-    const rows = await db.all(
-      `SELECT path, state, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed, min(content_bytes) AS lo, max(content_bytes) AS hi
+rootTest(
+  'pipeline run of real-mini passes every launch with identical content bytes per whole-blob cell, lazy ones apart by whole chunks at most, and leaves nothing behind',
+  async (t) => {
+    t.timeout(300_000);
+    const dir = mkdtempSync(join(tmpdir(), 'bg-real-mini-'));
+    cpSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+    const r = await runCli(['run', '--set', 'design.rounds=3'], dir);
+    t.is(r.code, 0, r.stderr);
+    const sampleDir = join(dir, '.data', 'stages', 'sample');
+    const key = readdirSync(sampleDir)[0]!;
+    const db = await Database.open(join(sampleDir, key, 'outputs', 'samples.duckdb'), { readOnly: true });
+    try {
+      const rows = await db.all(
+        `SELECT path, state, count(*) AS n, count(*) FILTER (WHERE NOT ok) AS failed, min(content_bytes) AS lo, max(content_bytes) AS hi
        FROM samples WHERE phase = 'formal' GROUP BY path, state ORDER BY path, state`,
-    );
-    t.is(rows.length, 6);
-    for (const row of rows) {
-      t.is(Number(row['failed']), 0, `${String(row['path'])}/${String(row['state'])} has no failed launch`);
-      t.is(row['lo'], row['hi'], `content bytes are identical within ${String(row['path'])}/${String(row['state'])}`);
-    }
-    const cold = Object.fromEntries(rows.filter((r) => r['state'] === 'cold').map((r) => [String(r['path']), Number(r['lo'])]));
-    t.is(cold['docker'], cold['oci-full'], 'docker and oci-full both retrieve every blob');
-    t.true(cold['lazy']! > 0);
-    // Cold docker and oci-full launches mark their steps on stderr; warm launches and lazy mark none.
-    const marks = await db.all(
-      `SELECT path, state, names, count(*) AS launches FROM (
+      );
+      t.is(rows.length, 6);
+      for (const row of rows) {
+        t.is(Number(row['failed']), 0, `${String(row['path'])}/${String(row['state'])} has no failed launch`);
+        const cell = `${String(row['path'])}/${String(row['state'])}`;
+        const spread = Number(row['hi']) - Number(row['lo']);
+        if (row['path'] === 'lazy') {
+          // On-demand reads: a range the kernel asks for again is fetched again, in rclone's 64 KiB chunks
+          // (lazy-launch.sh). Seen once in a parallel suite run: one cold launch 9 chunks above the others
+          // (2,764,800 against 2,174,976 bytes); the report flags such a cell. Anything else is a counting fault.
+          t.is(spread % LAZY_CHUNK_BYTES, 0, `content bytes within ${cell} differ by ${spread}, not by whole 64 KiB chunks`);
+          if (spread) t.log(`${cell}: content bytes ${String(row['lo'])} to ${String(row['hi'])}, ${spread / LAZY_CHUNK_BYTES} chunks apart`);
+        } else {
+          t.is(spread, 0, `content bytes are identical within ${cell} (whole blobs)`);
+        }
+      }
+      const cold = Object.fromEntries(rows.filter((r) => r['state'] === 'cold').map((r) => [String(r['path']), Number(r['lo'])]));
+      t.is(cold['docker'], cold['oci-full'], 'docker and oci-full both retrieve every blob');
+      t.true(cold['lazy']! > 0);
+      // Cold docker and oci-full launches mark their steps on stderr; warm launches and lazy mark none.
+      const marks = await db.all(
+        `SELECT path, state, names, count(*) AS launches FROM (
          SELECT s.path, s.state, s.launch_id, string_agg(p.name, ',' ORDER BY p.seq) AS names
          FROM phases p JOIN samples s USING (launch_id) WHERE s.phase = 'formal' GROUP BY ALL)
        GROUP BY ALL ORDER BY ALL`,
-    );
-    t.deepEqual(
-      marks.map((m) => [m['path'], m['state'], m['names'], Number(m['launches'])]),
-      [
-        ['docker', 'cold', 'pull-done', 3],
-        ['oci-full', 'cold', 'copy-done,unpack-done', 3],
-      ],
-    );
-  } finally {
-    db.close();
-  }
-  const verify = JSON.parse(
-    readFileSync(join(dir, '.data', 'stages', 'verify', readdirSync(join(dir, '.data', 'stages', 'verify'))[0]!, 'outputs', 'verify.json'), 'utf8'),
-  ) as { ok: boolean };
-  t.true(verify.ok);
-  t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
-  const again = await runCli(['run', '--set', 'design.rounds=3'], dir);
-  t.is(again.code, 0, again.stderr);
-  t.regex(again.stderr + again.stdout, /0 ran/, 'a second run reuses every stage');
-  if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
-});
+      );
+      t.deepEqual(
+        marks.map((m) => [m['path'], m['state'], m['names'], Number(m['launches'])]),
+        [
+          ['docker', 'cold', 'pull-done', 3],
+          ['oci-full', 'cold', 'copy-done,unpack-done', 3],
+        ],
+      );
+    } finally {
+      db.close();
+    }
+    const verify = JSON.parse(
+      readFileSync(join(dir, '.data', 'stages', 'verify', readdirSync(join(dir, '.data', 'stages', 'verify'))[0]!, 'outputs', 'verify.json'), 'utf8'),
+    ) as { ok: boolean };
+    t.true(verify.ok);
+    t.deepEqual(mountsUnder(dir), [], 'nothing stays mounted');
+    const again = await runCli(['run', '--set', 'design.rounds=3'], dir);
+    t.is(again.code, 0, again.stderr);
+    t.regex(again.stderr + again.stdout, /0 ran/, 'a second run reuses every stage');
+    if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+  },
+);
 
 rootTest('SIGINT during sampling of real-mini leaves no mount, no service process and no engine folder', async (t) => {
   t.timeout(300_000);
