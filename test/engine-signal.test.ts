@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isAlive } from '../harness/process/pid.js';
+import { alive } from './helpers/processes.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -25,8 +25,8 @@ function descendants(pid: number): number[] {
 
 // A zombie has ended: a run's `sync` (the settle's) still in the kernel when the run exits is
 // reparented, and this machine's pid 1 (process_api) does not reap it, so kill(pid, 0) alone
-// would count it as left over (seen once in the fresh-clone suite: "17858 1 Z [sync] <defunct>").
-const alive = isAlive;
+// would count it as left over (seen once in the fresh-clone suite: "17858 1 Z [sync] <defunct>"); the
+// helpers' `alive` counts a zombie as ended.
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   test(`${sig} during sampling stops the run, leaves no process, lock or temporary output, and the next run completes`, async (t) => {

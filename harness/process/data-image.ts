@@ -27,6 +27,11 @@ function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** What a failed command said: its stderr, else the error message. */
+function failureText(e: unknown): string {
+  return String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
+}
+
 /** The backing file of the loop device mounted at dir, or null when dir is not a loop mount. */
 function loopBackingFile(dir: string): string | null {
   const fs = dataFilesystem(dir);
@@ -52,7 +57,7 @@ function makeImage(image: string, sizeGib: number, log: (line: string) => void):
   } catch (e) {
     unlinkSync(image);
     throw new UserError(
-      `mkfs.ext4 could not make the data image ${image}: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim()}`,
+      `mkfs.ext4 could not make the data image ${image}: ${failureText(e)}`,
       { key: 'data.filesystem' },
       'install e2fsprogs, or remove data.filesystem and pass --data on a journaled file system',
     );
@@ -104,7 +109,7 @@ export function mountDataImage(dataDir: string, spec: { size_gib: number } | und
       log(`data folder: grew the image ${image} from ${(fromBytes / GIB).toFixed(1)} to ${spec.size_gib} GiB`);
     } catch (e) {
       throw new UserError(
-        `could not grow the data image ${image} to ${spec.size_gib} GiB: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim()}`,
+        `could not grow the data image ${image} to ${spec.size_gib} GiB: ${failureText(e)}`,
         { key: 'data.filesystem.size_gib' },
         'run e2fsck -f on the image and try again, or keep the size it had',
       );
@@ -118,7 +123,7 @@ export function mountDataImage(dataDir: string, spec: { size_gib: number } | und
     run('mount', ['-o', 'loop', image, dataDir]);
   } catch (e) {
     throw new UserError(
-      `could not mount the data image ${image} at ${dataDir}: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim()}`,
+      `could not mount the data image ${image} at ${dataDir}: ${failureText(e)}`,
       { key: 'data.filesystem' },
       'check that loop devices are available (losetup -f), or remove data.filesystem',
     );
