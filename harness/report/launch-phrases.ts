@@ -126,13 +126,23 @@ export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], 
   return parts.length ? `Cold, the step that takes most of the median Ready is: ${parts.join('; ')} (see "Where the cold time goes").` : null;
 }
 
-/** The cells the order of launches moved (flagged "order effect"), or null when none is. */
+/**
+ * The cells the order of launches moved (flagged "order effect"), and how many
+ * Ready cells the check could not resolve (carryover verdict 'unresolved': a
+ * ratio reaches the size, its interval includes 1), so "none flagged" never
+ * reads as "none has one" when most cells were not resolved.
+ */
 export function orderEffectSentence(a: AnalysisResult, measuredCause: string | null = null): string | null {
-  const flagged = a.cells.filter((c) => c.metric === 'ready' && c.orderEffect);
-  if (flagged.length === 0) return 'No Ready cell shows an order effect (see "Order and carryover").';
+  const ready = a.cells.filter((c) => c.metric === 'ready');
+  const flagged = ready.filter((c) => c.orderEffect);
+  const unresolved = ready.filter((c) => c.carryover === 'unresolved');
+  const notResolved = unresolved.length
+    ? `; the check could not resolve ${unresolved.length} of ${ready.length} Ready cells (an order effect of the flagged size lies inside their intervals)`
+    : '';
+  if (flagged.length === 0) return `No Ready cell is flagged with an order effect${notResolved} (see "Order and carryover").`;
   return (
     `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +
-    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths` +
+    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths${notResolved}` +
     (measuredCause ? ' ("Order and carryover" says what carries over, measured apart).' : '.')
   );
 }
