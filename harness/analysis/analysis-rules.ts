@@ -82,6 +82,7 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
     clusters: {
       minGapRatio: num(clusters, 'min_gap_ratio', defaultClusterRule.minGapRatio, 'analysis.clusters', 0, 1e9),
       minGroupShare: num(clusters, 'min_group_share', defaultClusterRule.minGroupShare, 'analysis.clusters', 0, 0.5),
+      minGroupN: num(clusters, 'min_group_n', defaultClusterRule.minGroupN ?? 2, 'analysis.clusters', 2, 1e6, true),
       maxGroups: num(clusters, 'max_groups', defaultClusterRule.maxGroups, 'analysis.clusters', 1, 10, true),
     },
     bootstrap: {

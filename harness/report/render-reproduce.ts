@@ -136,7 +136,7 @@ export function renderReproduce(inp: ReportInputs): string {
     L.push('## Analysis rules', '');
     L.push(
       `metrics ${r.metrics.join(', ')}; quantiles ${a.quantile}; P95 reference-only below n=${r.p95ReferenceBelowN}; ` +
-        `clusters: min_gap_ratio ${r.clusters.minGapRatio}, min_group_share ${fixed(r.clusters.minGroupShare, 3)}, max_groups ${r.clusters.maxGroups}; ` +
+        `clusters: min_gap_ratio ${r.clusters.minGapRatio}, min_group_share ${fixed(r.clusters.minGroupShare, 3)}, min_group_n ${r.clusters.minGroupN ?? 2}, max_groups ${r.clusters.maxGroups}; ` +
         `bootstrap: ${r.bootstrap.resamples} resamples, confidence ${r.bootstrap.confidence}, seed \`${r.bootstrap.seed}\`; ` +
         (r.carryover ? `carryover: min_ratio ${r.carryover.minRatio}, min_group_n ${r.carryover.minGroupN}; ` : '') +
         `comparisons: ${r.comparisons.length ? r.comparisons.map((c) => `${c.a} − ${c.b}`).join(', ') : 'every pair of sampled paths'}.`,
