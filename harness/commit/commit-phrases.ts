@@ -40,7 +40,9 @@ export function ratioCell(c: ComparisonResult | null): string {
 /** The verdict of a ratio in a few words: which engine is slower, or why none is named. */
 export function detectedCell(c: ComparisonResult): string {
   if (c.findings.detected) return c.low !== null && c.low > 1 ? 'yes: naive slower' : 'yes: native slower';
-  if (c.findings.sessionsDisagreeInSize) return 'no: sessions disagree in size';
+  if (c.findings.direction !== null)
+    return `${c.findings.direction === 'higher' ? 'yes: naive slower' : 'yes: native slower'} in every session; the size is uncertain`;
+  if (c.findings.sessionsDisagreeInSize) return 'no: sessions disagree in direction and size';
   return 'no: interval holds 1';
 }
 
@@ -159,7 +161,9 @@ export function manyFileVerdict(r: CellRatio): string {
   const k = `${r.naiveSlowerSessions} of ${c.sessions} sessions`;
   if (!c.betweenSessionEstimated) return `undecided: ${c.sessions} session${c.sessions === 1 ? '' : 's'} give no between-session interval`;
   if (c.findings.detected) return c.low! > 1 ? `native faster (naive slower in ${k})` : `native slower: the regression holds (naive slower in ${k})`;
-  if (c.findings.sessionsDisagreeInSize) return `undecided: the sessions disagree in size (naive slower in ${k})`;
+  if (c.findings.direction === 'higher') return `native faster in every session; the size is uncertain (naive slower in ${k})`;
+  if (c.findings.direction === 'lower') return `native slower in every session: the regression holds, its size uncertain (naive slower in ${k})`;
+  if (c.findings.sessionsDisagreeInSize) return `undecided: the sessions disagree in direction and size (naive slower in ${k})`;
   return `undecided: both intervals hold 1 (naive slower in ${k})`;
 }
 
