@@ -84,7 +84,11 @@ export const runCommand: CliCommand = {
       } else {
         const ran = outcomes.filter((o) => o.action === 'ran').length;
         const reused = outcomes.filter((o) => o.action === 'reused').length;
-        process.stdout.write(flags['dry-run'] ? outcomes.map((o) => `${o.id}\t${o.action}`).join('\n') + '\n' : `done: ${ran} ran, ${reused} reused\n`);
+        process.stdout.write(
+          flags['dry-run']
+            ? outcomes.map((o) => `${o.id}\t${o.action}${o.reasons?.length ? `\t${o.reasons.join('; ')}` : ''}`).join('\n') + '\n'
+            : `done: ${ran} ran, ${reused} reused\n`,
+        );
       }
       return 0;
     } catch (e) {
@@ -98,7 +102,7 @@ export const runCommand: CliCommand = {
 export const statusCommand: CliCommand = {
   summary: 'which stages are fresh or stale, and why',
   usage: 'pipeline status [-f FILE] [--json]',
-  about: 'Lists every stage as fresh or STALE with the reasons, without running anything.',
+  about: 'Lists every stage as fresh, STALE or INTERRUPTED (a run of its key stopped part way) with the reasons, without running anything.',
   flags: COMMON,
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
@@ -107,7 +111,9 @@ export const statusCommand: CliCommand = {
       process.stdout.write(JSON.stringify({ stages: status }) + '\n');
     } else {
       for (const s of status) {
-        process.stdout.write(`${s.state === 'fresh' ? 'fresh' : 'STALE'}  ${s.id} (${s.uses})${s.reasons.length ? ': ' + s.reasons.join('; ') : ''}\n`);
+        process.stdout.write(
+          `${s.state === 'fresh' ? 'fresh' : s.state === 'interrupted' ? 'INTERRUPTED' : 'STALE'}  ${s.id} (${s.uses})${s.reasons.length ? ': ' + s.reasons.join('; ') : ''}\n`,
+        );
       }
     }
     return 0;
