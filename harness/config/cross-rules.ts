@@ -8,7 +8,7 @@ import { positionOf, type YamlSource } from './yaml-source.js';
 import { findCycle } from './stage-graph.js';
 import { imageKeyRules } from './image-rules.js';
 import { commandServiceRules } from './command-service-rules.js';
-import { templateRules } from './template-rules.js';
+import { comparisonRules, templateRules } from './template-rules.js';
 
 interface RawStage {
   id: string;
@@ -139,6 +139,7 @@ const RULES: readonly Rule[] = [
   imageKeyRules,
   commandServiceRules,
   templateRules,
+  comparisonRules,
 ];
 
 export function checkCrossRules(src: YamlSource, value: Record<string, unknown>, knownKinds: ReadonlySet<string>): void {
