@@ -143,6 +143,16 @@ const cases: Case[] = [
     text: minimal.replace("launch: ['{command}']", "launch: ['{services.registy.url}', '{command}']"),
     expect: /^pipeline\.yaml:\d+:\d+: paths\.p\.launch\[0\]: unknown placeholder \{services\.registy\.url\} \(no services are declared\)/,
   },
+  {
+    name: 'a comparison naming a cohort instead of a path',
+    text: minimal + 'analysis:\n  comparisons: [{ a: c, b: p }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.a: 'c' is a cohort, not a path: a comparison is between two paths/,
+  },
+  {
+    name: 'a comparison naming a misspelt path',
+    text: minimal + 'analysis:\n  comparisons: [{ a: p, b: q }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,
+  },
   { name: 'a --set on the graph', text: minimal, args: ['--set', 'stages.0.id=x'], expect: /^--set: stages cannot be changed with --set/ },
   { name: 'an unknown flag', text: minimal, args: ['--frobnicate'], expect: /^--frobnicate: unknown flag/ },
   { name: 'a missing file', text: '', args: ['-f', 'nowhere.yaml'], expect: /^nowhere\.yaml: no such pipeline file/ },
