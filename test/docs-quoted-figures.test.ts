@@ -86,3 +86,13 @@ test('each figure STATISTICS.md quotes from a run is the figure of the CSV row i
     t.true(doc.includes(text), `STATISTICS.md should say "${text}" (${q.csv})`);
   }
 });
+
+test("every line count README.md gives for a file, as (`path`, N lines), is that file's", (t) => {
+  const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+  const claims = [...readme.matchAll(/\(`([\w./-]+\.\w+)`, (\d+) lines\)/g)];
+  for (const [, file, n] of claims) {
+    const lines = readFileSync(file!, 'utf8').split('\n').length - 1;
+    t.is(lines, Number(n), `README says ${file} has ${n} lines; it has ${lines}`);
+  }
+  t.pass();
+});
