@@ -9,17 +9,16 @@
 // repeated or counted twice. With design.confirm on, once the planned
 // sessions are complete, one more session runs for exactly the differences
 // they leave undecided (harness/design/confirm-session.ts), and confirm.json
-// records the decision.
+// records the decision. What run() needs is imported inside it, so a command
+// that only plans (a no-op rerun, status) does not load the sampling code.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SamplingSummary } from '../harness/contract/exchange-files.js';
-import { SampleJournal } from '../harness/db/sample-journal.js';
-import { sampleSession, type SessionRecord } from '../harness/design/sample-session.js';
-import { remainingWork } from '../harness/experiment/session-plan.js';
+import type { SessionRecord } from '../harness/design/sample-session.js';
 import type { RunningServices } from '../harness/contract/running-services.js';
 import { UserError } from '../harness/errors.js';
-import { confirmReads, decideConfirmation, runConfirmation } from '../harness/design/confirm-session.js';
+import { confirmReads } from '../harness/design/confirm-reads.js';
 
 const sample: StageDefinition = {
   kind: 'sample',
@@ -47,6 +46,12 @@ const sample: StageDefinition = {
         'set design.confirm: false, or executor.kind: local',
       );
     }
+    const [{ SampleJournal }, { sampleSession }, { remainingWork }, { decideConfirmation, runConfirmation }] = await Promise.all([
+      import('../harness/db/sample-journal.js'),
+      import('../harness/design/sample-session.js'),
+      import('../harness/experiment/session-plan.js'),
+      import('../harness/design/confirm-session.js'),
+    ]);
     const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'));
     try {
       const attempt = (await journal.lastAttempt()) + 1;
