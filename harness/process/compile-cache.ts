@@ -99,6 +99,12 @@ function writeCache(file: string, entries: Map<string, Entry>): void {
 }
 
 let installed = false;
+const stats = { hits: 0, misses: 0, rejected: 0, folder: null as string | null };
+
+/** What the cache did in this process so far (for tests and benches). */
+export function compileCacheStats(): { hits: number; misses: number; rejected: number; folder: string | null } {
+  return { ...stats };
+}
 
 /** Installs the cache for this process (once); a no-op when BENCHGRAPH_COMPILE_CACHE=0 or the folder is not private. */
 export function installCompileCache(): void {
@@ -106,6 +112,7 @@ export function installCompileCache(): void {
   installed = true;
   const dir = privateFolder();
   if (!dir) return;
+  stats.folder = dir;
   const file = join(dir, 'cjs.bin');
   const entries = readCache(file);
   const fresh: { name: string; sha256: string; script: Script }[] = [];
@@ -120,7 +127,11 @@ export function installCompileCache(): void {
       filename,
       ...(hit && hit.sha256 === sha256 ? { cachedData: hit.data } : {}),
     });
-    if (!(hit && hit.sha256 === sha256) || script.cachedDataRejected) fresh.push({ name: filename, sha256, script });
+    const usable = hit !== undefined && hit.sha256 === sha256;
+    if (!usable) stats.misses++;
+    else if (script.cachedDataRejected) stats.rejected++;
+    else stats.hits++;
+    if (!usable || script.cachedDataRejected) fresh.push({ name: filename, sha256, script });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const self = this;
     const require = Object.assign((id: string) => self.require(id), {
