@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckFailed, Interrupted, UserError } from '../errors.js';
 import { runCleanup, installShutdownHandlers } from '../process/cleanup.js';
+import { installCompileCache } from '../process/compile-cache.js';
 import { projectRoot } from '../process/project-root.js';
 import type { CliCommand } from './cli-command.js';
 import { formatHelp, parseArgs } from './parse-args.js';
@@ -70,6 +71,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  installCompileCache(); // before any command loads the yaml parser and the schema validators
   installShutdownHandlers();
   let code: number;
   try {

@@ -1,20 +1,14 @@
 // The pipeline commands: run, status, audit, gc, show. Each parses its flags
-// and calls the engine; printing is the only thing done here.
+// and calls the engine; printing is the only thing done here. Each command
+// imports the engine module it calls when it runs, so `status` does not load
+// the run's executor and `run` does not load audit or gc.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPipeline } from '../config/load-pipeline.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
-import { auditPipeline } from '../engine/audit.js';
 import { acquireDataLock } from '../engine/data-lock.js';
-import { garbageCollect } from '../engine/garbage-collect.js';
-import { diskFullFailure } from '../engine/disk-full.js';
-import { formatGc } from '../engine/gc-summary.js';
-import { readLock } from '../engine/lock-file.js';
-import { pipelineStatus } from '../engine/pipeline-status.js';
-import { runPipeline } from '../engine/run-pipeline.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
-import { Store } from '../engine/store.js';
 import { mountDataImage } from '../process/data-image.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
@@ -67,6 +61,7 @@ export const runCommand: CliCommand = {
         throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
       config.executor = { ...config.executor, kind: executor };
     }
+    const [{ runPipeline }, { diskFullFailure }] = await Promise.all([import('../engine/run-pipeline.js'), import('../engine/disk-full.js')]);
     const release = acquireDataLock(dataDir);
     try {
       const outcomes = await runPipeline(config, {
@@ -106,6 +101,7 @@ export const statusCommand: CliCommand = {
   flags: COMMON,
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
+    const { pipelineStatus } = await import('../engine/pipeline-status.js');
     const status = await pipelineStatus(config, dataDir);
     if (flags['json']) {
       process.stdout.write(JSON.stringify({ stages: status }) + '\n');
@@ -127,6 +123,7 @@ export const auditCommand: CliCommand = {
   flags: COMMON,
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
+    const { auditPipeline } = await import('../engine/audit.js');
     const result = await auditPipeline(config, dataDir);
     if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
     else {
@@ -147,6 +144,7 @@ export const gcCommand: CliCommand = {
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
     const file = config.file;
+    const [{ garbageCollect }, { formatGc }] = await Promise.all([import('../engine/garbage-collect.js'), import('../engine/gc-summary.js')]);
     const release = acquireDataLock(dataDir);
     try {
       const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
@@ -169,6 +167,7 @@ export const showCommand: CliCommand = {
     const id = positional[0];
     if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
     const { config, dataDir } = load(flags);
+    const [{ readLock }, { Store }] = await Promise.all([import('../engine/lock-file.js'), import('../engine/store.js')]);
     const lock = readLock(config.file);
     const entry = lock?.stages[id];
     if (!config.stages.some((s) => s.id === id))

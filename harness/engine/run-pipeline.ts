@@ -25,6 +25,7 @@ import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { inspectFrozenSync } from './frozen-check.js';
 import { CheckFailed } from '../errors.js';
+import { sameFiles } from '../process/same-files.js';
 import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';
@@ -272,9 +273,13 @@ class StageExecutor {
     const def = this.ctx.definitions.get(p.uses)!;
     if (!def.publishDir || !p.key || !p.manifest) return;
     const target = join(projectDirOf(this.config.file), def.publishDir(this.config));
-    if (existsSync(target)) for (const name of readdirSync(target)) if (name !== RUNS_DIR) rmSync(join(target, name), { recursive: true, force: true });
-    mkdirSync(target, { recursive: true });
-    cpSync(this.store.outputsDir(p.uses, p.key), target, { recursive: true });
+    const outputs = this.store.outputsDir(p.uses, p.key);
+    // Already what it would become (a no-op rerun): left as it is; otherwise emptied (but for its archive) and copied.
+    if (!(existsSync(target) && sameFiles(outputs, target, [RUNS_DIR]))) {
+      if (existsSync(target)) for (const name of readdirSync(target)) if (name !== RUNS_DIR) rmSync(join(target, name), { recursive: true, force: true });
+      mkdirSync(target, { recursive: true });
+      cpSync(outputs, target, { recursive: true });
+    }
     this.options.log(`  published ${relative(process.cwd(), target) || target}`);
     if (!isLaunchReport(target)) return;
     const frozen: FrozenStage[] = [];

@@ -15,6 +15,7 @@ import type { SampleColumn, SampleRow } from '../db/sample-columns.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { UserError } from '../errors.js';
 import { formatProgress } from './progress-line.js';
+import { addRounds, RunEta } from './run-eta.js';
 import { runRounds, type ArmVisit } from './run-rounds.js';
 import { remainingWork, type SessionWork } from './session-plan.js';
 import { startSessionRecord } from './session-record.js';
@@ -84,12 +85,19 @@ export type RemoteSessions = (
   recordsDir: string,
 ) => Promise<void>;
 
-/** Launch counts of a run's progress line, shared by its sessions. */
+/** Launch counts of a run's progress line and its ETA, shared by its sessions. */
 interface Progress {
   total: number;
   done: number;
   failures: number;
-  t0: number;
+  eta: RunEta;
+}
+
+/** The launches of one session by cell (arm x condition): every step visits every arm once, each visit makes a row per condition. */
+function sessionLaunches(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const _ of stepsOfSession(ctx, adapter, w)) addRounds(out, adapter.arms, adapter.conditions, 1);
+  return out;
 }
 
 /** The rounds of one session as the adapter lays them out (none when only a step after the rounds is left). */
@@ -136,9 +144,16 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       await remote(ctx, journal, sessions, attempt, recordsDir);
     } else {
       const total = sessions.reduce((n, w) => n + stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length, 0);
-      const progress: Progress = { total, done: 0, failures: 0, t0: Date.now() };
+      // The ETA covers every session left, weighted by each (arm, condition)'s launches so far.
+      const eta = new RunEta(
+        sessions.map((w) => ({ session: w.session, launches: sessionLaunches(ctx, adapter, w) })),
+        Date.now,
+      );
+      const progress: Progress = { total, done: 0, failures: 0, eta };
       for (const [i, w] of sessions.entries()) {
+        eta.startSession(w.session);
         const record = await runSession(ctx, adapter, journal, w, attempt, i === sessions.length - 1, progress);
+        eta.endSession();
         writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
       }
     }
@@ -167,7 +182,9 @@ export async function sampleOneSession(
   last: boolean,
 ): Promise<SessionRecord> {
   const total = stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length;
-  return runSession(ctx, adapter, sink, w, attempt, last, { total, done: 0, failures: 0, t0: Date.now() });
+  const eta = new RunEta([{ session: w.session, launches: sessionLaunches(ctx, adapter, w) }], Date.now);
+  eta.startSession(w.session);
+  return runSession(ctx, adapter, sink, w, attempt, last, { total, done: 0, failures: 0, eta });
 }
 
 async function runSession(
@@ -210,6 +227,8 @@ async function runSession(
         for (const row of rows) {
           await journal.append(row);
           if (row['ok'] !== true) progress.failures++;
+          // A visit's time goes to its first row's cell; every visit has the same conditions, so the sum per visit is what the ETA weighs.
+          progress.eta.launched(String(row['path']), String(row['state']));
         }
         progress.done += rows.length;
         const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
@@ -223,7 +242,7 @@ async function runSession(
             launchesDone: progress.done,
             launchesTotal: progress.total,
             failures: progress.failures,
-            elapsedMs: Date.now() - progress.t0,
+            eta: progress.eta.estimate(),
           });
         ctx.progress?.(line);
       },
