@@ -61,7 +61,7 @@ export function sourceCell(verdicts: readonly FindingVerdict[], cohort: string, 
       if (v.verdict === 'not comparable') return `${who}: not comparable`;
       const m = v.magnitude;
       const size = !m ? '' : m.held ? ', same size' : m.ratio !== null ? `, ×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 1 : 0)} the size` : '';
-      return `${who}: ${v.direction === 'held' ? 'same direction' : v.direction === 'reversed' ? 'reversed' : v.direction === 'changed' ? 'direction changed' : '-'}${size}`;
+      return `${who}: ${v.direction === 'held' ? 'same direction' : (v.direction ?? '-')}${size}`;
     })
     .join('; ');
 }
