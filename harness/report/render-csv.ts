@@ -1,5 +1,7 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
 import type { AnalysisResult } from '../analysis/analysis-result.js';
+import { defaultPracticalMargin } from '../analysis/comparison-verdict.js';
+import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import { csv, fixed } from './format-number.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from './render-provenance-md.js';
@@ -130,7 +132,20 @@ export const differencesColumns = [
   'session_low',
   'session_high',
   'order_effect',
+  'verdict',
 ] as const;
+
+/** lower, higher, equivalent (within analysis.practical of b's median) or undecided. */
+function differenceVerdict(a: AnalysisResult, d: AnalysisResult['differences'][number]): string {
+  const b = a.cells.find((c) => c.cohort === d.cohort && c.path === d.b && c.state === d.state && c.metric === d.metric);
+  const v = fixedDifferenceVerdict(
+    { observed: d.observedMs, low: d.lowMs, high: d.highMs, sessionLow: d.sessionLowMs, sessionHigh: d.sessionHighMs, detected: d.detected },
+    'difference',
+    b?.p50Ms ?? null,
+    a.rules.practical ?? defaultPracticalMargin,
+  );
+  return v.verdict;
+}
 
 export function differencesCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
@@ -156,6 +171,7 @@ export function differencesCsv(a: AnalysisResult): string {
     ms(d.sessionLowMs),
     ms(d.sessionHighMs),
     differenceOrderEffect(a, d).length > 0,
+    differenceVerdict(a, d),
   ]);
   for (const p of a.preparation ?? []) {
     rows.push([
@@ -175,6 +191,7 @@ export function differencesCsv(a: AnalysisResult): string {
       null,
       null,
       1,
+      null,
       null,
       null,
       null,
