@@ -10,7 +10,7 @@
 // design of fixedSessions x rounds (its launches and, at effects >= 10%,
 // whether it decides). Seeded: the same arguments print the same table.
 // Run: npx tsc -p . && node dist/bench/sequential-table.js [EXPERIMENTS] [SPENDING] [ROUNDS]
-//   SPENDING: obrien-fleming (default), pocock, power:RHO
+//   SPENDING: power:1 (the default plan's), obrien-fleming, pocock, power:RHO
 import { join } from 'node:path';
 import { projectRoot } from '../harness/process/project-root.js';
 import { sequentialDecision } from '../harness/analysis/sequential-decision.js';
@@ -20,21 +20,21 @@ import { median } from '../harness/stats/quantile.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import type { PairedSession } from '../harness/stats/two-level-bootstrap.js';
 import { sessionTInterval } from '../harness/stats/session-t-interval.js';
-import { planBoundaries, type SequentialPlan } from '../harness/stats/sequential-session-interval.js';
+import { defaultSequentialPlan, planBoundaries, type SequentialPlan } from '../harness/stats/sequential-session-interval.js';
 import type { SpendingFunction } from '../harness/stats/alpha-spending.js';
 import { differenceVariances, type VarianceProfile } from '../harness/stats/simulation-profile.js';
 import { publishedProfiles, sessionHeavyProfile, typicalProfile } from './published-profile.js';
 
 const args = process.argv.slice(2);
 const experiments = Number(args[0] ?? 2000);
-const spendingArg = args[1] ?? 'obrien-fleming';
+const spendingArg = args[1] ?? 'power:1';
 const rounds = Number(args[2] ?? 20);
 const spending: SpendingFunction = spendingArg.startsWith('power:')
   ? { kind: 'power', rho: Number(spendingArg.slice(6)) }
   : spendingArg === 'pocock'
     ? { kind: 'pocock' }
     : { kind: 'obrien-fleming' };
-const plan: SequentialPlan = { minSessions: 3, maxSessions: 12, alpha: 0.05, spending };
+const plan: SequentialPlan = { ...defaultSequentialPlan, spending };
 const delta = 0.05;
 const fixedSessions = 10;
 const effects = [0, 0.02, 0.05, 0.1, 0.2, -0.1];
@@ -65,13 +65,14 @@ for (const run of runs) {
   console.log(`\nprofile ${run.id}: difference (log a - log b) session sd ${Math.sqrt(v.sessionVar).toFixed(4)}, round sd ${Math.sqrt(v.roundVar).toFixed(4)}`);
   console.log(`${experiments} experiments per effect; rates in % with Clopper-Pearson 95% intervals\n`);
   console.log(
-    '| true effect | lower | higher | equivalent | undecided | covers at stop | median sessions | median launches (fixed 10x20: 400) | fixed 10x20 decides |',
+    '| true effect | lower | higher | detected (lower or higher) | equivalent | undecided | covers at stop | median sessions | median launches (share of fixed 10x20: 400) | fixed 10x20 decides | same decision as fixed, where it decides |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const effect of effects) {
     const count = { lower: 0, higher: 0, equivalent: 0, undecided: 0 };
     let covers = 0;
     let fixedDecides = 0;
+    let agrees = 0;
     const used: number[] = [];
     const truth = Math.log(1 + effect);
     for (let i = 0; i < experiments; i++) {
@@ -84,13 +85,17 @@ for (const run of runs) {
       if (d.interval && d.interval.low <= truth && truth <= d.interval.high) covers++;
       used.push(d.sessions);
       const fixed = sessionTInterval(per.slice(0, fixedSessions), 0.95)!;
-      if (fixed.low > 0 || fixed.high < 0) fixedDecides++;
+      if (fixed.low > 0 || fixed.high < 0) {
+        fixedDecides++;
+        if (d.verdict === (fixed.low > 0 ? 'higher' : 'lower')) agrees++;
+      }
     }
     const n = experiments;
     const medianSessions = median(used);
     console.log(
-      `| ${effect >= 0 ? '+' : ''}${pct(effect)}% | ${ci(count.lower, n)} | ${ci(count.higher, n)} | ${ci(count.equivalent, n)} | ${ci(count.undecided, n)} | ${ci(covers, n)} | ${medianSessions} | ${medianSessions * rounds * 2} | ${ci(fixedDecides, n)} |`,
+      `| ${effect >= 0 ? '+' : ''}${pct(effect)}% | ${ci(count.lower, n)} | ${ci(count.higher, n)} | ${ci(count.lower + count.higher, n)} | ${ci(count.equivalent, n)} | ${ci(count.undecided, n)} | ${ci(covers, n)} | ${medianSessions} | ${medianSessions * rounds * 2} (${pct((medianSessions * rounds) / (fixedSessions * rounds))}%) | ${ci(fixedDecides, n)} | ${fixedDecides ? ci(agrees, fixedDecides) : '-'} |`,
     );
   }
 }
+console.log(`\nfixed 10x20: the between-session t interval (95%) of the first 10 sessions of the same simulated data; launches count both paths`);
 console.log(`\nwall time ${((Date.now() - started) / 1000).toFixed(1)} s`);
