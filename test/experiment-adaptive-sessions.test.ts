@@ -3,87 +3,17 @@
 // return rows with chosen values, no process runs): the behaviour under test
 // is our own scheduling and decision logic, through the real journal.
 import test from 'ava';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PipelineConfig } from '../harness/config/pipeline-config.js';
 import type { StageContext } from '../harness/contract/stage.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { sampleExperiment, type AdapterVisit, type ExperimentAdapter } from '../harness/experiment/sample-experiment.js';
-import { seededRandom } from '../harness/stats/seeded-random.js';
+import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
+import { madeUpAdapter, madeUpContext } from './helpers/made-up-experiment.js';
+import { projectRoot } from './helpers/cli.js';
 
-function context(adaptive: Record<string, unknown>): StageContext {
-  const root = mkdtempSync(join(tmpdir(), 'adaptive-'));
-  const [outputDir, observationsDir, workDir, dataDir] = ['out', 'obs', 'work', 'data'].map((d) => {
-    mkdirSync(join(root, d));
-    return join(root, d);
-  }) as [string, string, string, string];
-  return {
-    id: 'sample',
-    kind: 'made-up-sample',
-    params: {},
-    config: {
-      design: { sessions: 1, rounds: 4, warmup_rounds: 0, seed: 'adaptive', order: 'balanced', disk_probe_mb: 0, adaptive },
-      executor: { kind: 'local' },
-    } as unknown as PipelineConfig,
-    outputDir,
-    observationsDir,
-    inputs: {},
-    workDir,
-    dataDir,
-    pipelineDir: root,
-    pipelineFile: join(root, 'pipeline.yaml'),
-    services: {} as StageContext['services'],
-    restartServices: async () => ({}) as StageContext['services'],
-    key: 'k',
-    log: () => undefined,
-    interactive: false,
-    signal: new AbortController().signal,
-  };
-}
-
-/** A made-up adapter over units `clear` (a 100 ms, b 150 ms, c 100 ms, 0.5% noise) and, when asked, `noisy` (30% noise per session and arm). */
-function madeUpAdapter(units: string[], crashIn: number | null = null): ExperimentAdapter {
-  const arms = ['a', 'b', 'c'];
-  const base: Record<string, number> = { a: 100, b: 150, c: 100 };
-  const gauss = (seed: string): number => {
-    const r = seededRandom(seed);
-    return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-  };
-  const value = (v: AdapterVisit): number => {
-    const session = v.unit === 'noisy' ? 0.3 * gauss(`s|${v.unit}|${v.arm}|${v.session}`) : 0;
-    return base[v.arm]! * Math.exp(session + 0.005 * gauss(`r|${v.unit}|${v.arm}|${v.session}|${v.round}`));
-  };
-  return {
-    units,
-    arms,
-    conditions: ['none'],
-    ourFolders: [],
-    openSession: async (session) => {
-      if (session === crashIn) throw new Error(`made-up crash at the start of session ${session}`);
-      return {
-        visit: async (v): Promise<SampleRow[]> => [
-          {
-            experiment: 'made-up',
-            cohort: v.unit,
-            path: v.arm,
-            state: 'none',
-            phase: v.phase,
-            round: v.round,
-            order_in_round: v.position,
-            launch_id: `${v.unit}.${v.arm}.none.f${v.round}.S${v.session}.a${v.attempt}`,
-            session: v.session,
-            ok: true,
-            started_at: new Date(0).toISOString(),
-            completion_ms: value(v),
-          },
-        ],
-        close: async () => undefined,
-      };
-    },
-  };
-}
+const context = (adaptive: Record<string, unknown>): StageContext => madeUpContext(mkdtempSync(join(tmpdir(), 'adaptive-')), adaptive);
 
 async function sessionsByUnit(ctx: StageContext): Promise<Map<number, Set<string>>> {
   const journal = await SampleJournal.open(join(ctx.outputDir, 'samples.duckdb'), []);
@@ -132,10 +62,42 @@ test('added sessions visit only the undecided unit, and the budget ends them wit
 
 test('an adaptive run that fails in an added session resumes there with the same visits (made-up adapter)', async (t) => {
   const ctx = context({ min_sessions: 3, max_sessions: 5 });
-  await t.throwsAsync(sampleExperiment(ctx, madeUpAdapter(['clear', 'noisy'], 4)), { message: /session 4/ });
+  await t.throwsAsync(sampleExperiment(ctx, madeUpAdapter(['clear', 'noisy'], { crashIn: 4 })), { message: /session 4/ });
   await sampleExperiment({ ...ctx }, madeUpAdapter(['clear', 'noisy']));
   const sessions = await sessionsByUnit(ctx);
   t.deepEqual([...sessions.keys()].sort(), [1, 2, 3, 4, 5]);
   t.true([...sessions.get(4)!].every((cell) => cell.startsWith('noisy:')));
+  t.is(adaptiveJson(ctx).sessionsRun, 5);
+});
+
+test('an adaptive run killed with SIGKILL in an added session resumes there: its incomplete round is discarded and runs again (made-up adapter)', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'adaptive-kill-'));
+  const stallFile = join(root, 'stalled');
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'adaptive-child.js'), root, stallFile], { stdio: 'ignore' });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(stallFile) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  t.true(existsSync(stallFile), 'the child reached session 4');
+  process.kill(child.pid!, 'SIGKILL');
+  t.is(await exited, 'SIGKILL');
+  const ctx = madeUpContext(root, { min_sessions: 3, max_sessions: 5 });
+  const killed = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'), []);
+  try {
+    const rows = (await killed.formalRows()).filter((r) => r.session === 4);
+    t.is(rows.length, 5, 'the killed run journaled round 1 and two visits of round 2 of session 4');
+  } finally {
+    await killed.close();
+  }
+  await sampleExperiment(ctx, madeUpAdapter(['clear', 'noisy']));
+  const journal = await SampleJournal.open(join(ctx.outputDir, 'samples.duckdb'), []);
+  try {
+    const rows = (await journal.formalRows()).filter((r) => r.session === 4);
+    t.true(rows.every((r) => r.cohort === 'noisy'));
+    const ids = rows.map((r) => `${r.round}|${r.path}`);
+    t.is(new Set(ids).size, ids.length, 'no visit journaled twice');
+    t.is(rows.length, 4 * 3, 'session 4: 4 rounds x 3 arms of the noisy unit');
+  } finally {
+    await journal.close();
+  }
   t.is(adaptiveJson(ctx).sessionsRun, 5);
 });
