@@ -16,3 +16,13 @@ test('a difference not detected is equivalent only when both its intervals lie i
   t.is(fixedDifferenceVerdict(d, 'difference', null, margin).verdict, 'undecided', 'no reference median, no relative margin');
   t.is(fixedDifferenceVerdict(d, 'difference', 50, { relative: 0.05, absoluteMs: 10 }).verdict, 'equivalent', 'min_ms 10 widens the band to ±10 ms');
 });
+
+test('a summary difference not detected but inside the practical margin of b reads "equivalent within ±5%" (made-up data)', async (t) => {
+  const { differenceCell } = await import('../harness/report/launch-phrases.js');
+  const d = { cohort: 'c', state: 'warm', metric: 'ready', a: 'x', b: 'y', observedMs: 1, lowMs: -2, highMs: 3, sessionLowMs: -3, sessionHighMs: 4 };
+  const cell = (path: string): Record<string, unknown> => ({ cohort: 'c', path, state: 'warm', metric: 'ready', p50Ms: 100 });
+  const a = { cells: [cell('x'), cell('y')], differences: [], orderEffects: [], rules: { practical: { relative: 0.05, absoluteMs: 0 } } };
+  const text = differenceCell(a as never, { ...d, detected: false } as never, 1);
+  t.true(text.endsWith('equivalent within ±5%'), text);
+  t.true(differenceCell(a as never, { ...d, highMs: 8, detected: false } as never, 1).endsWith('not detected'));
+});

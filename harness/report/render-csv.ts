@@ -1,11 +1,10 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import { defaultPracticalMargin } from '../analysis/comparison-verdict.js';
-import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import { csv, fixed } from './format-number.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from './render-provenance-md.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { differenceVerdict } from './difference-verdict-text.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -135,18 +134,6 @@ export const differencesColumns = [
   'verdict',
 ] as const;
 
-/** lower, higher, equivalent (within analysis.practical of b's median) or undecided. */
-function differenceVerdict(a: AnalysisResult, d: AnalysisResult['differences'][number]): string {
-  const b = a.cells.find((c) => c.cohort === d.cohort && c.path === d.b && c.state === d.state && c.metric === d.metric);
-  const v = fixedDifferenceVerdict(
-    { observed: d.observedMs, low: d.lowMs, high: d.highMs, sessionLow: d.sessionLowMs, sessionHigh: d.sessionHighMs, detected: d.detected },
-    'difference',
-    b?.p50Ms ?? null,
-    a.rules.practical ?? defaultPracticalMargin,
-  );
-  return v.verdict;
-}
-
 export function differencesCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
     'median_difference',
@@ -171,7 +158,7 @@ export function differencesCsv(a: AnalysisResult): string {
     ms(d.sessionLowMs),
     ms(d.sessionHighMs),
     differenceOrderEffect(a, d).length > 0,
-    differenceVerdict(a, d),
+    differenceVerdict(a, d).verdict,
   ]);
   for (const p of a.preparation ?? []) {
     rows.push([
