@@ -4,6 +4,7 @@
 // code and the tests can start from a partial section.
 import { UserError } from '../errors.js';
 import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
+import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from './comparison-verdict.js';
 
 export type MetricId = 'ready' | 'completion';
 export const metricIds: readonly MetricId[] = ['ready', 'completion'];
@@ -26,6 +27,8 @@ export interface AnalysisRules {
   /** The next run's recommended design: target half width (share of the mean) and a session's start-up cost. */
   /** sessionStartS null: measured from the run's launches (analysis/session-costs.ts), defaultSessionStartS where it cannot be. */
   nextRun: { relativeHalfWidth: number; sessionStartS: number | null };
+  /** analysis.practical: the margin of the verdict "equivalent" (comparison-verdict.ts). */
+  practical: PracticalMargin;
 }
 
 /** The session start the next-run plan assumes when neither the config nor the run's start times give one, seconds. */
@@ -39,6 +42,7 @@ export const defaultAnalysisRules: AnalysisRules = {
   comparisons: [],
   carryover: { minRatio: 1.1, minGroupN: 3 },
   nextRun: { relativeHalfWidth: 0.05, sessionStartS: null },
+  practical: defaultPracticalMargin,
 };
 
 type Section = Record<string, unknown>;
@@ -99,5 +103,6 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
       relativeHalfWidth: num(nextRun, 'relative_half_width', defaultAnalysisRules.nextRun.relativeHalfWidth, 'analysis.next_run', 1e-6, 1),
       sessionStartS: nextRun['session_start_s'] === undefined ? null : num(nextRun, 'session_start_s', 0, 'analysis.next_run', 0, 1e7),
     },
+    practical: practicalMargin(section['practical']),
   };
 }

@@ -10,6 +10,7 @@ import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
 import { twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { equivalenceText } from './difference-verdict-text.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -34,7 +35,7 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ca = readyCell(a, d.cohort, d.a, d.state);
   const cb = readyCell(a, d.cohort, d.b, d.state);
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
-  const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : 'not detected';
+  const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]`, ratio, verdict, order].filter(Boolean).join(', ');
 }

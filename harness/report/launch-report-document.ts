@@ -17,6 +17,7 @@ import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spa
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { equivalenceText } from './difference-verdict-text.js';
 import {
   accountingSentence,
   confirmationCostSentence,
@@ -240,7 +241,7 @@ function summaryTable(c: Ctx): Block {
   return table(
     ['cohort', 'state', 'lowest Ready P50', ...pairs.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI], P50 ratio`), ...(hasSource ? ['against the source'] : [])],
     rows,
-    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0.`,
+    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical).`,
   );
 }
 
@@ -414,8 +415,13 @@ function differencesTables(c: Ctx): Block[] {
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
-    (d.observedMs === null ? 'not computable' : d.detected ? 'detected' : sessionsDisagreeInSize(d) ? 'sessions disagree in size' : 'not detected') +
-      (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
+    (d.observedMs === null
+      ? 'not computable'
+      : d.detected
+        ? 'detected'
+        : sessionsDisagreeInSize(d)
+          ? 'sessions disagree in size'
+          : (equivalenceText(c.a, d) ?? 'not detected')) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
   ]);
   return rows.length
     ? [
