@@ -33,7 +33,10 @@ export const pushCommand: CliCommand = {
     'replacement. Credentials come from ~/.docker/config.json (auths, credsStore, credHelpers).',
     '--json prints {"runId","ref","tag","manifestDigest","action","blobs":{"present","mounted","uploaded"},"uploadedBytes"}.',
   ].join('\n'),
-  flags: { ...STORE_FLAGS, 'mount-from': { kind: 'list', value: 'REPO', help: 'another repository of the same registry to mount blobs from instead of uploading them' } },
+  flags: {
+    ...STORE_FLAGS,
+    'mount-from': { kind: 'list', value: 'REPO', help: 'another repository of the same registry to mount blobs from instead of uploading them' },
+  },
   positionals: true,
   run: async ({ flags, positional }) => {
     const { UserError } = await import('../errors.js');
@@ -54,7 +57,9 @@ export const pushCommand: CliCommand = {
       const at = `${ref.registry}/${ref.repository}@${r.runId}`;
       if (flags['json']) process.stdout.write(JSON.stringify({ ...r, ref: at }) + '\n');
       else {
-        log(`${r.action === 'pushed' ? 'pushed' : 'already there:'} run ${r.runId} (${r.blobs.uploaded} blobs uploaded, ${r.blobs.present} present, ${r.blobs.mounted} mounted; ${r.uploadedBytes} bytes)`);
+        log(
+          `${r.action === 'pushed' ? 'pushed' : 'already there:'} run ${r.runId} (${r.blobs.uploaded} blobs uploaded, ${r.blobs.present} present, ${r.blobs.mounted} mounted; ${r.uploadedBytes} bytes)`,
+        );
         process.stdout.write(at + '\n');
       }
       return 0;
@@ -78,7 +83,8 @@ export const pullCommand: CliCommand = {
   positionals: true,
   run: async ({ flags, positional }) => {
     const { UserError } = await import('../errors.js');
-    if (positional.length !== 1) throw new UserError(`expected one registry reference, got ${positional.length}`, { key: 'pull' }, 'usage: pipeline pull REF[@RUN]');
+    if (positional.length !== 1)
+      throw new UserError(`expected one registry reference, got ${positional.length}`, { key: 'pull' }, 'usage: pipeline pull REF[@RUN]');
     const { parseRegistryRef } = await import('../store/registry-ref.js');
     const { clientFor } = await import('../store/remote-run.js');
     const { resolveRun } = await import('../store/run-index.js');
@@ -90,7 +96,9 @@ export const pullCommand: CliCommand = {
     let config: Awaited<ReturnType<typeof loadConfig>> | null = null;
     const configOnce = async () => (config ??= await loadConfig(file));
     try {
-      const remote = ref.run ? await resolveRun(client, ref.run, 'pull') : await (await import('../store/newest-run.js')).newestRun(client, (await configOnce()).experiment.name);
+      const remote = ref.run
+        ? await resolveRun(client, ref.run, 'pull')
+        : await (await import('../store/newest-run.js')).newestRun(client, (await configOnce()).experiment.name);
       const run = await openRun(client, remote);
       if (isPresent(run.config, file, dataDir)) {
         const r = { runId: remote.runDigest.slice(0, 12), tag: remote.tag, action: 'already present', stagesFetched: 0, fetchedBytes: 0 };
@@ -110,7 +118,10 @@ export const pullCommand: CliCommand = {
           publish: async (runConfig) => (await import('../store/publish-pulled.js')).publishPulled(c, dataDir, runConfig, log),
         });
         if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');
-        else process.stdout.write(r.action === 'pulled' ? `pulled run ${r.runId}: ${r.stagesFetched} stages, ${r.fetchedBytes} bytes\n` : `run ${r.runId} is already here\n`);
+        else
+          process.stdout.write(
+            r.action === 'pulled' ? `pulled run ${r.runId}: ${r.stagesFetched} stages, ${r.fetchedBytes} bytes\n` : `run ${r.runId} is already here\n`,
+          );
         return 0;
       } finally {
         await release();

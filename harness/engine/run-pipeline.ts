@@ -311,4 +311,3 @@ class StageExecutor {
     return out;
   }
 }
-

@@ -50,7 +50,8 @@ export function credentialsFor(registry: string, file = dockerConfigFile()): Cre
     if (entry.auth) {
       const text = Buffer.from(entry.auth, 'base64').toString('utf8');
       const colon = text.indexOf(':');
-      if (colon < 0) throw new UserError(`auths.${k}.auth is not base64 of user:password`, { file, key: `auths.${k}.auth` }, `log in again: docker login ${registry}`);
+      if (colon < 0)
+        throw new UserError(`auths.${k}.auth is not base64 of user:password`, { file, key: `auths.${k}.auth` }, `log in again: docker login ${registry}`);
       return { username: text.slice(0, colon), password: text.slice(colon + 1) };
     }
   }

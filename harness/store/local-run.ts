@@ -25,12 +25,20 @@ export function readLocalRun(pipelineFile: string, dataDir: string): LocalRun {
     const dir = store.stageDir(entry.uses, entry.key);
     const manifestFile = join(dir, 'manifest.json');
     if (!existsSync(manifestFile)) {
-      throw new UserError(`stage '${id}' of the lock has no frozen output in ${dataDir}`, { file: lockFile, key: id }, 'run `pipeline run` to freeze it, or pass the data folder it ran in: --data DIR');
+      throw new UserError(
+        `stage '${id}' of the lock has no frozen output in ${dataDir}`,
+        { file: lockFile, key: id },
+        'run `pipeline run` to freeze it, or pass the data folder it ran in: --data DIR',
+      );
     }
     const manifestBytes = readFileSync(manifestFile);
     const manifest = JSON.parse(manifestBytes.toString('utf8')) as StageManifest;
     if (manifest.outputDigest !== entry.outputDigest) {
-      throw new UserError(`stage '${id}' in the store has output ${manifest.outputDigest.slice(0, 12)}, the lock says ${entry.outputDigest.slice(0, 12)}`, { file: lockFile, key: id }, 'run `pipeline run` so the lock and the store agree');
+      throw new UserError(
+        `stage '${id}' in the store has output ${manifest.outputDigest.slice(0, 12)}, the lock says ${entry.outputDigest.slice(0, 12)}`,
+        { file: lockFile, key: id },
+        'run `pipeline run` so the lock and the store agree',
+      );
     }
     const files = [
       ...manifest.files.map((f) => ({ ...f, under: 'outputs' })),
@@ -38,7 +46,11 @@ export function readLocalRun(pipelineFile: string, dataDir: string): LocalRun {
     ].map((f) => {
       const file = join(dir, f.under, f.path);
       if (existsSync(file) && lstatSync(file).isSymbolicLink()) {
-        throw new UserError(`${f.under}/${f.path} of stage '${id}' is a symbolic link, which a registry blob cannot hold`, { file }, 'freeze a copy of the file instead of a link');
+        throw new UserError(
+          `${f.under}/${f.path} of stage '${id}' is a symbolic link, which a registry blob cannot hold`,
+          { file },
+          'freeze a copy of the file instead of a link',
+        );
       }
       return { title: `${f.under}/${f.path}`, digest: `sha256:${f.sha256}`, sizeBytes: f.bytes, file };
     });

@@ -6,7 +6,8 @@ import { fetchManifest, fetchRunConfig, listRuns, type RemoteRun } from './run-i
 
 export async function newestRun(client: OciClient, experiment: string): Promise<RemoteRun> {
   const runs = await listRuns(client, experiment);
-  if (!runs.length) throw new UserError(`no run of experiment ${experiment} in ${client.registry}/${client.repository}`, { key: 'pull' }, 'push one first: pipeline push REF');
+  if (!runs.length)
+    throw new UserError(`no run of experiment ${experiment} in ${client.registry}/${client.repository}`, { key: 'pull' }, 'push one first: pipeline push REF');
   let best: { run: RemoteRun; time: string } | null = null;
   for (const run of runs) {
     const config = await fetchRunConfig(client, (await fetchManifest(client, run.tag)).manifest);

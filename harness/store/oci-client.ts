@@ -65,7 +65,14 @@ export class OciClient {
     private readonly options: ClientOptions,
   ) {
     const caFile = caFileFor(registry, options.caFile);
-    if (caFile && !existsSync(caFile)) throw new RegistryError(registry, null, null, `CA file ${caFile} does not exist`, 'pass the PEM file of the CA that signed the registry certificate: --ca FILE');
+    if (caFile && !existsSync(caFile))
+      throw new RegistryError(
+        registry,
+        null,
+        null,
+        `CA file ${caFile} does not exist`,
+        'pass the PEM file of the CA that signed the registry certificate: --ca FILE',
+      );
     this.ca = caFile ? readFileSync(caFile) : undefined;
     const secure = !(isLoopbackRegistry(registry) && !caFile);
     this.base = `${secure ? 'https' : 'http'}://${registry}`;

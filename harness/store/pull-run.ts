@@ -34,7 +34,10 @@ export async function openRun(client: OciClient, remote: RemoteRun): Promise<Ope
 }
 
 /** Stage manifests and the lock of a run, each blob's digest checked, then the run checked as a whole. */
-export async function readRunManifests(client: OciClient, run: OpenedRun): Promise<{ stages: Map<string, { bytes: Buffer; manifest: StageManifest }>; lock: LockFile }> {
+export async function readRunManifests(
+  client: OciClient,
+  run: OpenedRun,
+): Promise<{ stages: Map<string, { bytes: Buffer; manifest: StageManifest }>; lock: LockFile }> {
   const layers = layerTitles(run.manifest);
   const stages = new Map<string, { bytes: Buffer; manifest: StageManifest }>();
   const findings: string[] = [];
@@ -47,7 +50,8 @@ export async function readRunManifests(client: OciClient, run: OpenedRun): Promi
   const lockLayer = layers.get(LOCK_TITLE)!;
   const lock = JSON.parse((await fetchBlobBytes(client, lockLayer.digest, LOCK_TITLE)).toString('utf8')) as LockFile;
   findings.push(...checkLock(lock, run.config));
-  if (findings.length) throw new CheckFailed(`run ${run.config.runDigest.slice(0, RUN_ID_LENGTH)} is refused: its lock and manifests name blobs that do not match`, findings);
+  if (findings.length)
+    throw new CheckFailed(`run ${run.config.runDigest.slice(0, RUN_ID_LENGTH)} is refused: its lock and manifests name blobs that do not match`, findings);
   return { stages, lock };
 }
 

@@ -27,13 +27,19 @@ export async function pushRun(
   run: LocalRun,
   opts: { mountFrom?: readonly string[]; annotate?: (configDigest: string) => Record<string, string>; log?: (line: string) => void } = {},
 ): Promise<PushOutcome> {
-  if (experiment.length > 62) throw new UserError(`experiment name '${experiment}' is longer than 62 characters`, { key: 'experiment.name' }, 'a registry tag holds the name and a 64-digit digest in 128 characters: shorten the name');
+  if (experiment.length > 62)
+    throw new UserError(
+      `experiment name '${experiment}' is longer than 62 characters`,
+      { key: 'experiment.name' },
+      'a registry tag holds the name and a 64-digit digest in 128 characters: shorten the name',
+    );
   const artifact = buildRunArtifact(experiment, run.stages, run.lockText, opts.annotate);
   const runId = artifact.config.runDigest.slice(0, RUN_ID_LENGTH);
   const blobs: Record<BlobOutcome, number> = { present: 0, mounted: 0, uploaded: 0 };
   const tagTarget = client.path(`manifests/${artifact.tag}`);
   const head = await client.send('HEAD', tagTarget, { headers: { accept: MEDIA_TYPES.manifest } });
-  if (head.status === 200) return { runId, tag: artifact.tag, manifestDigest: String(head.headers['docker-content-digest'] ?? ''), action: 'already there', blobs, uploadedBytes: 0 };
+  if (head.status === 200)
+    return { runId, tag: artifact.tag, manifestDigest: String(head.headers['docker-content-digest'] ?? ''), action: 'already there', blobs, uploadedBytes: 0 };
   if (head.status !== 404) throw client.unexpected('HEAD', tagTarget, head, `cannot tell whether run ${runId} is there`);
   let uploadedBytes = 0;
   const seen = new Set<string>();

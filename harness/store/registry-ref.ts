@@ -33,7 +33,8 @@ export function parseRegistryRef(text: string, key: string): RegistryRef {
   if (at >= 0) {
     run = rest.slice(at + 1);
     rest = rest.slice(0, at);
-    if (!/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(run)) throw new UserError(`'${run}' is not a run id`, { key }, 'a run id is the 12 hex digits `pipeline push` printed, or a tag');
+    if (!/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(run))
+      throw new UserError(`'${run}' is not a run id`, { key }, 'a run id is the 12 hex digits `pipeline push` printed, or a tag');
   }
   if (!rest || !rest.split('/').every((c) => COMPONENT.test(c))) {
     throw new UserError(`'${rest}' is not a repository name`, { key }, 'lowercase letters, digits and . _ - between slashes, e.g. team/benchgraph');

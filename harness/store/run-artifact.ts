@@ -121,7 +121,12 @@ export interface RunArtifact {
   blobs: RunFile[];
 }
 
-export function buildRunArtifact(experiment: string, stages: readonly StageFiles[], lockText: string, annotate: (configDigest: string) => Record<string, string> = () => ({})): RunArtifact {
+export function buildRunArtifact(
+  experiment: string,
+  stages: readonly StageFiles[],
+  lockText: string,
+  annotate: (configDigest: string) => Record<string, string> = () => ({}),
+): RunArtifact {
   const sorted = [...stages].sort((a, b) => a.id.localeCompare(b.id));
   const records: Record<string, RunStageRecord> = {};
   const layers: RunFile[] = [];
@@ -134,7 +139,11 @@ export function buildRunArtifact(experiment: string, stages: readonly StageFiles
   const lockBytes = Buffer.from(lockText);
   layers.push({ title: LOCK_TITLE, digest: digestOf(lockBytes), sizeBytes: lockBytes.length, bytes: lockBytes });
   const runDigest = runDigestOf(experiment, records);
-  const time = sorted.map((s) => s.endedAt).sort().at(-1) ?? '';
+  const time =
+    sorted
+      .map((s) => s.endedAt)
+      .sort()
+      .at(-1) ?? '';
   const config: RunConfig = { format: RUN_CONFIG_FORMAT, experiment, runDigest, time, stages: records };
   const configBytes = Buffer.from(JSON.stringify(config, null, 1) + '\n');
   const sampleKey = sorted.find((s) => s.uses === 'sample')?.key;

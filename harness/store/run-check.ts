@@ -42,9 +42,12 @@ export function checkRunHead(tag: string, manifest: OciManifest, config: RunConf
 export function checkStage(id: string, config: RunConfig, stage: StageManifest, manifest: OciManifest): string[] {
   const want = config.stages[id]!;
   const out: string[] = [];
-  if (stage.kind !== want.uses || stage.key !== want.key) out.push(`stage ${id}: manifest.json is of ${stage.kind}/${stage.key.slice(0, 12)}, the run names ${want.uses}/${want.key.slice(0, 12)}`);
-  if (stage.outputDigest !== want.outputDigest || merkleRoot(stage.files) !== want.outputDigest) out.push(`stage ${id}: its files do not hash to output digest ${want.outputDigest.slice(0, 12)}`);
-  if (stage.observationFiles && merkleRoot(stage.observationFiles) !== stage.observationsDigest) out.push(`stage ${id}: its observation files do not hash to ${String(stage.observationsDigest).slice(0, 12)}`);
+  if (stage.kind !== want.uses || stage.key !== want.key)
+    out.push(`stage ${id}: manifest.json is of ${stage.kind}/${stage.key.slice(0, 12)}, the run names ${want.uses}/${want.key.slice(0, 12)}`);
+  if (stage.outputDigest !== want.outputDigest || merkleRoot(stage.files) !== want.outputDigest)
+    out.push(`stage ${id}: its files do not hash to output digest ${want.outputDigest.slice(0, 12)}`);
+  if (stage.observationFiles && merkleRoot(stage.observationFiles) !== stage.observationsDigest)
+    out.push(`stage ${id}: its observation files do not hash to ${String(stage.observationsDigest).slice(0, 12)}`);
   const layers = layerTitles(manifest);
   const expected = new Set<string>([`${id}/manifest.json`]);
   for (const [under, files] of [
@@ -56,7 +59,8 @@ export function checkStage(id: string, config: RunConfig, stage: StageManifest, 
       expected.add(title);
       const l = layers.get(title);
       if (!l) out.push(`stage ${id}: ${under}/${f.path} is not in the run`);
-      else if (l.digest !== `sha256:${f.sha256}` || l.size !== f.bytes) out.push(`stage ${id}: blob ${l.digest} at ${under}/${f.path} is not the file the stage manifest names (sha256:${f.sha256})`);
+      else if (l.digest !== `sha256:${f.sha256}` || l.size !== f.bytes)
+        out.push(`stage ${id}: blob ${l.digest} at ${under}/${f.path} is not the file the stage manifest names (sha256:${f.sha256})`);
     }
   }
   for (const t of layers.keys()) if (t.startsWith(`${id}/`) && !expected.has(t)) out.push(`stage ${id}: layer ${t} is not named by its manifest`);
@@ -69,7 +73,8 @@ export function checkLock(lock: LockFile, config: RunConfig): string[] {
   for (const id of ids) {
     const l = lock.stages[id];
     const c = config.stages[id];
-    if (!l || !c || l.uses !== c.uses || l.key !== c.key || l.outputDigest !== c.outputDigest) out.push(`pipeline.lock: stage ${id} differs from the run config`);
+    if (!l || !c || l.uses !== c.uses || l.key !== c.key || l.outputDigest !== c.outputDigest)
+      out.push(`pipeline.lock: stage ${id} differs from the run config`);
   }
   return out;
 }

@@ -41,8 +41,13 @@ export async function resolveRun(client: OciClient, id: string, shown: string): 
   const runs = await listRuns(client);
   const hits = runs.filter((r) => r.tag === id || r.runDigest.startsWith(id));
   if (hits.length === 1) return hits[0]!;
-  if (!hits.length) throw new UserError(`no run ${id} in ${client.registry}/${client.repository}`, { key: shown }, '`pipeline history REF` lists the runs there');
-  throw new UserError(`run id ${id} names ${hits.length} runs in ${client.registry}/${client.repository}`, { key: shown }, 'give more digits of the run digest');
+  if (!hits.length)
+    throw new UserError(`no run ${id} in ${client.registry}/${client.repository}`, { key: shown }, '`pipeline history REF` lists the runs there');
+  throw new UserError(
+    `run id ${id} names ${hits.length} runs in ${client.registry}/${client.repository}`,
+    { key: shown },
+    'give more digits of the run digest',
+  );
 }
 
 export interface FetchedManifest {
@@ -56,11 +61,25 @@ export async function fetchManifest(client: OciClient, reference: string): Promi
   if (a.status !== 200) throw client.unexpected('GET', target, a, `cannot read run ${reference}`);
   const digest = 'sha256:' + sha256Hex(a.body);
   const header = a.headers['docker-content-digest'];
-  if (reference.startsWith('sha256:') && digest !== reference) throw new UserError(`the manifest served for ${reference} hashes to ${digest}`, { key: client.registry }, 'the registry storage is damaged: refuse this run');
-  if (typeof header === 'string' && header !== digest) throw new UserError(`the manifest of ${reference} hashes to ${digest}, the registry says ${header}`, { key: client.registry }, 'the registry storage is damaged: refuse this run');
+  if (reference.startsWith('sha256:') && digest !== reference)
+    throw new UserError(
+      `the manifest served for ${reference} hashes to ${digest}`,
+      { key: client.registry },
+      'the registry storage is damaged: refuse this run',
+    );
+  if (typeof header === 'string' && header !== digest)
+    throw new UserError(
+      `the manifest of ${reference} hashes to ${digest}, the registry says ${header}`,
+      { key: client.registry },
+      'the registry storage is damaged: refuse this run',
+    );
   const manifest = JSON.parse(a.body.toString('utf8')) as OciManifest;
   if (manifest.mediaType !== MEDIA_TYPES.manifest || manifest.config?.mediaType !== MEDIA_TYPES.run) {
-    throw new UserError(`${reference} is not a benchgraph run (config ${manifest.config?.mediaType ?? 'missing'})`, { key: client.registry }, 'name a run `pipeline push` made');
+    throw new UserError(
+      `${reference} is not a benchgraph run (config ${manifest.config?.mediaType ?? 'missing'})`,
+      { key: client.registry },
+      'name a run `pipeline push` made',
+    );
   }
   return { manifest, digest };
 }
@@ -72,9 +91,14 @@ export async function fetchRunConfig(client: OciClient, manifest: OciManifest): 
   if (a.status !== 200) throw client.unexpected('GET', target, a, `cannot read the run config ${manifest.config.digest}`);
   const got = 'sha256:' + sha256Hex(a.body);
   if (got !== manifest.config.digest) {
-    throw new UserError(`blob ${manifest.config.digest} (run config) hashes to ${got}`, { key: client.registry }, 'the registry storage is damaged: refuse this run');
+    throw new UserError(
+      `blob ${manifest.config.digest} (run config) hashes to ${got}`,
+      { key: client.registry },
+      'the registry storage is damaged: refuse this run',
+    );
   }
   const config = JSON.parse(a.body.toString('utf8')) as RunConfig;
-  if (config.format !== RUN_CONFIG_FORMAT) throw new UserError(`run config format ${String(config.format)} is not ${RUN_CONFIG_FORMAT}`, { key: client.registry }, 'update benchgraph');
+  if (config.format !== RUN_CONFIG_FORMAT)
+    throw new UserError(`run config format ${String(config.format)} is not ${RUN_CONFIG_FORMAT}`, { key: client.registry }, 'update benchgraph');
   return config;
 }
