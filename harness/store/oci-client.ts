@@ -116,6 +116,15 @@ export class OciClient {
 
   /** A RegistryError for an answer that was not the expected one. */
   unexpected(method: string, target: string, answer: Answer, what: string): RegistryError {
+    if (answer.status === 400 && answer.body.toString('utf8').includes('HTTP request to an HTTPS server')) {
+      return new RegistryError(
+        this.registry,
+        400,
+        'HTTPS',
+        `registry ${this.registry} speaks HTTPS (it answered 400 to plain HTTP ${method} ${new URL(target, this.base).pathname}), and no CA certificate for it was given`,
+        'give the CA that signed its certificate: --ca FILE or BENCHGRAPH_REGISTRY_CA=FILE (or /etc/docker/certs.d/HOST/ca.crt)',
+      );
+    }
     const e = registryErrorCode(answer.body.toString('utf8'));
     return this.failure(method, target, answer.status, e?.code ?? null, e ? `${what}: ${e.message || e.code}` : what);
   }
