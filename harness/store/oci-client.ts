@@ -6,7 +6,7 @@
 // if any), a Basic challenge gets the credentials. Every failure is one
 // RegistryError line naming the registry's answer and a remedy.
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseChallenge } from './auth-challenge.js';
@@ -55,7 +55,8 @@ export function caFileFor(registry: string, given: string | null | undefined, en
 export class OciClient {
   readonly base: string;
   private readonly ca: Buffer | undefined;
-  private readonly agent: http.Agent;
+  private agent: http.Agent | HttpsAgent | null = null;
+  private readonly secure: boolean;
   private authorization: string | null = null;
   private credentials: Credentials | null | undefined;
 
@@ -74,9 +75,8 @@ export class OciClient {
         'pass the PEM file of the CA that signed the registry certificate: --ca FILE',
       );
     this.ca = caFile ? readFileSync(caFile) : undefined;
-    const secure = !(isLoopbackRegistry(registry) && !caFile);
-    this.base = `${secure ? 'https' : 'http'}://${registry}`;
-    this.agent = secure ? new https.Agent({ keepAlive: true, ca: this.ca, maxSockets: 4 }) : new http.Agent({ keepAlive: true, maxSockets: 4 });
+    this.secure = !(isLoopbackRegistry(registry) && !caFile);
+    this.base = `${this.secure ? 'https' : 'http'}://${registry}`;
     this.credentials = options.credentials;
   }
 
@@ -86,7 +86,7 @@ export class OciClient {
   }
 
   close(): void {
-    this.agent.destroy();
+    this.agent?.destroy();
   }
 
   /** Sends a request (authenticating on a 401) and reads the whole answer. */
@@ -144,15 +144,20 @@ export class OciClient {
     return new URL(target, this.base);
   }
 
-  private raw(method: string, url: URL, opts: SendOptions, withAuth: boolean): Promise<IncomingMessage> {
+  private async raw(method: string, url: URL, opts: SendOptions, withAuth: boolean): Promise<IncomingMessage> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (withAuth && this.authorization) headers['authorization'] = this.authorization;
     if (opts.body) headers['content-length'] = String(opts.body.length);
     else if (method === 'PUT' || method === 'POST' || method === 'PATCH') headers['content-length'] = '0';
-    const lib = url.protocol === 'https:' ? https : http;
+    // node:https (and TLS) loads only for a registry spoken to over HTTPS: a loopback pull starts faster.
+    const lib = url.protocol === 'https:' ? (await import('node:https')).default : http;
     const sameOrigin = url.origin === new URL(this.base).origin;
+    if (sameOrigin && !this.agent)
+      this.agent = this.secure
+        ? new (await import('node:https')).Agent({ keepAlive: true, ca: this.ca, maxSockets: 4 })
+        : new http.Agent({ keepAlive: true, maxSockets: 4 });
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method, headers, agent: sameOrigin ? this.agent : undefined, ca: this.ca }, resolve);
+      const req = lib.request(url, { method, headers, agent: sameOrigin ? this.agent! : undefined, ca: this.ca }, resolve);
       req.on('error', (e: NodeJS.ErrnoException) => reject(this.unreachable(method, url, e)));
       req.end(opts.body);
     });
