@@ -1,7 +1,7 @@
 // The team store commands: push and pull of frozen runs to and from an OCI
 // registry (harness/store/). Thin: flags in, library calls, one line out. The
 // store modules load inside run(), so other commands never pay for them.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { CliCommand } from './cli-command.js';
 import type { FlagSpec } from './parse-args.js';
 
@@ -53,7 +53,8 @@ export const pushCommand: CliCommand = {
     const run = readLocalRun(file, dataOf(flags));
     const client = clientFor(ref, caOf(flags), 'pull,push');
     try {
-      const r = await pushRun(client, config.experiment.name, run, { mountFrom: listFlag(flags['mount-from']) });
+      const { signer } = await import('../store/run-signature.js');
+      const r = await pushRun(client, config.experiment.name, run, { mountFrom: listFlag(flags['mount-from']), annotate: signer(config.store, dirname(file)) });
       const at = `${ref.registry}/${ref.repository}@${r.runId}`;
       if (flags['json']) process.stdout.write(JSON.stringify({ ...r, ref: at }) + '\n');
       else {
@@ -106,6 +107,11 @@ export const pullCommand: CliCommand = {
         return 0;
       }
       const c = await configOnce();
+      const problem = (await import('../store/run-signature.js')).signatureProblem(c.store, dirname(file), run.manifest);
+      if (problem) {
+        const { CheckFailed } = await import('../errors.js');
+        throw new CheckFailed(`run ${remote.runDigest.slice(0, 12)} is refused: ${problem}; nothing local was changed`);
+      }
       const { acquireDataLock } = await import('../engine/data-lock.js');
       const release = acquireDataLock(dataDir);
       try {
