@@ -111,3 +111,15 @@ test('compare of two runs in the registry reads them without a local copy of eit
   t.false(existsSync(join(cwd, '.data')));
   t.false(existsSync(join(cwd, 'reports')));
 });
+
+test('a push with --mount-from links the blobs another repository of the registry holds instead of uploading them', async (t) => {
+  await push(runA, 'team/mount-source');
+  const r = await runCli(['push', '--json', '--mount-from', 'team/mount-source', `${registry.address}/team/mount-target`], runA);
+  t.is(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { action: string; blobs: { uploaded: number; mounted: number }; uploadedBytes: number };
+  t.is(out.action, 'pushed');
+  t.is(out.blobs.uploaded, 0);
+  t.true(out.blobs.mounted > 0);
+  const pulled = await runCli(['pull', `${registry.address}/team/mount-target@${r.stdout.match(/"runId":"([0-9a-f]+)"/)![1]}`], emptyProject());
+  t.is(pulled.code, 0, pulled.stderr);
+});
