@@ -123,3 +123,22 @@ test('a push with --mount-from links the blobs another repository of the registr
   const pulled = await runCli(['pull', `${registry.address}/team/mount-target@${r.stdout.match(/"runId":"([0-9a-f]+)"/)![1]}`], emptyProject());
   t.is(pulled.code, 0, pulled.stderr);
 });
+
+test("pull of a repository without a run id takes the experiment's newest run", async (t) => {
+  await push(runA, 'team/newest');
+  await push(runB, 'team/newest');
+  const c = client('team/newest');
+  let newest: string;
+  try {
+    const opened = await Promise.all((await listRuns(c)).map((r) => openRun(c, r)));
+    newest = opened
+      .sort((a, b) => a.config.time.localeCompare(b.config.time))
+      .at(-1)!
+      .config.runDigest.slice(0, 12);
+  } finally {
+    c.close();
+  }
+  const r = await runCli(['pull', '--json', `${registry.address}/team/newest`], emptyProject());
+  t.is(r.code, 0, r.stderr);
+  t.is((JSON.parse(r.stdout) as { runId: string }).runId, newest);
+});

@@ -78,6 +78,7 @@ export const pullCommand: CliCommand = {
     'temporary folder; a run whose lock or manifests name blobs that do not match is refused and nothing local is',
     'changed. Then its stage folders go into the store, the lock names them, and the report is published, so',
     '`pipeline audit` verifies it and `pipeline run --only analyze,report` reuses its samples.',
+    'With store.signing in pipeline.yaml, a run that is unsigned or signed by a key not trusted is refused.',
     '--json prints {"runId","tag","action","stagesFetched","fetchedBytes"}.',
   ].join('\n'),
   flags: { ...STORE_FLAGS, replace: { kind: 'boolean', help: 'replace a stage frozen here under the same key with other outputs (push it first to keep it)' } },
