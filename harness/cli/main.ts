@@ -23,6 +23,8 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   compare: async () => (await import('./compare-command.js')).compareCommand,
   init: async () => (await import('./init-command.js')).initCommand,
   history: async () => (await import('./history-command.js')).historyCommand,
+  push: async () => (await import('./store-commands.js')).pushCommand,
+  pull: async () => (await import('./store-commands.js')).pullCommand,
   'session-job': async () => (await import('./session-job-command.js')).sessionJobCommand,
 };
 

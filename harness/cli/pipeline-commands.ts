@@ -118,10 +118,16 @@ export const statusCommand: CliCommand = {
 
 export const auditCommand: CliCommand = {
   summary: 're-hash every frozen output, pinned artifact and report',
-  usage: 'pipeline audit [-f FILE] [--json]',
-  about: 'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.',
-  flags: COMMON,
+  usage: 'pipeline audit [-f FILE] [--json] | pipeline audit --remote REF@RUN [--ca FILE] [--json]',
+  about:
+    'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.\nWith --remote, re-hashes every blob of a run in a registry as it streams, keeping no copy.',
+  flags: {
+    ...COMMON,
+    remote: { kind: 'string', value: 'REF@RUN', help: 'audit a run in a registry instead (harness/store/)' },
+    ca: { kind: 'string', value: 'FILE', help: "CA file of the registry's certificate (or $BENCHGRAPH_REGISTRY_CA)" },
+  },
   run: async ({ flags }) => {
+    if (typeof flags['remote'] === 'string') return (await import('../store/remote-audit-command.js')).auditRemote(flags);
     const { config, dataDir } = load(flags);
     const { auditPipeline } = await import('../engine/audit.js');
     const result = await auditPipeline(config, dataDir);
