@@ -39,7 +39,7 @@ const report: StageDefinition = {
   inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const [{ readLaunchRows }, { readPageLibraries }, { readProvenance, readStageRuns }, { renderReport }, { reportOptions }] = await Promise.all([
+    const [{ readLaunchRows }, { readPageLibraries }, { readProvenance }, { renderReport }, { reportOptions }] = await Promise.all([
       import('../harness/report/launch-rows.js'),
       import('../harness/report/page-libraries.js'),
       import('../harness/report/read-provenance.js'),
@@ -65,7 +65,6 @@ const report: StageDefinition = {
       preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) =>
         w ? { launches: w.launches, failures: w.failures } : null,
       ),
-      stageRuns: readStageRuns(ctx.inputs),
       coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, ctx.config.design),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
       provenance: readProvenance({

@@ -33,9 +33,3 @@ export function folderBytes(dir: string, edit: (name: string, bytes: Buffer) => 
   walk(dir);
   return out;
 }
-
-/** REPRODUCE.md without its line of stage durations (read from the manifests of the stages that ran: a rerun of analyze takes its own time). */
-export function withoutDurations(name: string, bytes: Buffer): Buffer {
-  if (!name.endsWith('REPRODUCE.md')) return bytes;
-  return Buffer.from(bytes.toString('utf8').replace(/the last run's stages took [^\n]*/g, "the last run's stages took (durations)"));
-}
