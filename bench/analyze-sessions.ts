@@ -4,7 +4,8 @@
 // Prints the wall time of pairing plus the two-level bootstraps.
 // Run: npx tsc -p . && node dist/bench/analyze-sessions.js
 import { seededRandom } from '../harness/stats/seeded-random.js';
-import { pairSessions, twoLevelBootstrap, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
+import { pairSessions, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
+import { twoLevelBootstrapFast } from '../harness/stats/two-level-bootstrap-fast.js';
 
 const cohorts = ['numpy', 'shell'];
 const paths: Record<string, number> = { docker: 400, lazy: 180, 'oci-full': 600 };
@@ -46,7 +47,7 @@ const t0 = performance.now();
 let differences = 0;
 for (const [key, list] of rows) {
   for (const { a, b } of comparisons) {
-    twoLevelBootstrap(pairSessions(list, a, b), { resamples, confidence: 0.95, seed: `${key}|${a}|${b}` });
+    twoLevelBootstrapFast(pairSessions(list, a, b), { resamples, confidence: 0.95, seed: `${key}|${a}|${b}` });
     differences++;
   }
 }

@@ -9,7 +9,8 @@ import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import { carryoverOf } from './carryover-diagnostics.js';
 import { phaseSpans } from './phase-spans.js';
-import { cellKey, differenceResults, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
+import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
+import { fastDifferenceResults } from './difference-results-fast.js';
 import { withConfirmation } from './confirmation-verdicts.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
@@ -142,11 +143,11 @@ export function analyzeSamples(
   }
 
   const comparisons = resolveComparisons(rules.comparisons, allPaths);
-  const all = differenceResults(data, rules, comparisons);
+  const all = fastDifferenceResults(data, rules, comparisons);
   // With a confirmation session, every difference is judged again on the planned sessions alone.
   const planned =
     confirmation?.session != null
-      ? differenceResults({ cells: data.cells, values: data.values.filter((r) => r.session <= confirmation.plannedSessions) }, rules, comparisons)
+      ? fastDifferenceResults({ cells: data.cells, values: data.values.filter((r) => r.session <= confirmation.plannedSessions) }, rules, comparisons)
       : all;
   const differences = withConfirmation(all, planned, confirmation);
 

@@ -11,9 +11,11 @@
 // stats/two-level-median.ts). Per configured comparison (a, b), per state,
 // when a or b prints marks: for each span name in either, median span of a
 // minus median span of b with the two-level paired interval of the
-// differences (stats/two-level-bootstrap.ts) and the same detection rule.
+// differences (stats/two-level-bootstrap.ts, computed by its fast twin) and the
+// same detection rule.
 // Medians of spans do not add up to the median Ready exactly.
-import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
+import { pairSessions } from '../stats/two-level-bootstrap.js';
+import { twoLevelBootstrapFast } from '../stats/two-level-bootstrap-fast.js';
 import { twoLevelMedian } from '../stats/two-level-median.js';
 import { sessionTInterval } from '../stats/session-t-interval.js';
 import { isDetected } from '../stats/detection-rule.js';
@@ -121,7 +123,7 @@ export function phaseSpans(
             ...a.map((l) => ({ session: l.session, round: l.round, path: cmp.a, value: spanOf(l, name) })),
             ...b.map((l) => ({ session: l.session, round: l.round, path: cmp.b, value: spanOf(l, name) })),
           ];
-          const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), options(cohort, state, cmp.a, cmp.b, name));
+          const r = twoLevelBootstrapFast(pairSessions(rows, cmp.a, cmp.b), options(cohort, state, cmp.a, cmp.b, name));
           const between = sessionTInterval(
             r.perSession.map((s) => s.observed),
             rules.bootstrap.confidence,

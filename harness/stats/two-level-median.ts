@@ -2,8 +2,10 @@
 // rounds within sessions), by the very draws of two-level-bootstrap.ts: each
 // round is paired with a constant partner 0, so median(a) - median(b) is
 // median(a) and the draw order, percentiles and seed handling are the ones the
-// differences use. Rows are {session, round, value} of one cell.
-import { twoLevelBootstrap, type BootstrapOptions, type PairedSession } from './two-level-bootstrap.js';
+// differences use (computed by two-level-bootstrap-fast.ts, the same numbers).
+// Rows are {session, round, value} of one cell.
+import type { BootstrapOptions, PairedSession } from './two-level-bootstrap.js';
+import { twoLevelBootstrapFast } from './two-level-bootstrap-fast.js';
 
 export interface MedianInterval {
   /** Sessions and rounds with at least one value. */
@@ -33,6 +35,6 @@ export function twoLevelMedian(rows: readonly { session: number; round: number; 
       const rounds = bySession.get(session)!;
       return { session, rounds: [...rounds.keys()].sort((x, y) => x - y).map((k) => ({ a: rounds.get(k)!, b: [0] })) };
     });
-  const r = twoLevelBootstrap(sessions, options);
+  const r = twoLevelBootstrapFast(sessions, options);
   return { sessions: r.sessions, rounds: r.rounds, n, medianMs: r.observed, lowMs: r.low, highMs: r.high };
 }
