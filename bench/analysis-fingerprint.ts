@@ -13,7 +13,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules, type AnalysisRules } from '../harness/analysis/analysis-rules.js';
+import type { AnalysisResult, ConfirmationInput } from '../harness/analysis/analysis-result.js';
+import type { SampleData } from '../harness/analysis/sample-data.js';
+import { isDeepStrictEqual } from 'node:util';
+import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
@@ -40,14 +44,24 @@ async function emit(name: string, value: unknown): Promise<void> {
   console.log(`${createHash('sha256').update(text).digest('hex')}  ${name}.json`);
 }
 
+/** The analyze stage's result (worker threads); in a full run also checked against analyzeSamples() in this thread. */
+async function analyzed(data: SampleData, rules: AnalysisRules, confirmation: ConfirmationInput | null): Promise<AnalysisResult> {
+  const result = await analyzeSamplesInWorkers(data, rules, null, confirmation);
+  if (!quick && !isDeepStrictEqual(result, analyzeSamples(data, rules, null, confirmation))) {
+    console.error('analyzeSamplesInWorkers and analyzeSamples differ');
+    process.exitCode = 1;
+  }
+  return result;
+}
+
 async function analyzeRows(name: string, rows: readonly SampleRow[], section: unknown): Promise<void> {
   const file = join(tmp, `${name}.duckdb`);
   await writeSamplesTable(file, rows);
   const data = await readSamples(file);
   const rules = analysisRules(section);
-  await emit(name, analyzeSamples(data, rules, null));
+  await emit(name, await analyzed(data, rules, null));
   const sessions = Math.max(0, ...data.values.map((v) => v.session));
-  if (sessions > 1) await emit(`${name}.confirm`, analyzeSamples(data, rules, null, { plannedSessions: sessions - 1, session: sessions }));
+  if (sessions > 1) await emit(`${name}.confirm`, await analyzed(data, rules, { plannedSessions: sessions - 1, session: sessions }));
 }
 
 try {
@@ -55,11 +69,14 @@ try {
   const csvs = ['reports/lazy-startup/samples.csv'];
   for (const run of (await readdir('reports/lazy-startup/runs')).sort()) csvs.push(`reports/lazy-startup/runs/${run}/samples.csv`);
   for (const csv of csvs) {
-    const name = csv.replace(/^reports\//, '').replace(/\/samples\.csv$/, '').replace(/\//g, '_');
+    const name = csv
+      .replace(/^reports\//, '')
+      .replace(/\/samples\.csv$/, '')
+      .replace(/\//g, '_');
     await analyzeRows(name, parseSampleCsv(await readFile(csv, 'utf8'), csv), section);
   }
   const spanRules = analysisRules({ bootstrap: { resamples: 2000, seed: 'fingerprint' }, comparisons: [{ a: 'docker', b: 'lazy' }] });
-  await emit('made-up-phases', analyzeSamples(madeUpPhaseSamples(3, 12), spanRules, null));
+  await emit('made-up-phases', await analyzed(madeUpPhaseSamples(3, 12), spanRules, null));
 
   if (!quick) {
     const rows = syntheticSamples({

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { UserError } from '../harness/errors.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
-import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
+import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { readPreparation } from '../harness/analysis/read-preparation.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
@@ -31,7 +31,12 @@ const analyze: StageDefinition = {
     const confirmFile = findInputFile(ctx.inputs, 'confirm.json');
     const confirm = confirmFile ? (JSON.parse(await readFile(confirmFile.file, 'utf8')) as ConfirmRecord) : null;
     const started = performance.now();
-    const result = analyzeSamples(data, rules, preparation, confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null);
+    const result = await analyzeSamplesInWorkers(
+      data,
+      rules,
+      preparation,
+      confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null,
+    );
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s`,

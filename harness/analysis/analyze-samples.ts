@@ -7,10 +7,9 @@ import { sessionSpread, varianceComponents, type CellValue } from '../stats/vari
 import { confirmationCost, planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
-import { carryoverOf } from './carryover-diagnostics.js';
+import { analysisParts, type AnalysisParts } from './analysis-parts.js';
 import { phaseSpans } from './phase-spans.js';
 import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
-import { fastDifferenceResults } from './difference-results-fast.js';
 import { withConfirmation } from './confirmation-verdicts.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
@@ -46,6 +45,17 @@ export function analyzeSamples(
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null = null,
 ): AnalysisResult {
+  return analyzeWithParts(data, rules, preparation, confirmation, analysisParts(data, rules, confirmation));
+}
+
+/** analyzeSamples() with its bootstraps already computed (analysis-parts.ts; in worker threads: analyze-in-workers.ts). */
+export function analyzeWithParts(
+  data: SampleData,
+  rules: AnalysisRules,
+  preparation: PreparationCost[] | null,
+  confirmation: ConfirmationInput | null,
+  parts: AnalysisParts,
+): AnalysisResult {
   const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
   const states = uniqueSorted(data.cells.map((c) => c.state));
@@ -79,6 +89,7 @@ export function analyzeSamples(
   const cells: CellStatistics[] = [];
   const planCells: PlanCell[] = [];
   const bytes: BytesResult[] = [];
+  let task = 0;
   for (const c of data.cells) {
     for (const metric of rules.metrics) {
       const sorted = sortedValues(c.cohort, c.path, c.state, metric);
@@ -87,12 +98,7 @@ export function analyzeSamples(
       const values = cellValues(c.cohort, c.path, c.state, metric);
       const spread = sessionSpread(values);
       const components = varianceComponents(values);
-      const carryover = carryoverOf(byCell.get(key(c.cohort, c.path, c.state)) ?? [], metricValue[metric], data.positions[c.cohort] ?? 0, rules, [
-        c.cohort,
-        c.path,
-        c.state,
-        metric,
-      ]);
+      const carryover = parts.carryover[task++]!;
       if (metric === 'ready') planCells.push({ id: `${c.cohort}/${c.path}/${c.state}`, components });
       cells.push({
         cohort: c.cohort,
@@ -143,12 +149,9 @@ export function analyzeSamples(
   }
 
   const comparisons = resolveComparisons(rules.comparisons, allPaths);
-  const all = fastDifferenceResults(data, rules, comparisons);
+  const all = parts.differences;
   // With a confirmation session, every difference is judged again on the planned sessions alone.
-  const planned =
-    confirmation?.session != null
-      ? fastDifferenceResults({ cells: data.cells, values: data.values.filter((r) => r.session <= confirmation.plannedSessions) }, rules, comparisons)
-      : all;
+  const planned = parts.planned ?? all;
   const differences = withConfirmation(all, planned, confirmation);
 
   return {

@@ -16,18 +16,35 @@ function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
 }
 
-export function fastDifferenceResults(data: Pick<SampleData, 'cells' | 'values'>, rules: AnalysisRules, comparisons: readonly Comparison[]): DifferenceResult[] {
+export function fastDifferenceResults(
+  data: Pick<SampleData, 'cells' | 'values'>,
+  rules: AnalysisRules,
+  comparisons: readonly Comparison[],
+): DifferenceResult[] {
+  return differenceResultsShare(data, rules, comparisons, 0, 1).map((d) => d[1]);
+}
+
+/** The differences numbered part, part + parts, ... in the order of differenceResults(): [number, difference]. */
+export function differenceResultsShare(
+  data: Pick<SampleData, 'cells' | 'values'>,
+  rules: AnalysisRules,
+  comparisons: readonly Comparison[],
+  part: number,
+  parts: number,
+): [number, DifferenceResult][] {
   const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
   const states = uniqueSorted(data.cells.map((c) => c.state));
   const paths = new Map(cohorts.map((cohort) => [cohort, new Set(data.cells.filter((c) => c.cohort === cohort).map((c) => c.path))]));
-  const differences: DifferenceResult[] = [];
+  const differences: [number, DifferenceResult][] = [];
+  let task = -1;
   for (const cohort of cohorts) {
     const sampled = paths.get(cohort)!;
     for (const cmp of comparisons) {
       if (!sampled.has(cmp.a) || !sampled.has(cmp.b)) continue;
       for (const state of states) {
         for (const metric of rules.metrics) {
+          if (++task % parts !== part) continue;
           const value = metricValue[metric];
           const rows: SessionRow[] = [];
           for (const path of [cmp.a, cmp.b]) {
@@ -45,26 +62,29 @@ export function fastDifferenceResults(data: Pick<SampleData, 'cells' | 'values'>
             r.perSession.map((s) => s.observed),
             rules.bootstrap.confidence,
           );
-          differences.push({
-            cohort,
-            state,
-            metric,
-            a: cmp.a,
-            b: cmp.b,
-            rounds: r.rounds,
-            sessions: r.sessions,
-            perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
-            sameDirection: r.sameDirection,
-            betweenSessionEstimated: r.betweenSessionEstimated,
-            observedMs: r.observed,
-            lowMs: r.low,
-            highMs: r.high,
-            resamples: r.resamples,
-            confidence: r.confidence,
-            sessionLowMs: between?.low ?? null,
-            sessionHighMs: between?.high ?? null,
-            detected: isDetected(r, between),
-          });
+          differences.push([
+            task,
+            {
+              cohort,
+              state,
+              metric,
+              a: cmp.a,
+              b: cmp.b,
+              rounds: r.rounds,
+              sessions: r.sessions,
+              perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
+              sameDirection: r.sameDirection,
+              betweenSessionEstimated: r.betweenSessionEstimated,
+              observedMs: r.observed,
+              lowMs: r.low,
+              highMs: r.high,
+              resamples: r.resamples,
+              confidence: r.confidence,
+              sessionLowMs: between?.low ?? null,
+              sessionHighMs: between?.high ?? null,
+              detected: isDetected(r, between),
+            },
+          ]);
         }
       }
     }

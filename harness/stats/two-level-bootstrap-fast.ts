@@ -65,7 +65,11 @@ function pivotedMedian(ix: Pivoted, counts: Int32Array, m: number, under: number
   return a + frac * (values[i]! - a);
 }
 
-export function twoLevelBootstrapFast(allSessions: readonly PairedSession[], options: BootstrapOptions, statistic: PairedStatistic = 'difference'): TwoLevelResult {
+export function twoLevelBootstrapFast(
+  allSessions: readonly PairedSession[],
+  options: BootstrapOptions,
+  statistic: PairedStatistic = 'difference',
+): TwoLevelResult {
   const combine = statistic === 'ratio' ? (x: number, y: number): number => x / y : (x: number, y: number): number => x - y;
   const nullValue = statistic === 'ratio' ? 1 : 0;
   const sessions = allSessions

@@ -1,0 +1,10 @@
+// Worker-thread entry of analyze-in-workers.ts: computes one share of the
+// analysis's bootstraps (analysis-parts.ts) and posts it back.
+import { parentPort, workerData } from 'node:worker_threads';
+import { partsShare } from './analysis-parts.js';
+import type { AnalysisRules } from './analysis-rules.js';
+import type { ConfirmationInput } from './analysis-result.js';
+import type { SampleData } from './sample-data.js';
+
+const job = workerData as { data: SampleData; rules: AnalysisRules; confirmation: ConfirmationInput | null; part: number; parts: number };
+parentPort!.postMessage(partsShare(job.data, job.rules, job.confirmation, job.part, job.parts));
