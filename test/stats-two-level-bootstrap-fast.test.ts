@@ -19,7 +19,17 @@ function madeUpSessions(seed: string, sessions: number, rounds: number, shift: n
   }));
 }
 
+/** Seeded made-up sessions of rounds with exactly one value of each path (the fast path's packed case). */
+function singleValueSessions(seed: string, sessions: number, rounds: number): PairedSession[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: sessions }, (_, s) => ({
+    session: s + 1,
+    rounds: Array.from({ length: rounds }, () => ({ a: [Math.round(300 + 40 * random() + 5 * s)], b: [Math.round(290 + 40 * random())] })),
+  }));
+}
+
 const cases = [
+  { name: 'three sessions of one value per path and round', sessions: singleValueSessions('fast-single', 3, 50) },
   { name: 'one session', sessions: madeUpSessions('fast-1', 1, 60, 0) },
   { name: 'three sessions', sessions: madeUpSessions('fast-3', 3, 40, 15) },
   { name: 'five sessions', sessions: madeUpSessions('fast-5', 5, 25, -10) },
