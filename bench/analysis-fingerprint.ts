@@ -20,7 +20,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
-import { readSamples } from '../harness/analysis/read-samples.js';
+import { readSamplesLean } from '../harness/analysis/read-samples-lean.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
@@ -57,7 +57,7 @@ async function analyzed(data: SampleData, rules: AnalysisRules, confirmation: Co
 async function analyzeRows(name: string, rows: readonly SampleRow[], section: unknown): Promise<void> {
   const file = join(tmp, `${name}.duckdb`);
   await writeSamplesTable(file, rows);
-  const data = await readSamples(file);
+  const data = await readSamplesLean(file);
   const rules = analysisRules(section);
   await emit(name, await analyzed(data, rules, null));
   const sessions = Math.max(0, ...data.values.map((v) => v.session));

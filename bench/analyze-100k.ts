@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { availableParallelism } from 'node:os';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
-import { readSamples } from '../harness/analysis/read-samples.js';
+import { readSamplesLean } from '../harness/analysis/read-samples-lean.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 
@@ -35,7 +35,7 @@ try {
       { a: 'oci-full', b: 'lazy' },
     ],
   });
-  const data = await readSamples(file);
+  const data = await readSamplesLean(file);
   const t2 = performance.now();
   const cpu = process.cpuUsage();
   const result = await analyzeSamplesInWorkers(data, rules, null);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
-import { readSamples } from '../harness/analysis/read-samples.js';
+import { readSamplesLean } from '../harness/analysis/read-samples-lean.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 
@@ -54,7 +54,7 @@ async function write(file: string, roundsPerSession: number): Promise<void> {
 
 async function analyze(file: string): Promise<Measured> {
   const t0 = performance.now();
-  const data = await readSamples(file);
+  const data = await readSamplesLean(file);
   const t1 = performance.now();
   await analyzeSamplesInWorkers(data, rules, null);
   const t2 = performance.now();

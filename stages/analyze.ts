@@ -10,7 +10,7 @@ import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { readPreparation } from '../harness/analysis/read-preparation.js';
-import { readSamples } from '../harness/analysis/read-samples.js';
+import { readSamplesLean } from '../harness/analysis/read-samples-lean.js';
 import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 
 const analyze: StageDefinition = {
@@ -24,7 +24,7 @@ const analyze: StageDefinition = {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
     const rules = analysisRules(ctx.config.analysis);
-    const data = await readSamples(samples.file);
+    const data = await readSamplesLean(samples.file);
     const prep = findInputFile(ctx.inputs, 'preparation.json');
     const preparation = prep ? await readPreparation(prep.file) : null;
     // design.confirm: the sample stage's decision; each difference is then also judged on the planned sessions alone.

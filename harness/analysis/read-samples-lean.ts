@@ -1,0 +1,123 @@
+// readSamples() of read-samples.ts, the same SampleData, in less memory: the
+// analyze stage reads with this one. read-samples.ts turns every valid formal
+// launch into a DuckDB row object at once and derives launch orders from a
+// second list of every launch's slot; at 10^6 launches that peaks near 2 GB.
+// Here the values come one cell at a time (the cells in the order of
+// read-samples.ts's ORDER BY, so the rows are in the same order), and the
+// previous path of a launch without a recorded one is looked up in SQL, by
+// the rule of launch-order.ts: the path at order_in_round - 1 among the formal
+// launches of the same session, cohort and round (should two paths share a
+// slot, read-samples.ts takes either, this one the larger name). read-samples.ts stays as it
+// is: the sample stage's confirmation step runs it, and a change there would
+// change the published sample-stage key. test/analysis-read-samples-lean.test.ts
+// holds the two equal.
+import { Database } from '../db/duckdb.js';
+import type { SampleData, ValueRow } from './sample-data.js';
+
+const str = (v: unknown): string => String(v);
+const int = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export async function readSamplesLean(file: string): Promise<SampleData> {
+  const db = await Database.open(file, { readOnly: true });
+  try {
+    const phases = await db.all(`
+      SELECT cohort, phase, count(*) AS launches, count(*) FILTER (WHERE NOT ok) AS failures,
+             count(DISTINCT round) AS rounds
+      FROM samples GROUP BY cohort, phase ORDER BY cohort, phase`);
+    const cells = await db.all(`
+      SELECT cohort, path, state, count(*) AS launches, count(*) FILTER (WHERE NOT ok) AS failures
+      FROM samples WHERE phase = 'formal' GROUP BY cohort, path, state ORDER BY cohort, path, state`);
+    const failures = await db.all(`
+      SELECT cohort, path, state, coalesce(failure_reason, 'unknown') AS reason, count(*) AS n
+      FROM samples WHERE phase = 'formal' AND NOT ok
+      GROUP BY cohort, path, state, reason ORDER BY cohort, path, state, reason`);
+    const columns = new Set(
+      (await db.all(`SELECT column_name FROM information_schema.columns WHERE table_name = 'samples'`)).map((r) => str(r['column_name'])),
+    );
+    const recorded = columns.has('position') && columns.has('previous_path') ? 's.position, s.previous_path' : 'NULL AS position, NULL AS previous_path';
+    const positions: Record<string, number> = {};
+    for (const r of await db.all(`SELECT cohort, count(DISTINCT path) AS n FROM samples WHERE phase = 'formal' GROUP BY cohort ORDER BY cohort`)) {
+      positions[str(r['cohort'])] = int(r['n']);
+    }
+    const values: ValueRow[] = [];
+    for (const c of cells) {
+      const rows = await db.all(
+        `
+        WITH slots AS (SELECT session, cohort, round, order_in_round, max(path) AS path FROM samples WHERE phase = 'formal' AND cohort = $1 GROUP BY ALL)
+        SELECT s.launch_id, s.session, s.round, s.order_in_round, ${recorded}, s.ready_ms, s.completion_ms, s.content_bytes, s.response_bytes,
+               p.path AS derived_previous
+        FROM samples s LEFT JOIN slots p
+          ON p.session = s.session AND p.cohort = s.cohort AND p.round = s.round AND p.order_in_round = s.order_in_round - 1
+        WHERE s.phase = 'formal' AND s.ok AND s.cohort = $1 AND s.path = $2 AND s.state = $3
+        ORDER BY s.session, s.round, s.order_in_round, s.launch_id`,
+        [str(c['cohort']), str(c['path']), str(c['state'])],
+      );
+      const cohort = str(c['cohort']);
+      const path = str(c['path']);
+      const state = str(c['state']);
+      for (const r of rows) {
+        const orderInRound = int(r['order_in_round']);
+        const position = numOrNull(r['position']);
+        values.push({
+          launchId: str(r['launch_id']),
+          cohort,
+          path,
+          state,
+          session: int(r['session']),
+          round: int(r['round']),
+          // launch-order.ts's launchOrderOf: the recorded order when the row has one, else the derived one
+          ...(position !== null
+            ? { position, previousPath: r['previous_path'] === null || r['previous_path'] === undefined ? null : str(r['previous_path']) }
+            : { position: orderInRound, previousPath: orderInRound > 0 && r['derived_previous'] != null ? str(r['derived_previous']) : null }),
+          readyMs: numOrNull(r['ready_ms']),
+          completionMs: numOrNull(r['completion_ms']),
+          contentBytes: numOrNull(r['content_bytes']),
+          responseBytes: numOrNull(r['response_bytes']),
+        });
+      }
+    }
+    const hasMarks = (await db.all(`SELECT 1 FROM information_schema.tables WHERE table_name = 'phases'`)).length > 0;
+    const marks = hasMarks
+      ? await db.all(`
+          SELECT p.launch_id, s.cohort, s.path, s.state, p.seq, p.name, p.at_ms FROM phases p JOIN samples s USING (launch_id)
+          WHERE s.phase = 'formal' AND s.ok ORDER BY s.cohort, s.path, s.state, p.seq, p.name, p.launch_id`)
+      : [];
+    return {
+      marks: marks.map((r) => ({
+        launchId: str(r['launch_id']),
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        seq: int(r['seq']),
+        name: str(r['name']),
+        atMs: Number(r['at_ms']),
+      })),
+      phases: phases.map((r) => ({
+        cohort: str(r['cohort']),
+        phase: str(r['phase']),
+        launches: int(r['launches']),
+        failures: int(r['failures']),
+        rounds: int(r['rounds']),
+      })),
+      cells: cells.map((r) => ({
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        launches: int(r['launches']),
+        failures: int(r['failures']),
+      })),
+      failures: failures.map((r) => ({
+        cohort: str(r['cohort']),
+        path: str(r['path']),
+        state: str(r['state']),
+        reason: str(r['reason']),
+        count: int(r['n']),
+      })),
+      positions,
+      values,
+    };
+  } finally {
+    db.close();
+  }
+}
