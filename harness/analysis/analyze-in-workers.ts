@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { analyzeWithParts } from './analyze-samples.js';
+import { compactBuffers, compactValues } from './compact-values.js';
 import { joinShares, partsShare, type PartsShare } from './analysis-parts.js';
 import type { AnalysisRules } from './analysis-rules.js';
 import type { AnalysisResult, ConfirmationInput, PreparationCost } from './analysis-result.js';
@@ -14,7 +15,11 @@ import type { SampleData } from './sample-data.js';
 
 function share(data: SampleData, rules: AnalysisRules, confirmation: ConfirmationInput | null, part: number, parts: number): Promise<PartsShare> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: { data, rules, confirmation, part, parts } });
+    const compact = compactValues(data);
+    const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), {
+      workerData: { compact, rules, confirmation, part, parts },
+      transferList: compactBuffers(compact),
+    });
     let result: PartsShare | null = null;
     worker.once('message', (m: PartsShare) => (result = m));
     worker.once('error', reject);
