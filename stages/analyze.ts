@@ -20,9 +20,9 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [{ analysisRules }, { analyzeSamples }, { readPreparation }, { readSamples }] = await Promise.all([
+    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }] = await Promise.all([
       import('../harness/analysis/analysis-rules.js'),
-      import('../harness/analysis/analyze-samples.js'),
+      import('../harness/analysis/analyze-in-workers.js'),
       import('../harness/analysis/read-preparation.js'),
       import('../harness/analysis/read-samples.js'),
     ]);
@@ -34,7 +34,7 @@ const analyze: StageDefinition = {
     const confirmFile = findInputFile(ctx.inputs, 'confirm.json');
     const confirm = confirmFile ? (JSON.parse(await readFile(confirmFile.file, 'utf8')) as ConfirmRecord) : null;
     const started = performance.now();
-    const result = analyzeSamples(data, rules, preparation, confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null);
+    const result = await analyzeSamplesInWorkers(data, rules, preparation, confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null);
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s`,

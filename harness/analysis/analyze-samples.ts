@@ -9,9 +9,9 @@ import { balancedRoundsMultiple, measuredSessionCosts } from './session-costs.js
 import { defaultSessionStartS } from './analysis-rules.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
-import { carryoverOf } from './carryover-diagnostics.js';
+import { analysisParts, type AnalysisParts } from './analysis-parts.js';
 import { phaseSpans } from './phase-spans.js';
-import { cellKey, differenceResults, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
+import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
 import { withConfirmation } from './confirmation-verdicts.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
@@ -47,6 +47,17 @@ export function analyzeSamples(
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null = null,
 ): AnalysisResult {
+  return analyzeWithParts(data, rules, preparation, confirmation, analysisParts(data, rules, confirmation));
+}
+
+/** analyzeSamples() with its bootstraps already computed (analysis-parts.ts; in worker threads: analyze-in-workers.ts). */
+export function analyzeWithParts(
+  data: SampleData,
+  rules: AnalysisRules,
+  preparation: PreparationCost[] | null,
+  confirmation: ConfirmationInput | null,
+  parts: AnalysisParts,
+): AnalysisResult {
   const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
   const states = uniqueSorted(data.cells.map((c) => c.state));
@@ -80,6 +91,7 @@ export function analyzeSamples(
   const cells: CellStatistics[] = [];
   const planCells: PlanCell[] = [];
   const bytes: BytesResult[] = [];
+  let task = 0;
   for (const c of data.cells) {
     for (const metric of rules.metrics) {
       const sorted = sortedValues(c.cohort, c.path, c.state, metric);
@@ -88,12 +100,7 @@ export function analyzeSamples(
       const values = cellValues(c.cohort, c.path, c.state, metric);
       const spread = sessionSpread(values);
       const components = varianceComponents(values);
-      const carryover = carryoverOf(byCell.get(key(c.cohort, c.path, c.state)) ?? [], metricValue[metric], data.positions[c.cohort] ?? 0, rules, [
-        c.cohort,
-        c.path,
-        c.state,
-        metric,
-      ]);
+      const carryover = parts.carryover[task++]!;
       if (metric === 'ready') planCells.push({ id: `${c.cohort}/${c.path}/${c.state}`, components });
       cells.push({
         cohort: c.cohort,
@@ -144,12 +151,9 @@ export function analyzeSamples(
   }
 
   const comparisons = resolveComparisons(rules.comparisons, allPaths);
-  const all = differenceResults(data, rules, comparisons);
+  const all = parts.differences;
   // With a confirmation session, every difference is judged again on the planned sessions alone.
-  const planned =
-    confirmation?.session != null
-      ? differenceResults({ cells: data.cells, values: data.values.filter((r) => r.session <= confirmation.plannedSessions) }, rules, comparisons)
-      : all;
+  const planned = parts.planned ?? all;
   const differences = withConfirmation(all, planned, confirmation);
 
   return {

@@ -10,6 +10,7 @@ import { isDetected } from '../stats/detection-rule.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import type { DifferenceResult } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
+import type { SessionRow } from '../stats/two-level-bootstrap.js';
 
 export const metricValue: Record<MetricId, (r: ValueRow) => number | null> = {
   ready: (r) => r.readyMs,
@@ -23,7 +24,6 @@ function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
 }
 
-/** Every difference of the comparisons found in the data (both paths sampled in the cohort). */
 /** The valid formal rows of each cell, by cellKey(cohort, path, state). */
 export function rowsByCell(values: readonly ValueRow[]): Map<string, ValueRow[]> {
   const out = new Map<string, ValueRow[]>();
@@ -36,27 +36,40 @@ export function rowsByCell(values: readonly ValueRow[]): Map<string, ValueRow[]>
   return out;
 }
 
+/** Every difference of the comparisons found in the data (both paths sampled in the cohort), in a fixed order. */
 export function differenceResults(data: Pick<SampleData, 'cells' | 'values'>, rules: AnalysisRules, comparisons: readonly Comparison[]): DifferenceResult[] {
+  return differenceResultsShare(data, rules, comparisons, 0, 1).map((d) => d[1]);
+}
+
+/** The differences numbered part, part + parts, ... in the order of differenceResults(): [number, difference]. */
+export function differenceResultsShare(
+  data: Pick<SampleData, 'cells' | 'values'>,
+  rules: AnalysisRules,
+  comparisons: readonly Comparison[],
+  part: number,
+  parts: number,
+): [number, DifferenceResult][] {
   const byCell = rowsByCell(data.values);
-  const cellValues = (cohort: string, path: string, state: string, metric: MetricId): { session: number; round: number; value: number; path: string }[] => {
-    const out: { session: number; round: number; value: number; path: string }[] = [];
-    for (const r of byCell.get(cellKey(cohort, path, state)) ?? []) {
-      const v = metricValue[metric](r);
-      if (v !== null && Number.isFinite(v)) out.push({ session: r.session, round: r.round, value: v, path });
-    }
-    return out;
-  };
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
   const states = uniqueSorted(data.cells.map((c) => c.state));
-  const pathsOf = (cohort: string): string[] => uniqueSorted(data.cells.filter((c) => c.cohort === cohort).map((c) => c.path));
-  const differences: DifferenceResult[] = [];
+  const paths = new Map(cohorts.map((cohort) => [cohort, new Set(data.cells.filter((c) => c.cohort === cohort).map((c) => c.path))]));
+  const differences: [number, DifferenceResult][] = [];
+  let task = -1;
   for (const cohort of cohorts) {
-    const paths = pathsOf(cohort);
+    const sampled = paths.get(cohort)!;
     for (const cmp of comparisons) {
-      if (!paths.includes(cmp.a) || !paths.includes(cmp.b)) continue;
+      if (!sampled.has(cmp.a) || !sampled.has(cmp.b)) continue;
       for (const state of states) {
         for (const metric of rules.metrics) {
-          const rows = [...cellValues(cohort, cmp.a, state, metric), ...cellValues(cohort, cmp.b, state, metric)];
+          if (++task % parts !== part) continue;
+          const value = metricValue[metric];
+          const rows: SessionRow[] = [];
+          for (const path of [cmp.a, cmp.b]) {
+            for (const r of byCell.get(cellKey(cohort, path, state)) ?? []) {
+              const v = value(r);
+              if (v !== null && Number.isFinite(v)) rows.push({ session: r.session, round: r.round, value: v, path });
+            }
+          }
           const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), {
             resamples: rules.bootstrap.resamples,
             confidence: rules.bootstrap.confidence,
@@ -66,26 +79,29 @@ export function differenceResults(data: Pick<SampleData, 'cells' | 'values'>, ru
             r.perSession.map((s) => s.observed),
             rules.bootstrap.confidence,
           );
-          differences.push({
-            cohort,
-            state,
-            metric,
-            a: cmp.a,
-            b: cmp.b,
-            rounds: r.rounds,
-            sessions: r.sessions,
-            perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
-            sameDirection: r.sameDirection,
-            betweenSessionEstimated: r.betweenSessionEstimated,
-            observedMs: r.observed,
-            lowMs: r.low,
-            highMs: r.high,
-            resamples: r.resamples,
-            confidence: r.confidence,
-            sessionLowMs: between?.low ?? null,
-            sessionHighMs: between?.high ?? null,
-            detected: isDetected(r, between),
-          });
+          differences.push([
+            task,
+            {
+              cohort,
+              state,
+              metric,
+              a: cmp.a,
+              b: cmp.b,
+              rounds: r.rounds,
+              sessions: r.sessions,
+              perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
+              sameDirection: r.sameDirection,
+              betweenSessionEstimated: r.betweenSessionEstimated,
+              observedMs: r.observed,
+              lowMs: r.low,
+              highMs: r.high,
+              resamples: r.resamples,
+              confidence: r.confidence,
+              sessionLowMs: between?.low ?? null,
+              sessionHighMs: between?.high ?? null,
+              detected: isDetected(r, between),
+            },
+          ]);
         }
       }
     }

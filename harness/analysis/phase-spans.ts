@@ -11,7 +11,8 @@
 // stats/two-level-median.ts). Per configured comparison (a, b), per state,
 // when a or b prints marks: for each span name in either, median span of a
 // minus median span of b with the two-level paired interval of the
-// differences (stats/two-level-bootstrap.ts) and the same detection rule.
+// differences (stats/two-level-bootstrap.ts, computed by its fast twin) and the
+// same detection rule.
 // Medians of spans do not add up to the median Ready exactly.
 import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
 import { twoLevelMedian } from '../stats/two-level-median.js';

@@ -1,9 +1,14 @@
-// Reads samples.duckdb (read-only): counting and grouping in SQL, values of
-// valid formal launches as rows. Only phase = 'formal' enters the statistics;
-// failed launches are counted, never dropped silently.
+// What the analysis needs from samples.duckdb (sample-data.ts), in little
+// memory: the values come one cell at a time (in the order cohort, path, state,
+// session, round, order in round, launch id), and the previous path of a launch
+// without a recorded one is looked up in SQL, by the rule of launch-order.ts:
+// the path at order_in_round - 1 among the formal launches of the same session,
+// cohort and round (should two paths share a slot, the larger name). Reading
+// every launch as a row object at once peaked near 2 GB at 10^6 launches;
+// test/analysis-read-samples.test.ts holds this reader to that straightforward
+// one (test/helpers/reference-read-samples.ts).
 import { Database } from '../db/duckdb.js';
-import type { SampleData } from './sample-data.js';
-import { derivedLaunchOrder, launchOrderOf } from './launch-order.js';
+import type { SampleData, ValueRow } from './sample-data.js';
 
 const str = (v: unknown): string => String(v);
 const int = (v: unknown): number => Number(v);
@@ -23,27 +28,51 @@ export async function readSamples(file: string): Promise<SampleData> {
       SELECT cohort, path, state, coalesce(failure_reason, 'unknown') AS reason, count(*) AS n
       FROM samples WHERE phase = 'formal' AND NOT ok
       GROUP BY cohort, path, state, reason ORDER BY cohort, path, state, reason`);
-    // Samples journaled before the position and previous_path columns existed lack them (launch-order.ts derives them).
     const columns = new Set(
       (await db.all(`SELECT column_name FROM information_schema.columns WHERE table_name = 'samples'`)).map((r) => str(r['column_name'])),
     );
-    const recorded = columns.has('position') && columns.has('previous_path') ? 'position, previous_path' : 'NULL AS position, NULL AS previous_path';
-    const values = await db.all(`
-      SELECT launch_id, cohort, path, state, session, round, order_in_round, ${recorded}, ready_ms, completion_ms, content_bytes, response_bytes
-      FROM samples WHERE phase = 'formal' AND ok
-      ORDER BY cohort, path, state, session, round, order_in_round, launch_id`);
-    const slots = (await db.all(`SELECT DISTINCT session, cohort, round, order_in_round, path FROM samples WHERE phase = 'formal'`)).map((r) => ({
-      session: int(r['session']),
-      cohort: str(r['cohort']),
-      round: int(r['round']),
-      orderInRound: int(r['order_in_round']),
-      path: str(r['path']),
-    }));
-    const derived = derivedLaunchOrder(slots);
+    const recorded = columns.has('position') && columns.has('previous_path') ? 's.position, s.previous_path' : 'NULL AS position, NULL AS previous_path';
     const positions: Record<string, number> = {};
-    for (const s of slots) positions[s.cohort] = 0;
-    for (const cohort of Object.keys(positions)) positions[cohort] = new Set(slots.filter((s) => s.cohort === cohort).map((s) => s.path)).size;
-    // Files written before phase marks existed (or imported from CSV) have no phases table.
+    for (const r of await db.all(`SELECT cohort, count(DISTINCT path) AS n FROM samples WHERE phase = 'formal' GROUP BY cohort ORDER BY cohort`)) {
+      positions[str(r['cohort'])] = int(r['n']);
+    }
+    const values: ValueRow[] = [];
+    for (const c of cells) {
+      const rows = await db.all(
+        `
+        WITH slots AS (SELECT session, cohort, round, order_in_round, max(path) AS path FROM samples WHERE phase = 'formal' AND cohort = $1 GROUP BY ALL)
+        SELECT s.launch_id, s.session, s.round, s.order_in_round, ${recorded}, s.ready_ms, s.completion_ms, s.content_bytes, s.response_bytes,
+               p.path AS derived_previous
+        FROM samples s LEFT JOIN slots p
+          ON p.session = s.session AND p.cohort = s.cohort AND p.round = s.round AND p.order_in_round = s.order_in_round - 1
+        WHERE s.phase = 'formal' AND s.ok AND s.cohort = $1 AND s.path = $2 AND s.state = $3
+        ORDER BY s.session, s.round, s.order_in_round, s.launch_id`,
+        [str(c['cohort']), str(c['path']), str(c['state'])],
+      );
+      const cohort = str(c['cohort']);
+      const path = str(c['path']);
+      const state = str(c['state']);
+      for (const r of rows) {
+        const orderInRound = int(r['order_in_round']);
+        const position = numOrNull(r['position']);
+        values.push({
+          launchId: str(r['launch_id']),
+          cohort,
+          path,
+          state,
+          session: int(r['session']),
+          round: int(r['round']),
+          // launch-order.ts's launchOrderOf: the recorded order when the row has one, else the derived one
+          ...(position !== null
+            ? { position, previousPath: r['previous_path'] === null || r['previous_path'] === undefined ? null : str(r['previous_path']) }
+            : { position: orderInRound, previousPath: orderInRound > 0 && r['derived_previous'] != null ? str(r['derived_previous']) : null }),
+          readyMs: numOrNull(r['ready_ms']),
+          completionMs: numOrNull(r['completion_ms']),
+          contentBytes: numOrNull(r['content_bytes']),
+          responseBytes: numOrNull(r['response_bytes']),
+        });
+      }
+    }
     const hasMarks = (await db.all(`SELECT 1 FROM information_schema.tables WHERE table_name = 'phases'`)).length > 0;
     const marks = hasMarks
       ? await db.all(`
@@ -96,30 +125,7 @@ export async function readSamples(file: string): Promise<SampleData> {
         count: int(r['n']),
       })),
       positions,
-      values: values.map((r) => ({
-        launchId: str(r['launch_id']),
-        cohort: str(r['cohort']),
-        path: str(r['path']),
-        state: str(r['state']),
-        session: int(r['session']),
-        round: int(r['round']),
-        ...launchOrderOf(
-          {
-            session: int(r['session']),
-            cohort: str(r['cohort']),
-            round: int(r['round']),
-            orderInRound: int(r['order_in_round']),
-            path: str(r['path']),
-            position: numOrNull(r['position']),
-            previousPath: r['previous_path'] === null || r['previous_path'] === undefined ? null : str(r['previous_path']),
-          },
-          derived,
-        ),
-        readyMs: numOrNull(r['ready_ms']),
-        completionMs: numOrNull(r['completion_ms']),
-        contentBytes: numOrNull(r['content_bytes']),
-        responseBytes: numOrNull(r['response_bytes']),
-      })),
+      values,
     };
   } finally {
     db.close();

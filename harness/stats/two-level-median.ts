@@ -2,7 +2,8 @@
 // rounds within sessions), by the very draws of two-level-bootstrap.ts: each
 // round is paired with a constant partner 0, so median(a) - median(b) is
 // median(a) and the draw order, percentiles and seed handling are the ones the
-// differences use. Rows are {session, round, value} of one cell.
+// differences use (computed by two-level-bootstrap-fast.ts, the same numbers).
+// Rows are {session, round, value} of one cell.
 import { twoLevelBootstrap, type BootstrapOptions, type PairedSession } from './two-level-bootstrap.js';
 
 export interface MedianInterval {
