@@ -195,7 +195,8 @@ export function describeInputs(
   ];
   const sameKey = at.sampleKeys.before !== null && at.sampleKeys.before === at.sampleKeys.after;
   const host = changed.filter((c) => c.kind === 'host');
-  const hostText = !at.hostKnown ? 'host: not recorded' : host.length ? `host: ${list(host.map(shown), verbose)}` : 'host: same';
+  const hostItem = (c: ChangedInput): string => `${c.key} (${cut(c.before, verbose)} → ${cut(c.after, verbose)})`;
+  const hostText = !at.hostKnown ? 'host: not recorded' : host.length ? `host: ${list(host.map(hostItem), verbose)}` : 'host: same';
   const load = changed.find((c) => c.kind === 'load');
   const others = at.files.changed.length - at.files.ofSample.length;
   return [

@@ -121,11 +121,30 @@ export function renderHistoryText(h: History, title: string, verbose = false): s
   return out.join('\n') + '\n';
 }
 
-/** The shifts of every cell, then the cell changes, one line each; or what the runs cannot show. */
+/** A cell change without its cause, for a run that changed several cells: the cause is said once above them. */
+function cellLine(c: ReportedChange): string {
+  return `${c.cohort} ${c.path} ${c.state} ${c.metric} ${pct(c.ratio)}${interval(c.low, c.high)} beyond the shared factor (p = ${fixed(c.pValue, 3)}; ${spreadText(c.spread)})`;
+}
+
+/**
+ * The shifts of every cell, then the cell changes, one line each (a run that changed several cells says
+ * what changed once, above its cells); or what the runs cannot show.
+ */
 function summaryLines(h: History, verbose: boolean, bullet = '  '): string[] {
   const out: string[] = [];
   if (h.shifts.length) out.push(`${h.shifts.length} shift(s) of every cell:`, ...h.shifts.map((s) => `${bullet}${shiftLine(s, verbose)}`));
-  if (h.changes.length) out.push(`${h.changes.length} cell change(s):`, ...h.changes.map((c) => `${bullet}${changeLine(c, verbose)}`));
+  if (h.changes.length) {
+    out.push(`${h.changes.length} cell change(s):`);
+    for (const run of [...new Set(h.changes.map((c) => c.run))]) {
+      const at = h.changes.filter((c) => c.run === run);
+      if (at.length === 1) out.push(`${bullet}${changeLine(at[0]!, verbose)}`);
+      else
+        out.push(
+          `${bullet}${at.length} cells between run ${run - 1} and run ${run}; changed: ${describeInputs(at[0]!.attribution.changed, at[0]!.attribution, verbose)}`,
+          ...at.map((c) => `${bullet}  ${cellLine(c)}`),
+        );
+    }
+  }
   if (!h.changes.length) out.push(`no cell change reported; ${smallestLine(h)}`);
   return out;
 }
