@@ -8,9 +8,9 @@
 // runs from k on (within the current segment), as
 //   t = (mean after − mean before) / (S · √(1/runs before + 1/runs after)),
 // where S is the between-run SD of one run's level: pooled from the replicate
-// runs of the segment before k (runs with the same sample-stage key: what
-// differs between them is run-to-run variation, by construction), or, with no
-// replicate there,
+// runs of the segment (runs with the same sample-stage key on the same side of
+// k: what differs between them is run-to-run variation, by construction), or,
+// with no replicate there,
 // the documented host-kind figure (harness/stats/between-run-variation.ts),
 // taken as known. Each side needs MIN_SIDE_SESSIONS sessions in all.
 // The scan is binary segmentation: a segment's step is located where it
@@ -43,7 +43,7 @@ export interface SideSummary {
 export interface Spread {
   sd: number;
   df: number;
-  /** `replicates`: pooled from same-key runs before the step; `host-kind`: the documented figure. */
+  /** `replicates`: pooled from same-key runs on each side of the step; `host-kind`: the documented figure. */
   source: 'replicates' | 'host-kind';
   /** The replicate runs (1-based) it was pooled from; empty for the host-kind figure. */
   runs: number[];
@@ -72,8 +72,8 @@ export interface LevelSeries {
   sessions: readonly number[];
 }
 
-/** The SD of one run's level from the runs fromRun..run−1 (1-based; the segment's runs before the step): from replicates there, else the fallback. */
-export type SpreadBefore = (run: number, fromRun: number) => Spread;
+/** The SD of one run's level for a step at `run` in the segment of runs fromRun..toRun (1-based): from replicates there, else the fallback. */
+export type SpreadBefore = (run: number, fromRun: number, toRun: number) => Spread;
 
 interface Candidate {
   run: number;
@@ -102,10 +102,10 @@ export function candidateCount(s: LevelSeries): number {
 
 const mean = (v: readonly number[]): number => v.reduce((a, x) => a + x, 0) / v.length;
 
-function judge(s: LevelSeries, c: Candidate, spreadBefore: SpreadBefore, family: number, from: number): CellChange {
+function judge(s: LevelSeries, c: Candidate, spreadBefore: SpreadBefore, family: number, from: number, to: number): CellChange {
   const x = c.before.map((i) => s.levels[i]!);
   const y = c.after.map((i) => s.levels[i]!);
-  const spread = spreadBefore(c.run, from + 1);
+  const spread = spreadBefore(c.run, from + 1, to);
   const diff = mean(y) - mean(x);
   const se = spread.sd * Math.sqrt(1 / x.length + 1 / y.length);
   const statistic = se > 0 ? diff / se : diff === 0 ? 0 : Math.sign(diff) * Infinity;
@@ -158,7 +158,7 @@ export function levelSteps(s: LevelSeries, spreadBefore: SpreadBefore, family: n
     const at = present[best.j]!;
     const count = (ix: number[]): number => ix.reduce((n, i) => n + s.sessions[i]!, 0);
     if (count(before) >= MIN_SIDE_SESSIONS && count(after) >= MIN_SIDE_SESSIONS) {
-      const judged = judge(s, { run: at + 1, before, after }, spreadBefore, Math.max(1, family), from);
+      const judged = judge(s, { run: at + 1, before, after }, spreadBefore, Math.max(1, family), from, to);
       if (judged.pValue > SIGNIFICANCE) return;
       found.push(judged);
     }
@@ -176,7 +176,7 @@ export function levelSteps(s: LevelSeries, spreadBefore: SpreadBefore, family: n
 export function smallestStep(s: LevelSeries, spreadBefore: SpreadBefore, family: number): number | null {
   let best: number | null = null;
   for (const c of candidates(s, 0, s.levels.length)) {
-    const spread = spreadBefore(c.run, 1);
+    const spread = spreadBefore(c.run, 1, s.levels.length);
     const crit = studentTQuantile(1 - SIGNIFICANCE / (2 * Math.max(1, family)), spread.df);
     const size = Math.exp(crit * spread.sd * Math.sqrt(1 / c.before.length + 1 / c.after.length));
     if (best === null || size < best) best = size;

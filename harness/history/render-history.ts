@@ -58,7 +58,7 @@ export const METHOD =
   `Each run's level of a cell is the mean of the logs of its session medians; runs, not sessions, are the units. ` +
   `A factor shared by every cell of a run (median polish over ${MIN_FACTOR_CELLS} or more cells) is taken out first; a step of that factor is a shift of every cell, reported once with its cause; ` +
   `a cell change is a step of the cell's level beyond it. A step compares the runs before it with the runs from it on against the between-run SD of one run's level: ` +
-  `pooled from the replicate runs before the step (same sample-stage key), else the ${BETWEEN_RUN_SOURCE}; never from the sessions of one run. ` +
+  `pooled from the replicate runs (same sample-stage key, same side of the step, each group around its own mean), else the ${BETWEEN_RUN_SOURCE}; never from the sessions of one run. ` +
   `Binary segmentation, two-sided t test, Bonferroni-corrected over every candidate step at ${SIGNIFICANCE}; each side needs ${MIN_SIDE_SESSIONS} sessions. ` +
   `Ratio: after/before, 95% t interval. Causes named: inputs of the stages that make the samples (sample, and pin, prepare, warmup before it), pins, host fingerprint, host load; ` +
   `code of the stages that only read samples (verify, analyze, report) is counted, never named.`;

@@ -10,10 +10,11 @@
 // f = 0. A step of f (change-points.ts, on the series of f) is a shift of every
 // cell, reported once as a run or host effect. A step of a cell's residual is
 // a change of that cell beyond the shared factor: only these are cell changes.
-// Between-run SDs: from the replicate runs before the step (same sample-stage
-// key), pooled over groups (and, for the residuals, over cells), else the
-// host-kind figures of harness/stats/between-run-variation.ts. Never from the
-// sessions of one run.
+// Between-run SDs: from the replicate runs of the segment (same sample-stage
+// key and the same side of the step, each group around its own mean, so the
+// step never measures itself), pooled over groups (and, for the residuals,
+// over cells), else the host-kind figures of
+// harness/stats/between-run-variation.ts. Never from the sessions of one run.
 import { median } from '../stats/quantile.js';
 import { CELL_LOG_SD, RUN_FACTOR_LOG_SD } from '../stats/between-run-variation.js';
 import { KNOWN_DF, candidateCount, levelSteps, pooledSpread, runLevel, smallestStep, type CellChange, type LevelSeries, type Spread } from './change-points.js';
@@ -62,16 +63,31 @@ function sharedFactors(levels: (number | null)[][], runs: number): { factors: nu
   return { factors: f.map((x) => x - first), cells: usable.length };
 }
 
-/** Replicate groups among runs fromRun..run−1 (1-based): the values of runs with the same (known) sample-stage key. */
-function groupsBefore(keys: readonly (string | null)[], run: number, fromRun: number, value: (r: number) => number | null): number[][] {
-  const groups = new Map<string, number[]>();
-  for (let r = fromRun - 1; r < run - 1; r++) {
+/**
+ * Replicate groups of the segment fromRun..toRun (1-based) for a step at `run`: runs with the same (known)
+ * sample-stage key on the same side of the step. Each group is taken around its own mean, so the step itself
+ * never widens it; a move within one key on one side (a host change) does.
+ */
+function replicateGroups(
+  keys: readonly (string | null)[],
+  run: number,
+  fromRun: number,
+  toRun: number,
+  value: (r: number) => number | null,
+): { groups: number[][]; runs: number[] } {
+  const groups = new Map<string, { values: number[]; runs: number[] }>();
+  for (let r = fromRun - 1; r < toRun; r++) {
     const k = keys[r];
     const v = value(r);
     if (k === null || k === undefined || v === null) continue;
-    groups.set(k, [...(groups.get(k) ?? []), v]);
+    const g = `${k}\u0000${r < run - 1 ? 'before' : 'after'}`;
+    const entry = groups.get(g) ?? { values: [], runs: [] };
+    entry.values.push(v);
+    entry.runs.push(r + 1);
+    groups.set(g, entry);
   }
-  return [...groups.values()];
+  const list = [...groups.values()];
+  return { groups: list.map((g) => g.values), runs: list.filter((g) => g.runs.length >= 2).flatMap((g) => g.runs) };
 }
 
 function spreadOf(pooled: { sd: number; df: number } | null, runs: number[], fallback: number): Spread {
@@ -79,12 +95,6 @@ function spreadOf(pooled: { sd: number; df: number } | null, runs: number[], fal
     ? { sd: Math.max(pooled.sd, MIN_LOG_SD), df: pooled.df, source: 'replicates', runs }
     : { sd: fallback, df: KNOWN_DF, source: 'host-kind', runs: [] };
 }
-
-const replicateRuns = (keys: readonly (string | null)[], run: number, fromRun: number): number[] => {
-  const seen = new Map<string, number[]>();
-  keys.forEach((k, i) => i + 1 >= fromRun && i + 1 < run && k !== null && seen.set(k, [...(seen.get(k) ?? []), i + 1]));
-  return [...seen.values()].filter((g) => g.length >= 2).flat();
-};
 
 export function runDrift(input: DriftInput): DriftResult {
   const runs = input.sampleKeys.length;
@@ -94,12 +104,14 @@ export function runDrift(input: DriftInput): DriftResult {
   const residual = levels.map((l) => l.map((x, r) => (x === null ? null : x - factors[r]!)));
 
   const cellSeries: LevelSeries[] = residual.map((l, c) => ({ levels: l, sessions: sessions[c]! }));
-  const cellSpread = (run: number, fromRun: number): Spread =>
-    spreadOf(
-      pooledSpread(residual.flatMap((l) => groupsBefore(input.sampleKeys, run, fromRun, (r) => l[r] ?? null))),
-      replicateRuns(input.sampleKeys, run, fromRun),
+  const cellSpread = (run: number, fromRun: number, toRun: number): Spread => {
+    const per = residual.map((l) => replicateGroups(input.sampleKeys, run, fromRun, toRun, (r) => l[r] ?? null));
+    return spreadOf(
+      pooledSpread(per.flatMap((p) => p.groups)),
+      [...new Set(per.flatMap((p) => p.runs))].sort((a, b) => a - b),
       CELL_LOG_SD,
     );
+  };
   const cellFamily = cellSeries.reduce((n, s) => n + candidateCount(s), 0);
   const cellChanges = new Map(input.cells.map((c, i) => [c.key, levelSteps(cellSeries[i]!, cellSpread, cellFamily)]));
 
@@ -111,12 +123,10 @@ export function runDrift(input: DriftInput): DriftResult {
       levels: factors.map((f, r) => (present(r) ? f : null)),
       sessions: Array.from({ length: runs }, (_, r) => Math.max(0, ...sessions.map((s) => s[r]!))),
     };
-    const factorSpread = (run: number, fromRun: number): Spread =>
-      spreadOf(
-        pooledSpread(groupsBefore(input.sampleKeys, run, fromRun, (r) => factorSeries.levels[r] ?? null)),
-        replicateRuns(input.sampleKeys, run, fromRun),
-        RUN_FACTOR_LOG_SD,
-      );
+    const factorSpread = (run: number, fromRun: number, toRun: number): Spread => {
+      const p = replicateGroups(input.sampleKeys, run, fromRun, toRun, (r) => factorSeries.levels[r] ?? null);
+      return spreadOf(pooledSpread(p.groups), p.runs, RUN_FACTOR_LOG_SD);
+    };
     const family = candidateCount(factorSeries);
     shifts = levelSteps(factorSeries, factorSpread, family);
     shiftSmallest = smallestStep(factorSeries, factorSpread, family);
