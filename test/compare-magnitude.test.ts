@@ -1,14 +1,15 @@
-// The two-part verdict of `pipeline compare` (issue 20): held in direction and
-// held in magnitude, the latter by the tolerance of magnitude-tolerance.ts
-// (each cell's P50 ratio within the baseline's between-session spread, at
-// least ×1.05). Made-up report folders (our own logic); a reproduction file
-// names both runs by run digest and date.
+// The two-part verdict of `pipeline compare` (issues 20, 28): held in direction
+// and held in magnitude, the latter judged on the effect after the common
+// factor (magnitude-tolerance.ts: a cell's tolerance is the baseline's
+// between-session spread from 3 sessions on, at least the between-run figure
+// ×1.09). Made-up report folders (our own logic); a reproduction file names
+// both runs by run digest and date.
 import test from 'ava';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareReports } from '../harness/compare/compare-reports.js';
 import { readPublishedReport } from '../harness/compare/read-published-report.js';
-import { toleranceOf } from '../harness/compare/magnitude-tolerance.js';
+import { betweenRunTolerance, toleranceOf } from '../harness/compare/magnitude-tolerance.js';
 import { runDigest, runId } from '../harness/history/archive-run.js';
 import type { RunRecord } from '../harness/history/run-record.js';
 import { projectRoot, runCli, tempDir } from './helpers/cli.js';
@@ -54,29 +55,32 @@ test('a conclusion whose direction held while a cell moved beyond the baseline s
   t.like(r, { held: 1, heldInMagnitude: 0, heldInBoth: 0 });
 });
 
-test('a conclusion lost in direction while both cells stayed within their tolerance is held in magnitude only', (t) => {
-  const candidate = folder('cand', { ...baseline, value: 40, detected: false, p50: { docker: 4150, lazy: 185 } });
-  const r = compareReports(readPublishedReport(folder('base', baseline)), readPublishedReport(candidate));
+test('a conclusion lost in direction whose effect stayed within its tolerance is held in magnitude only', (t) => {
+  const small: Made = { value: 60, detected: true, p50: { docker: 240, lazy: 180 }, spread: { docker: 1.1, lazy: 1.01 } };
+  const candidate = folder('cand', { ...small, value: 40, detected: false, p50: { docker: 225, lazy: 185 } });
+  const r = compareReports(readPublishedReport(folder('base', small)), readPublishedReport(candidate));
   const c = r.conclusions[0]!;
   t.is(c.status, 'lost');
-  t.is(c.magnitude, 'held', 'docker ×1.04 within ×1.10; lazy ×1.03 within the floor ×1.05 of its spread 1.01');
+  t.is(c.magnitude, 'held', '40 against 60 ± √((240 ln 1.10)² + (180 ln 1.087)²) = ± 27');
   t.like(r, { held: 0, heldInMagnitude: 1, heldInBoth: 0 });
 });
 
-test('the tolerance is the baseline spread, never below ×1.05, and a cell just past it is outside', (t) => {
-  t.is(toleranceOf(1.3), 1.3);
-  t.is(toleranceOf(1.01), 1.05);
-  t.is(toleranceOf(null), null);
-  const candidate = folder('cand', { ...baseline, p50: { docker: 4000, lazy: 180 * 1.06 } });
-  const c = compareReports(readPublishedReport(folder('base', baseline)), readPublishedReport(candidate)).conclusions[0]!;
-  t.is(c.magnitude, 'not-held');
-  t.deepEqual(c.movedCells, ['lazy ×1.06 (tolerance ×1.05)']);
+test('the tolerance is the baseline spread, never below the between-run figure, and a cell just past it is outside while its conclusion’s effect holds', (t) => {
+  t.deepEqual(toleranceOf(1.3, 3), { factor: 1.3, source: 'sessions' });
+  t.deepEqual(toleranceOf(1.01, 3), { factor: betweenRunTolerance, source: 'between-run' });
+  t.deepEqual(toleranceOf(null), { factor: betweenRunTolerance, source: 'between-run' });
+  t.true(Math.abs(betweenRunTolerance - Math.exp(1.959964 * Math.SQRT2 * 0.03)) < 1e-12);
+  const candidate = folder('cand', { ...baseline, p50: { docker: 4000, lazy: 180 * 1.1 } });
+  const r = compareReports(readPublishedReport(folder('base', baseline)), readPublishedReport(candidate));
+  t.is(r.cells.find((c) => c.path === 'lazy')!.magnitude, 'outside');
+  t.deepEqual(r.conclusions[0]!.movedCells, ['lazy ×1.10 (tolerance ×1.09)']);
+  t.is(r.conclusions[0]!.magnitude, 'held', 'the difference 3820 did not move');
 });
 
-test('without sessions.csv in the baseline the magnitude is not estimated', (t) => {
+test('without sessions.csv in the baseline the tolerance is the between-run figure', (t) => {
   const r = compareReports(readPublishedReport(folder('base', { ...baseline, spread: null })), readPublishedReport(folder('cand', baseline)));
-  t.is(r.conclusions[0]!.magnitude, 'not-estimated');
-  t.is(r.cells[0]!.tolerance, null);
+  t.is(r.conclusions[0]!.magnitude, 'held');
+  t.like(r.cells[0], { tolerance: betweenRunTolerance, toleranceSource: 'between-run' });
 });
 
 /** Files the folder's statistics as an archived run under runs/<date>-<digest>/, as `pipeline run` does. */
@@ -103,8 +107,12 @@ test('reproduction.md names both runs by run digest and date, and states the tol
     md.split('\n')[2],
   );
   t.true(md.includes(`Candidate: \`${cand}\`, run digest \`${runDigest(c)}\` (archived as \`${runId(c)}\`), measured 2026-12-01T12:30:00.000Z.`));
-  t.regex(md, /held in magnitude when the P50 ratio candidate \/ baseline of each of its two cells lies within \[1\/T, T\], T = max\(S, 1\.05\)/);
-  t.regex(md, /\| shell cold ready: docker − lazy \| docker > lazy \| docker > lazy \| held \| not held: docker ×1\.50 \(tolerance ×1\.10\) \|/);
+  t.regex(md, /Magnitude is judged on the effect, after the factor every cell shares/);
+  t.regex(md, /T = max\(S, 1\.087\)/);
+  t.regex(
+    md,
+    /\| shell cold ready: docker − lazy \| docker > lazy \| docker > lazy \| held \| not held: difference 5820\.0 after the common factor, against 3820\.0 ± \d+\.\d; docker ×1\.50 \(tolerance ×1\.10\) \|/,
+  );
 });
 
 test('a folder with no archived run is named as such, with the date of its formal launches', async (t) => {

@@ -88,7 +88,10 @@ function reverse(r: Record<string, string>): void {
 test('the published report compared with itself holds every conclusion and exits 0', async (t) => {
   const r = await runCli(['compare', published, published], projectRoot);
   t.is(r.code, 0, r.stderr);
-  t.regex(r.stdout, /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/);
+  t.regex(
+    r.stdout,
+    /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\] \(the common factor of \d+ time cells; magnitudes judged after it\)\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
+  );
 });
 
 test('a reversed conclusion exits 1 and names it', async (t) => {
@@ -98,7 +101,7 @@ test('a reversed conclusion exits 1 and names it', async (t) => {
   t.is(r.code, 1);
   t.regex(
     r.stdout,
-    /\n12 of 16 conclusions held in direction, 0 in magnitude, 0 in both; 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/,
+    /\n12 of 16 conclusions held in direction, 12 in magnitude, 12 in both; every cell ×1\.00 \[1\.00, 1\.00\] \(the common factor of 24 time cells; magnitudes judged after it\); 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/,
   );
   t.regex(r.stderr, /changed: shell cold completion: docker − oci-full \(docker < oci-full → docker > oci-full\)/);
 });
@@ -120,7 +123,7 @@ test('--json ends with the conclusions and the counts of each status', async (t)
   editDifferences(candidate, dockerVsOciCold, reverse);
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--json'], projectRoot);
   const json = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown> & { conclusions: Record<string, unknown>[] };
-  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched', 'heldInMagnitude', 'heldInBoth', 'host']);
+  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched', 'heldInMagnitude', 'heldInBoth', 'factor', 'host']);
   t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude']);
   t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
   t.like(
@@ -169,8 +172,8 @@ test('columns are read by name, so a differences.csv whose sessions column moved
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--write', out], projectRoot);
   t.is(r.code, 0, r.stderr);
   const md = readFileSync(join(out, 'reproduction.md'), 'utf8');
-  t.regex(md, /\*\*16 of 16 conclusions held in direction, 0 in magnitude, 0 in both; 16 with magnitude not estimated/);
-  t.regex(md, /\| shell warm ready: oci-full − lazy \| no difference \| no difference \| held \| not estimated \| – \| 3 of 3 \|/);
+  t.regex(md, /\*\*16 of 16 conclusions held in direction, 16 in magnitude, 16 in both; every cell ×1\.00/);
+  t.regex(md, /\| shell warm ready: oci-full − lazy \| no difference \| no difference \| held \| held \| – \| 3 of 3 \|/);
 });
 
 test('without --write no reproduction.md is written', async (t) => {
@@ -200,7 +203,7 @@ test('each cell shows the ratio of candidate to baseline P50', async (t) => {
   });
   writeFileSync(file, [head, ...edited].join('\n') + '\n');
   const r = await runCli(['compare', copyReport('baseline'), candidate], projectRoot);
-  t.regex(r.stdout, /shell docker cold ready\s+2297\.000 ms\s+5466\.860 ms\s+×2\.38\s+–\s+not estimated\n/);
+  t.regex(r.stdout, /shell docker cold ready\s+2297\.000 ms\s+5466\.860 ms\s+×2\.38\s+×2\.38\s+×0\.92–×1\.09 \(between-run\)\s+outside\n/);
 });
 
 /** Gives a report folder a run.json whose sessions carry this host fingerprint (as an archived run has). */

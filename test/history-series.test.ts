@@ -152,7 +152,10 @@ test('history --write renders history.md and a history.html with one plot per ce
   t.is(r.code, 0, r.stderr);
   const html = readFileSync(join(out, 'history.html'), 'utf8');
   t.is(html.match(/<svg/g)?.length, 2);
-  t.regex(readFileSync(join(out, 'history.md'), 'utf8'), /shell lazy cold ready \+33% \[\d+, \d+\] between run 3 and run 4 .*paths\.lazy\.launch/);
+  t.regex(
+    readFileSync(join(out, 'history.md'), 'utf8'),
+    /shell lazy cold ready \+33% \[\d+, \d+\] beyond the shared factor, between run 3 and run 4 .*paths\.lazy\.launch/,
+  );
 });
 
 test('--by pins.NAME orders the series by the pinned binary version, 1.9 before 1.10, and names the binary that changed', async (t) => {

@@ -28,11 +28,11 @@ export const compareCommand: CliCommand = {
   summary: 'hold a report folder against a published one: which conclusions held in direction and in magnitude, changed, were lost or gained',
   usage: USAGE,
   about:
-    'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed), or of\ntwo runs in a registry (REF@RUN, as `pipeline push` printed them; fetched and checked, no local copy kept),\nand their host fingerprints (archived runs) or provenance.csv host rows, and names a host difference\nas a possible cause when a conclusion is lost or changed.\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
+    'Reads differences.csv and statistics.csv of two published report folders (no raw samples needed), or of\ntwo runs in a registry (REF@RUN, as `pipeline push` printed them; fetched and checked, no local copy kept),\nand their host fingerprints (archived runs) or provenance.csv host rows, and names a host difference\nas a possible cause when a conclusion is lost or changed. Magnitude is judged on each effect after the\nfactor every cell shares, said once.\nExit 0 when no conclusion changed or was lost, 1 when one did (named), 2 on a missing folder or CSV.',
   flags: {
     json: {
       kind: 'boolean',
-      help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"heldInMagnitude":N,"heldInBoth":N,"host":{...}}',
+      help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"heldInMagnitude":N,"heldInBoth":N,"factor":{"ratio","low","high","cells","exact"},"host":{...}}',
     },
     write: { kind: 'string', value: 'FOLDER', help: 'also write FOLDER/reproduction.md' },
     ca: { kind: 'string', value: 'FILE', help: 'CA file of the registry a REF@RUN argument names (or $BENCHGRAPH_REGISTRY_CA)' },

@@ -10,6 +10,7 @@ import { CheckFailed, UserError } from '../errors.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
 import { bmfExport } from '../history/bmf-export.js';
 import { buildHistory } from '../history/build-history.js';
+import { dedupeRuns, droppedLine } from '../history/dedupe-runs.js';
 import { cellPlot } from '../history/history-plots.js';
 import { importReportFolder } from '../history/import-folder.js';
 import { orderRuns } from '../history/order-runs.js';
@@ -21,22 +22,26 @@ import type { CliCommand } from './cli-command.js';
 import { listFlag } from './parse-args.js';
 
 const USAGE =
-  'pipeline history [EXPERIMENT|FOLDER|REF..] [--by time|label|pins.NAME] [--json] [--write DIR] [--fail-on regression [--watch C.P.S.M]] [--export-bmf FILE] [--import FOLDER [--label TEXT]]';
+  'pipeline history [EXPERIMENT|FOLDER|REF..] [--by time|label|pins.NAME] [--json] [--verbose] [--write DIR] [--fail-on regression [--watch C.P.S.M]] [--export-bmf FILE] [--import FOLDER [--label TEXT]]';
 
 export const historyCommand: CliCommand = {
   summary: 'the series of archived runs: change points per cell and the inputs that changed there',
   usage: USAGE,
   about: [
     'Reads the archived runs of an experiment (reports/<name>/runs/; default: the experiment of ./pipeline.yaml),',
-    'or the folders given, in the order given, or the runs pushed to a registry (REF, e.g. registry.example/team/x). Per cell: P50 per run and change points (E-divisive on session',
-    'medians, reported only when the intervals on both sides separate) with what changed: config keys, code,',
-    'pinned binaries, images, host fingerprint. --json ends with',
+    'or the folders given, in the order given, or the runs pushed to a registry (REF, e.g. registry.example/team/x);',
+    'a run reached twice counts once. Per run, the factor every cell',
+    'shares; its shifts are reported once, as a run or host effect; a cell change is a step beyond it, judged',
+    'against the between-run variation (replicate runs with the same sample-stage key, else the host-kind figure),',
+    'with what could have caused it: inputs of the sample stage, pinned binaries, images, host fingerprint, load.',
+    '--json has "shifts":[{"run","ratio","low","high","cells","cause"}] and ends with',
     '{"runs":[{"id","folder","time"}],"changes":[{"cohort","path","state","metric","run","ratio","low","high","changed":[..]}]}.',
   ].join('\n'),
   flags: {
     file: { kind: 'string', short: 'f', value: 'FILE', help: 'pipeline file naming the default experiment (default pipeline.yaml)' },
     by: { kind: 'string', value: 'KEY', help: 'order runs by time (default), label, or pins.NAME (a pinned binary version)' },
     json: { kind: 'boolean', help: 'print JSON instead of text' },
+    verbose: { kind: 'boolean', help: 'list every changed input and file whole, instead of one short line per change' },
     write: { kind: 'string', value: 'DIR', help: 'also write DIR/history.md and DIR/history.html (one plot per cell)' },
     'fail-on': { kind: 'string', value: 'regression', help: 'exit 1 when the latest run makes a change for the worse reportable in a watched cell' },
     watch: { kind: 'list', value: 'C.P.S.M', help: 'watched cells for --fail-on, cohort.path.state.metric, * for any (default: every cell)' },
@@ -76,7 +81,9 @@ export const historyCommand: CliCommand = {
         resolved.push(await remoteRunsFolder(a, typeof flags['ca'] === 'string' ? flags['ca'] : null, 'history', (l) => void process.stderr.write(l + '\n')));
       } else resolved.push(a);
     }
-    const runs = resolved.flatMap((a) => readRunsOf(a, projectDir));
+    const deduped = dedupeRuns(resolved.flatMap((a) => readRunsOf(a, projectDir)));
+    for (const d of deduped.dropped) process.stderr.write(droppedLine(d) + '\n');
+    const runs = deduped.runs;
     const by = typeof flags['by'] === 'string' ? flags['by'] : null;
     // Several folders form the series in the order given; one experiment or folder of runs is in time order.
     const ordered = by ? orderRuns(runs, by) : runs;
@@ -93,10 +100,14 @@ export const historyCommand: CliCommand = {
       process.stderr.write(`wrote ${join(dir, 'history.md')} and ${join(dir, 'history.html')}\n`);
     }
     if (typeof flags['export-bmf'] === 'string') writeFileSync(flags['export-bmf'], JSON.stringify(bmfExport(history), null, 2) + '\n');
-    process.stdout.write(flags['json'] ? JSON.stringify(historyJson(history)) + '\n' : renderHistoryText(history, title));
+    process.stdout.write(flags['json'] ? JSON.stringify(historyJson(history)) + '\n' : renderHistoryText(history, title, flags['verbose'] === true));
     if (failOn === 'regression') {
       const bad = regressions(history, ordered.length > 1 ? buildHistory(ordered.slice(0, -1)) : null, watch);
-      if (bad.length) throw new CheckFailed(`the latest run makes ${bad.length} regression(s) reportable in watched cells`, bad.map(changeLine));
+      if (bad.length)
+        throw new CheckFailed(
+          `the latest run makes ${bad.length} regression(s) reportable in watched cells`,
+          bad.map((c) => changeLine(c)),
+        );
     }
     return 0;
   },

@@ -10,18 +10,29 @@
 //   lost     detected in the baseline, not in the candidate (or absent there);
 //   gained   the reverse;
 //   unmatched  in one report only and not detected there.
-// Per cell (cohort, path, state, metric): candidate P50 / baseline P50, and
-// whether it lies within the tolerance derived from the baseline's
-// between-session spread (magnitude-tolerance.ts). Each conclusion's verdict
-// has two parts: held in direction (status held) and held in magnitude (both
-// its cells within their tolerance).
-import { cellMagnitude, conclusionMagnitude, toleranceOf, type CellMagnitude, type Magnitude } from './magnitude-tolerance.js';
+// Per cell (cohort, path, state, metric): candidate P50 / baseline P50. The
+// factor every time cell shares (common-factor.ts) is estimated once; each
+// cell's ratio after it is within its tolerance or not (a path-specific move).
+// Each conclusion's verdict has two parts: held in direction (status held) and
+// held in magnitude (its effect, after the common factor, within the tolerance
+// carried from its cells: magnitude-tolerance.ts).
+import { commonFactor, type CommonFactor } from './common-factor.js';
+import {
+  betweenRunTolerance,
+  cellMagnitude,
+  effectMagnitude,
+  toleranceOf,
+  type CellMagnitude,
+  type Magnitude,
+  type ToleranceSource,
+} from './magnitude-tolerance.js';
 import type { PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
 
 export type Direction = 'a>b' | 'a<b' | 'none' | 'absent';
 export type Status = 'held' | 'changed' | 'lost' | 'gained' | 'unmatched';
 
 export interface ConclusionComparison {
+  kind: 'median_difference' | 'median_ratio';
   cohort: string;
   state: string;
   metric: string;
@@ -31,9 +42,12 @@ export interface ConclusionComparison {
   candidate: Direction;
   /** The direction part of the verdict: held in direction when 'held'. */
   status: Status;
-  /** The magnitude part: both cells' P50 ratios within their tolerance. */
+  /** The magnitude part: the effect after the common factor within the tolerance carried from its cells. */
   magnitude: Magnitude;
-  /** The conclusion's cells outside their tolerance, e.g. `docker ×1.42 (tolerance ×1.16)`. */
+  /** The candidate's effect after the common factor (d_C / F, or (a/b)_C), and the half-width allowed around the baseline's. */
+  adjustedValue: number | null;
+  allowed: number | null;
+  /** The conclusion's cells outside their tolerance after the common factor, e.g. `docker ×1.42 (tolerance ×1.16)`. */
   movedCells: string[];
   baselineValue: number | null;
   candidateValue: number | null;
@@ -54,8 +68,12 @@ export interface CellRatio {
   candidateP50: number | null;
   /** candidate / baseline; null when either is missing or the baseline is 0. */
   ratio: number | null;
-  /** T of magnitude-tolerance.ts from the baseline's session spread; null without one. */
-  tolerance: number | null;
+  /** ratio / the common factor (for time cells; byte cells keep their ratio). */
+  adjustedRatio: number | null;
+  /** T of magnitude-tolerance.ts, and where it comes from. */
+  tolerance: number;
+  toleranceSource: ToleranceSource;
+  /** The adjusted ratio within [1/T, T]. */
   magnitude: CellMagnitude;
   baselineOrderEffect: boolean | null;
   candidateOrderEffect: boolean | null;
@@ -64,6 +82,8 @@ export interface CellRatio {
 export interface ReportComparison {
   conclusions: ConclusionComparison[];
   cells: CellRatio[];
+  /** The factor every time cell shares, candidate / baseline, said once. */
+  factor: CommonFactor;
   held: number;
   changed: number;
   lost: number;
@@ -112,12 +132,18 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
   const order = [...base.keys(), ...[...cand.keys()].filter((k) => !base.has(k))];
   const cKey = (c: { cohort: string; path: string; state: string; metric: string }): string => key(c.cohort, c.path, c.state, c.metric);
   const candCells = new Map(candidate.cells.map((c) => [cKey(c), c]));
+  const ratioOf = (bc: (typeof baseline.cells)[number]): number | null => {
+    const candidateP50 = candCells.get(cKey(bc))?.p50 ?? null;
+    return bc.p50 !== null && candidateP50 !== null && bc.p50 !== 0 ? candidateP50 / bc.p50 : null;
+  };
+  const factor = commonFactor(baseline.cells.map((bc) => ({ ratio: ratioOf(bc), unit: bc.unit })));
   const cells = baseline.cells.map((bc): CellRatio => {
     const cc = candCells.get(cKey(bc));
     const baselineP50 = bc.p50;
     const candidateP50 = cc?.p50 ?? null;
-    const ratio = baselineP50 !== null && candidateP50 !== null && baselineP50 !== 0 ? candidateP50 / baselineP50 : null;
-    const tolerance = toleranceOf(bc.sessionSpread ?? null);
+    const ratio = ratioOf(bc);
+    const adjustedRatio = ratio === null ? null : bc.unit === 'bytes' ? ratio : ratio / factor.ratio;
+    const t = toleranceOf(bc.sessionSpread ?? null, bc.sessions ?? null);
     return {
       cohort: bc.cohort,
       path: bc.path,
@@ -127,8 +153,10 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       baselineP50,
       candidateP50,
       ratio,
-      tolerance,
-      magnitude: cellMagnitude(ratio, tolerance),
+      adjustedRatio,
+      tolerance: t.factor,
+      toleranceSource: t.source,
+      magnitude: cellMagnitude(adjustedRatio, t.factor),
       baselineOrderEffect: bc.orderEffect ?? null,
       candidateOrderEffect: cc?.orderEffect ?? null,
     };
@@ -141,7 +169,20 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     const baselineDirection = directionOf(b);
     const candidateDirection = directionOf(c);
     const own = [any.a, any.b].map((path) => cellsByKey.get(cKey({ cohort: any.cohort, path, state: any.state, metric: any.metric })));
+    const [ca, cb] = own;
+    const effect =
+      ca && cb
+        ? effectMagnitude({
+            kind: any.kind,
+            baselineValue: b?.value ?? null,
+            candidateValue: c?.value ?? null,
+            a: { p50: ca.baselineP50, tolerance: ca.tolerance },
+            b: { p50: cb.baselineP50, tolerance: cb.tolerance },
+            factor: ca.unit === 'bytes' ? 1 : factor.ratio,
+          })
+        : { magnitude: 'not-estimated' as const, adjusted: null, allowed: null };
     return {
+      kind: any.kind,
       cohort: any.cohort,
       state: any.state,
       metric: any.metric,
@@ -150,9 +191,11 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       baseline: baselineDirection,
       candidate: candidateDirection,
       status: statusOf(baselineDirection, candidateDirection),
-      magnitude: conclusionMagnitude(own.map((cell) => cell?.magnitude ?? 'not-estimated')),
+      magnitude: effect.magnitude,
+      adjustedValue: effect.adjusted,
+      allowed: effect.allowed,
       movedCells: own.flatMap((cell) =>
-        cell?.magnitude === 'outside' ? [`${cell.path} ×${cell.ratio!.toFixed(2)} (tolerance ×${cell.tolerance!.toFixed(2)})`] : [],
+        cell?.magnitude === 'outside' ? [`${cell.path} ×${cell.adjustedRatio!.toFixed(2)} (tolerance ×${cell.tolerance.toFixed(2)})`] : [],
       ),
       baselineValue: b?.value ?? null,
       candidateValue: c?.value ?? null,
@@ -166,6 +209,7 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
   return {
     conclusions,
     cells,
+    factor,
     held: count('held'),
     changed: count('changed'),
     lost: count('lost'),
@@ -190,16 +234,34 @@ export function directionLabel(d: Direction, a: string, b: string): string {
   return d === 'none' ? 'no difference' : 'absent';
 }
 
-/** `held`, `not held: docker ×1.42 (tolerance ×1.16)`, `not estimated` */
-export function magnitudeLabel(c: Pick<ConclusionComparison, 'magnitude' | 'movedCells'>): string {
+/** `held`, `not held: difference 5820.0 after the common factor, against 3820.0 ± 381.2; docker ×1.42 (tolerance ×1.16)`, `not estimated` */
+export function magnitudeLabel(
+  c: Pick<ConclusionComparison, 'magnitude' | 'movedCells' | 'adjustedValue' | 'allowed' | 'baselineValue'> & { kind?: 'median_difference' | 'median_ratio' },
+): string {
   if (c.magnitude === 'held') return 'held';
-  return c.magnitude === 'not-held' ? `not held: ${c.movedCells.join(', ')}` : 'not estimated';
+  if (c.magnitude !== 'not-held') return 'not estimated';
+  const effect =
+    c.adjustedValue === null || c.allowed === null || c.baselineValue === null
+      ? []
+      : c.kind === 'median_ratio'
+        ? [`ratio ×${c.adjustedValue.toFixed(2)} against ×${c.baselineValue.toFixed(2)} (tolerance ×${c.allowed.toFixed(2)})`]
+        : [`difference ${c.adjustedValue.toFixed(1)} after the common factor, against ${c.baselineValue.toFixed(1)} ± ${c.allowed.toFixed(1)}`];
+  return `not held: ${[...effect, ...c.movedCells].join('; ')}`;
 }
 
-/** "20 of 24 conclusions held in direction, 18 in magnitude, 17 in both; 4 changed: …; 1 lost: …; 2 not held in magnitude: …" */
+/** `every cell ×1.12 [1.10, 1.15] (the common factor of 40 time cells)`, said once; or why there is none. */
+export function factorLine(f: CommonFactor): string {
+  if (f.cells === 0) return 'no common factor (fewer than 3 time cells): cells judged as they are';
+  const range = f.low !== null && f.high !== null ? ` [${f.low.toFixed(2)}, ${f.high.toFixed(2)}]` : '';
+  return `every cell ×${f.ratio.toFixed(2)}${range} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}; magnitudes judged after it)`;
+}
+
+const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c.metric}`;
+
+/** "20 of 24 conclusions held in direction, 18 in magnitude, 17 in both; every cell ×1.12 …; 4 changed: …; 1 lost: …; 2 not held in magnitude: …; 1 cell beyond the common factor: …" */
 export function summaryLine(r: ReportComparison): string {
   const n = r.conclusions.length;
-  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`];
+  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`, factorLine(r.factor)];
   for (const status of ['changed', 'lost', 'gained', 'unmatched'] as const) {
     const list = r.conclusions.filter((c) => c.status === status);
     if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
@@ -210,10 +272,22 @@ export function summaryLine(r: ReportComparison): string {
     parts.push(
       notHeld.length <= 5
         ? `${notHeld.length} not held in magnitude: ${notHeld.map(conclusionLabel).join(', ')}`
-        : `${notHeld.length} not held in magnitude (the magnitude column names their cells)`,
+        : `${notHeld.length} not held in magnitude (the magnitude column says why)`,
+    );
+  const beyond = r.cells.filter((c) => c.magnitude === 'outside');
+  if (beyond.length)
+    parts.push(
+      beyond.length <= 5
+        ? `${beyond.length} cell${beyond.length === 1 ? '' : 's'} beyond the common factor: ${beyond.map((c) => `${cellName(c)} ×${c.adjustedRatio!.toFixed(2)}`).join(', ')}`
+        : `${beyond.length} cells beyond the common factor (the cell table names them)`,
     );
   const notEstimated = r.conclusions.filter((c) => c.magnitude === 'not-estimated').length;
-  if (notEstimated) parts.push(`${notEstimated} with magnitude not estimated (the baseline has no session spread for a cell)`);
+  if (notEstimated) parts.push(`${notEstimated} with magnitude not estimated (a value or a baseline P50 is missing)`);
+  const few = r.cells.filter((c) => c.toleranceSource === 'between-run, fewer than 3 sessions').length;
+  if (few)
+    parts.push(
+      `the tolerance of ${few} cell${few === 1 ? '' : 's'} is the between-run figure ×${betweenRunTolerance.toFixed(2)}, not their session spread: the baseline has fewer than 3 sessions of them`,
+    );
   if (r.warnedByOrderEffect > 0) parts.push(`the baseline flagged ${r.warnedByOrderEffect} of the lost or changed ones order effect`);
   return parts.join('; ');
 }
@@ -238,6 +312,7 @@ export function comparisonJson(r: ReportComparison): {
   unmatched: number;
   heldInMagnitude: number;
   heldInBoth: number;
+  factor: CommonFactor;
 } {
   return {
     conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude }) => ({
@@ -258,5 +333,6 @@ export function comparisonJson(r: ReportComparison): {
     unmatched: r.unmatched,
     heldInMagnitude: r.heldInMagnitude,
     heldInBoth: r.heldInBoth,
+    factor: r.factor,
   };
 }

@@ -1,32 +1,86 @@
-// Pure: the magnitude part of a verdict in `pipeline compare`. A cell's size
-// held when its P50 ratio candidate / baseline lies within the cell's
-// tolerance [1/T, T], T = max(S, minTolerance), where S is the baseline's
-// between-session spread of that cell (largest / smallest session median,
-// `cell_session_spread` of sessions.csv): a reproduction's median may move as
-// far as the baseline's own sessions moved from one another. Without a spread
-// (one session, or a report without sessions.csv) or a P50 the size is not
-// estimated. A conclusion a − b held in magnitude when both its cells (a and
-// b in its cohort, state and metric) held; it did not when either moved out.
+// Pure: the magnitude part of a verdict in `pipeline compare`, judged on the
+// effect after the factor the runs share (common-factor.ts), not on the raw
+// cells (issue 28).
+//
+// A cell's tolerance is T = max(S, R): S the baseline's between-session spread
+// of the cell (largest / smallest session median, `cell_session_spread` of
+// sessions.csv), used only from MIN_SPREAD_SESSIONS or more sessions; R the
+// between-run tolerance of a cell's ratio, exp(1.96 · √2 · CELL_LOG_SD), from
+// the host-kind figure (stats/between-run-variation.ts): how far a rerun's cell
+// may land from the baseline's once the shared factor is out. A cell is within
+// when its ratio candidate / baseline, divided by the common factor F, lies in
+// [1/T, T]; a cell outside is a path-specific move, found whatever F is.
+// A conclusion a − b holds in magnitude when its effect does:
+//   median difference: the candidate's difference scaled by the common factor,
+//     d_C / F, lies within ± √((P50_a · ln T_a)² + (P50_b · ln T_b)²) of the
+//     baseline's d_B (the cells' tolerances carried to the difference);
+//   median ratio: (a/b)_C / (a/b)_B lies within exp(± √(ln² T_a + ln² T_b))
+//     (the factor cancels in a ratio).
+// Without the values or the baseline P50s the magnitude is not estimated.
+import { CELL_LOG_SD } from '../stats/between-run-variation.js';
 
-/** The least tolerance: sessions that agreed within 5% still allow a move of 5%. */
-export const minTolerance = 1.05;
+/** The session spread counts toward a tolerance only from this many sessions: two session medians say little of the spread (×1.31 "within", ×0.84 "not held" were seen with two). */
+export const MIN_SPREAD_SESSIONS = 3;
+
+/** The between-run tolerance R of a cell's ratio after the common factor: exp(1.96 · √2 · CELL_LOG_SD). */
+export const betweenRunTolerance = Math.exp(1.959964 * Math.SQRT2 * CELL_LOG_SD);
 
 export type CellMagnitude = 'within' | 'outside' | 'not-estimated';
 export type Magnitude = 'held' | 'not-held' | 'not-estimated';
 
-/** T for a baseline spread S; null without one. */
-export function toleranceOf(sessionSpread: number | null): number | null {
-  return sessionSpread === null || !Number.isFinite(sessionSpread) || sessionSpread < 1 ? null : Math.max(sessionSpread, minTolerance);
+/** Where a cell's tolerance comes from. */
+export type ToleranceSource = 'sessions' | 'between-run' | 'between-run, fewer than 3 sessions';
+
+export interface Tolerance {
+  factor: number;
+  source: ToleranceSource;
 }
 
-export function cellMagnitude(ratio: number | null, tolerance: number | null): CellMagnitude {
-  if (ratio === null || tolerance === null) return 'not-estimated';
+/** T for a baseline spread S over `sessions` sessions (null: unknown). */
+export function toleranceOf(sessionSpread: number | null, sessions: number | null = null): Tolerance {
+  const usable = sessionSpread !== null && Number.isFinite(sessionSpread) && sessionSpread >= 1;
+  if (usable && sessions !== null && sessions < MIN_SPREAD_SESSIONS) return { factor: betweenRunTolerance, source: 'between-run, fewer than 3 sessions' };
+  if (usable && sessionSpread > betweenRunTolerance) return { factor: sessionSpread, source: 'sessions' };
+  return { factor: betweenRunTolerance, source: 'between-run' };
+}
+
+/** `ratio` is candidate / baseline already divided by the common factor. */
+export function cellMagnitude(ratio: number | null, tolerance: number): CellMagnitude {
+  if (ratio === null) return 'not-estimated';
   return ratio <= tolerance && ratio >= 1 / tolerance ? 'within' : 'outside';
 }
 
-/** Not held when any cell moved outside its tolerance, else not estimated when any cell lacks one, else held. */
-export function conclusionMagnitude(cells: readonly CellMagnitude[]): Magnitude {
-  if (cells.includes('outside')) return 'not-held';
-  if (cells.length === 0 || cells.includes('not-estimated')) return 'not-estimated';
-  return 'held';
+export interface EffectInput {
+  kind: 'median_difference' | 'median_ratio';
+  baselineValue: number | null;
+  candidateValue: number | null;
+  /** The baseline P50s of the conclusion's two cells and their tolerances. */
+  a: { p50: number | null; tolerance: number };
+  b: { p50: number | null; tolerance: number };
+  /** The common factor candidate / baseline. */
+  factor: number;
+}
+
+export interface EffectMagnitude {
+  magnitude: Magnitude;
+  /** The candidate's effect after the factor: d_C / F, or (a/b)_C for a ratio. */
+  adjusted: number | null;
+  /** The half-width allowed around the baseline: in the unit for a difference, a factor for a ratio. */
+  allowed: number | null;
+}
+
+export function effectMagnitude(e: EffectInput): EffectMagnitude {
+  if (e.baselineValue === null || e.candidateValue === null || e.a.p50 === null || e.b.p50 === null)
+    return { magnitude: 'not-estimated', adjusted: null, allowed: null };
+  const la = Math.log(e.a.tolerance);
+  const lb = Math.log(e.b.tolerance);
+  if (e.kind === 'median_ratio') {
+    if (!(e.baselineValue > 0 && e.candidateValue > 0)) return { magnitude: 'not-estimated', adjusted: null, allowed: null };
+    const allowed = Math.exp(Math.sqrt(la * la + lb * lb));
+    const q = e.candidateValue / e.baselineValue;
+    return { magnitude: q <= allowed && q >= 1 / allowed ? 'held' : 'not-held', adjusted: e.candidateValue, allowed };
+  }
+  const adjusted = e.candidateValue / e.factor;
+  const allowed = Math.sqrt((Math.abs(e.a.p50) * la) ** 2 + (Math.abs(e.b.p50) * lb) ** 2);
+  return { magnitude: Math.abs(adjusted - e.baselineValue) <= allowed ? 'held' : 'not-held', adjusted, allowed };
 }

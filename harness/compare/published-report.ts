@@ -38,6 +38,8 @@ export interface PublishedCell {
   orderEffect: boolean | null;
   /** `cell_session_spread` of sessions.csv: largest / smallest session median of the cell; null with one session, or when the report has no sessions.csv. */
   sessionSpread: number | null;
+  /** How many sessions sessions.csv has of the cell; null without sessions.csv. */
+  sessions?: number | null;
 }
 
 export interface PublishedReport {

@@ -66,7 +66,7 @@ export function readPublishedReport(folder: string): PublishedReport {
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
-  const spreads = readSpreads(folder);
+  const { spreads, sessions } = readSpreads(folder);
   const cells: PublishedCell[] = stats.rows.map((r) => ({
     cohort: r['cohort']!,
     path: r['path']!,
@@ -76,21 +76,27 @@ export function readPublishedReport(folder: string): PublishedReport {
     p50: num(r['p50']),
     orderEffect: flag(r['order_effect']),
     sessionSpread: spreads.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null,
+    sessions: sessions.size ? (sessions.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null) : null,
   }));
   return { folder, differences, cells, disks: readDisks(folder) };
 }
 
-/** cell_session_spread of each cell in sessions.csv (the same on every session row of a cell); empty when the report has none, or its sessions.csv predates the column. */
-function readSpreads(folder: string): Map<string, number> {
+/**
+ * cell_session_spread of each cell in sessions.csv (the same on every session row of a cell; empty when the
+ * report has none, or its sessions.csv predates the column), and how many session rows each cell has.
+ */
+function readSpreads(folder: string): { spreads: Map<string, number>; sessions: Map<string, number> } {
   const spreads = new Map<string, number>();
-  if (!existsSync(join(folder, 'sessions.csv'))) return spreads;
+  const sessions = new Map<string, number>();
+  if (!existsSync(join(folder, 'sessions.csv'))) return { spreads, sessions };
   const table = readTable(folder, 'sessions.csv', ['cohort', 'path', 'state', 'metric']);
-  if (!table.header.includes('cell_session_spread')) return spreads;
   for (const r of table.rows) {
+    const k = [r['cohort'], r['path'], r['state'], r['metric']].join('\u0000');
+    sessions.set(k, (sessions.get(k) ?? 0) + 1);
     const v = num(r['cell_session_spread']);
-    if (v !== null && v >= 1) spreads.set([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000'), v);
+    if (v !== null && v >= 1) spreads.set(k, v);
   }
-  return spreads;
+  return { spreads, sessions };
 }
 
 /** disk.csv when the report has one (reports written before issue 18 have none). */

@@ -9,7 +9,8 @@ import {
   type CellRatio,
   type ReportComparison,
 } from './compare-reports.js';
-import { minTolerance } from './magnitude-tolerance.js';
+import { betweenRunTolerance, MIN_SPREAD_SESSIONS } from './magnitude-tolerance.js';
+import { MIN_FACTOR_CELLS } from './common-factor.js';
 import { runIdentityText, type RunIdentity } from './run-identity.js';
 import type { PublishedDisk } from './published-report.js';
 import { hostCause, hostLine, type HostDifference } from './host-difference.js';
@@ -33,14 +34,17 @@ function pad(rows: string[][]): string {
 }
 
 const flagText = (v: boolean | null): string => (v === null ? '–' : v ? 'yes' : 'no');
-const toleranceText = (c: CellRatio): string => (c.tolerance === null ? '–' : `×${fixed(1 / c.tolerance, 2)}–×${fixed(c.tolerance, 2)}`);
+const toleranceText = (c: CellRatio): string =>
+  `×${fixed(1 / c.tolerance, 2)}–×${fixed(c.tolerance, 2)}${c.toleranceSource === 'sessions' ? '' : c.toleranceSource === 'between-run' ? ' (between-run)' : ' (between-run: < 3 sessions)'}`;
 const sizeText = (c: CellRatio): string => (c.magnitude === 'not-estimated' ? 'not estimated' : c.magnitude);
 
 /** The tolerance rule, said once in reproduction.md (README and docs/CONTRACTS.md say the same). */
 export const toleranceRule =
-  `A conclusion held in magnitude when the P50 ratio candidate / baseline of each of its two cells lies within [1/T, T], ` +
-  `T = max(S, ${minTolerance}), S being the baseline's between-session spread of that cell (largest / smallest session median, \`cell_session_spread\` of sessions.csv): ` +
-  'a reproduction may move a median as far as the baseline’s own sessions moved from one another. Without a spread (one session, no sessions.csv) the magnitude is not estimated.';
+  `Magnitude is judged on the effect, after the factor every cell shares: the common factor F is the median over the time cells (${MIN_FACTOR_CELLS} or more) of the P50 ratio candidate / baseline, with its sign-test 95% interval, said once. ` +
+  `A cell's tolerance is T = max(S, ${fixed(betweenRunTolerance, 3)}): S the baseline's between-session spread of the cell (largest / smallest session median, \`cell_session_spread\` of sessions.csv), used from ${MIN_SPREAD_SESSIONS} sessions on; ` +
+  `${fixed(betweenRunTolerance, 3)} = exp(1.96 · √2 · 0.03), the between-run figure of this host kind (harness/stats/between-run-variation.ts). ` +
+  'A cell whose ratio / F lies outside [1/T, T] moved beyond the common factor. A median difference held in magnitude when the candidate’s difference / F lies within ± √((P50_a · ln T_a)² + (P50_b · ln T_b)²) of the baseline’s; ' +
+  'a median ratio when the ratio of the two ratios lies within exp(± √(ln² T_a + ln² T_b)).';
 
 /** "S1 start 812/1450, end 790/1398": write/read MB/s of each session's probes. */
 export function diskText(disks: readonly PublishedDisk[]): string {
@@ -78,13 +82,14 @@ export function renderComparisonText(r: ReportComparison): string {
       ...(withOrder ? [flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect)] : []),
     ]);
   }
-  const cells = [['cell', 'baseline P50', 'candidate P50', 'ratio', 'tolerance', 'size']];
+  const cells = [['cell', 'baseline P50', 'candidate P50', 'ratio', 'after factor', 'tolerance', 'size']];
   for (const c of r.cells) {
     cells.push([
       `${c.cohort} ${c.path} ${c.state} ${c.metric}`,
       figure(c.baselineP50, c.unit),
       figure(c.candidateP50, c.unit),
       c.ratio === null ? '–' : `×${c.ratio.toFixed(2)}`,
+      c.adjustedRatio === null ? '–' : `×${c.adjustedRatio.toFixed(2)}`,
       toleranceText(c),
       sizeText(c),
     ]);
@@ -136,14 +141,14 @@ export function renderReproductionMd(
     '',
     '## Cell medians',
     '',
-    'Ratio = candidate P50 / baseline P50; tolerance = [1/T, T] from the baseline’s session spread.',
+    `Ratio = candidate P50 / baseline P50; after factor = ratio / the common factor (${r.factor.cells ? `×${fixed(r.factor.ratio, 3)}` : 'none'}); tolerance = [1/T, T].`,
     '',
-    '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio | tolerance | size |',
-    '|---|---|---|---|---:|---:|---:|---|---|',
+    '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio | after factor | tolerance | size |',
+    '|---|---|---|---|---:|---:|---:|---:|---|---|',
   );
   for (const c of r.cells) {
     lines.push(
-      `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} | ${toleranceText(c)} | ${sizeText(c)} |`,
+      `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} | ${c.adjustedRatio === null ? '–' : c.adjustedRatio.toFixed(2)} | ${toleranceText(c)} | ${sizeText(c)} |`,
     );
   }
   const moved = movedLines(r);

@@ -1,11 +1,13 @@
 // The history of an experiment: per cell and per conclusion the series over
-// runs, each cell's change points (change-points.ts), and for each reported
-// change what differs between the run just before and the run just after
-// (attribution.ts). Pure.
+// runs; the run-to-run model (run-drift.ts): a factor shared by every cell of
+// a run, its shifts (reported once, as a run or host effect), and each cell's
+// changes beyond it; for each what differs between the run just before and the
+// run just after that could have caused it (attribution.ts). Pure.
 import { sessionTInterval } from '../stats/session-t-interval.js';
-import { changedInputs, forCell, type ChangedInput } from './attribution.js';
-import { CONFIDENCE, cellChanges, type CellChange } from './change-points.js';
+import { attribute, forCell, sampleStageKey, type Attribution, type ChangedInput } from './attribution.js';
+import { CONFIDENCE, type CellChange, type Spread } from './change-points.js';
 import { cellKey, type HistoryRun } from './history-run.js';
+import { runDrift } from './run-drift.js';
 
 export interface CellPoint {
   /** 1-based run number in the series. */
@@ -52,32 +54,71 @@ export interface ReportedChange {
   metric: string;
   unit: string;
   run: number;
+  /** The cell's change beyond the shared factor of the runs: after/before. */
   ratio: number;
   low: number;
   high: number;
   pValue: number;
+  /** The between-run SD it was judged against. */
+  spread: Spread;
+  /** What could have caused it, marked for this cell (forCell). */
   changed: ChangedInput[];
+  attribution: Attribution;
   /** Both runs have a host fingerprint. */
   hostKnown: boolean;
+}
+
+/** A shift of every cell together (the runs' shared factor): a run or host effect, or an input change of the sample stage. */
+export interface SharedShift {
+  run: number;
+  ratio: number;
+  low: number;
+  high: number;
+  pValue: number;
+  /** Cells the shared factor is estimated from. */
+  cells: number;
+  spread: Spread;
+  /** `run effect` (same sample-stage key, same host), `host effect`, `input change`, or `run effect or unrecorded input`. */
+  kind: 'run effect' | 'host effect' | 'input change' | 'run effect or unrecorded input';
+  attribution: Attribution;
 }
 
 export interface History {
   runs: HistoryRun[];
   cells: CellSeries[];
   conclusions: ConclusionSeries[];
-  /** Changes that are significant and whose sides' intervals separate, by run then cell. */
+  /** Cell changes beyond the runs' shared factor, by run then cell. */
   changes: ReportedChange[];
+  /** Shifts of the factor every cell shares, by run. */
+  shifts: SharedShift[];
+  /** ln of each run's shared factor (0 without one) and the number of cells it is estimated from (0: none). */
+  factors: number[];
+  factorCells: number;
+  /** The smallest cell change and shared shift (factors ≥ 1) these runs could show; null when they can show none. */
+  smallest: { cell: number | null; shift: number | null };
+}
+
+export function shiftKind(a: Attribution): SharedShift['kind'] {
+  if (a.changed.some((c) => c.kind === 'inputs')) return 'run effect or unrecorded input';
+  if (a.changed.some((c) => c.kind !== 'host' && c.kind !== 'load')) return 'input change';
+  return a.changed.some((c) => c.kind === 'host') ? 'host effect' : 'run effect';
 }
 
 export function buildHistory(runs: readonly HistoryRun[]): History {
   const cellOrder: { key: string; cohort: string; path: string; state: string; metric: string }[] = [];
+  const seenCells = new Set<string>();
   for (const r of runs) {
     for (const key of Object.keys(r.sessionMedians)) {
-      if (cellOrder.some((c) => c.key === key)) continue;
+      if (seenCells.has(key)) continue;
+      seenCells.add(key);
       const [cohort, path, state, metric] = key.split('\u0000') as [string, string, string, string];
       cellOrder.push({ key, cohort, path, state, metric });
     }
   }
+  const drift = runDrift({
+    sampleKeys: runs.map((r) => sampleStageKey(r.record?.stages ?? null)),
+    cells: cellOrder.map((c) => ({ key: c.key, perRun: runs.map((r) => r.sessionMedians[c.key] ?? []) })),
+  });
   const cells = cellOrder.map((c): CellSeries => {
     const perRun = runs.map((r) => r.sessionMedians[c.key] ?? []);
     const points = runs.flatMap((r, i): CellPoint[] => {
@@ -88,7 +129,7 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
       return [{ run: i + 1, sessions: [...sessions], p50, low: t?.low ?? null, high: t?.high ?? null }];
     });
     const unit = runs.map((r) => r.report.cells.find((x) => cellKey(x) === c.key)?.unit).find(Boolean) ?? 'ms';
-    return { cohort: c.cohort, path: c.path, state: c.state, metric: c.metric, unit, points, changes: cellChanges(perRun, c.key) };
+    return { cohort: c.cohort, path: c.path, state: c.state, metric: c.metric, unit, points, changes: drift.cellChanges.get(c.key) ?? [] };
   });
   const conclusionKeys: string[] = [];
   const dKey = (d: { cohort: string; state: string; metric: string; a: string; b: string }): string => [d.cohort, d.state, d.metric, d.a, d.b].join('\u0000');
@@ -101,11 +142,16 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     });
     return { cohort, state, metric, a, b, points };
   });
+  const attributions = new Map<number, Attribution>();
+  const at = (run: number): Attribution => {
+    let a = attributions.get(run);
+    if (!a) attributions.set(run, (a = attribute(runs[run - 2]!, runs[run - 1]!)));
+    return a;
+  };
   const changes: ReportedChange[] = [];
   for (const c of cells) {
-    for (const ch of c.changes.filter((x) => x.reported)) {
-      const before = runs[ch.run - 2]!;
-      const after = runs[ch.run - 1]!;
+    for (const ch of c.changes) {
+      const a = at(ch.run);
       changes.push({
         cohort: c.cohort,
         path: c.path,
@@ -117,11 +163,24 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
         low: ch.low,
         high: ch.high,
         pValue: ch.pValue,
-        changed: forCell(changedInputs(before, after), c),
-        hostKnown: !!before.fingerprint && !!after.fingerprint,
+        spread: ch.spread,
+        changed: forCell(a.changed, c),
+        attribution: a,
+        hostKnown: a.hostKnown,
       });
     }
   }
   changes.sort((a, b) => a.run - b.run);
-  return { runs: [...runs], cells, conclusions, changes };
+  const shifts = drift.shifts.map((s: CellChange): SharedShift => ({
+    run: s.run,
+    ratio: s.ratio,
+    low: s.low,
+    high: s.high,
+    pValue: s.pValue,
+    cells: drift.factorCells,
+    spread: s.spread,
+    kind: shiftKind(at(s.run)),
+    attribution: at(s.run),
+  }));
+  return { runs: [...runs], cells, conclusions, changes, shifts, factors: drift.factors, factorCells: drift.factorCells, smallest: drift.smallest };
 }

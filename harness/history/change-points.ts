@@ -1,46 +1,58 @@
-// Change points of one cell over a series of runs. Pure.
+// Steps in a series of run levels, judged against the between-run variation.
+// Pure.
 //
-// The observations are the per-session medians of the cell, run after run
-// (so replication within a run counts: a run of 3 sessions is 3 points), and
-// E-divisive means (e-divisive.ts) may split them only between runs. A change
-// found at significance level SIGNIFICANCE (permutation test, PERMUTATIONS
-// permutations, seeded by the cell) is reported only when the pooled
-// between-session intervals of its two sides separate: Student's t interval
-// (95%, K − 1 degrees of freedom) of the mean of the session medians of the
-// runs from the previous change to this one, and of those from this one to
-// the next, do not overlap. A side needs at least 3 sessions for its
-// interval; with fewer the change is not reported. The ratio is after/before
-// of the sides' geometric means with a Welch interval on the logarithms
-// (log-ratio-interval.ts). A significant change whose sides do not separate
-// is dropped, the least significant first, and the sides of the others are
-// taken again without it (so one outlying run between two changes does not
-// hide the larger change next to it).
-//
-// Assumptions: sessions are independent and, between change points,
-// identically distributed (E-divisive's exchangeability); the runs of the
-// series are in the order given. A cell missing from a run is left out of
-// that cell's series (its runs keep their numbers).
-import { sessionTInterval } from '../stats/session-t-interval.js';
-import { eDivisive, type EDivisiveChange } from './e-divisive.js';
-import { logRatioInterval } from './log-ratio-interval.js';
+// A run's level of a cell is the mean of the logs of its session medians. Runs,
+// not sessions, are the units: the sessions of one run share the run's drift,
+// so their spread says nothing about how far the next run will land (issue 28).
+// A step at run k compares the mean level of the runs before k with that of the
+// runs from k on (within the current segment), as
+//   t = (mean after − mean before) / (S · √(1/runs before + 1/runs after)),
+// where S is the between-run SD of one run's level: pooled from the replicate
+// runs of the segment (runs with the same sample-stage key on the same side of
+// k: what differs between them is run-to-run variation, by construction), or,
+// with no replicate there,
+// the documented host-kind figure (harness/stats/between-run-variation.ts),
+// taken as known. Each side needs MIN_SIDE_SESSIONS sessions in all.
+// The scan is binary segmentation: a segment's step is located where it
+// explains most of the segment's spread, and is a step when its two-sided
+// p-value, Bonferroni-corrected over every candidate step of the family (all
+// cells, or the shared factor's series), is at most SIGNIFICANCE; the two
+// sides are then searched again with the same threshold.
+// The step's ratio is exp(mean after − mean before), with a 95% t interval on
+// the same S.
+import { studentTCdf, studentTQuantile } from '../stats/student-t.js';
 
 export const SIGNIFICANCE = 0.05;
-export const PERMUTATIONS = 499;
 export const CONFIDENCE = 0.95;
+/** Each side of a step needs this many sessions in all (over its runs). */
+export const MIN_SIDE_SESSIONS = 3;
+/** Degrees of freedom standing for a known SD (the host-kind figure): the t quantiles are then the normal ones to 3 decimals. */
+export const KNOWN_DF = 1e4;
 
 export interface SideSummary {
   /** 1-based run numbers of the side's first and last run. */
   fromRun: number;
   toRun: number;
+  runs: number;
   sessions: number;
+  /** exp of the mean run level: the geometric mean, in the cell's unit (or a factor, for the shared series). */
   mean: number;
-  low: number | null;
-  high: number | null;
+}
+
+/** The between-run SD of one run's level, with where it came from. */
+export interface Spread {
+  sd: number;
+  df: number;
+  /** `replicates`: pooled from same-key runs on each side of the step; `host-kind`: the documented figure. */
+  source: 'replicates' | 'host-kind';
+  /** The replicate runs (1-based) it was pooled from; empty for the host-kind figure. */
+  runs: number[];
 }
 
 export interface CellChange {
   /** 1-based number of the first run after the change. */
   run: number;
+  /** Bonferroni-corrected two-sided p-value. */
   pValue: number;
   statistic: number;
   before: SideSummary;
@@ -48,72 +60,148 @@ export interface CellChange {
   ratio: number;
   low: number;
   high: number;
-  /** Significant and the sides' intervals separate. */
-  reported: boolean;
-  /** Why a significant change is not reported. */
-  why: string | null;
+  spread: Spread;
+  /** Kept for the plots: every change returned is a reported one. */
+  reported: true;
+  why: null;
 }
 
-/** `perRun[i]` holds run i+1's session medians (empty when the cell is not in that run). */
-export function cellChanges(perRun: readonly (readonly number[])[], seed: string): CellChange[] {
-  const values: number[] = [];
-  const runOf: number[] = [];
-  const boundaries: number[] = [];
-  perRun.forEach((medians, i) => {
-    if (!medians.length) return;
-    if (values.length) boundaries.push(values.length);
-    for (const v of medians) {
-      values.push(v);
-      runOf.push(i + 1);
-    }
-  });
-  if (values.length < 4 || boundaries.length === 0) return [];
-  const found = eDivisive(values, { significance: SIGNIFICANCE, permutations: PERMUTATIONS, minSize: 2, boundaries, seed }).changes;
-  const evaluate = (kept: readonly EDivisiveChange[]): CellChange[] => {
-    const cuts = [0, ...kept.map((c) => c.index), values.length];
-    return kept.map((c, i) => judge(c, values.slice(cuts[i]!, cuts[i + 1]!), values.slice(cuts[i + 1]!, cuts[i + 2]!), cuts[i]!, cuts[i + 1]!));
-  };
-  const judge = (c: EDivisiveChange, before: number[], after: number[], from: number, at: number): CellChange => {
-    const side = (v: number[], start: number): SideSummary => {
-      const t = sessionTInterval(v, CONFIDENCE);
-      return {
-        fromRun: runOf[start]!,
-        toRun: runOf[start + v.length - 1]!,
-        sessions: v.length,
-        mean: v.reduce((s, x) => s + x, 0) / v.length,
-        low: t?.low ?? null,
-        high: t?.high ?? null,
-      };
-    };
-    const b = side(before, from);
-    const a = side(after, at);
-    const r = logRatioInterval(before, after, CONFIDENCE);
-    let why: string | null = null;
-    if (b.low === null || a.low === null) why = 'fewer than 3 sessions on one side: no between-session interval';
-    else if (!(b.high! < a.low! || a.high! < b.low!)) why = 'the intervals of the two sides overlap';
-    return {
-      run: runOf[c.index]!,
-      pValue: c.pValue,
-      statistic: c.statistic,
-      before: b,
-      after: a,
-      ratio: r?.ratio ?? a.mean / b.mean,
-      low: r?.low ?? Number.NaN,
-      high: r?.high ?? Number.NaN,
-      reported: why === null,
-      why,
-    };
-  };
-  // A significant change whose sides do not separate is dropped (the least significant first), and the
-  // sides of the others are taken again without it, until every change left separates.
-  let kept = [...found];
-  const dropped: CellChange[] = [];
-  for (;;) {
-    const judged = evaluate(kept);
-    const failing = judged.map((j, i) => ({ j, i })).filter((x) => !x.j.reported);
-    if (!failing.length) return [...judged, ...dropped].sort((x, y) => x.run - y.run);
-    const worst = failing.reduce((w, x) => (x.j.pValue > w.j.pValue || (x.j.pValue === w.j.pValue && x.i > w.i) ? x : w));
-    dropped.push(worst.j);
-    kept = kept.filter((_, i) => i !== worst.i);
+/** One series: `levels[i]` the level (ln) of run i+1 or null when the series has no value there; `sessions[i]` its session count. */
+export interface LevelSeries {
+  levels: readonly (number | null)[];
+  sessions: readonly number[];
+}
+
+/** The SD of one run's level for a step at `run` in the segment of runs fromRun..toRun (1-based): from replicates there, else the fallback. */
+export type SpreadBefore = (run: number, fromRun: number, toRun: number) => Spread;
+
+interface Candidate {
+  run: number;
+  before: number[];
+  after: number[];
+}
+
+/** The candidate steps of a segment [from, to) of run indices (0-based): every run boundary with enough sessions on both sides. */
+function candidates(s: LevelSeries, from: number, to: number): Candidate[] {
+  const present = [];
+  for (let i = from; i < to; i++) if (s.levels[i] !== null && s.levels[i] !== undefined) present.push(i);
+  const out: Candidate[] = [];
+  for (let j = 1; j < present.length; j++) {
+    const before = present.slice(0, j);
+    const after = present.slice(j);
+    const count = (ix: number[]): number => ix.reduce((n, i) => n + s.sessions[i]!, 0);
+    if (count(before) >= MIN_SIDE_SESSIONS && count(after) >= MIN_SIDE_SESSIONS) out.push({ run: present[j]! + 1, before, after });
   }
+  return out;
+}
+
+/** How many candidate steps the whole series offers: its share of the Bonferroni family. */
+export function candidateCount(s: LevelSeries): number {
+  return candidates(s, 0, s.levels.length).length;
+}
+
+const mean = (v: readonly number[]): number => v.reduce((a, x) => a + x, 0) / v.length;
+
+function judge(s: LevelSeries, c: Candidate, spreadBefore: SpreadBefore, family: number, from: number, to: number): CellChange {
+  const x = c.before.map((i) => s.levels[i]!);
+  const y = c.after.map((i) => s.levels[i]!);
+  const spread = spreadBefore(c.run, from + 1, to);
+  const diff = mean(y) - mean(x);
+  const se = spread.sd * Math.sqrt(1 / x.length + 1 / y.length);
+  const statistic = se > 0 ? diff / se : diff === 0 ? 0 : Math.sign(diff) * Infinity;
+  const p = Number.isFinite(statistic) ? 2 * (1 - studentTCdf(Math.abs(statistic), spread.df)) : 0;
+  const half = studentTQuantile((1 + CONFIDENCE) / 2, spread.df) * se;
+  const side = (ix: number[], v: number[]): SideSummary => ({
+    fromRun: ix[0]! + 1,
+    toRun: ix[ix.length - 1]! + 1,
+    runs: ix.length,
+    sessions: ix.reduce((n, i) => n + s.sessions[i]!, 0),
+    mean: Math.exp(mean(v)),
+  });
+  return {
+    run: c.run,
+    pValue: Math.min(1, p * family),
+    statistic,
+    before: side(c.before, x),
+    after: side(c.after, y),
+    ratio: Math.exp(diff),
+    low: Math.exp(diff - half),
+    high: Math.exp(diff + half),
+    spread,
+    reported: true,
+    why: null,
+  };
+}
+
+/**
+ * The steps of one series by binary segmentation; `family` is the number of candidate steps the Bonferroni
+ * correction covers. A segment's step is located where it explains most (the largest nb·na/(nb+na)·(mean
+ * difference)², among every run boundary) and only then tested; a location with too few sessions on a side is
+ * not reported, but the segment is still split there, so a step of the last run alone never shows as an
+ * earlier, diluted one.
+ */
+export function levelSteps(s: LevelSeries, spreadBefore: SpreadBefore, family: number): CellChange[] {
+  const found: CellChange[] = [];
+  const search = (from: number, to: number): void => {
+    const present: number[] = [];
+    for (let i = from; i < to; i++) if (s.levels[i] !== null && s.levels[i] !== undefined) present.push(i);
+    if (present.length < 2) return;
+    let best = { j: 0, score: -1 };
+    for (let j = 1; j < present.length; j++) {
+      const x = present.slice(0, j).map((i) => s.levels[i]!);
+      const y = present.slice(j).map((i) => s.levels[i]!);
+      const score = ((x.length * y.length) / present.length) * (mean(y) - mean(x)) ** 2;
+      if (score > best.score + 1e-15) best = { j, score };
+    }
+    const before = present.slice(0, best.j);
+    const after = present.slice(best.j);
+    const at = present[best.j]!;
+    const count = (ix: number[]): number => ix.reduce((n, i) => n + s.sessions[i]!, 0);
+    if (count(before) >= MIN_SIDE_SESSIONS && count(after) >= MIN_SIDE_SESSIONS) {
+      const judged = judge(s, { run: at + 1, before, after }, spreadBefore, Math.max(1, family), from, to);
+      if (judged.pValue > SIGNIFICANCE) return;
+      found.push(judged);
+    }
+    search(from, at);
+    search(at, to);
+  };
+  search(0, s.levels.length);
+  return found.sort((a, b) => a.run - b.run);
+}
+
+/**
+ * The smallest step (as a factor ≥ 1) this series could show at any of its candidate steps,
+ * with the spread used there; null when it offers no candidate step.
+ */
+export function smallestStep(s: LevelSeries, spreadBefore: SpreadBefore, family: number): number | null {
+  let best: number | null = null;
+  for (const c of candidates(s, 0, s.levels.length)) {
+    const spread = spreadBefore(c.run, 1, s.levels.length);
+    const crit = studentTQuantile(1 - SIGNIFICANCE / (2 * Math.max(1, family)), spread.df);
+    const size = Math.exp(crit * spread.sd * Math.sqrt(1 / c.before.length + 1 / c.after.length));
+    if (best === null || size < best) best = size;
+  }
+  return best;
+}
+
+/** A run's level: the mean of the logs of its session medians, or null without a positive one. */
+export function runLevel(sessionMedians: readonly number[]): number | null {
+  const v = sessionMedians.filter((x) => x > 0 && Number.isFinite(x));
+  return v.length ? mean(v.map(Math.log)) : null;
+}
+
+/**
+ * The between-run SD pooled over groups of replicate runs: each group's values around its own mean,
+ * df = Σ (group size − 1); null when no group has two values.
+ */
+export function pooledSpread(groups: readonly (readonly number[])[]): { sd: number; df: number } | null {
+  let ss = 0;
+  let df = 0;
+  for (const g of groups) {
+    if (g.length < 2) continue;
+    const m = mean(g);
+    ss += g.reduce((a, x) => a + (x - m) ** 2, 0);
+    df += g.length - 1;
+  }
+  return df > 0 ? { sd: Math.sqrt(ss / df), df } : null;
 }

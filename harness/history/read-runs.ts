@@ -8,7 +8,8 @@ import { UserError } from '../errors.js';
 import { parseCsvTable } from '../compare/csv-table.js';
 import { folderFingerprint } from '../compare/folder-fingerprint.js';
 import { readPublishedReport } from '../compare/read-published-report.js';
-import { archivedRecords, runTime } from './archive-run.js';
+import { archivedRecords, runDigest, runTime } from './archive-run.js';
+import { archivedRunsOf } from '../compare/archived-runs-of.js';
 import { RUNS_DIR } from './published-run.js';
 import type { HistoryRun, ProvenanceItem } from './history-run.js';
 import { RUN_FILE, type RunRecord } from './run-record.js';
@@ -51,8 +52,11 @@ export function readRunFolder(folder: string, shownAs = folder): HistoryRun {
   const recordFile = join(folder, RUN_FILE);
   const record = existsSync(recordFile) ? (JSON.parse(readFileSync(recordFile, 'utf8')) as RunRecord) : null;
   const base = folder.replace(/\/+$/, '').split('/').pop() ?? folder;
+  const archived = record ? null : archivedRunsOf(folder).next().value;
+  const digest = record ? runDigest(record) : archived ? runDigest(JSON.parse(readFileSync(archived.runJson, 'utf8')) as RunRecord) : null;
   return {
-    id: record ? base : `${base} (not archived)`,
+    id: record ? base : archived ? `${archived.id} (published folder)` : `${base} (not archived)`,
+    digest,
     folder: shownAs,
     time: record?.time ?? runTime(folder, []),
     label: record?.label ?? null,

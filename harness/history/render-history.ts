@@ -3,24 +3,65 @@
 import { escapeHtml } from '../document/inline-html.js';
 import { fixed } from '../report/format-number.js';
 import { describeInputs } from './attribution.js';
-import type { History, ReportedChange } from './build-history.js';
-import { PERMUTATIONS, SIGNIFICANCE } from './change-points.js';
+import type { History, ReportedChange, SharedShift } from './build-history.js';
+import { MIN_SIDE_SESSIONS, SIGNIFICANCE, type Spread } from './change-points.js';
+import { MIN_FACTOR_CELLS } from './run-drift.js';
+import { BETWEEN_RUN_SOURCE } from '../stats/between-run-variation.js';
 
 const pct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${fixed((ratio - 1) * 100, 0)}%`;
 const figure = (v: number | null, unit: string): string => (v === null ? '–' : unit === 'bytes' ? fixed(v, 0) : fixed(v, 1));
+const interval = (low: number, high: number): string => (Number.isFinite(low) ? ` [${fixed((low - 1) * 100, 0)}, ${fixed((high - 1) * 100, 0)}]` : '');
+const spreadText = (s: Spread): string =>
+  s.source === 'replicates'
+    ? `between-run sd ${fixed(s.sd, 3)} from replicate runs ${s.runs.join(', ')}`
+    : `between-run sd ${fixed(s.sd, 3)}, host-kind figure`;
 
-/** "shell lazy cold ready +34% [29, 40] between run 3 and run 4 (p = 0.002); changed: …; host: same" */
-export function changeLine(c: ReportedChange): string {
-  const interval = Number.isFinite(c.low) ? ` [${fixed((c.low - 1) * 100, 0)}, ${fixed((c.high - 1) * 100, 0)}]` : '';
-  return `${c.cohort} ${c.path} ${c.state} ${c.metric} ${pct(c.ratio)}${interval} between run ${c.run - 1} and run ${c.run} (p = ${fixed(c.pValue, 3)}); changed: ${describeInputs(c.changed, c.hostKnown)}`;
+/** "shell lazy cold ready +34% [29, 40] beyond the shared factor, between run 3 and run 4 (p = 0.002; …); changed: …; host: same" — one line. */
+export function changeLine(c: ReportedChange, verbose = false): string {
+  return `${c.cohort} ${c.path} ${c.state} ${c.metric} ${pct(c.ratio)}${interval(c.low, c.high)} beyond the shared factor, between run ${c.run - 1} and run ${c.run} (p = ${fixed(c.pValue, 3)}; ${spreadText(c.spread)}); changed: ${describeInputs(c.changed, c.attribution, verbose)}`;
+}
+
+/** The `cause` of a shift: its kind and what changed. */
+export function shiftCause(s: SharedShift, verbose = false): string {
+  return `${s.kind}: ${describeInputs(s.attribution.changed, s.attribution, verbose)}`;
+}
+
+/** "every cell +15% [12, 18] between run 3 and run 4 (shared factor of 6 cells, p = …): run effect: no input of the sample stage changed …" */
+export function shiftLine(s: SharedShift, verbose = false): string {
+  return `every cell ${pct(s.ratio)}${interval(s.low, s.high)} between run ${s.run - 1} and run ${s.run} (shared factor of ${s.cells} cells, p = ${fixed(s.pValue, 3)}; ${spreadText(s.spread)}); ${shiftCause(s, verbose)}`;
+}
+
+const sessionsText = (h: History): string => {
+  const counts = h.runs.map((r) => Math.max(0, ...Object.values(r.sessionMedians).map((v) => v.length)));
+  const lo = Math.min(...counts);
+  const hi = Math.max(...counts);
+  return `${h.runs.length} run${h.runs.length === 1 ? '' : 's'} of ${lo === hi ? lo : `${lo}–${hi}`} session${hi === 1 ? '' : 's'}`;
+};
+
+/** What these runs could not show: "6 runs of 3 sessions cannot show a cell change smaller than ±9% or a shift of every cell smaller than ±25%". */
+export function smallestLine(h: History): string {
+  const { cell, shift } = h.smallest;
+  if (cell === null && shift === null) return `${sessionsText(h)} cannot show any change: each side of a change needs ${MIN_SIDE_SESSIONS} sessions`;
+  const size = (f: number): string => `±${fixed((f - 1) * 100, 0)}%`;
+  const parts = [
+    ...(cell !== null ? [`a cell change smaller than ${size(cell)}`] : []),
+    ...(shift !== null
+      ? [`a shift of every cell smaller than ${size(shift)}`]
+      : h.factorCells === 0
+        ? [`a shift of every cell at all (fewer than ${MIN_FACTOR_CELLS} cells)`]
+        : []),
+  ];
+  return `${sessionsText(h)} cannot show ${parts.join(' or ')}`;
 }
 
 export const METHOD =
-  `Change points: E-divisive means (Matteson & James 2014, α = 1) on the per-session medians, split only between runs, ` +
-  `permutation test with ${PERMUTATIONS} permutations at significance ${SIGNIFICANCE}; a change is reported only when, in addition, ` +
-  `the 95% Student's t intervals of the session medians on its two sides (from the previous change to the next) separate, ` +
-  `which needs 3 or more sessions on each side. Ratio: after/before of the sides' geometric means, 95% Welch interval on the logarithms. ` +
-  `Assumes independent sessions, identically distributed between change points, in the order of the series.`;
+  `Each run's level of a cell is the mean of the logs of its session medians; runs, not sessions, are the units. ` +
+  `A factor shared by every cell of a run (median polish over ${MIN_FACTOR_CELLS} or more cells) is taken out first; a step of that factor is a shift of every cell, reported once with its cause; ` +
+  `a cell change is a step of the cell's level beyond it. A step compares the runs before it with the runs from it on against the between-run SD of one run's level: ` +
+  `pooled from the replicate runs (same sample-stage key, same side of the step, each group around its own mean), else the ${BETWEEN_RUN_SOURCE}; never from the sessions of one run. ` +
+  `Binary segmentation, two-sided t test, Bonferroni-corrected over every candidate step at ${SIGNIFICANCE}; each side needs ${MIN_SIDE_SESSIONS} sessions. ` +
+  `Ratio: after/before, 95% t interval. Causes named: inputs of the stages that make the samples (sample, and pin, prepare, warmup before it), pins, host fingerprint, host load; ` +
+  `code of the stages that only read samples (verify, analyze, report) is counted, never named.`;
 
 /** `2/2 noisy` from the archived sessions' load, '' when not recorded. */
 function noisyOf(r: History['runs'][number]): string {
@@ -71,22 +112,41 @@ function conclusionRows(h: History): string[][] {
   return rows;
 }
 
-function notReported(h: History): string[] {
-  return h.cells.flatMap((c) =>
-    c.changes.filter((x) => !x.reported).map((x) => `${c.cohort} ${c.path} ${c.state} ${c.metric} at run ${x.run} (p = ${fixed(x.pValue, 3)}): ${x.why}`),
-  );
-}
-
-export function renderHistoryText(h: History, title: string): string {
+export function renderHistoryText(h: History, title: string, verbose = false): string {
   const out = [`${title}: ${h.runs.length} runs`];
   h.runs.forEach((r, i) => out.push(`  run ${i + 1}  ${r.id}  ${r.time}${r.label ? `  ${r.label}` : ''}${noisyOf(r) ? `  ${noisyOf(r)}` : ''}  ${r.folder}`));
   out.push('', 'P50 per run (| before the first run after a reported change):', pad(cellRows(h)).trimEnd());
   out.push('', 'conclusions, median difference per run (* detected):', pad(conclusionRows(h)).trimEnd());
-  out.push('', h.changes.length ? `${h.changes.length} change(s):` : 'no change reported');
-  for (const c of h.changes) out.push(`  ${changeLine(c)}`);
-  const skipped = notReported(h);
-  if (skipped.length) out.push('', 'significant but not reported:', ...skipped.map((s) => `  ${s}`));
+  out.push('', ...summaryLines(h, verbose));
   return out.join('\n') + '\n';
+}
+
+/** A cell change without its cause, for a run that changed several cells: the cause is said once above them. */
+function cellLine(c: ReportedChange): string {
+  return `${c.cohort} ${c.path} ${c.state} ${c.metric} ${pct(c.ratio)}${interval(c.low, c.high)} beyond the shared factor (p = ${fixed(c.pValue, 3)}; ${spreadText(c.spread)})`;
+}
+
+/**
+ * The shifts of every cell, then the cell changes, one line each (a run that changed several cells says
+ * what changed once, above its cells); or what the runs cannot show.
+ */
+function summaryLines(h: History, verbose: boolean, bullet = '  '): string[] {
+  const out: string[] = [];
+  if (h.shifts.length) out.push(`${h.shifts.length} shift(s) of every cell:`, ...h.shifts.map((s) => `${bullet}${shiftLine(s, verbose)}`));
+  if (h.changes.length) {
+    out.push(`${h.changes.length} cell change(s):`);
+    for (const run of [...new Set(h.changes.map((c) => c.run))]) {
+      const at = h.changes.filter((c) => c.run === run);
+      if (at.length === 1) out.push(`${bullet}${changeLine(at[0]!, verbose)}`);
+      else
+        out.push(
+          `${bullet}${at.length} cells between run ${run - 1} and run ${run}; changed: ${describeInputs(at[0]!.attribution.changed, at[0]!.attribution, verbose)}`,
+          ...at.map((c) => `${bullet}  ${cellLine(c)}`),
+        );
+    }
+  }
+  if (!h.changes.length) out.push(`no cell change reported; ${smallestLine(h)}`);
+  return out;
 }
 
 function mdTable(rows: string[][]): string {
@@ -99,8 +159,7 @@ function mdTable(rows: string[][]): string {
 
 export function renderHistoryMd(h: History, title: string): string {
   const lines = [`# History: ${title}`, ''];
-  lines.push(h.changes.length ? `${h.changes.length} change(s) over ${h.runs.length} runs:` : `No change reported over ${h.runs.length} runs.`, '');
-  for (const c of h.changes) lines.push(`- ${changeLine(c)}`);
+  lines.push(...summaryLines(h, false, '- '), '');
   lines.push(
     '',
     '## Runs',
@@ -112,8 +171,6 @@ export function renderHistoryMd(h: History, title: string): string {
   );
   lines.push('', '## P50 per run', '', 'A `|` marks the first run after a reported change.', '', mdTable(cellRows(h)));
   lines.push('', '## Conclusions', '', 'Median difference per run; `*` detected.', '', mdTable(conclusionRows(h)));
-  const skipped = notReported(h);
-  if (skipped.length) lines.push('', '## Significant but not reported', '', ...skipped.map((s) => `- ${s}`));
   lines.push('', '## Method', '', METHOD, '');
   return lines.join('\n');
 }
@@ -123,9 +180,9 @@ export function renderHistoryHtml(h: History, title: string, svgs: readonly stri
     'body{font-family:sans-serif;margin:1.5em;max-width:72em;color:#222}h1{font-size:1.4em}ul.changes li{margin:.3em 0}' +
     '.plots{display:flex;flex-wrap:wrap;gap:1em}.plot{border:1px solid #ddd;padding:.4em}table{border-collapse:collapse;font-size:.85em}' +
     'td,th{border:1px solid #ccc;padding:.15em .5em;text-align:right}td:first-child,th:first-child{text-align:left}.method{font-size:.85em;color:#555}';
-  const changes = h.changes.length
-    ? `<ul class="changes">${h.changes.map((c) => `<li>${escapeHtml(changeLine(c))}</li>`).join('')}</ul>`
-    : `<p>No change reported over ${h.runs.length} runs.</p>`;
+  const changes = `<ul class="changes">${summaryLines(h, false, '')
+    .map((l) => `<li>${escapeHtml(l)}</li>`)
+    .join('')}</ul>`;
   const table = (rows: string[][]): string =>
     `<table><tr>${rows[0]!.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>${rows
       .slice(1)
@@ -135,9 +192,9 @@ export function renderHistoryHtml(h: History, title: string, svgs: readonly stri
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     `<title>History: ${escapeHtml(title)}</title><style>${style}</style></head><body>`,
     `<h1>History: ${escapeHtml(title)}</h1>`,
-    `<p>${h.runs.length} runs, ${escapeHtml(h.runs[0]?.time ?? '')} to ${escapeHtml(h.runs[h.runs.length - 1]?.time ?? '')}. ${h.changes.length} change(s) reported.</p>`,
+    `<p>${h.runs.length} runs, ${escapeHtml(h.runs[0]?.time ?? '')} to ${escapeHtml(h.runs[h.runs.length - 1]?.time ?? '')}. ${h.shifts.length} shift(s) of every cell, ${h.changes.length} cell change(s) reported.</p>`,
     changes,
-    '<p class="method">Each plot: grey points, the median of each session; blue diamonds, the run\'s P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported change before that run; grey dashed line, a significant change not reported (its sides\' intervals overlap, or a side has fewer than 3 sessions).</p>',
+    '<p class="method">Each plot: grey points, the median of each session; blue diamonds, the run\'s P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported cell change (beyond the shared factor of the runs) before that run.</p>',
     `<div class="plots">${svgs.map((s) => `<div class="plot">${s}</div>`).join('')}</div>`,
     '<h2>Runs</h2>',
     table([['run', 'id', 'time', 'label', 'sessions'], ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r)])]),
@@ -163,6 +220,8 @@ export function historyJson(h: History): Record<string, unknown> {
       points: c.points.map((p) => ({ run: p.run, p50: p.p50, sessions: p.sessions, low: p.low, high: p.high })),
     })),
     conclusions: h.conclusions,
+    shifts: h.shifts.map((s) => ({ run: s.run, ratio: s.ratio, low: s.low, high: s.high, cells: s.cells, cause: shiftCause(s) })),
+    smallest: h.smallest,
     runs: h.runs.map((r) => ({ id: r.id, folder: r.folder, time: r.time })),
     changes: h.changes.map((c) => ({
       cohort: c.cohort,

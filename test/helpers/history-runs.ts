@@ -18,6 +18,11 @@ export interface MadeUpRun {
   binaries?: Record<string, string>;
   /** The sessions' load (all sessions alike); none recorded when absent. */
   load?: { noisy: boolean; idleShare: number };
+  /** The sample stage's key (default: one of its own per run, so no two runs are replicates). */
+  sampleKey?: string;
+  /** Code file digests of the sample and analyze stages (default: one file each, the same in every run). */
+  sampleCode?: Record<string, string>;
+  analyzeCode?: Record<string, string>;
 }
 
 export const HOST: HostFingerprint = {
@@ -68,11 +73,11 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
     ['kind,name,version,sha256,detail', ...Object.entries(binaries).map(([name, v]) => `binary,${name},${v},${'ab'.repeat(32)},/usr/bin/${name}`)].join('\n') +
       '\n',
   );
-  const stage = (uses: string, config: Record<string, unknown>): ArchivedStage => ({
+  const stage = (uses: string, config: Record<string, unknown>, code: Record<string, string> | undefined, key?: string): ArchivedStage => ({
     uses,
-    key: `${uses}-${n}`,
+    key: key ?? `${uses}-${n}`,
     outputDigest: `${uses}-out-${n}`,
-    code: { [`stages/${uses}.ts`]: 'c0de' },
+    code: code ?? { [`stages/${uses}.ts`]: 'c0de' },
     config,
     params: {},
   });
@@ -83,7 +88,10 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
     runsDir,
     experiment: 'made-up',
     source: 'published',
-    stages: { sample: stage('sample', run.config), analyze: stage('analyze', { analysis: { bootstrap: { resamples: 2000 } } }) },
+    stages: {
+      sample: stage('sample', run.config, run.sampleCode, run.sampleKey),
+      analyze: stage('analyze', { analysis: { bootstrap: { resamples: 2000 } } }, run.analyzeCode),
+    },
     sessions: Array.from({ length: sessionCount }, (_, i) => ({
       session: i + 1,
       attempt: 1,
