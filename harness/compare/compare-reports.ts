@@ -16,6 +16,7 @@
 // Each conclusion's verdict has two parts: held in direction (status held) and
 // held in magnitude (its effect, after the common factor, within the tolerance
 // carried from its cells: magnitude-tolerance.ts).
+import { directionStatus } from '../analysis/direction-status.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
 import {
   betweenRunTolerance,
@@ -116,13 +117,12 @@ export function directionOf(d: PublishedDifference | undefined): Direction {
 
 const detected = (d: Direction): boolean => d === 'a>b' || d === 'a<b';
 
+/** The direction verdict in the one vocabulary (analysis/direction-status.ts), or 'unmatched' when a side lacks the conclusion. */
 export function statusOf(baseline: Direction, candidate: Direction): Status {
-  if (baseline === candidate) return 'held';
-  if (detected(baseline) && detected(candidate)) return 'changed';
-  if (detected(baseline)) return 'lost';
-  if (detected(candidate)) return 'gained';
-  if (baseline === 'absent' || candidate === 'absent') return 'unmatched';
-  return 'held';
+  if (baseline === 'absent' || candidate === 'absent')
+    return baseline === candidate || (!detected(baseline) && !detected(candidate)) ? 'unmatched' : detected(baseline) ? 'lost' : 'gained';
+  const sign = (d: Direction): -1 | 0 | 1 => (d === 'a>b' ? 1 : d === 'a<b' ? -1 : 0);
+  return directionStatus(sign(baseline), sign(candidate));
 }
 
 export function compareReports(baseline: PublishedReport, candidate: PublishedReport): ReportComparison {
