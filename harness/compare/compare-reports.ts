@@ -119,8 +119,8 @@ const detected = (d: Direction): boolean => d === 'a>b' || d === 'a<b';
 
 /** The direction verdict in the one vocabulary (analysis/direction-status.ts), or 'unmatched' when a side lacks the conclusion. */
 export function statusOf(baseline: Direction, candidate: Direction): Status {
-  if (baseline === 'absent' || candidate === 'absent')
-    return baseline === candidate || (!detected(baseline) && !detected(candidate)) ? 'unmatched' : detected(baseline) ? 'lost' : 'gained';
+  if (baseline === candidate) return 'held';
+  if (baseline === 'absent' || candidate === 'absent') return detected(baseline) ? 'lost' : detected(candidate) ? 'gained' : 'unmatched';
   const sign = (d: Direction): -1 | 0 | 1 => (d === 'a>b' ? 1 : d === 'a<b' ? -1 : 0);
   return directionStatus(sign(baseline), sign(candidate));
 }
