@@ -11,6 +11,7 @@ import { carryoverOf } from './carryover-diagnostics.js';
 import { phaseSpans } from './phase-spans.js';
 import { cellKey, differenceResults, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
 import { withConfirmation } from './confirmation-verdicts.js';
+import { withRerun, type ReplicateInput } from './rerun-results.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
@@ -38,12 +39,16 @@ function uniqueSorted(items: Iterable<string>): string[] {
  * confirmation: the sample stage's confirm.json (design.confirm), when it
  * ran; each difference then also carries its verdict on the planned sessions
  * alone and with the confirmation session (confirmation-verdicts.ts).
+ * replicates: archived runs with this run's sample-stage key (and this run's
+ * host); they set the between-run figure of every rerun interval
+ * (rerun-results.ts). Without any, the host kind's figure is assumed.
  */
 export function analyzeSamples(
   data: SampleData,
   rules: AnalysisRules,
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null = null,
+  replicates: ReplicateInput | null = null,
 ): AnalysisResult {
   const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
@@ -148,7 +153,8 @@ export function analyzeSamples(
     confirmation?.session != null
       ? differenceResults({ cells: data.cells, values: data.values.filter((r) => r.session <= confirmation.plannedSessions) }, rules, comparisons)
       : all;
-  const differences = withConfirmation(all, planned, confirmation);
+  const rerun = withRerun(withConfirmation(all, planned, confirmation), cells, data.values, comparisons, rules.metrics, replicates);
+  const differences = rerun.differences;
 
   return {
     format: analysisFormat,
@@ -179,6 +185,7 @@ export function analyzeSamples(
     ...phaseSpans(data, rules, comparisons),
     nextRun: recommendNextRun(planCells, data, rules, planned),
     ...(confirmation ? { confirmation } : {}),
+    rerun: rerun.scope,
   };
 }
 
