@@ -60,7 +60,7 @@ export function withRerun(
     figureSource:
       measured !== null
         ? `${runs!.length} runs with this sample-stage key (this run and ${replicates!.runs.map((r) => r.id).join(', ')} from ${replicates!.folder}) on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'}`
-        : `${hostKindDrift.hostKind}: ${hostKindDrift.source}`,
+        : `${hostKindDrift.source}, on a ${hostKindDrift.hostKind}`,
     intervalLevels: ['sessions', 'rounds'],
     rerunLevels: ['runs', 'sessions', 'rounds'],
     runs: pooled ? pooled.runs : [{ id: thisRunId, host: replicates?.host ?? 'unknown' }],
