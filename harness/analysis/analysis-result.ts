@@ -199,8 +199,12 @@ export interface DifferenceReplicates {
 export interface RerunScope {
   /** 'replicates': the between-run figure was measured on this run's replicates; 'host kind': one run, the documented figure is assumed. */
   source: 'replicates' | 'host kind';
-  /** Between-run variance of a cell's natural-log launch time the intervals use. */
+  /** Between-run variance of a cell's natural-log launch time the intervals use (with replicates: theirs pooled with the host kind's). */
   runLogVariance: number;
+  /** The replicates' own between-run variance (the run component, else the host component with one run per host); null with one run. */
+  measuredRunLogVariance: number | null;
+  /** Between-run contrasts behind measuredRunLogVariance; 0 with one run. */
+  driftDegreesOfFreedom: number;
   /** Where that figure comes from. */
   figureSource: string;
   /** The levels each 95% interval covers, and those each rerun interval covers. */

@@ -45,6 +45,8 @@ export interface ReplicateAnalysis {
   runLogVariance: number | null;
   /** Mean over cells of the between-host variance of the log launch time; null with fewer than 2 hosts. */
   hostLogVariance: number | null;
+  /** Between-run contrasts behind runLogVariance (runs − hosts), or, with one run per host, behind hostLogVariance (hosts − 1). */
+  driftDegreesOfFreedom: number;
 }
 
 const metricOf: Record<MetricId, (r: ReplicateRow) => number | null> = { ready: (r) => r.readyMs, completion: (r) => r.completionMs };
@@ -139,5 +141,6 @@ export function analyzeReplicates(
     differences,
     runLogVariance: pooled('runs'),
     hostLogVariance: hosts.length >= 2 ? pooled('hosts') : null,
+    driftDegreesOfFreedom: pooled('runs') !== null ? runs.length - hosts.length : hosts.length - 1,
   };
 }

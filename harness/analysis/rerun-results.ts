@@ -3,7 +3,7 @@
 // sessions → rounds that stand behind it (replicate-analysis.ts). With no
 // replicate the between-run figure is the host kind's (stats/host-kind-drift.ts),
 // and the scope says so.
-import { hostKindDrift } from '../stats/host-kind-drift.js';
+import { hostKindDrift, pooledRunLogVariance } from '../stats/host-kind-drift.js';
 import { rerunInterval } from '../stats/rerun-interval.js';
 import type { Comparison, MetricId } from './analysis-rules.js';
 import type { CellStatistics, DifferenceResult, LevelComponent, RerunScope } from './analysis-result.js';
@@ -53,13 +53,15 @@ export function withRerun(
   const pooled = runs ? analyzeReplicates(runs, comparisons, metrics, confidence) : null;
   // the run component when the replicates estimate it; with one run per host, the host component holds it
   const measured = pooled ? (pooled.runLogVariance ?? pooled.hostLogVariance) : null;
-  const runLogVariance = measured ?? hostKindDrift.runLogVariance;
+  const runLogVariance = measured !== null ? pooledRunLogVariance(measured, pooled!.driftDegreesOfFreedom) : hostKindDrift.runLogVariance;
   const scope: RerunScope = {
     source: measured !== null ? 'replicates' : 'host kind',
     runLogVariance,
+    measuredRunLogVariance: measured,
+    driftDegreesOfFreedom: pooled?.driftDegreesOfFreedom ?? 0,
     figureSource:
       measured !== null
-        ? `${runs!.length} runs with this sample-stage key (this run and ${replicates!.runs.map((r) => r.id).join(', ')} from ${replicates!.folder}) on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'}`
+        ? `${runs!.length} runs with this sample-stage key (this run and ${replicates!.runs.map((r) => r.id).join(', ')} from ${replicates!.folder}) on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'}, pooled with the host kind's figure (harness/stats/host-kind-drift.ts) at ${hostKindDrift.degreesOfFreedom} degree of freedom against their ${pooled!.driftDegreesOfFreedom}`
         : `${hostKindDrift.source}, on a ${hostKindDrift.hostKind}`,
     intervalLevels: ['sessions', 'rounds'],
     rerunLevels: ['runs', 'sessions', 'rounds'],

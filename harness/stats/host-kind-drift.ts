@@ -24,6 +24,8 @@
 export interface HostKindDrift {
   /** Between-run variance of a cell's natural-log launch time. */
   runLogVariance: number;
+  /** Its degrees of freedom in the run-wide factor: two runs, one contrast. */
+  degreesOfFreedom: number;
   /** The host kind it was measured on. */
   hostKind: string;
   /** Where the figure comes from, for the report's scope line. */
@@ -34,8 +36,25 @@ export interface HostKindDrift {
 
 export const hostKindDrift: HostKindDrift = {
   runLogVariance: 0.008056,
+  degreesOfFreedom: 1,
   hostKind: '2 vCPU VM of the published kind',
   source:
     'two same-key archived runs on one host, reports/lazy-startup/runs/2026-12-01-7804b9079418 and 2026-12-01-7b4874506693 (harness/stats/host-kind-drift.ts)',
   runs: ['2026-12-01-7804b9079418', '2026-12-01-7b4874506693'],
 };
+
+/**
+ * The between-run figure of a run with replicates: their measured variance
+ * (degreesOfFreedom: runs − hosts, the between-run contrasts) pooled with the
+ * host kind's as if it were one more measurement of its own degrees of
+ * freedom, (ν0·v0 + ν·v) / (ν0 + ν) — the posterior mean under a scaled
+ * inverse-χ² prior. A few replicates give a noisy variance (2 runs: one
+ * degree of freedom), and a rerun interval on it alone covers too little
+ * (bench/rerun-coverage.ts: 89.6% with 2–5 runs of path-specific drift);
+ * the weight moves to the replicates as they accumulate.
+ */
+export function pooledRunLogVariance(measured: number, degreesOfFreedom: number, prior: HostKindDrift = hostKindDrift): number {
+  const n0 = prior.degreesOfFreedom;
+  const n = Math.max(0, degreesOfFreedom);
+  return (n0 * prior.runLogVariance + n * measured) / (n0 + n);
+}
