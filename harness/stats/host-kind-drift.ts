@@ -39,7 +39,7 @@ export const hostKindDrift: HostKindDrift = {
   degreesOfFreedom: 1,
   hostKind: '2 vCPU VM of the published kind',
   source:
-    'two same-key archived runs on one host, reports/lazy-startup/runs/2026-12-01-7804b9079418 and 2026-12-01-7b4874506693 (harness/stats/host-kind-drift.ts)',
+    'measured on two same-key archived runs on one host, reports/lazy-startup/runs/2026-12-01-7804b9079418 and 2026-12-01-7b4874506693 (harness/stats/host-kind-drift.ts)',
   runs: ['2026-12-01-7804b9079418', '2026-12-01-7b4874506693'],
 };
 
