@@ -20,7 +20,10 @@ import { replicateGroups } from '../harness/analysis/read-replicates.js';
 
 const dir = process.argv[2] ?? join(projectRoot(), 'reports', 'lazy-startup', 'runs');
 for (const g of replicateGroups(dir)) {
-  const r = analyzeReplicates(g.runs, [], ['ready', 'completion'], 0.95);
+  const cohorts = new Set(g.runs.flatMap((x) => x.rows.map((row) => row.cohort)));
+  const paths = [...new Set(g.runs.flatMap((x) => x.rows.map((row) => row.path)))].sort();
+  const pairs = paths.flatMap((a, i) => paths.slice(i + 1).map((b) => ({ a, b })));
+  const r = analyzeReplicates(g.runs, pairs, ['ready', 'completion'], 0.95);
   const runs = r.cells.map((c) => c.components.find((x) => x.level === 'runs')!.variance).filter((v): v is number => v !== null);
   const sorted = [...runs].sort((a, b) => a - b);
   console.log(`sample key ${g.key.slice(0, 12)}: runs ${g.runs.map((x) => `${x.id} (host ${x.host})`).join(', ')}`);
@@ -29,6 +32,10 @@ for (const g of replicateGroups(dir)) {
   );
   console.log(
     `  sd ${Math.sqrt(r.runLogVariance ?? NaN).toPrecision(4)} (a run's factor ×${Math.exp(Math.sqrt(r.runLogVariance ?? NaN)).toFixed(3)} at one sd)`,
+  );
+  console.log(
+    `  between-run variance of the per-round log ratio, mean over ${r.differences.length} path pairs × states × metrics in ${cohorts.size} cohorts: ${r.ratioRunLogVariance?.toPrecision(4)} ` +
+      `(correlation of two cells' run offsets ${(1 - (r.ratioRunLogVariance ?? NaN) / (2 * (r.runLogVariance ?? NaN))).toFixed(3)})`,
   );
 }
 
@@ -55,6 +62,7 @@ for (const g of replicateGroups(dir)) {
           aMs: p50(d, d['a']!),
           bMs: p50(d, d['b']!),
           runLogVariance: hostKindDrift.runLogVariance,
+          ratioRunLogVariance: hostKindDrift.ratioRunLogVariance,
         });
         if (!r) continue;
         const v = Number(o['value']);

@@ -41,10 +41,12 @@ interface Scenario {
   ownSd: number;
 }
 const v = hostKindDrift.runLogVariance;
+const vr = hostKindDrift.ratioRunLogVariance;
+// var(common + own) = v and var(own_a − own_b) = vr, as the host-kind figures measured them
 const scenarios: Scenario[] = [
-  { id: 'as measured: mostly common', commonSd: Math.sqrt(0.8 * v), ownSd: Math.sqrt(0.2 * v) },
-  { id: 'as measured: path-specific', commonSd: 0, ownSd: Math.sqrt(v) },
-  { id: 'twice the measured drift', commonSd: Math.sqrt(1.6 * v), ownSd: Math.sqrt(0.4 * v) },
+  { id: 'as measured', commonSd: Math.sqrt(v - vr / 2), ownSd: Math.sqrt(vr / 2) },
+  { id: 'twice as measured', commonSd: Math.sqrt(2 * (v - vr / 2)), ownSd: Math.sqrt(vr) },
+  { id: 'path-specific (stress)', commonSd: 0, ownSd: Math.sqrt(v) },
 ];
 const effects = [0.1, 1.0];
 
@@ -78,7 +80,7 @@ function asReplicate(id: string, sessions: readonly PairedSession[]): ReplicateR
 
 console.log(
   `rerun-interval coverage: ${seriesCount} series × ${RUNS} runs, ${design.sessions} sessions × ${design.rounds} rounds, ${resamples} resamples; ` +
-    `profile session sd ${profile.sessionSd.toFixed(3)}, round sd ${profile.roundSd.toFixed(3)} (log); host-kind figure ${v}`,
+    `profile session sd ${profile.sessionSd.toFixed(3)}, round sd ${profile.roundSd.toFixed(3)} (log); host-kind figures v ${v}, r ${vr}`,
 );
 console.log('| drift | effect | mode | checks | inside | coverage [95% CI] | mean half-width / 95% half-width |');
 console.log('|---|---|---|---|---|---|---|');
@@ -96,21 +98,26 @@ for (const s of scenarios) {
         const aMs = median(runs[j]!.flatMap((x) => x.rounds.flatMap((r) => r.a)));
         const bMs = median(runs[j]!.flatMap((x) => x.rounds.flatMap((r) => r.b)));
         const half95 = (f.high! - f.low!) / 2;
-        const check = (t: { n: number; inside: number; widen: number }, runLogVariance: number): void => {
-          const r = rerunInterval({ observedMs: f.observed, lowMs: f.low, highMs: f.high, confidence: 0.95, aMs, bMs, runLogVariance })!;
+        const check = (t: { n: number; inside: number; widen: number }, runLogVariance: number, ratioRunLogVariance: number): void => {
+          const r = rerunInterval({ observedMs: f.observed, lowMs: f.low, highMs: f.high, confidence: 0.95, aMs, bMs, runLogVariance, ratioRunLogVariance })!;
           t.n++;
           if (next >= r.lowMs && next <= r.highMs) t.inside++;
           t.widen += (r.highMs - r.lowMs) / 2 / half95;
         };
-        check(tally.one, v);
+        check(tally.one, v, vr);
         if (j >= 1) {
           const pooled = analyzeReplicates(
             runs.slice(0, j + 1).map((r, i) => asReplicate(`r${i}`, r)),
-            [],
+            [{ a: 'a', b: 'b' }],
             ['ready'],
             0.95,
           );
-          check(tally.rep, pooledRunLogVariance(pooled.runLogVariance ?? 0, pooled.driftDegreesOfFreedom));
+          const df = pooled.driftDegreesOfFreedom;
+          check(
+            tally.rep,
+            pooledRunLogVariance(pooled.runLogVariance ?? 0, df),
+            pooledRunLogVariance(pooled.ratioRunLogVariance ?? 0, df, { ...hostKindDrift, runLogVariance: vr }),
+          );
         }
       }
     }

@@ -203,6 +203,10 @@ export interface RerunScope {
   runLogVariance: number;
   /** The replicates' own between-run variance (the run component, else the host component with one run per host); null with one run. */
   measuredRunLogVariance: number | null;
+  /** Between-run variance of the per-round log ratio of a difference's two cells the intervals use (pooled like runLogVariance). */
+  ratioRunLogVariance: number;
+  /** The replicates' own figure for it (mean over differences); null with one run. */
+  measuredRatioRunLogVariance: number | null;
   /** Between-run contrasts behind measuredRunLogVariance; 0 with one run. */
   driftDegreesOfFreedom: number;
   /** Where that figure comes from. */

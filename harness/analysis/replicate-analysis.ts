@@ -31,6 +31,8 @@ export interface ReplicateDifference {
   b: string;
   /** Of the per-round difference a − b in ms. */
   components: NestedComponent[];
+  /** Of the per-round log ratio log a − log b (rounds with both values positive). */
+  ratioComponents: NestedComponent[];
   hostEstimates: { host: string; runs: number; observedMs: number }[];
   /** Smallest and largest host estimate; null with fewer than 2 hosts. */
   crossHost: { lowMs: number; highMs: number } | null;
@@ -45,6 +47,10 @@ export interface ReplicateAnalysis {
   runLogVariance: number | null;
   /** Mean over cells of the between-host variance of the log launch time; null with fewer than 2 hosts. */
   hostLogVariance: number | null;
+  /** Mean over differences of the between-run variance of the per-round log ratio; null as runLogVariance. */
+  ratioRunLogVariance: number | null;
+  /** Mean over differences of its between-host variance; null with fewer than 2 hosts. */
+  ratioHostLogVariance: number | null;
   /** Between-run contrasts behind runLogVariance (runs − hosts), or, with one run per host, behind hostLogVariance (hosts − 1). */
   driftDegreesOfFreedom: number;
 }
@@ -95,6 +101,7 @@ export function analyzeReplicates(
       for (const state of states) {
         for (const metric of metrics) {
           const values: NestedValue[] = [];
+          const ratios: NestedValue[] = [];
           const byHost = new Map<string, { runs: number; a: number[]; b: number[] }>();
           for (const run of runs) {
             const rounds = new Map<string, { session: number; a: number[]; b: number[] }>();
@@ -110,7 +117,10 @@ export function analyzeReplicates(
               (r.path === cmp.a ? host.a : host.b).push(v);
             }
             for (const round of rounds.values()) {
-              if (round.a.length && round.b.length) values.push({ units: unitsOf(run, round.session), value: mean(round.a)! - mean(round.b)! });
+              if (!round.a.length || !round.b.length) continue;
+              const [ma, mb] = [mean(round.a)!, mean(round.b)!];
+              values.push({ units: unitsOf(run, round.session), value: ma - mb });
+              if (ma > 0 && mb > 0) ratios.push({ units: unitsOf(run, round.session), value: Math.log(ma) - Math.log(mb) });
             }
           }
           const hostEstimates = [...byHost.entries()]
@@ -124,6 +134,7 @@ export function analyzeReplicates(
             a: cmp.a,
             b: cmp.b,
             components: nestedVarianceComponents(values, replicateLevels, residualLevel, confidence).components,
+            ratioComponents: nestedVarianceComponents(ratios, replicateLevels, residualLevel, confidence).components,
             hostEstimates,
             crossHost: estimates.length >= 2 ? { lowMs: Math.min(...estimates), highMs: Math.max(...estimates) } : null,
           });
@@ -132,8 +143,14 @@ export function analyzeReplicates(
     }
   }
 
-  const pooled = (level: string): number | null =>
-    mean(cells.flatMap((c) => c.components.filter((x) => x.level === level && x.variance !== null).map((x) => x.variance!)));
+  const pooledOver = (items: readonly { components: NestedComponent[] }[], level: string): number | null =>
+    mean(items.flatMap((c) => c.components.filter((x) => x.level === level && x.variance !== null).map((x) => x.variance!)));
+  const pooled = (level: string): number | null => pooledOver(cells, level);
+  const ratioPooled = (level: string): number | null =>
+    pooledOver(
+      differences.map((d) => ({ components: d.ratioComponents })),
+      level,
+    );
   return {
     runs: runs.map((r) => ({ id: r.id, host: r.host })),
     hosts: hosts.length,
@@ -141,6 +158,8 @@ export function analyzeReplicates(
     differences,
     runLogVariance: pooled('runs'),
     hostLogVariance: hosts.length >= 2 ? pooled('hosts') : null,
+    ratioRunLogVariance: ratioPooled('runs'),
+    ratioHostLogVariance: hosts.length >= 2 ? ratioPooled('hosts') : null,
     driftDegreesOfFreedom: pooled('runs') !== null ? runs.length - hosts.length : hosts.length - 1,
   };
 }

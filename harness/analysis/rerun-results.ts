@@ -54,10 +54,17 @@ export function withRerun(
   // the run component when the replicates estimate it; with one run per host, the host component holds it
   const measured = pooled ? (pooled.runLogVariance ?? pooled.hostLogVariance) : null;
   const runLogVariance = measured !== null ? pooledRunLogVariance(measured, pooled!.driftDegreesOfFreedom) : hostKindDrift.runLogVariance;
+  const measuredRatio = measured !== null ? (pooled!.ratioRunLogVariance ?? pooled!.ratioHostLogVariance ?? 0) : null;
+  const ratioRunLogVariance =
+    measuredRatio !== null
+      ? pooledRunLogVariance(measuredRatio, pooled!.driftDegreesOfFreedom, { ...hostKindDrift, runLogVariance: hostKindDrift.ratioRunLogVariance })
+      : hostKindDrift.ratioRunLogVariance;
   const scope: RerunScope = {
     source: measured !== null ? 'replicates' : 'host kind',
     runLogVariance,
     measuredRunLogVariance: measured,
+    ratioRunLogVariance,
+    measuredRatioRunLogVariance: measuredRatio,
     driftDegreesOfFreedom: pooled?.driftDegreesOfFreedom ?? 0,
     figureSource:
       measured !== null
@@ -78,7 +85,16 @@ export function withRerun(
     const r =
       aMs === null || bMs === null
         ? null
-        : rerunInterval({ observedMs: d.observedMs, lowMs: d.lowMs, highMs: d.highMs, confidence: d.confidence, aMs, bMs, runLogVariance });
+        : rerunInterval({
+            observedMs: d.observedMs,
+            lowMs: d.lowMs,
+            highMs: d.highMs,
+            confidence: d.confidence,
+            aMs,
+            bMs,
+            runLogVariance,
+            ratioRunLogVariance,
+          });
     const rep = pooled?.differences.find((x) => x.cohort === d.cohort && x.state === d.state && x.metric === d.metric && x.a === d.a && x.b === d.b);
     return {
       ...d,

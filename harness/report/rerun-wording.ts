@@ -22,9 +22,10 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   if (!r) return null;
   const conf = fixed((a.differences[0]?.confidence ?? 0.95) * 100, 0);
   const covers = `each ${conf}% interval covers this run's sessions and rounds only; the rerun interval, where a rerun's estimate should fall, adds a rerun's own sampling and between-run drift`;
+  const drift = `${factorAtOneSd(r.runLogVariance)} per cell and ${factorAtOneSd(r.ratioRunLogVariance ?? 0)} between a difference's two paths at one sd`;
   if (r.source === 'host kind') {
-    return `**Rerun:** ${covers}. With one run, that drift is assumed to be the host kind's, ${factorAtOneSd(r.runLogVariance)} per cell at one sd, ${r.figureSource}.`;
+    return `**Rerun:** ${covers}. With one run, that drift is assumed to be the host kind's, ${drift}, ${r.figureSource}.`;
   }
-  const hosts = r.hosts >= 2 ? `; between hosts ${factorAtOneSd(r.hostLogVariance ?? 0)}, and "hosts" is the range of the hosts' estimates` : '';
-  return `**Rerun:** ${covers}, ${factorAtOneSd(r.runLogVariance)} per cell at one sd, measured on ${r.figureSource}${hosts}.`;
+  const hosts = r.hosts >= 2 ? `; between hosts ${factorAtOneSd(r.hostLogVariance ?? 0)} per cell, and "hosts" is the range of the hosts' estimates` : '';
+  return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.`;
 }

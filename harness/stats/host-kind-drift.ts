@@ -10,7 +10,10 @@
 //   reports/lazy-startup/runs/2026-12-01-7804b9079418
 //   reports/lazy-startup/runs/2026-12-01-7b4874506693   (sample key 0c9c62db410e…)
 // printed by `node dist/bench/host-kind-drift.js` (2026-12-03): mean 0.008056,
-// sd 0.0898, a run's factor ×1.094 at one sd; test/stats-host-kind-drift.test.ts
+// sd 0.0898, a run's factor ×1.094 at one sd. Beside it the between-run
+// variance of the per-round log ratio of two paths (mean over the 80 path
+// pairs × states × metrics of both cohorts): 0.0004471 — the two cells of a
+// difference move together, their run offsets correlated 0.972; test/stats-host-kind-drift.test.ts
 // recomputes it from the archive. Two runs give the figure one degree of
 // freedom in the run-wide factor: it is an assumption stated as such, and a
 // report with replicates of its own uses theirs instead.
@@ -26,6 +29,8 @@ export interface HostKindDrift {
   runLogVariance: number;
   /** Its degrees of freedom in the run-wide factor: two runs, one contrast. */
   degreesOfFreedom: number;
+  /** Between-run variance of the log ratio of two cells of a cohort and state (per-round log a − log b): what a run moves a difference by beyond a common factor. */
+  ratioRunLogVariance: number;
   /** The host kind it was measured on. */
   hostKind: string;
   /** Where the figure comes from, for the report's scope line. */
@@ -37,6 +42,7 @@ export interface HostKindDrift {
 export const hostKindDrift: HostKindDrift = {
   runLogVariance: 0.008056,
   degreesOfFreedom: 1,
+  ratioRunLogVariance: 0.0004471,
   hostKind: '2 vCPU VM of the published kind',
   source:
     'measured on two same-key archived runs on one host, reports/lazy-startup/runs/2026-12-01-7804b9079418 and 2026-12-01-7b4874506693 (harness/stats/host-kind-drift.ts)',

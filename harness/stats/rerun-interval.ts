@@ -5,15 +5,16 @@
 // This run's estimate and a rerun's each carry the within-run error W (the
 // variance the 95% interval shows: W = (half-width / z)², z = Φ⁻¹((1+c)/2))
 // and their own run offset. A run offset multiplies a cell by a factor; its
-// log has variance v (the between-run figure: measured on replicates, else
-// the host kind's, host-kind-drift.ts). Taking the two cells' log offsets as
-// independent, a run moves a − b by a·δa − b·δb, variance v·(a² + b²) —
-// more than a factor common to every cell would, (a − b)²·v, so the interval
-// errs wide when a run moves every cell alike. The difference between this
-// run's estimate and a rerun's then has variance
-//   2·W + 2·v·(a² + b²)
-// and the interval is observed ± z·√(that). With v = 0 it is the 95% interval
-// widened by √2: a rerun's own sampling error alone.
+// log δ has variance v, and the log ratio of the two cells' factors, δa − δb,
+// has variance r (the between-run figures: measured on replicates, else the
+// host kind's, host-kind-drift.ts). A run moves a − b by about a·δa − b·δb;
+// with cov(δa, δb) = v − r/2 its variance is
+//   B = v·(a − b)² + a·b·r
+// (a factor common to both cells, r = 0, moves it by (a − b)·δ; independent
+// offsets, r = 2v, give v·(a² + b²)). The difference between this run's
+// estimate and a rerun's then has variance 2·W + 2·B, and the interval is
+// observed ± z·√(that). With v = r = 0 it is the 95% interval widened by √2:
+// a rerun's own sampling error alone.
 import { normalQuantile } from './normal-quantile.js';
 
 export interface RerunInput {
@@ -27,6 +28,8 @@ export interface RerunInput {
   bMs: number;
   /** Between-run variance of a cell's log launch time. */
   runLogVariance: number;
+  /** Between-run variance of the log ratio of the two cells. */
+  ratioRunLogVariance: number;
 }
 
 export interface RerunInterval {
@@ -37,10 +40,10 @@ export interface RerunInterval {
 }
 
 export function rerunInterval(x: RerunInput): RerunInterval | null {
-  if (x.observedMs === null || x.lowMs === null || x.highMs === null || !(x.runLogVariance >= 0)) return null;
+  if (x.observedMs === null || x.lowMs === null || x.highMs === null || !(x.runLogVariance >= 0) || !(x.ratioRunLogVariance >= 0)) return null;
   const z = normalQuantile((1 + x.confidence) / 2);
   const within = ((x.highMs - x.lowMs) / (2 * z)) ** 2;
-  const between = x.runLogVariance * (x.aMs ** 2 + x.bMs ** 2);
+  const between = x.runLogVariance * (x.aMs - x.bMs) ** 2 + Math.max(0, x.aMs * x.bMs) * x.ratioRunLogVariance;
   const half = z * Math.sqrt(2 * within + 2 * between);
   const total = within + between;
   return { lowMs: x.observedMs - half, highMs: x.observedMs + half, betweenRunShare: total > 0 ? between / total : 0 };
