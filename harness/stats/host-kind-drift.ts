@@ -56,7 +56,7 @@ export const hostKindDrift: HostKindDrift = {
  * freedom, (ν0·v0 + ν·v) / (ν0 + ν) — the posterior mean under a scaled
  * inverse-χ² prior. A few replicates give a noisy variance (2 runs: one
  * degree of freedom), and a rerun interval on it alone covers too little
- * (bench/rerun-coverage.ts: 89.6% with 2–5 runs of path-specific drift);
+ * (bench/rerun-coverage.ts, first version: 89.6% with 2–5 runs of path-specific drift);
  * the weight moves to the replicates as they accumulate.
  */
 export function pooledRunLogVariance(measured: number, degreesOfFreedom: number, prior: HostKindDrift = hostKindDrift): number {
