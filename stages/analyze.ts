@@ -1,16 +1,13 @@
 // analyze: formal samples from samples.duckdb (grouped and counted in SQL) to
 // analysis.json (statistics in pure TypeScript, harness/stats). The rules come
 // from `analysis:`; sampling settings reach this stage only through the
-// digest of its upstream outputs.
+// digest of its upstream outputs. What run() needs is imported inside it, so
+// a command that only plans (a no-op rerun, status) does not load the analysis.
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { UserError } from '../harness/errors.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
-import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
-import { readPreparation } from '../harness/analysis/read-preparation.js';
-import { readSamples } from '../harness/analysis/read-samples.js';
 import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
@@ -36,6 +33,12 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
+    const [{ analysisRules }, { analyzeSamples }, { readPreparation }, { readSamples }] = await Promise.all([
+      import('../harness/analysis/analysis-rules.js'),
+      import('../harness/analysis/analyze-samples.js'),
+      import('../harness/analysis/read-preparation.js'),
+      import('../harness/analysis/read-samples.js'),
+    ]);
     const rules = analysisRules(ctx.config.analysis);
     const data = await readSamples(samples.file);
     const prep = findInputFile(ctx.inputs, 'preparation.json');

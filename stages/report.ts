@@ -2,20 +2,15 @@
 // every launch), REPRODUCE.md and SVG plots from analysis.json and whatever
 // upstream files exist (pins, session, verify).
 // The engine copies the frozen outputs to reports/<experiment.name>/.
+// What run() needs is imported inside it, so a command that only plans (a
+// no-op rerun, status) does not load the renderer.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { coverageRowsFromCsv } from '../harness/report/coverage-rows.js';
-import { coverageWarning } from '../harness/stats/coverage-warning.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
-import { readLaunchRows } from '../harness/report/launch-rows.js';
-import { readPageLibraries } from '../harness/report/page-libraries.js';
-import { readProvenance, readStageRuns } from '../harness/report/read-provenance.js';
-import { renderReport } from '../harness/report/render-report.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import { reportOptions } from '../harness/report/report-options.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
 
 async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): Promise<T | null> {
@@ -26,6 +21,10 @@ async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: st
 /** The coverage warning of this design (sessions x rounds) from the coverage table the stage was given; null without a table or below no threshold. */
 async function designCoverageWarning(table: unknown, pipelineDir: string, design: { sessions: number; rounds: number }): Promise<string | null> {
   if (typeof table !== 'string' || !table) return null;
+  const [{ coverageRowsFromCsv }, { coverageWarning }] = await Promise.all([
+    import('../harness/report/coverage-rows.js'),
+    import('../harness/stats/coverage-warning.js'),
+  ]);
   const rows = coverageRowsFromCsv(await readFile(resolve(pipelineDir, table), 'utf8'));
   const w = coverageWarning(rows, design.sessions, design.rounds);
   return w ? `${w} (${table})` : null;
@@ -40,6 +39,13 @@ const report: StageDefinition = {
   inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
+    const [{ readLaunchRows }, { readPageLibraries }, { readProvenance }, { renderReport }, { reportOptions }] = await Promise.all([
+      import('../harness/report/launch-rows.js'),
+      import('../harness/report/page-libraries.js'),
+      import('../harness/report/read-provenance.js'),
+      import('../harness/report/render-report.js'),
+      import('../harness/report/report-options.js'),
+    ]);
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const pins = findInputFile(ctx.inputs, 'pins.json');
     const mirror = typeof ctx.config.artifacts?.['mirror'] === 'string' && pins ? (ctx.config.artifacts['mirror'] as string) : null;
@@ -59,7 +65,6 @@ const report: StageDefinition = {
       preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) =>
         w ? { launches: w.launches, failures: w.failures } : null,
       ),
-      stageRuns: readStageRuns(ctx.inputs),
       coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, ctx.config.design),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
       provenance: readProvenance({

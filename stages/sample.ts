@@ -9,17 +9,17 @@
 // repeated or counted twice. With design.confirm on, once the planned
 // sessions are complete, one more session runs for exactly the differences
 // they leave undecided (harness/design/confirm-session.ts), and confirm.json
-// records the decision.
+// records the decision. What run() needs is imported inside it, so a command
+// that only plans (a no-op rerun, status) does not load the sampling code.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SamplingSummary } from '../harness/contract/exchange-files.js';
-import { SampleJournal } from '../harness/db/sample-journal.js';
-import { sampleSession, type SessionRecord } from '../harness/design/sample-session.js';
-import { remainingWork } from '../harness/experiment/session-plan.js';
+import type { SessionRecord } from '../harness/design/sample-session.js';
 import type { RunningServices } from '../harness/contract/running-services.js';
 import { UserError } from '../harness/errors.js';
-import { confirmReads, decideConfirmation, runConfirmation } from '../harness/design/confirm-session.js';
+import { confirmReads } from '../harness/design/confirm-reads.js';
+import type { PlannedSession } from '../harness/experiment/run-eta.js';
 
 const sample: StageDefinition = {
   kind: 'sample',
@@ -47,6 +47,13 @@ const sample: StageDefinition = {
         'set design.confirm: false, or executor.kind: local',
       );
     }
+    const [{ SampleJournal }, { sampleSession, sessionLaunches }, { remainingWork }, { decideConfirmation, runConfirmation }, { RunEta }] = await Promise.all([
+      import('../harness/db/sample-journal.js'),
+      import('../harness/design/sample-session.js'),
+      import('../harness/experiment/session-plan.js'),
+      import('../harness/design/confirm-session.js'),
+      import('../harness/experiment/run-eta.js'),
+    ]);
     const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'));
     try {
       const attempt = (await journal.lastAttempt()) + 1;
@@ -69,11 +76,28 @@ const sample: StageDefinition = {
         const { runSessionsOnSlurm } = await import('../harness/executors/slurm-sessions.js');
         sessionLog.push(...(await runSessionsOnSlurm(ctx, journal, work, attempt)).records);
       } else {
+        // The progress line's ETA covers every session left, and the confirmation session (a whole one, as an upper bound) while undecided.
+        const plan: PlannedSession[] = work.map((w, i) => ({ session: w.session, launches: sessionLaunches(ctx, w, i > 0) }));
+        if (design.confirm) {
+          const whole = {
+            session: design.sessions + 1,
+            cohorts: cohorts.map((cohort) => ({
+              cohort,
+              rounds: Array.from({ length: design.rounds }, (_, r) => r + 1),
+              partialRounds: [],
+              completeRounds: 0,
+            })),
+          };
+          plan.push({ session: whole.session, launches: sessionLaunches(ctx, whole, work.length > 0), upperBound: true });
+        }
+        const eta = new RunEta(plan, Date.now);
         let services = ctx.services;
         for (const [i, w] of work.entries()) {
+          eta.startSession(w.session); // before its services restart: their start is part of the session's overhead
           // The first session of this run has the services the warmup stage just used; every other starts them afresh.
           if (i > 0) services = await ctx.restartServices();
-          sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services }, w, i > 0));
+          sessionLog.push(await sampleSession(ctx, journal, { session: w.session, attempt, services, eta }, w, i > 0));
+          eta.endSession();
         }
       }
       let confirmed = false;

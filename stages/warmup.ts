@@ -3,15 +3,13 @@
 // steady state and prove each path works before any formal round. Volatile:
 // it runs again right before every sampling session. Its launches never
 // enter analysis; a path that fails preflight stops the run here, before
-// hours of sampling.
+// hours of sampling. What run() needs is imported inside it, so a command
+// that only plans (a no-op rerun, status) does not load the session code.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
-import { openSession } from '../harness/design/open-session.js';
 import { CheckFailed } from '../harness/errors.js';
-import { runRounds } from '../harness/experiment/run-rounds.js';
-import { sessionSteps } from '../harness/experiment/session-steps.js';
 
 const warmup: StageDefinition = {
   kind: 'warmup',
@@ -34,6 +32,11 @@ const warmup: StageDefinition = {
   volatile: true,
   services: true,
   async run(ctx) {
+    const [{ openSession }, { runRounds }, { sessionSteps }] = await Promise.all([
+      import('../harness/design/open-session.js'),
+      import('../harness/experiment/run-rounds.js'),
+      import('../harness/experiment/session-steps.js'),
+    ]);
     const rows: SampleRow[] = [];
     const opened = await openSession(
       ctx,

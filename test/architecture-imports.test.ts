@@ -10,6 +10,7 @@ import { projectRoot } from '../harness/process/project-root.js';
 /** Layers, top first. A folder may import its own files and folders of a lower layer. */
 const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
+  ['store'],
   ['stages'],
   ['engine'],
   ['executors'],

@@ -128,6 +128,31 @@ const cases: Case[] = [
     args: ['--set', 'design.speed=3'],
     expect: /design\.speed: unknown key .*\[from --set design\.speed=3\]/,
   },
+  {
+    name: 'a misspelt placeholder in a launch template',
+    text: minimal.replace("launch: ['{command}']", "launch: ['{harnes}/x.sh', '{command}']"),
+    expect: /^pipeline\.yaml:\d+:\d+: paths\.p\.launch\[0\]: unknown placeholder \{harnes\} \(did you mean \{harness\}\?\)/,
+  },
+  {
+    name: 'an image placeholder in a cohort that names no image',
+    text: minimal.replace("command: [sh, -c, 'echo {marker}']", "command: [sh, -c, 'echo {marker} {image.manifest_digest}']"),
+    expect: /^pipeline\.yaml:\d+:\d+: cohorts\.c\.command\[2\]: \{image\.manifest_digest\}: this cohort names no image/,
+  },
+  {
+    name: 'a placeholder naming an undeclared service',
+    text: minimal.replace("launch: ['{command}']", "launch: ['{services.registy.url}', '{command}']"),
+    expect: /^pipeline\.yaml:\d+:\d+: paths\.p\.launch\[0\]: unknown placeholder \{services\.registy\.url\} \(no services are declared\)/,
+  },
+  {
+    name: 'a comparison naming a cohort instead of a path',
+    text: minimal + 'analysis:\n  comparisons: [{ a: c, b: p }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.a: 'c' is a cohort, not a path: a comparison is between two paths/,
+  },
+  {
+    name: 'a comparison naming a misspelt path',
+    text: minimal + 'analysis:\n  comparisons: [{ a: p, b: q }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,
+  },
   { name: 'a --set on the graph', text: minimal, args: ['--set', 'stages.0.id=x'], expect: /^--set: stages cannot be changed with --set/ },
   { name: 'an unknown flag', text: minimal, args: ['--frobnicate'], expect: /^--frobnicate: unknown flag/ },
   { name: 'a missing file', text: '', args: ['-f', 'nowhere.yaml'], expect: /^nowhere\.yaml: no such pipeline file/ },

@@ -8,6 +8,10 @@ import { renderMarkdown } from '../harness/document/render-markdown.js';
 import { renderHtmlBody } from '../harness/document/render-html.js';
 import { firstWords, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
 import { sectionIds, slug } from '../harness/document/heading-ids.js';
+import { inlinePlain } from '../harness/document/inline-html.js';
+import GithubSlugger from 'github-slugger';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const doc: ReportDocument = {
   title: 'Does `lazy` start faster?',
@@ -67,8 +71,29 @@ test('headings with the same title get distinct ids in document order', (t) => {
     sections: [...section('A', [...section('Sessions', [paragraph('x')])]), ...section('Sessions', [paragraph('y')])],
     appendix: [],
   };
-  t.deepEqual([...sectionIds(d).values()], ['a', 'sessions', 'sessions-2']);
+  t.deepEqual([...sectionIds(d).values()], ['a', 'sessions', 'sessions-1']);
   t.is(slug('Against the `source`: 2 parts'), 'against-the-source-2-parts');
+});
+
+test('heading ids are the ones GitHub gives the rendered Markdown (github-slugger), for every heading of every published report', (t) => {
+  const titles = ["The source's claims against this run", 'Appendix: Every cell: naive/native', 'Sessions & host', 'numpy cold: oci-full − lazy (×0.4)'];
+  for (const dir of readdirSync('reports')) {
+    const md = join('reports', dir, 'report.md');
+    if (existsSync(md)) titles.push(...[...readFileSync(md, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]!));
+  }
+  t.true(titles.length > 20);
+  for (const title of titles) t.is(slug(title), new GithubSlugger().slug(inlinePlain(title)), title);
+  const d: ReportDocument = {
+    title: 't',
+    opening: [],
+    sections: [...section('A', [paragraph('x')]), ...section('A', [paragraph('y')]), ...section('A', [paragraph('z')])],
+    appendix: [],
+  };
+  const gh = new GithubSlugger();
+  t.deepEqual(
+    [...sectionIds(d).values()],
+    ['A', 'A', 'A'].map((x) => gh.slug(x)),
+  );
 });
 
 test('the main word count leaves out the appendix and counts table cells; firstWords reads in order', (t) => {

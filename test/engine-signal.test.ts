@@ -63,3 +63,29 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     t.is(again.code, 0, again.stderr);
   });
 }
+
+test('after Ctrl-C of a forced rerun, status shows the stage interrupted, not fresh, and names the command that resumes it; dry-run gives every reason', async (t) => {
+  const dir = smokeProject();
+  const first = await runCli(['run', '--set', 'design.rounds=40'], dir);
+  t.is(first.code, 0, first.stderr);
+  const fresh = await runCli(['status', '--set', 'design.rounds=40'], dir);
+  t.regex(fresh.stdout, /^fresh {2}sample \(sample\)$/m);
+  const child = startCli(['run', '--set', 'design.rounds=40', '--force', 'sample'], dir);
+  let err = '';
+  const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.stderr!.on('data', (b) => {
+    err += b;
+    if (/echo formal round 3\//.test(err) && !child.killed) child.kill('SIGINT');
+  });
+  t.is(await ended, 130, err);
+  const status = await runCli(['status', '--set', 'design.rounds=40'], dir);
+  t.is(status.code, 0, status.stderr);
+  t.regex(
+    status.stdout,
+    /^INTERRUPTED {2}sample \(sample\): a rerun of this key was interrupted; its partial work is in \S+: `pipeline run --force sample` resumes it/m,
+  );
+  const json = JSON.parse((await runCli(['status', '--json', '--set', 'design.rounds=40'], dir)).stdout) as { stages: { id: string; state: string }[] };
+  t.is(json.stages.find((s) => s.id === 'sample')?.state, 'interrupted');
+  const dry = await runCli(['run', '--dry-run', '--set', 'design.rounds=41'], dir);
+  t.regex(dry.stdout, /^sample\twould-run\t\S.*$/m, 'a stage that would run says why');
+});

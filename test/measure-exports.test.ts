@@ -45,11 +45,13 @@ test("the JSON export has hyperfine's result fields in seconds, one time per run
     'difference',
     'difference_high',
     'difference_low',
+    'metric',
     'other',
     'ratio',
     'ratio_high',
     'ratio_low',
     'rounds',
+    'verdict',
   ]);
 });
 

@@ -5,9 +5,11 @@
 // it, so a rerun reuses them; a folder that already holds files is refused.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UserError } from '../harness/errors.js';
+import { dataImageFile, mountDataImage } from '../harness/process/data-image.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
 
@@ -98,6 +100,50 @@ rootTest('a data folder that already holds files is refused with exit 2 naming d
     t.deepEqual(mountsUnder(dir), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A 1 GiB image made as the tool makes it, beside a fresh data folder; `damage` is a debugfs request written into it. */
+function imageDir(damage: string): { dir: string; dataDir: string; image: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'bg-data-grow-'));
+  const dataDir = join(dir, '.data');
+  const image = dataImageFile(dataDir);
+  execFileSync('truncate', ['-s', '1G', image]);
+  execFileSync('mkfs.ext4', ['-q', '-F', '-L', 'benchgraph-data', '-O', 'has_journal', image]);
+  execFileSync('debugfs', ['-w', '-R', damage, image], { stdio: 'ignore' });
+  return { dir, dataDir, image };
+}
+
+rootTest(
+  'a grow whose forced check fixes a stale free-block count (e2fsck exit 1, output on stdout only) still grows the image and logs the fix',
+  async (t) => {
+    const { dir, dataDir, image } = imageDir('ssv free_blocks_count 100');
+    const lines: string[] = [];
+    try {
+      const undo = mountDataImage(dataDir, { size_gib: 2 }, (l) => lines.push(l));
+      await undo();
+      t.regex(lines.join('\n'), /e2fsck fixed the image \S+ before the grow: \S/);
+      t.regex(lines.join('\n'), /grew the image \S+ from 1\.0 to 2 GiB/);
+      t.is(fileSystemBytes(image), 2 * 1024 ** 3);
+      t.deepEqual(mountsUnder(dir), []);
+    } finally {
+      if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+rootTest('a grow that e2fsck refuses is a user error carrying what e2fsck printed on stdout and stderr, and leaves the image at its size', (t) => {
+  const { dir, dataDir, image } = imageDir('clri <2>');
+  try {
+    const e = t.throws(() => mountDataImage(dataDir, { size_gib: 2 }, () => {}), { instanceOf: UserError });
+    t.regex(e!.message, /could not grow the data image \S+ to 2 GiB: e2fsck exited 4: /);
+    t.regex(e!.message, /Root inode is not a directory/, 'what e2fsck said on stdout');
+    t.regex(e!.message, /UNEXPECTED INCONSISTENCY/, 'what e2fsck said on stderr');
+    t.notRegex(e!.message, /\n/, 'one line');
+    t.is(statSync(image).size, 1024 ** 3, 'the next command tries the grow again');
+    t.deepEqual(mountsUnder(dir), []);
+  } finally {
+    if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
   }
 });
 

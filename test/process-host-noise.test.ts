@@ -3,7 +3,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { defaultNoiseRule, hostNoise, noisySession, parsePidStat, readHostSnapshot, type HostNoise } from '../harness/process/host-noise.js';
+import { defaultNoiseRule, hostNoise, noisySession, parsePidStat, readHostSnapshot, type HostNoise, type HostSnapshot } from '../harness/process/host-noise.js';
 import { isAlive } from '../harness/process/pid.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -124,4 +124,31 @@ test('other processes using 10% of the CPU capacity flag a session noisy and are
 
 test("a high load average at the start alone does not flag a session noisy: it counts the previous session's own launches too", (t) => {
   t.deepEqual(noisySession({ ...quiet, loadAverageStart: [2.5, 1, 1] }), { noisy: false, reasons: [] });
+});
+
+test('foreign CPU time stays within what the CPUs did less our own, whatever a process counts of its life before the window (made-up snapshots)', (t) => {
+  const cpu = (busy: number, idle: number) => ({ user: busy, nice: 0, system: 0, idle, iowait: 0, irq: 0, softirq: 0, steal: 0 });
+  const snap = (takenAtMs: number, c: ReturnType<typeof cpu>, processes: HostSnapshot['processes']) => ({
+    takenAtMs,
+    clockTicksPerSecond: 100,
+    cpuModel: 'm',
+    cpuCount: 2,
+    loadAverage: [0, 0, 0] as [number, number, number],
+    memAvailableBytes: 1,
+    memTotalBytes: 2,
+    cpu: c,
+    processes,
+  });
+  // 10 s window on 2 CPUs: 2,000 ticks of capacity, 1,200 busy, 400 of them ours.
+  const start = snap(0, cpu(0, 0), [{ pid: 10, ppid: 1, name: 'ours', startTicks: 5, cpuTicks: 0, childTicks: 0 }]);
+  const end = snap(10_000, cpu(1200, 800), [
+    { pid: 10, ppid: 1, name: 'ours', startTicks: 5, cpuTicks: 400, childTicks: 0 },
+    // missed by the first snapshot: its whole life (50 s of CPU) would count
+    { pid: 20, ppid: 1, name: 'daemon', startTicks: 1, cpuTicks: 5000, childTicks: 0 },
+  ]);
+  const n = hostNoise(start, end, [10]);
+  t.is(n.foreignCpuMs, 8000);
+  t.true(n.foreignCpuMs / (n.wallMs * n.cpuCount) <= 1);
+  t.deepEqual(n.topForeign, [{ name: 'daemon', cpuMs: 8000, processes: 1 }]);
+  t.regex(noisySession(n).reasons[0]!, /other processes used 40\.0% of CPU capacity/);
 });

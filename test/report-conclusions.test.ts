@@ -103,9 +103,20 @@ test('a summary difference shows the difference, its interval and the P50 ratio,
   t.false(differenceCell(a, a.differences[0], 1).includes('faster'));
 });
 
-test('the order-effect sentence names the flagged cells, or says none is flagged', (t) => {
+test('the order-effect sentence names the flagged cells, or says none is flagged and counts the cells it could not resolve', (t) => {
   const a = analysis(0);
-  t.is(orderEffectSentence(a), 'No Ready cell shows an order effect (see "Order and carryover").');
+  const within = { ...a, cells: a.cells.map((c) => ({ ...c, carryover: 'within-size' as const })) } as AnalysisResult;
+  t.is(orderEffectSentence(within), 'No Ready cell is flagged with an order effect (see "Order and carryover").');
+  const ready = a.cells.filter((c) => c.metric === 'ready').length;
+  let k = 0;
+  const someUnresolved = {
+    ...a,
+    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 2 ? ('unresolved' as const) : ('within-size' as const) })),
+  } as AnalysisResult;
+  t.is(
+    orderEffectSentence(someUnresolved),
+    `No Ready cell is flagged with an order effect; the check could not resolve 2 of ${ready} Ready cells (an order effect of the flagged size lies inside their intervals) (see "Order and carryover").`,
+  );
   const flagged = { ...a, cells: a.cells.map((c) => (c.path === 'docker' ? { ...c, orderEffect: true } : c)) } as AnalysisResult;
   t.regex(orderEffectSentence(flagged)!, /^1 Ready cell depends on its position in the round or the path before: shell docker cold;/);
 });

@@ -23,8 +23,9 @@ interface PageResult {
   requests: string[];
   firstTable: string[][];
   tooltip: string;
-  /** Page width at a 1400 px window. */
+  /** Page width at a 1400 px window, and at a 390 px phone, with every collapsed section opened. */
   scrollWidth: number;
+  openWidths: { viewport: number; scrollWidth: number; widest: string }[];
   /** Every contents link and whether its target exists. */
   anchors: { href: string; target: boolean }[];
   /** The first element of the body after the title, by tag. */
@@ -100,6 +101,26 @@ test.before(async () => {
         .textContent()
         .catch(() => '')) ?? '';
     await page.screenshot({ path: join(dir, 'index.png'), fullPage: true });
+    await page.$$eval('details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    const openWidths: PageResult['openWidths'] = [];
+    for (const viewport of [1400, 390]) {
+      await page.setViewportSize({ width: viewport, height: 900 });
+      await page.waitForTimeout(300);
+      openWidths.push(
+        await page.evaluate((w) => {
+          // the element reaching furthest right outside a scrolling box: what makes the page scroll sideways
+          let widest = '';
+          let right = 0;
+          for (const e of document.querySelectorAll('body *')) {
+            if (e.closest('.table, .view, pre')) continue;
+            const r = e.getBoundingClientRect().right;
+            if (r > right) [right, widest] = [r, `${e.tagName}: ${(e.textContent ?? '').slice(0, 60)}`];
+          }
+          return { viewport: w, scrollWidth: document.documentElement.scrollWidth, widest };
+        }, viewport),
+      );
+    }
+    if (process.env['BENCHGRAPH_KEEP_TEST_DIR']) await page.screenshot({ path: join(dir, 'index-390.png'), fullPage: true });
     result = {
       views,
       consoleErrors,
@@ -107,6 +128,7 @@ test.before(async () => {
       firstTable,
       tooltip,
       scrollWidth,
+      openWidths,
       anchors,
       firstTableBeforeContents,
       cohortsBefore,
@@ -152,6 +174,11 @@ test('the page opens with the summary table, then a contents list whose every li
 
 test('the page has no horizontal scroll in a 1400 px window', (t) => {
   t.true(result.scrollWidth <= 1400, `${result.scrollWidth} px`);
+});
+
+test('with every collapsed section open, the page does not scroll sideways at 1400 px nor on a 390 px phone', (t) => {
+  t.is(result.openWidths.length, 2);
+  for (const w of result.openWidths) t.true(w.scrollWidth <= w.viewport, `${w.scrollWidth} px at ${w.viewport} px, widest: ${w.widest}`);
 });
 
 test('the cohort selector redraws the charts with the chosen cohort only', (t) => {

@@ -108,7 +108,7 @@ test('a source difference detected in the same direction agrees only when the in
 test('a source difference pointing the other way differs, and both numbers are given', (t) => {
   const v = judgeFinding(finding('warm-docker-lower'), analysis);
   t.is(v.verdict, 'differs');
-  t.is(v.direction, 'reversed');
+  t.is(v.direction, 'changed');
   t.is(v.magnitude!.ratio, null, 'no ratio of effects that point opposite ways');
   t.regex(v.source, /\[-86\.1, -48\.2\] ms: docker has the lower median/);
   t.regex(v.ours, /^docker − lazy -?\d+\.\d ms, 95% CI \[\d+\.\d, \d+\.\d\] ms: lazy has the lower median$/);
@@ -117,7 +117,7 @@ test('a source difference pointing the other way differs, and both numbers are g
 test('a source finding of no detected difference differs from a detected one', (t) => {
   const v = judgeFinding(finding('numpy-none'), analysis);
   t.is(v.verdict, 'differs');
-  t.is(v.direction, 'changed');
+  t.is(v.direction, 'gained', 'the source saw none, this run detects one: gained, as compare says it');
 });
 
 test('a P50 agrees within the tolerance ratio and differs beyond it', (t) => {

@@ -72,15 +72,42 @@ test('a row whose after values are detectably larger is dropped as worse', (t) =
   t.regex(verdict.reasons.join('; '), /above 1/);
 });
 
-test('a row whose sessions agree in direction but not in size is dropped, naming the between-session interval', (t) => {
+test('a row whose sessions agree in direction but not in size is kept as lower with its size uncertain, naming the per-session range and the between-session interval', (t) => {
   // after/before is 0.95, 0.8 and 0.5 in the three sessions.
   const factor = [0, 0.95, 0.8, 0.5];
   const rows = madeUpEffectRows('uneven', { sessions: 3, rounds: 20 }, base, (u, session) => base(u) * factor[session]!);
   const cell = effectCell(effectRow('uneven'), rows, BOOT);
   t.true(cell.comparison.high! < 1, `two-level [${cell.comparison.low}, ${cell.comparison.high}]`);
+  t.true(cell.comparison.sessionHigh! > 1, 'the between-session interval holds 1');
+  t.is(cell.comparison.findings.direction, 'lower');
+  t.true(cell.comparison.findings.sizeUncertain);
+  const verdict = triedAndDropped(cell, false);
+  t.is(verdict.outcome, 'kept');
+  t.deepEqual(verdict.reasons, []);
+  t.regex(verdict.sizeCaveat!, /^the size is uncertain: ×0\.5\d to ×0\.9\d by session, between-session interval \[[\d.]+, [\d.]+\]$/);
+});
+
+test('the restore-page-cache shape (every after faster, sessions x0.72, x0.72 and x0.51, a bimodal before) is lower with an uncertain size, never dropped (made-up rows)', (t) => {
+  // before: 13 of 21 launches near 480 ms, 8 spread over 566-1189 ms; after: ≤ 375 ms, each session its own factor
+  const factor = [0, 0.72, 0.72, 0.51];
+  const before = (u: number) => (u < 13 / 21 ? 453 + 53 * (u / (13 / 21)) : 566 + 623 * ((u - 13 / 21) / (8 / 21)));
+  const rows = madeUpEffectRows('restore-page-cache', { sessions: 3, rounds: 7 }, before, (u, session) => Math.min(375, before(u) * factor[session]!));
+  const cell = effectCell(effectRow('restore-page-cache'), rows, BOOT);
+  const verdict = triedAndDropped(cell, false);
+  t.is(cell.comparison.findings.direction, 'lower');
+  t.not(verdict.outcome, 'dropped');
+  t.false(verdict.reasons.some((r) => /disagree/.test(r)));
+});
+
+test('a row whose sessions disagree in direction is dropped, naming how many point the same way', (t) => {
+  // after/before is 0.7, 0.75 and 1.1: the pooled interval may exclude 1, the sessions do not agree
+  const factor = [0, 0.7, 0.75, 1.1];
+  const rows = madeUpEffectRows('mixed', { sessions: 3, rounds: 20 }, base, (u, session) => base(u) * factor[session]!);
+  const cell = effectCell(effectRow('mixed'), rows, BOOT);
+  t.is(cell.comparison.findings.direction, null);
   const verdict = triedAndDropped(cell, false);
   t.true(verdict.dropped);
-  t.regex(verdict.reasons.join('; '), /sessions disagree in size/);
+  t.regex(verdict.reasons.join('; '), /includes 1|2 of 3 point the same way/);
 });
 
 test('an imported line with an unknown phase is a user error naming the file and line', (t) => {

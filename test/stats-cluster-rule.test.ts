@@ -67,6 +67,15 @@ test('a group smaller than the minimum share is not split off', (t) => {
   t.is(clusterSorted(values, { minGapRatio: 4, minGroupShare: 0.2, maxGroups: 2 }).length, 1);
 });
 
+test('groups of 3, 4 and 3 of 10 launches are not clusters under the default minimum group size; the same gaps split with it lowered', (t) => {
+  const values = [100, 101, 102, 300, 301, 302, 303, 600, 601, 602];
+  t.is(clusterSorted(values, defaultClusterRule).length, 1);
+  t.deepEqual(
+    clusterSorted(values, { ...defaultClusterRule, minGroupN: 3 }).map((g) => g.n),
+    [3, 4, 3],
+  );
+});
+
 test('the rule is deterministic: the same values give the same groups', (t) => {
   const cell = twoGroupCell(7, 8);
   t.deepEqual(clusterSorted(cell, defaultClusterRule), clusterSorted([...cell], defaultClusterRule));

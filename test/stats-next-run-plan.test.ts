@@ -113,3 +113,18 @@ test('each planned cell states the smallest difference, from an independent cell
     t.true(c.smallestDetectableMs! > c.halfWidthMs, `${c.id}: 80% power needs more than the half width`);
   }
 });
+
+test('with a rounds multiple the plan is the least-cost design among whole repeats of a balanced order', (t) => {
+  const free = planNextRun(cells, costs, target, limits);
+  const balanced = planNextRun(cells, costs, target, { ...limits, roundsMultiple: 10 });
+  t.true(balanced.reachable);
+  t.is(balanced.rounds % 10, 0);
+  t.true(balanced.costMs >= free.costMs);
+  // the least cost among the multiples of 10, by brute force over the same limits
+  let best = Infinity;
+  for (let r = 10; r <= limits.maxRounds; r += 10) {
+    const one = planNextRun(cells, costs, target, { ...limits, maxRounds: r, roundsMultiple: r });
+    if (one.reachable && one.rounds === r) best = Math.min(best, one.costMs);
+  }
+  t.is(balanced.costMs, best);
+});

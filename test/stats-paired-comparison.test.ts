@@ -68,15 +68,15 @@ test('a ratio held in every session is detected and its directions are taken aga
   t.true(r.low! > 1);
   t.is(r.sameDirection, 3);
   t.true(r.perSession.every((s) => s.direction === 1));
-  t.deepEqual(r.findings, { detected: true, sessionsDisagreeInSize: false });
+  t.deepEqual(r.findings, { detected: true, sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false });
 });
 
-test('sessions that agree in direction but not in size are named as such and not detected', (t) => {
+test('sessions that agree in direction but not in size are not detected: their direction holds and their size is uncertain', (t) => {
   // Ratios 1.05, 1.2, 1.6: the two-level bootstrap over three sessions excludes 1, the t interval over them does not.
   const r = pairedComparison(scaledSessions([1.05, 1.2, 1.6], 20, 'disagree'), 'ratio', { resamples: 2000, confidence: 0.95, seed: 'd' });
   t.true(r.low! > 1, `two-level [${r.low}, ${r.high}]`);
   t.true(r.sessionLow! < 1, `between-session [${r.sessionLow}, ${r.sessionHigh}]`);
-  t.deepEqual(r.findings, { detected: false, sessionsDisagreeInSize: true });
+  t.deepEqual(r.findings, { detected: false, sessionsDisagreeInSize: true, direction: 'higher', sizeUncertain: true });
 });
 
 test('a difference with one session has no between-session interval and rests on the two-level interval alone', (t) => {

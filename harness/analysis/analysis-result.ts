@@ -359,7 +359,22 @@ export interface NextRunRecommendation {
   launches: number;
   /** Launch time of the recommended design plus session start-ups, seconds. */
   costS: number;
-  target: { relativeHalfWidth: number; confidence: number; sessionStartS: number; launchMs: number; launchesPerRound: number };
+  /**
+   * The costs the plan priced: a session's start (sessionStartSource: 'measured' from the run's launch start times,
+   * preflight and warmup only; 'configured'; or the 'default'), a launch's wall time (launchMsSource: 'measured' spacing of
+   * formal starts, or mean 'completion'), and the balanced order's rounds multiple. The sources and the multiple are absent
+   * in analyses written before them.
+   */
+  target: {
+    relativeHalfWidth: number;
+    confidence: number;
+    sessionStartS: number;
+    sessionStartSource?: 'measured' | 'configured' | 'default';
+    launchMs: number;
+    launchMsSource?: 'measured' | 'completion';
+    launchesPerRound: number;
+    roundsMultiple?: number;
+  };
   /** smallestDetectableMs: the smallest true difference the planned design detects in 80% of runs (stats/power.ts); null below 3 sessions, absent in analyses written before it. */
   /**
    * With design.confirm on, one more session over the cells of the differences

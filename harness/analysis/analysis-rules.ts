@@ -4,6 +4,7 @@
 // code and the tests can start from a partial section.
 import { UserError } from '../errors.js';
 import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
+import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from './comparison-verdict.js';
 
 export type MetricId = 'ready' | 'completion';
 export const metricIds: readonly MetricId[] = ['ready', 'completion'];
@@ -24,8 +25,14 @@ export interface AnalysisRules {
   /** When a cell is flagged "order effect": the size a position or predecessor ratio must reach, and the launches a predecessor group needs. */
   carryover: { minRatio: number; minGroupN: number };
   /** The next run's recommended design: target half width (share of the mean) and a session's start-up cost. */
-  nextRun: { relativeHalfWidth: number; sessionStartS: number };
+  /** sessionStartS null: measured from the run's launches (analysis/session-costs.ts), defaultSessionStartS where it cannot be. */
+  nextRun: { relativeHalfWidth: number; sessionStartS: number | null };
+  /** analysis.practical: the margin of the verdict "equivalent" (comparison-verdict.ts). */
+  practical: PracticalMargin;
 }
+
+/** The session start the next-run plan assumes when neither the config nor the run's start times give one, seconds. */
+export const defaultSessionStartS = 60;
 
 export const defaultAnalysisRules: AnalysisRules = {
   metrics: ['ready', 'completion'],
@@ -34,7 +41,8 @@ export const defaultAnalysisRules: AnalysisRules = {
   bootstrap: { resamples: 5000, confidence: 0.95, seed: 'benchgraph' },
   comparisons: [],
   carryover: { minRatio: 1.1, minGroupN: 3 },
-  nextRun: { relativeHalfWidth: 0.05, sessionStartS: 60 },
+  nextRun: { relativeHalfWidth: 0.05, sessionStartS: null },
+  practical: defaultPracticalMargin,
 };
 
 type Section = Record<string, unknown>;
@@ -78,6 +86,7 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
     clusters: {
       minGapRatio: num(clusters, 'min_gap_ratio', defaultClusterRule.minGapRatio, 'analysis.clusters', 0, 1e9),
       minGroupShare: num(clusters, 'min_group_share', defaultClusterRule.minGroupShare, 'analysis.clusters', 0, 0.5),
+      minGroupN: num(clusters, 'min_group_n', defaultClusterRule.minGroupN ?? 2, 'analysis.clusters', 2, 1e6, true),
       maxGroups: num(clusters, 'max_groups', defaultClusterRule.maxGroups, 'analysis.clusters', 1, 10, true),
     },
     bootstrap: {
@@ -92,7 +101,8 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
     },
     nextRun: {
       relativeHalfWidth: num(nextRun, 'relative_half_width', defaultAnalysisRules.nextRun.relativeHalfWidth, 'analysis.next_run', 1e-6, 1),
-      sessionStartS: num(nextRun, 'session_start_s', defaultAnalysisRules.nextRun.sessionStartS, 'analysis.next_run', 0, 1e7),
+      sessionStartS: nextRun['session_start_s'] === undefined ? null : num(nextRun, 'session_start_s', 0, 'analysis.next_run', 0, 1e7),
     },
+    practical: practicalMargin(section['practical']),
   };
 }

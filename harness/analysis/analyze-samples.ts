@@ -4,7 +4,9 @@ import { summarizeSorted } from '../stats/cell-summary.js';
 import { clusterSorted } from '../stats/cluster-rule.js';
 import { dominanceSorted } from '../stats/dominance.js';
 import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
-import { confirmationCost, planNextRun, type PlanCell } from '../stats/next-run-plan.js';
+import { confirmationCost, defaultPlanLimits, planNextRun, type PlanCell } from '../stats/next-run-plan.js';
+import { balancedRoundsMultiple, measuredSessionCosts } from './session-costs.js';
+import { defaultSessionStartS } from './analysis-rules.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import { carryoverOf } from './carryover-diagnostics.js';
@@ -209,11 +211,16 @@ function phaseMarkMedians(data: SampleData): AnalysisResult['phaseMarks'] {
  */
 function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRules, planned: readonly DifferenceResult[]): NextRunRecommendation {
   const completions = data.values.flatMap((r) => (r.completionMs === null ? [] : [r.completionMs]));
-  const launchMs = completions.length ? completions.reduce((s, v) => s + v, 0) / completions.length : 0;
+  const measured = measuredSessionCosts(data.sessionTimes ?? []);
+  // A launch costs its wall time in the session (settle and teardown included) when the start times tell it, else its mean Completion.
+  const launchMs = measured.launchWallMs ?? (completions.length ? completions.reduce((s, v) => s + v, 0) / completions.length : 0);
+  const sessionStartS = rules.nextRun.sessionStartS ?? (measured.preFormalMs !== null ? measured.preFormalMs / 1000 : defaultSessionStartS);
+  const costSource = rules.nextRun.sessionStartS !== null ? 'configured' : measured.preFormalMs !== null ? 'measured' : 'default';
   const launchesPerRound = data.cells.length;
   const target = { relativeHalfWidth: rules.nextRun.relativeHalfWidth, confidence: rules.bootstrap.confidence };
-  const costs = { sessionStartMs: rules.nextRun.sessionStartS * 1000, launchMs, launchesPerRound };
-  const plan = planNextRun(cells, costs, target);
+  const costs = { sessionStartMs: sessionStartS * 1000, launchMs, launchesPerRound };
+  const roundsMultiple = balancedRoundsMultiple(Object.values(data.positions));
+  const plan = planNextRun(cells, costs, target, { ...defaultPlanLimits, roundsMultiple });
   // design.confirm's cost: one more session over the cells of the differences undecided on the planned sessions.
   const undecided = undecidedDifferences(planned);
   const states = new Set(data.cells.map((c) => c.state)).size;
@@ -228,7 +235,15 @@ function recommendNextRun(cells: PlanCell[], data: SampleData, rules: AnalysisRu
     rounds: plan.rounds,
     launches: plan.launches,
     costS: plan.costMs / 1000,
-    target: { ...target, sessionStartS: rules.nextRun.sessionStartS, launchMs, launchesPerRound },
+    target: {
+      ...target,
+      sessionStartS,
+      sessionStartSource: costSource,
+      launchMs,
+      launchMsSource: measured.launchWallMs !== null ? 'measured' : 'completion',
+      launchesPerRound,
+      roundsMultiple,
+    },
     cells: plan.cells,
     unplanned: plan.unplanned,
     confirmation: confirm

@@ -50,7 +50,21 @@ export async function readSamples(file: string): Promise<SampleData> {
           SELECT p.launch_id, s.cohort, s.path, s.state, p.seq, p.name, p.at_ms FROM phases p JOIN samples s USING (launch_id)
           WHERE s.phase = 'formal' AND s.ok ORDER BY s.cohort, s.path, s.state, p.seq, p.name, p.launch_id`)
       : [];
+    // ISO-8601 UTC strings of one format sort as the times they name, so min/max need no cast.
+    const sessionTimes = await db.all(`
+      SELECT session, min(started_at) AS first_started_at,
+             min(started_at) FILTER (WHERE phase = 'formal') AS first_formal_at,
+             max(started_at) FILTER (WHERE phase = 'formal') AS last_formal_at,
+             count(*) FILTER (WHERE phase = 'formal') AS formal_launches
+      FROM samples GROUP BY session ORDER BY session`);
     return {
+      sessionTimes: sessionTimes.map((r) => ({
+        session: int(r['session']),
+        firstStartedAt: str(r['first_started_at']),
+        firstFormalAt: r['first_formal_at'] == null ? null : str(r['first_formal_at']),
+        lastFormalAt: r['last_formal_at'] == null ? null : str(r['last_formal_at']),
+        formalLaunches: int(r['formal_launches']),
+      })),
       marks: marks.map((r) => ({
         launchId: str(r['launch_id']),
         cohort: str(r['cohort']),

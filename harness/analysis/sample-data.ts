@@ -53,6 +53,17 @@ export interface SampleData {
   values: ValueRow[];
   /** Phase marks of valid formal launches (empty when the paths print none, or the file has no phases table). */
   marks: MarkRow[];
+  /** When each session's launches started (every phase), for the next run's costs; absent in data made without it. */
+  sessionTimes?: SessionTimes[];
+}
+
+/** The start times (ISO-8601, from started_at) of one session's first launch and of its first and last formal launch. */
+export interface SessionTimes {
+  session: number;
+  firstStartedAt: string;
+  firstFormalAt: string | null;
+  lastFormalAt: string | null;
+  formalLaunches: number;
 }
 
 /** One phase mark of one valid formal launch: time from spawn to the mark. */

@@ -3,7 +3,7 @@
 // Thin: parses flags, calls harness/history, prints or writes. Exit 0, or 1
 // with --fail-on regression when the latest run starts a regression in a
 // watched cell (named on stderr), 2 on a user error.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadPipeline } from '../config/load-pipeline.js';
 import { CheckFailed, UserError } from '../errors.js';
@@ -21,14 +21,14 @@ import type { CliCommand } from './cli-command.js';
 import { listFlag } from './parse-args.js';
 
 const USAGE =
-  'pipeline history [EXPERIMENT|FOLDER..] [--by time|label|pins.NAME] [--json] [--write DIR] [--fail-on regression [--watch C.P.S.M]] [--export-bmf FILE] [--import FOLDER [--label TEXT]]';
+  'pipeline history [EXPERIMENT|FOLDER|REF..] [--by time|label|pins.NAME] [--json] [--write DIR] [--fail-on regression [--watch C.P.S.M]] [--export-bmf FILE] [--import FOLDER [--label TEXT]]';
 
 export const historyCommand: CliCommand = {
   summary: 'the series of archived runs: change points per cell and the inputs that changed there',
   usage: USAGE,
   about: [
     'Reads the archived runs of an experiment (reports/<name>/runs/; default: the experiment of ./pipeline.yaml),',
-    'or the folders given, in the order given. Per cell: P50 per run and change points (E-divisive on session',
+    'or the folders given, in the order given, or the runs pushed to a registry (REF, e.g. registry.example/team/x). Per cell: P50 per run and change points (E-divisive on session',
     'medians, reported only when the intervals on both sides separate) with what changed: config keys, code,',
     'pinned binaries, images, host fingerprint. --json ends with',
     '{"runs":[{"id","folder","time"}],"changes":[{"cohort","path","state","metric","run","ratio","low","high","changed":[..]}]}.',
@@ -43,6 +43,7 @@ export const historyCommand: CliCommand = {
     'export-bmf': { kind: 'string', value: 'FILE', help: "write the latest run's cells as Bencher Metric Format JSON" },
     import: { kind: 'list', value: 'FOLDER', help: 'first file a published report folder as an archived run of its experiment' },
     label: { kind: 'string', value: 'TEXT', help: 'label of the runs --import files (for --by label)' },
+    ca: { kind: 'string', value: 'FILE', help: 'CA file of the registry a REF argument names (or $BENCHGRAPH_REGISTRY_CA)' },
   },
   positionals: true,
   run: async ({ flags, positional }) => {
@@ -68,7 +69,14 @@ export const historyCommand: CliCommand = {
       if (imported.length) args = [...new Set(imported)];
       else args = [loadPipeline((flags['file'] as string | undefined) ?? 'pipeline.yaml', { sets: [], knownKinds: knownStageKinds() }).experiment.name];
     }
-    const runs = args.flatMap((a) => readRunsOf(a, projectDir));
+    const resolved: string[] = [];
+    for (const a of args) {
+      if (!existsSync(a) && (await import('../store/registry-ref.js')).looksLikeRegistryRef(a)) {
+        const { remoteRunsFolder } = await import('../store/remote-report.js');
+        resolved.push(await remoteRunsFolder(a, typeof flags['ca'] === 'string' ? flags['ca'] : null, 'history', (l) => void process.stderr.write(l + '\n')));
+      } else resolved.push(a);
+    }
+    const runs = resolved.flatMap((a) => readRunsOf(a, projectDir));
     const by = typeof flags['by'] === 'string' ? flags['by'] : null;
     // Several folders form the series in the order given; one experiment or folder of runs is in time order.
     const ordered = by ? orderRuns(runs, by) : runs;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckFailed, Interrupted, UserError } from '../errors.js';
 import { runCleanup, installShutdownHandlers } from '../process/cleanup.js';
+import { installCompileCache } from '../process/compile-cache.js';
 import { projectRoot } from '../process/project-root.js';
 import type { CliCommand } from './cli-command.js';
 import { formatHelp, parseArgs } from './parse-args.js';
@@ -22,6 +23,8 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   compare: async () => (await import('./compare-command.js')).compareCommand,
   init: async () => (await import('./init-command.js')).initCommand,
   history: async () => (await import('./history-command.js')).historyCommand,
+  push: async () => (await import('./store-commands.js')).pushCommand,
+  pull: async () => (await import('./store-commands.js')).pullCommand,
   'session-job': async () => (await import('./session-job-command.js')).sessionJobCommand,
 };
 
@@ -70,6 +73,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  installCompileCache(); // before any command loads the yaml parser and the schema validators
   installShutdownHandlers();
   let code: number;
   try {

@@ -23,8 +23,13 @@ import { renderText } from '../measure/render-text.js';
 import { runMeasurement, type MeasureOutcome, type MeasurePlan, type MeasureProgress } from '../measure/run-measurement.js';
 import { substitute } from '../measure/command-list.js';
 import { autoUnit, TIME_UNITS, type TimeUnit } from '../measure/time-unit.js';
+import { defaultSequentialPlan } from '../stats/sequential-session-interval.js';
+import type { UntilRule } from '../measure/until-decided.js';
+import { comparedMetric } from '../measure/run-measurement.js';
 import type { CliCommand } from './cli-command.js';
 import { tupleValues, type FlagSpec, type ParsedArgs } from './parse-args.js';
+
+const DEFAULT_BLOCK_ROUNDS = 10;
 
 const FLAGS: FlagSpec = {
   warmup: { kind: 'string', short: 'w', value: 'N', help: 'warmup rounds before the measured ones (default 0)' },
@@ -56,6 +61,18 @@ const FLAGS: FlagSpec = {
   'export-markdown': { kind: 'string', value: 'FILE', help: 'a table of medians with the ratio to the fastest' },
   record: { kind: 'string', value: 'DIR', help: 'journal every launch to DIR/samples.duckdb; rerun to resume; DIR/samples.csv feeds import-samples' },
   json: { kind: 'boolean', help: 'print the JSON export to stdout instead of the text' },
+  until: {
+    kind: 'string',
+    value: 'decided',
+    help: 'look after every --block rounds and stop when every pair is lower, higher or equivalent within --margin (sequential interval: its error rate holds under the stopping)',
+  },
+  precision: { kind: 'string', value: 'P%', help: "like --until, but stop when every pair's ratio is known within ±P% (sequential interval)" },
+  margin: { kind: 'string', value: 'P%', help: 'practical margin: a pair whose interval of the ratio lies within 1 ± P is "equivalent" (default 5%)' },
+  block: {
+    kind: 'string',
+    value: 'N',
+    help: `rounds between two looks of --until/--precision (default ${DEFAULT_BLOCK_ROUNDS}); at most 12 looks, or --max-runs / N`,
+  },
 };
 
 const USAGE = "pipeline measure [flags] -- CMD [ARGS..] [-- CMD2 [ARGS..] ..]   or   pipeline measure [flags] 'CMD' ['CMD2' ..]";
@@ -70,6 +87,7 @@ passed (or with -i), 1 when a run failed, 2 on a flag error.
 examples:
   pipeline measure -- sh -c 'echo hi'
   pipeline measure -w 3 -r 30 -- sleep 0.01 -- sleep 0.02
+  pipeline measure --until decided -- sleep 0.01 -- sleep 0.02
   pipeline measure -n small -n large 'gzip -k -f small.bin' 'gzip -k -f large.bin'
   pipeline measure -P ms 10 30 -D 10 'sleep 0.0{ms}' --export-markdown scan.md`;
 
@@ -92,6 +110,47 @@ function str(flags: ParsedArgs['flags'], name: string): string | undefined {
 function list(flags: ParsedArgs['flags'], name: string): string[] {
   const v = flags[name];
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
+
+/** "5%" or "0.05" as 0.05. */
+function share(flags: ParsedArgs['flags'], name: string, fallback: number): number {
+  const text = str(flags, name);
+  if (text === undefined) return fallback;
+  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(text);
+  const v = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
+  if (!(v > 0 && v < 1)) throw new UserError(`must be a share between 0 and 1 such as 5% or 0.05, got ${JSON.stringify(text)}`, { key: `--${name}` });
+  return v;
+}
+
+/** Pure: the stopping rule of --until decided / --precision, or null. */
+export function untilRuleOf(flags: ParsedArgs['flags']): UntilRule | null {
+  const until = str(flags, 'until');
+  const precision = str(flags, 'precision');
+  if (until !== undefined && until !== 'decided') throw new UserError(`must be decided, got ${JSON.stringify(until)}`, { key: '--until' });
+  if (until !== undefined && precision !== undefined) throw new UserError('conflicts with --precision', { key: '--until' }, 'give one of them');
+  if (until === undefined && precision === undefined) {
+    if (flags['block'] !== undefined) throw new UserError('needs --until decided or --precision', { key: '--block' });
+    return null;
+  }
+  const flag = until !== undefined ? '--until' : '--precision';
+  if (flags['runs'] !== undefined) throw new UserError(`conflicts with ${flag}, which chooses the rounds`, { key: '--runs' }, 'bound them with --max-runs');
+  const blockRounds = count(flags, 'block', 1, DEFAULT_BLOCK_ROUNDS);
+  const maxRuns = count(flags, 'max-runs', 1, null);
+  const maxSessions = maxRuns === null ? defaultSequentialPlan.maxSessions : Math.floor(maxRuns / blockRounds);
+  if (maxSessions < defaultSequentialPlan.minSessions) {
+    throw new UserError(
+      `allows ${maxSessions} looks of ${blockRounds} rounds; ${flag} needs at least ${defaultSequentialPlan.minSessions}`,
+      { key: '--max-runs' },
+      `give at least ${defaultSequentialPlan.minSessions * blockRounds}, or a smaller --block`,
+    );
+  }
+  return {
+    kind: until !== undefined ? 'decided' : 'precision',
+    marginRelative: share(flags, 'margin', 0.05),
+    relativeHalfWidth: precision !== undefined ? share(flags, 'precision', 0.02) : Number.POSITIVE_INFINITY,
+    blockRounds,
+    plan: { ...defaultSequentialPlan, maxSessions },
+  };
 }
 
 /** Pure: the plan of a measurement from the parsed flags (every error names its flag). */
@@ -166,6 +225,7 @@ export function planOf(parsed: ParsedArgs, env: Record<string, string>, cwd: str
     ignoreFailure: flags['ignore-failure'] === true,
     env,
     cwd,
+    until: untilRuleOf(flags),
   };
 }
 
@@ -221,9 +281,14 @@ export const measureCommand: CliCommand = {
       if (!outcome) await record?.close();
     }
     const csv = await record?.finish();
-    const summary = summarizeMeasurement(plan.commands, outcome.observations, { resamples: 5000, confidence: 0.95, seed: plan.seed });
+    const summary = summarizeMeasurement(
+      plan.commands,
+      outcome.observations,
+      { resamples: 5000, confidence: 0.95, seed: plan.seed },
+      { metric: comparedMetric(plan.ready), marginRelative: plan.until?.marginRelative ?? share(parsed.flags, 'margin', 0.05) },
+    );
     const unit = fixedUnit ?? autoUnit(summary.commands.flatMap((s) => (s.completionMs ? [s.completionMs.median] : [])));
-    const json = exportJson(summary, plan.commands, outcome.observations);
+    const json = exportJson(summary, plan.commands, outcome.observations, outcome.look);
     if (parsed.flags['json'] === true) process.stdout.write(json);
     else {
       process.stdout.write(
@@ -236,6 +301,7 @@ export const measureCommand: CliCommand = {
           rounds: outcome.rounds,
           resumedRounds: outcome.resumedRounds,
           seed: plan.seed,
+          until: plan.until ? { rule: plan.until, look: outcome.look } : null,
         }),
       );
       if (csv) process.stdout.write(`\nrecord: ${record!.dir}/samples.duckdb; for a report, an import-samples stage reads ${csv}\n`);

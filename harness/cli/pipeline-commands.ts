@@ -1,20 +1,14 @@
 // The pipeline commands: run, status, audit, gc, show. Each parses its flags
-// and calls the engine; printing is the only thing done here.
+// and calls the engine; printing is the only thing done here. Each command
+// imports the engine module it calls when it runs, so `status` does not load
+// the run's executor and `run` does not load audit or gc.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPipeline } from '../config/load-pipeline.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
-import { auditPipeline } from '../engine/audit.js';
 import { acquireDataLock } from '../engine/data-lock.js';
-import { garbageCollect } from '../engine/garbage-collect.js';
-import { diskFullFailure } from '../engine/disk-full.js';
-import { formatGc } from '../engine/gc-summary.js';
-import { readLock } from '../engine/lock-file.js';
-import { pipelineStatus } from '../engine/pipeline-status.js';
-import { runPipeline } from '../engine/run-pipeline.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
-import { Store } from '../engine/store.js';
 import { mountDataImage } from '../process/data-image.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
@@ -67,6 +61,7 @@ export const runCommand: CliCommand = {
         throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
       config.executor = { ...config.executor, kind: executor };
     }
+    const [{ runPipeline }, { diskFullFailure }] = await Promise.all([import('../engine/run-pipeline.js'), import('../engine/disk-full.js')]);
     const release = acquireDataLock(dataDir);
     try {
       const outcomes = await runPipeline(config, {
@@ -84,7 +79,11 @@ export const runCommand: CliCommand = {
       } else {
         const ran = outcomes.filter((o) => o.action === 'ran').length;
         const reused = outcomes.filter((o) => o.action === 'reused').length;
-        process.stdout.write(flags['dry-run'] ? outcomes.map((o) => `${o.id}\t${o.action}`).join('\n') + '\n' : `done: ${ran} ran, ${reused} reused\n`);
+        process.stdout.write(
+          flags['dry-run']
+            ? outcomes.map((o) => `${o.id}\t${o.action}${o.reasons?.length ? `\t${o.reasons.join('; ')}` : ''}`).join('\n') + '\n'
+            : `done: ${ran} ran, ${reused} reused\n`,
+        );
       }
       return 0;
     } catch (e) {
@@ -98,16 +97,19 @@ export const runCommand: CliCommand = {
 export const statusCommand: CliCommand = {
   summary: 'which stages are fresh or stale, and why',
   usage: 'pipeline status [-f FILE] [--json]',
-  about: 'Lists every stage as fresh or STALE with the reasons, without running anything.',
+  about: 'Lists every stage as fresh, STALE or INTERRUPTED (a run of its key stopped part way) with the reasons, without running anything.',
   flags: COMMON,
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
+    const { pipelineStatus } = await import('../engine/pipeline-status.js');
     const status = await pipelineStatus(config, dataDir);
     if (flags['json']) {
       process.stdout.write(JSON.stringify({ stages: status }) + '\n');
     } else {
       for (const s of status) {
-        process.stdout.write(`${s.state === 'fresh' ? 'fresh' : 'STALE'}  ${s.id} (${s.uses})${s.reasons.length ? ': ' + s.reasons.join('; ') : ''}\n`);
+        process.stdout.write(
+          `${s.state === 'fresh' ? 'fresh' : s.state === 'interrupted' ? 'INTERRUPTED' : 'STALE'}  ${s.id} (${s.uses})${s.reasons.length ? ': ' + s.reasons.join('; ') : ''}\n`,
+        );
       }
     }
     return 0;
@@ -116,11 +118,18 @@ export const statusCommand: CliCommand = {
 
 export const auditCommand: CliCommand = {
   summary: 're-hash every frozen output, pinned artifact and report',
-  usage: 'pipeline audit [-f FILE] [--json]',
-  about: 'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.',
-  flags: COMMON,
+  usage: 'pipeline audit [-f FILE] [--json] | pipeline audit --remote REF@RUN [--ca FILE] [--json]',
+  about:
+    'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.\nWith --remote, re-hashes every blob of a run in a registry as it streams, keeping no copy.',
+  flags: {
+    ...COMMON,
+    remote: { kind: 'string', value: 'REF@RUN', help: 'audit a run in a registry instead (harness/store/)' },
+    ca: { kind: 'string', value: 'FILE', help: "CA file of the registry's certificate (or $BENCHGRAPH_REGISTRY_CA)" },
+  },
   run: async ({ flags }) => {
+    if (typeof flags['remote'] === 'string') return (await import('../store/remote-audit-command.js')).auditRemote(flags);
     const { config, dataDir } = load(flags);
+    const { auditPipeline } = await import('../engine/audit.js');
     const result = await auditPipeline(config, dataDir);
     if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
     else {
@@ -141,6 +150,7 @@ export const gcCommand: CliCommand = {
   run: async ({ flags }) => {
     const { config, dataDir } = load(flags);
     const file = config.file;
+    const [{ garbageCollect }, { formatGc }] = await Promise.all([import('../engine/garbage-collect.js'), import('../engine/gc-summary.js')]);
     const release = acquireDataLock(dataDir);
     try {
       const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
@@ -163,6 +173,7 @@ export const showCommand: CliCommand = {
     const id = positional[0];
     if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
     const { config, dataDir } = load(flags);
+    const [{ readLock }, { Store }] = await Promise.all([import('../engine/lock-file.js'), import('../engine/store.js')]);
     const lock = readLock(config.file);
     const entry = lock?.stages[id];
     if (!config.stages.some((s) => s.id === id))

@@ -13,6 +13,7 @@ import { pairedComparison, type ComparisonResult } from '../stats/paired-compari
 import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
 import { floorCostFit, logResidualRms, type FloorCostFit } from '../stats/floor-cost-fit.js';
+import { floorPowerFit, type FloorPowerFit } from '../stats/floor-power-fit.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
 
 export interface CommitRowData {
@@ -82,6 +83,8 @@ export interface Growth {
   fit: GrowthFit | null;
   /** The straight line t = floor + cost·size (ms, ms per unit of size). */
   line: FloorCostFit | null;
+  /** t = floor + c·n^k with an interval on k and the sizes above the floor (stats/floor-power-fit.ts); null below 3 sizes. */
+  floorPower: FloorPowerFit | null;
   /** Root mean square log residual of the power law and of the line, over every observation. */
   powerLogRms: number | null;
   lineLogRms: number | null;
@@ -213,6 +216,7 @@ export function analyzeCommits(
           state,
           fit,
           line,
+          floorPower: floorPowerFit(bySize, { ...opts, seed: `${opts.seed}/${sw.dimension}/${method}/${state}/floor-power` }),
           powerLogRms: fit ? logResidualRms(bySize, (n) => fit.scale * n ** fit.slope) : null,
           lineLogRms: line ? logResidualRms(bySize, (n) => line.floor + line.cost * n) : null,
         });

@@ -5,6 +5,7 @@ import { fixed } from '../report/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
 import type { CellRatio, CommitAnalysis, Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
+import { growthShape } from '../stats/floor-power-fit.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -40,7 +41,9 @@ export function ratioCell(c: ComparisonResult | null): string {
 /** The verdict of a ratio in a few words: which engine is slower, or why none is named. */
 export function detectedCell(c: ComparisonResult): string {
   if (c.findings.detected) return c.low !== null && c.low > 1 ? 'yes: naive slower' : 'yes: native slower';
-  if (c.findings.sessionsDisagreeInSize) return 'no: sessions disagree in size';
+  if (c.findings.direction !== null)
+    return `${c.findings.direction === 'higher' ? 'yes: naive slower' : 'yes: native slower'} in every session; the size is uncertain`;
+  if (c.findings.sessionsDisagreeInSize) return 'no: sessions disagree in direction and size';
   return 'no: interval holds 1';
 }
 
@@ -127,10 +130,65 @@ export function interpretation(a: CommitAnalysis): string[] {
         : 'At the largest base the initial commit shows no gain from the native diff.',
     );
   const byCount = growthOf(a, 'file_count', 'naive', 'incremental');
-  if (byCount && betterModel(byCount) === 'line') out.push('The naive incremental commit costs a floor plus a fixed time per file: linear, not quadratic.');
+  const shape = byCount ? shapeSentence(byCount) : null;
+  if (shape) out.push(shape);
   const bySize = growthOf(a, 'total_mb', 'naive', 'incremental');
   if (bySize?.fit && bySize.fit.low <= 0 && bySize.fit.high >= 0) out.push('At a fixed file count, the bytes of the base do not matter to it.');
   return out.slice(0, maxInterpretationSentences);
+}
+
+/** The floor + c·n^k fit as a cell: "k 1.33 [1.10, 1.62]; 1 of 6 sizes above the floor". */
+export function floorPowerCell(g: Growth): string {
+  const f = g.floorPower;
+  if (!f) return '–';
+  if (f.sizesAboveFloor === 0) return `flat: none of ${f.sizes} sizes above the floor`;
+  return `k ${fixed(f.exponent, 2)} [${fixed(f.exponentLow, 2)}, ${fixed(f.exponentHigh, 2)}]; ${f.sizesAboveFloor} of ${f.sizes} sizes above the floor`;
+}
+
+/**
+ * The growth shape of the naive incremental commit against the file count, from
+ * the floor + c·n^k fit's named finding (growthShape): never named from fewer
+ * than three sizes above the floor.
+ */
+export function shapeSentence(g: Growth): string | null {
+  const f = g.floorPower;
+  if (!f) return null;
+  const k = `k = ${fixed(f.exponent, 2)} [${fixed(f.exponentLow, 2)}, ${fixed(f.exponentHigh, 2)}]`;
+  const who = `The naive incremental commit against the file count`;
+  switch (growthShape(f)) {
+    case 'not-identified':
+      return `${who}: only ${f.sizesAboveFloor} of ${f.sizes} sizes ${f.sizesAboveFloor === 1 ? 'rises' : 'rise'} above the floor, too few to tell a linear from a quadratic cost (floor + c·n^k needs at least three).`;
+    case 'linear':
+      return `${who} grows linearly above its floor: ${k} holds 1 and excludes 2.`;
+    case 'quadratic':
+      return `${who} grows quadratically above its floor: ${k} holds 2 and excludes 1.`;
+    case 'between':
+      return `${who} grows faster than linearly and slower than quadratically above its floor: ${k}.`;
+    case 'sublinear':
+      return `${who} grows slower than linearly above its floor: ${k}.`;
+    case 'superquadratic':
+      return `${who} grows faster than quadratically above its floor: ${k}.`;
+    case 'unresolved':
+      return `${who}: ${k} holds both 1 and 2, so these sizes do not tell a linear from a quadratic cost.`;
+  }
+}
+
+/** The source's O(n²) claim against the floor + c·n^k fit: a verdict only where the sizes can give one. */
+export function quadraticClaimSentence(a: CommitAnalysis): string | null {
+  const f = growthOf(a, 'file_count', 'naive', 'incremental')?.floorPower;
+  if (!f) return null;
+  const k = `k = ${fixed(f.exponent, 2)} [${fixed(f.exponentLow, 2)}, ${fixed(f.exponentHigh, 2)}]`;
+  switch (growthShape(f)) {
+    case 'not-identified':
+      return `Not tested: quadratic growth in entries needs sizes above the commit's floor to show, and only ${f.sizesAboveFloor} of ${f.sizes} file counts ${f.sizesAboveFloor === 1 ? 'rises' : 'rise'} above it.`;
+    case 'quadratic':
+    case 'superquadratic':
+      return `Supported: the floor + c·n^k fit against the file count gives ${k}.`;
+    case 'unresolved':
+      return `Not decided: the floor + c·n^k fit against the file count gives ${k}, which holds both 1 and 2.`;
+    default:
+      return `Not supported: the floor + c·n^k fit against the file count gives ${k}, which excludes 2.`;
+  }
 }
 
 /** What the growth fits say about the power law's exponent: an artifact of a floor when the line fits better. */
@@ -159,7 +217,9 @@ export function manyFileVerdict(r: CellRatio): string {
   const k = `${r.naiveSlowerSessions} of ${c.sessions} sessions`;
   if (!c.betweenSessionEstimated) return `undecided: ${c.sessions} session${c.sessions === 1 ? '' : 's'} give no between-session interval`;
   if (c.findings.detected) return c.low! > 1 ? `native faster (naive slower in ${k})` : `native slower: the regression holds (naive slower in ${k})`;
-  if (c.findings.sessionsDisagreeInSize) return `undecided: the sessions disagree in size (naive slower in ${k})`;
+  if (c.findings.direction === 'higher') return `native faster in every session; the size is uncertain (naive slower in ${k})`;
+  if (c.findings.direction === 'lower') return `native slower in every session: the regression holds, its size uncertain (naive slower in ${k})`;
+  if (c.findings.sessionsDisagreeInSize) return `undecided: the sessions disagree in direction and size (naive slower in ${k})`;
   return `undecided: both intervals hold 1 (naive slower in ${k})`;
 }
 

@@ -8,6 +8,7 @@ import { positionOf, type YamlSource } from './yaml-source.js';
 import { findCycle } from './stage-graph.js';
 import { imageKeyRules } from './image-rules.js';
 import { commandServiceRules } from './command-service-rules.js';
+import { comparisonRules, templateRules } from './template-rules.js';
 
 interface RawStage {
   id: string;
@@ -137,6 +138,8 @@ const RULES: readonly Rule[] = [
   cohortReferences,
   imageKeyRules,
   commandServiceRules,
+  templateRules,
+  comparisonRules,
 ];
 
 export function checkCrossRules(src: YamlSource, value: Record<string, unknown>, knownKinds: ReadonlySet<string>): void {

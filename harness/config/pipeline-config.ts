@@ -2,6 +2,15 @@
 // source of truth; defaults are applied by the validator before code sees it).
 import type { EffectsSection } from './effects-section.js';
 
+export interface StoreSection {
+  signing?: {
+    /** PEM file of the ed25519 private key push signs with. */
+    key?: string;
+    /** PEM files of the ed25519 public keys whose runs pull accepts. */
+    trusted: string[];
+  };
+}
+
 export interface StageDecl {
   id: string;
   uses: string;
@@ -122,6 +131,8 @@ export interface PipelineConfig {
   executor: ExecutorSection;
   /** Where the data folder lives (not part of any stage key). */
   data?: DataSection;
+  /** The team store: signing of pushed runs (schemas/store.schema.json; not part of any stage key). */
+  store?: StoreSection;
   stages: StageDecl[];
 }
 

@@ -20,8 +20,7 @@ import { confirmDecision, confirmFormat, confirmSessionWork, type ConfirmRecord 
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { sampleSession, type SessionRecord } from './sample-session.js';
 
-/** The config keys the confirmation reads beyond the sample stage's own (declared in its reads, hashed only with design.confirm on). */
-export const confirmReads = ['analysis.comparisons', 'analysis.metrics', 'analysis.bootstrap'] as const;
+export { confirmReads } from './confirm-reads.js';
 
 /** Which differences the planned sessions leave undecided and what session K + 1 visits (reads the journal). */
 export async function decideConfirmation(ctx: StageContext, journal: SampleJournal): Promise<ConfirmRecord> {

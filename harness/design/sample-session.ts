@@ -8,6 +8,7 @@ import type { SessionRecord } from '../contract/exchange-files.js';
 import { startSessionRecord } from '../experiment/session-record.js';
 import { openSession } from './open-session.js';
 import { formatProgress } from '../experiment/progress-line.js';
+import { addRounds, RunEta } from '../experiment/run-eta.js';
 import { runRounds } from '../experiment/run-rounds.js';
 import { dataFilesystem, deletionCarryoverRisk } from '../process/data-filesystem.js';
 import { sessionSteps } from '../experiment/session-steps.js';
@@ -15,11 +16,27 @@ import type { SessionWork } from '../experiment/session-plan.js';
 
 export type { SessionRecord };
 
+/** The launches of one session by cell (path x state): preflight when asked, then each cohort's warmup and remaining formal rounds. Pure. */
+export function sessionLaunches(
+  ctx: Pick<StageContext, 'config'>,
+  work: SessionWork,
+  preflight: boolean,
+  armsByUnit?: Readonly<Record<string, readonly string[]>>,
+): Map<string, number> {
+  const design = ctx.config.design;
+  const out = new Map<string, number>();
+  const arms = (unit: string): readonly string[] => armsByUnit?.[unit] ?? Object.keys(ctx.config.paths);
+  if (preflight) for (const c of Object.keys(ctx.config.cohorts)) addRounds(out, arms(c), design.states, design.preflight);
+  for (const w of work.cohorts) addRounds(out, arms(w.cohort), design.states, design.warmup_rounds + w.rounds.length);
+  return out;
+}
+
 /** One session: its preflight (when asked), then per cohort its warmup rounds and remaining formal rounds. */
 export async function sampleSession(
   ctx: StageContext,
   journal: SampleJournal,
-  id: { session: number; attempt: number; services: RunningServices },
+  /** eta: the run's estimator when the caller drives several sessions (it starts and ends this one); absent: this session alone. */
+  id: { session: number; attempt: number; services: RunningServices; eta?: RunEta },
   work: SessionWork,
   preflight: boolean,
   /** The arms of each unit when they differ from every path (the confirmation session, design.confirm); absent: every path. */
@@ -36,16 +53,18 @@ export async function sampleSession(
   const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound(w.cohort), 0);
   let done = 0;
   let failures = 0;
-  const t0 = Date.now();
+  const eta = id.eta ?? new RunEta([{ session: id.session, launches: sessionLaunches(ctx, work, preflight, armsByUnit) }], Date.now);
+  if (!id.eta) eta.startSession(id.session);
   const at = { cohort: '', phase: '', round: 0, rounds: 0 };
   const line = (): string =>
-    `session ${id.session}/${design.sessions} ` + formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, elapsedMs: Date.now() - t0 });
+    `session ${id.session}/${design.sessions} ` + formatProgress({ ...at, launchesDone: done, launchesTotal: total, failures, eta: eta.estimate() });
   const opened = await openSession(
     ctx,
     id,
     async (row, phases) => {
       await journal.append(row, phases);
       done++;
+      eta.launched(String(row['path']), String(row['state']));
       if (!row['ok']) failures++;
       ctx.progress?.(line());
     },

@@ -1,14 +1,18 @@
 // Heading anchors (pure): every section of a document gets an id from its
-// title, unique in document order (repeats get -2, -3, …), so the Markdown's
-// contents list and the page's anchors agree.
+// title, unique in document order, so the Markdown's contents list and the
+// page's anchors agree. The ids are GitHub's own (github-slugger's rule: the
+// visible text lower-cased, every character that is not a letter, mark,
+// digit, connector, hyphen or space dropped, each space a hyphen; repeats get
+// -1, -2, …), so the contents links also work where GitHub renders the
+// Markdown and assigns the heading ids itself.
 import type { Block, ReportDocument, Section } from './document-model.js';
+import { inlinePlain } from './inline-html.js';
 
 export function slug(title: string): string {
-  const s = title
+  const s = inlinePlain(title)
     .toLowerCase()
-    .replace(/`/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+    .replace(/ /g, '-');
   return s || 'section';
 }
 
@@ -23,9 +27,9 @@ export function sectionIds(doc: ReportDocument): Map<Section, string> {
   const visit = (b: Block, title: string): void => {
     if (b.kind !== 'section') return;
     const base = slug(title);
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    ids.set(b, n === 1 ? base : `${base}-${n}`);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    ids.set(b, n === 0 ? base : `${base}-${n}`);
     for (const c of b.blocks) visit(c, c.kind === 'section' ? c.title : '');
   };
   for (const b of doc.opening) visit(b, b.kind === 'section' ? b.title : '');

@@ -1,5 +1,11 @@
 // `pipeline status`: the run's plan, in words: which stages are fresh (a frozen
-// output exists for their current key) and, for the stale ones, why.
+// output exists for their current key) and, for the stale ones, why. A stage
+// whose run for its current key was stopped part way (its resumable scratch
+// folder, .data/work/<kind>/<key>/, is still there: a successful run removes
+// it) is 'interrupted' when a frozen output of that key exists, as after
+// Ctrl-C of `run --force sample`, and says so among the reasons when stale.
+import { existsSync, readdirSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { readLock } from './lock-file.js';
 import { planRun } from './plan-run.js';
@@ -10,7 +16,7 @@ import { Store } from './store.js';
 export interface StageStatus {
   id: string;
   uses: string;
-  state: 'fresh' | 'stale';
+  state: 'fresh' | 'stale' | 'interrupted';
   key: string | null;
   reasons: string[];
 }
@@ -18,10 +24,30 @@ export interface StageStatus {
 export async function pipelineStatus(config: PipelineConfig, dataDir: string, registry: StageRegistry = projectStageRegistry(dataDir)): Promise<StageStatus[]> {
   try {
     const ctx = await planContext(config, new Store(dataDir), registry);
-    return planRun(ctx, { lock: readLock(config.file) }).map((p) => {
+    const store = new Store(dataDir);
+    return planRun(ctx, { lock: readLock(config.file) }).map((p): StageStatus => {
       if (p.volatile) return { id: p.id, uses: p.uses, state: 'fresh', key: p.key, reasons: ['runs with every sampling session'] };
       const fresh = p.action === 'reuse';
-      return { id: p.id, uses: p.uses, state: fresh ? 'fresh' : 'stale', key: p.key, reasons: fresh ? [] : p.reasons };
+      const work = p.key ? store.workDir(ctx.definitions.get(p.uses)?.kind ?? p.uses, p.key) : null;
+      const partial = work !== null && existsSync(work) && readdirSync(work).length > 0 ? relative(process.cwd(), work) || work : null;
+      if (fresh && partial)
+        return {
+          id: p.id,
+          uses: p.uses,
+          state: 'interrupted',
+          key: p.key,
+          reasons: [
+            `a rerun of this key was interrupted; its partial work is in ${partial}: \`pipeline run --force ${p.id}\` resumes it, \`pipeline run\` keeps the frozen output`,
+          ],
+        };
+      if (fresh) return { id: p.id, uses: p.uses, state: 'fresh', key: p.key, reasons: [] };
+      return {
+        id: p.id,
+        uses: p.uses,
+        state: 'stale',
+        key: p.key,
+        reasons: partial ? [...p.reasons, `interrupted earlier: \`pipeline run\` resumes from ${partial}`] : p.reasons,
+      };
     });
   } finally {
     registry.close();

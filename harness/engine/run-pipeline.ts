@@ -4,8 +4,8 @@
 // identical products leaves every stage after it reused. Volatile stages
 // (warmup) run right before the stage that needs them; services are started
 // around the stages that need them.
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageDefinition, StageInput } from '../contract/stage.js';
 import { folderDigest } from '../digest/merkle.js';
@@ -25,7 +25,9 @@ import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { inspectFrozenSync } from './frozen-check.js';
 import { CheckFailed } from '../errors.js';
-import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
+import { projectDirOf, publishStage } from './publish-stage.js';
+
+export { projectDirOf };
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';
 
@@ -264,34 +266,9 @@ class StageExecutor {
     this.publish({ ...p, manifest: store.readManifest(def.kind, key) }, plan);
   }
 
-  /**
-   * Copies a frozen stage's products to its publish folder (reports/<experiment>/), if it has one,
-   * keeping its runs/ archive; a launch report is then filed in that archive (harness/history/).
-   */
+  /** Publishes a frozen stage (publish-stage.ts). */
   publish(p: PlannedStage, plan: readonly PlannedStage[]): void {
-    const def = this.ctx.definitions.get(p.uses)!;
-    if (!def.publishDir || !p.key || !p.manifest) return;
-    const target = join(projectDirOf(this.config.file), def.publishDir(this.config));
-    if (existsSync(target)) for (const name of readdirSync(target)) if (name !== RUNS_DIR) rmSync(join(target, name), { recursive: true, force: true });
-    mkdirSync(target, { recursive: true });
-    cpSync(this.store.outputsDir(p.uses, p.key), target, { recursive: true });
-    this.options.log(`  published ${relative(process.cwd(), target) || target}`);
-    if (!isLaunchReport(target)) return;
-    const frozen: FrozenStage[] = [];
-    for (const s of plan) {
-      const manifest = s.id === p.id ? p.manifest : s.manifest;
-      if (!s.key || !manifest) continue;
-      frozen.push({
-        id: s.id,
-        uses: s.uses,
-        key: s.key,
-        outputDigest: manifest.outputDigest,
-        keyInputs: manifest.keyInputs,
-        observationsDir: this.store.observationsDir(s.uses, s.key),
-      });
-    }
-    const filed = filePublishedRun(target, this.config.experiment.name, frozen, this.options.label ?? null);
-    this.options.log(`  ${filed.action === 'filed' ? 'archived as' : 'already archived as'} ${relative(process.cwd(), filed.folder) || filed.folder}`);
+    publishStage(this.config, this.store, this.ctx.definitions.get(p.uses)!, p, plan, this.options.label ?? null, this.options.log);
   }
 
   async stopServices(): Promise<void> {
@@ -333,13 +310,4 @@ class StageExecutor {
     }
     return out;
   }
-}
-
-/**
- * The folder published outputs (reports/) are relative to: the pipeline
- * file's folder, or its parent when the file sits in a `pipelines/` folder.
- */
-export function projectDirOf(pipelineFile: string): string {
-  const dir = dirname(pipelineFile);
-  return basename(dir) === 'pipelines' ? dirname(dir) : dir;
 }

@@ -1,5 +1,7 @@
 // Progress of a sampling session: a live line on a terminal, one plain line
-// per round otherwise. The ETA is pure arithmetic on launches done so far.
+// per round otherwise. The ETA is the whole run's remaining time (every
+// session still planned, run-eta.ts), the session's own in brackets.
+import type { RunEstimate } from './run-eta.js';
 
 export interface ProgressState {
   cohort: string;
@@ -9,13 +11,17 @@ export interface ProgressState {
   launchesDone: number;
   launchesTotal: number;
   failures: number;
-  elapsedMs: number;
+  eta: RunEstimate;
 }
 
 export function formatProgress(p: ProgressState): string {
-  const etaMs = p.launchesDone > 0 ? (p.elapsedMs / p.launchesDone) * (p.launchesTotal - p.launchesDone) : NaN;
-  const eta = Number.isFinite(etaMs) ? formatDuration(etaMs) : '?';
-  return `${p.cohort} ${p.phase} round ${p.round}/${p.rounds} · launches ${p.launchesDone}/${p.launchesTotal} · failures ${p.failures} · ETA ${eta}`;
+  return `${p.cohort} ${p.phase} round ${p.round}/${p.rounds} · launches ${p.launchesDone}/${p.launchesTotal} · failures ${p.failures} · ${formatEta(p.eta)}`;
+}
+
+/** `ETA 25m01s (session 3m01s)`; `≤` when it counts a session that may not run; `?` before a launch was timed. */
+export function formatEta(e: RunEstimate): string {
+  if (!Number.isFinite(e.runMs) || !Number.isFinite(e.sessionMs)) return 'ETA ?';
+  return `ETA ${e.upperBound ? '≤' : ''}${formatDuration(e.runMs)} (session ${formatDuration(e.sessionMs)})`;
 }
 
 export function formatDuration(ms: number): string {

@@ -7,6 +7,10 @@
 // the session records (host noise), progress with an ETA and the journal's
 // export come from here. With executor.kind slurm, each session with work
 // left runs as one job elsewhere (RemoteSessions) and its rows are merged here.
+// With design.adaptive (adaptive-plan.ts), min_sessions run as planned and
+// then sessions are added one at a time, over only the undecided
+// comparisons' units and arms, until all are decided or max_sessions ran;
+// the decisions go to outputDir/adaptive.json.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
@@ -14,7 +18,10 @@ import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SampleColumn, SampleRow } from '../db/sample-columns.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { UserError } from '../errors.js';
+import { adaptiveDesign, adaptiveRecord, adaptiveStep, type AdaptiveDesign, type AdaptiveRow } from './adaptive-plan.js';
+import { confirmSessionWork } from './confirm-work.js';
 import { formatProgress } from './progress-line.js';
+import { addRounds, RunEta } from './run-eta.js';
 import { runRounds, type ArmVisit } from './run-rounds.js';
 import { remainingWork, type SessionWork } from './session-plan.js';
 import { startSessionRecord } from './session-record.js';
@@ -84,12 +91,19 @@ export type RemoteSessions = (
   recordsDir: string,
 ) => Promise<void>;
 
-/** Launch counts of a run's progress line, shared by its sessions. */
+/** Launch counts of a run's progress line and its ETA, shared by its sessions. */
 interface Progress {
   total: number;
   done: number;
   failures: number;
-  t0: number;
+  eta: RunEta;
+}
+
+/** The launches of one session by cell (arm x condition): every step visits every arm once, each visit makes a row per condition. */
+function sessionLaunches(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const _ of stepsOfSession(ctx, adapter, w)) addRounds(out, adapter.arms, adapter.conditions, 1);
+  return out;
 }
 
 /** The rounds of one session as the adapter lays them out (none when only a step after the rounds is left). */
@@ -103,6 +117,15 @@ export function stepsOfSession(ctx: StageContext, adapter: ExperimentAdapter, w:
 /** Samples every session with work left into workDir/samples.duckdb (in process, or through `remote` when executor.kind is slurm); exports it to outputDir/samples.duckdb. */
 export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter, remote?: RemoteSessions): Promise<SampledExperiment> {
   const design = ctx.config.design;
+  const adaptive = adaptiveDesign((design as unknown as Record<string, unknown>)['adaptive']);
+  if (adaptive && ctx.config.executor.kind === 'slurm') {
+    throw new UserError(
+      'design.adaptive decides between sessions in this process',
+      { file: ctx.pipelineFile, key: 'design.adaptive' },
+      'run it with --executor local',
+    );
+  }
+  const plannedSessions = adaptive ? adaptive.minSessions : design.sessions;
   const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'), adapter.columns ?? []);
   const recordsDir = join(ctx.workDir, 'session-records');
   mkdirSync(recordsDir, { recursive: true });
@@ -111,7 +134,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
     const units = new Set(adapter.units);
     const work = remainingWork(
       (await journal.formalRows()).filter((r) => units.has(r.cohort)),
-      { sessions: design.sessions, rounds: design.rounds, cohorts: adapter.units, paths: adapter.arms, states: adapter.conditions },
+      { sessions: plannedSessions, rounds: design.rounds, cohorts: adapter.units, paths: adapter.arms, states: adapter.conditions },
     );
     let complete = 0;
     for (const w of work)
@@ -125,7 +148,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       }
     const after = adapter.pendingAfterRounds?.(await journal.rows()) ?? false;
     // Every session with rounds left; and the last one alone when only a step after the rounds is left.
-    const sessions: SessionWork[] = work.length ? work : after ? [{ session: design.sessions, cohorts: [] }] : [];
+    const sessions: SessionWork[] = work.length ? work : after && !adaptive ? [{ session: design.sessions, cohorts: [] }] : [];
     if (ctx.config.executor.kind === 'slurm' && sessions.length) {
       if (!remote)
         throw new UserError(
@@ -136,16 +159,24 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       await remote(ctx, journal, sessions, attempt, recordsDir);
     } else {
       const total = sessions.reduce((n, w) => n + stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length, 0);
-      const progress: Progress = { total, done: 0, failures: 0, t0: Date.now() };
+      // The ETA covers every session left, weighted by each (arm, condition)'s launches so far.
+      const eta = new RunEta(
+        sessions.map((w) => ({ session: w.session, launches: sessionLaunches(ctx, adapter, w) })),
+        Date.now,
+      );
+      const progress: Progress = { total, done: 0, failures: 0, eta };
       for (const [i, w] of sessions.entries()) {
-        const record = await runSession(ctx, adapter, journal, w, attempt, i === sessions.length - 1, progress);
+        eta.startSession(w.session);
+        const record = await runSession(ctx, adapter, journal, w, attempt, !adaptive && i === sessions.length - 1, progress);
+        eta.endSession();
         writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
       }
+      if (adaptive) await addSessions(ctx, adapter, journal, adaptive, plannedSessions, attempt, recordsDir, progress);
     }
     await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
     const counts = await journal.counts();
     ctx.log(
-      `${counts.formal} formal launches, ${counts.failed} failures, in ${design.sessions} session(s)${complete ? ` (${complete} rounds kept from an earlier attempt)` : ''}`,
+      `${counts.formal} formal launches, ${counts.failed} failures, in ${adaptive ? 'adaptive' : design.sessions} session(s)${complete ? ` (${complete} rounds kept from an earlier attempt)` : ''}`,
     );
     const records = readdirSync(recordsDir)
       .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord)
@@ -154,6 +185,58 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
     return { ...counts, sessions: records };
   } finally {
     await journal.close();
+  }
+}
+
+/** design.adaptive: after the planned sessions, one session at a time for the undecided comparisons; writes adaptive.json. */
+async function addSessions(
+  ctx: StageContext,
+  adapter: ExperimentAdapter,
+  journal: SampleJournal,
+  adaptive: AdaptiveDesign,
+  plannedSessions: number,
+  attempt: number,
+  recordsDir: string,
+  progress: Progress,
+): Promise<void> {
+  const dims = { units: adapter.units, arms: adapter.arms, conditions: adapter.conditions };
+  const rows = async (): Promise<AdaptiveRow[]> => (await journal.rows()) as unknown as AdaptiveRow[];
+  let done = plannedSessions;
+  let step = adaptiveStep(await rows(), dims, adaptive, done);
+  while (step.next !== null) {
+    const visits = step.visits;
+    const arms = adapter.arms.filter((a) => visits.some((v) => v.paths.includes(a)));
+    // Every visited unit runs the union of the arms, so a round is complete over the same arms everywhere.
+    const wide = visits.map((v) => ({ cohort: v.cohort, paths: arms }));
+    const w = confirmSessionWork(await journal.formalRows(), done, wide, { rounds: ctx.config.design.rounds, states: adapter.conditions });
+    const open = step.comparisons.filter((c) => !c.decision.stop).length;
+    ctx.log(
+      `adaptive: ${open} comparison(s) undecided after ${done} session(s); session ${step.next} over ${visits.map((v) => v.cohort).join(', ')}: ${arms.join(', ')}`,
+    );
+    if (w) {
+      for (const c of w.cohorts) {
+        if (c.partialRounds.length) {
+          ctx.log(`session ${w.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted run`);
+          await journal.discardRounds(w.session, c.cohort, c.partialRounds);
+        }
+      }
+      progress.total += stepsOfSession(ctx, adapter, w).length * arms.length * adapter.conditions.length;
+      progress.eta.startSession(w.session);
+      const record = await runSession(ctx, adapter, journal, w, attempt, false, progress, arms);
+      progress.eta.endSession();
+      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
+    }
+    done = step.next;
+    step = adaptiveStep(await rows(), dims, adaptive, done);
+  }
+  const undecided = step.comparisons.filter((c) => !c.decision.stop || c.decision.verdict === 'undecided').length;
+  ctx.log(`adaptive: stopped after ${done} session(s), ${step.comparisons.length - undecided} of ${step.comparisons.length} comparison(s) decided`);
+  writeFileSync(join(ctx.outputDir, 'adaptive.json'), JSON.stringify(adaptiveRecord(step, adaptive, done), null, 2) + '\n');
+  if (adapter.pendingAfterRounds?.(await journal.rows())) {
+    progress.eta.startSession(done);
+    const record = await runSession(ctx, adapter, journal, { session: done, cohorts: [] }, attempt, true, progress);
+    progress.eta.endSession();
+    writeFileSync(join(recordsDir, `S${done}.a${attempt}.json`), JSON.stringify(record) + '\n');
   }
 }
 
@@ -167,7 +250,9 @@ export async function sampleOneSession(
   last: boolean,
 ): Promise<SessionRecord> {
   const total = stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length;
-  return runSession(ctx, adapter, sink, w, attempt, last, { total, done: 0, failures: 0, t0: Date.now() });
+  const eta = new RunEta([{ session: w.session, launches: sessionLaunches(ctx, adapter, w) }], Date.now);
+  eta.startSession(w.session);
+  return runSession(ctx, adapter, sink, w, attempt, last, { total, done: 0, failures: 0, eta });
 }
 
 async function runSession(
@@ -178,6 +263,7 @@ async function runSession(
   attempt: number,
   last: boolean,
   progress: Progress,
+  arms: readonly string[] = adapter.arms,
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
   const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
@@ -195,7 +281,7 @@ async function runSession(
       seed: design.seed,
       session: w.session,
       order: design.order,
-      arms: adapter.arms,
+      arms,
       steps,
       signal: ctx.signal,
       visit: async (v) => {
@@ -210,6 +296,8 @@ async function runSession(
         for (const row of rows) {
           await journal.append(row);
           if (row['ok'] !== true) progress.failures++;
+          // A visit's time goes to its first row's cell; every visit has the same conditions, so the sum per visit is what the ETA weighs.
+          progress.eta.launched(String(row['path']), String(row['state']));
         }
         progress.done += rows.length;
         const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
@@ -223,7 +311,7 @@ async function runSession(
             launchesDone: progress.done,
             launchesTotal: progress.total,
             failures: progress.failures,
-            elapsedMs: Date.now() - progress.t0,
+            eta: progress.eta.estimate(),
           });
         ctx.progress?.(line);
       },

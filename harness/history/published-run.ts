@@ -50,7 +50,8 @@ export function sessionsOf(stages: readonly FrozenStage[]): ArchivedSession[] {
 
 export function filePublishedRun(publishedDir: string, experiment: string, stages: readonly FrozenStage[], label: string | null = null): ArchiveOutcome {
   const archived: Record<string, ArchivedStage> = {};
-  for (const s of [...stages].sort((a, b) => a.id.localeCompare(b.id))) {
+  // Code-point order, as canonical JSON sorts keys (localeCompare's first call loads ICU's collator: about 13 ms of every no-op rerun).
+  for (const s of [...stages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     archived[s.id] = {
       uses: s.uses,
       key: s.key,

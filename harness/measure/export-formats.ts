@@ -5,11 +5,17 @@
 import type { MeasuredCommand } from './command-list.js';
 import type { MeasureSummary } from './measure-summary.js';
 import type { Observation } from './observation.js';
+import type { Look } from './until-decided.js';
 import { inUnit, unitSymbol, type TimeUnit } from './time-unit.js';
 
 const sec = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : ms / 1000);
 
-export function exportJson(summary: MeasureSummary, commands: readonly MeasuredCommand[], observations: readonly Observation[]): string {
+export function exportJson(
+  summary: MeasureSummary,
+  commands: readonly MeasuredCommand[],
+  observations: readonly Observation[],
+  look: Look | null = null,
+): string {
   const formal = observations.filter((o) => o.phase === 'formal');
   const results = summary.commands.map((s) => {
     const mine = formal.filter((o) => o.command === s.index);
@@ -46,8 +52,26 @@ export function exportJson(summary: MeasureSummary, commands: readonly MeasuredC
     difference_low: sec(p.differenceMs.low),
     difference_high: sec(p.differenceMs.high),
     detected: p.detected,
+    metric: summary.metric,
+    verdict: p.verdict.verdict,
   }));
-  return JSON.stringify({ results, pairs, bootstrap: summary.bootstrap }, null, 2) + '\n';
+  const until = look
+    ? {
+        blocks: look.blocks,
+        reason: look.reason,
+        pairs: look.pairs.map((q) => ({
+          a: summary.commands[q.a]!.name,
+          b: summary.commands[q.b]!.name,
+          verdict: q.decision.verdict,
+          within_margin: q.decision.withinMargin,
+          margin: q.decision.marginRelative,
+          ratio: q.decision.interval ? Math.exp(q.decision.interval.mean) : null,
+          ratio_low: q.decision.interval ? Math.exp(q.decision.interval.low) : null,
+          ratio_high: q.decision.interval ? Math.exp(q.decision.interval.high) : null,
+        })),
+      }
+    : undefined;
+  return JSON.stringify({ results, pairs, bootstrap: summary.bootstrap, ...(until ? { until } : {}) }, null, 2) + '\n';
 }
 
 function csvCell(v: string | number | null): string {

@@ -4,12 +4,17 @@
 // pair of commands: the ratio of medians with a paired-round bootstrap interval
 // (harness/stats/paired-bootstrap.ts on log values: the difference of log
 // medians is the log of the ratio of medians, and a percentile interval maps
-// through exp unchanged), and the difference of medians in ms with its own.
+// through exp unchanged), and the difference of medians in ms with its own,
+// of Ready when it is measured (--marker, --ready first-line) and of
+// Completion otherwise, and the verdict of the ratio's interval against the
+// practical margin (analysis/comparison-verdict.ts).
 import { clusterSorted, defaultClusterRule, type ClusterGroup } from '../stats/cluster-rule.js';
 import { pairedRoundBootstrap } from '../stats/paired-bootstrap.js';
 import { quantileSorted } from '../stats/quantile.js';
+import { comparisonVerdict, type ComparisonVerdict } from '../analysis/comparison-verdict.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { Observation } from './observation.js';
+import { metricOf, type MeasureMetric } from './until-decided.js';
 
 export interface Spread {
   median: number;
@@ -42,7 +47,7 @@ export interface Interval {
 }
 
 export interface PairComparison {
-  /** The command with the lower median Completion. */
+  /** The command with the lower median of the compared metric. */
   base: number;
   other: number;
   rounds: number;
@@ -52,6 +57,8 @@ export interface PairComparison {
   differenceMs: Interval;
   /** The ratio's interval excludes 1. */
   detected: boolean;
+  /** Lower, higher, equivalent within the margin or undecided, from the ratio's interval. */
+  verdict: ComparisonVerdict;
 }
 
 export interface BootstrapSettings {
@@ -60,8 +67,18 @@ export interface BootstrapSettings {
   seed: string;
 }
 
+export interface CompareOptions {
+  metric: MeasureMetric;
+  /** Practical margin of "equivalent", relative (0.05 = +-5%). */
+  marginRelative: number;
+}
+
+export const defaultCompareOptions: CompareOptions = { metric: 'completion', marginRelative: 0.05 };
+
 export interface MeasureSummary {
   commands: CommandSummary[];
+  /** What the pairs compare. */
+  metric: MeasureMetric;
   pairs: PairComparison[];
   bootstrap: BootstrapSettings;
 }
@@ -106,13 +123,14 @@ export function summarizeCommand(command: MeasuredCommand, formal: readonly Obse
   };
 }
 
-/** Rounds of two commands' passed Completion values, for the paired bootstrap. */
-function pairedRounds(formal: readonly Observation[], a: number, b: number, f: (v: number) => number): { a: number[]; b: number[] }[] {
+/** Rounds of two commands' passed values of the metric, for the paired bootstrap. */
+function pairedRounds(formal: readonly Observation[], a: number, b: number, metric: MeasureMetric, f: (v: number) => number): { a: number[]; b: number[] }[] {
   const byRound = new Map<number, { a: number[]; b: number[] }>();
   for (const o of formal) {
-    if (!o.ok || o.completionMs === null || (o.command !== a && o.command !== b)) continue;
+    const v = metricOf[metric](o);
+    if (!o.ok || v === null || (o.command !== a && o.command !== b)) continue;
     const r = byRound.get(o.round) ?? { a: [], b: [] };
-    (o.command === a ? r.a : r.b).push(f(o.completionMs));
+    (o.command === a ? r.a : r.b).push(f(v));
     byRound.set(o.round, r);
   }
   return [...byRound.keys()].sort((x, y) => x - y).map((k) => byRound.get(k)!);
@@ -124,22 +142,25 @@ export function comparePair(
   i: number,
   j: number,
   settings: BootstrapSettings,
+  compare: CompareOptions = defaultCompareOptions,
 ): PairComparison {
-  const mi = summaries[i]!.completionMs?.median ?? Infinity;
-  const mj = summaries[j]!.completionMs?.median ?? Infinity;
+  const medianOf = (k: number): number | null => (compare.metric === 'ready' ? summaries[k]!.readyMs : summaries[k]!.completionMs)?.median ?? null;
+  const mi = medianOf(i) ?? Infinity;
+  const mj = medianOf(j) ?? Infinity;
   const [base, other] = mj < mi ? [j, i] : [i, j];
   const options = { resamples: settings.resamples, confidence: settings.confidence, seed: `${settings.seed}\u0000pair\u0000${base}\u0000${other}` };
   const logs = pairedRoundBootstrap(
-    pairedRounds(formal, other, base, (v) => Math.log(Math.max(v, 1e-9))),
+    pairedRounds(formal, other, base, compare.metric, (v) => Math.log(Math.max(v, 1e-9))),
     options,
   );
   const diff = pairedRoundBootstrap(
-    pairedRounds(formal, other, base, (v) => v),
+    pairedRounds(formal, other, base, compare.metric, (v) => v),
     options,
   );
-  const medBase = summaries[base]!.completionMs?.median ?? null;
-  const medOther = summaries[other]!.completionMs?.median ?? null;
+  const medBase = medianOf(base);
+  const medOther = medianOf(other);
   const exp = (v: number | null): number | null => (v === null ? null : Math.exp(v));
+  const interval = logs.rounds > 1 && logs.low !== null && logs.high !== null ? { low: Math.expm1(logs.low), high: Math.expm1(logs.high) } : null;
   return {
     base,
     other,
@@ -147,15 +168,21 @@ export function comparePair(
     ratio: { observed: medBase && medOther !== null ? medOther / medBase : null, low: exp(logs.low), high: exp(logs.high) },
     differenceMs: { observed: diff.observed, low: diff.low, high: diff.high },
     detected: logs.rounds > 1 && !logs.containsZero,
+    verdict: comparisonVerdict(interval, compare.marginRelative),
   };
 }
 
-export function summarizeMeasurement(commands: readonly MeasuredCommand[], observations: readonly Observation[], settings: BootstrapSettings): MeasureSummary {
+export function summarizeMeasurement(
+  commands: readonly MeasuredCommand[],
+  observations: readonly Observation[],
+  settings: BootstrapSettings,
+  options: CompareOptions = defaultCompareOptions,
+): MeasureSummary {
   const formal = observations.filter((o) => o.phase === 'formal');
   const summaries = commands.map((c) => summarizeCommand(c, formal));
   const pairs: PairComparison[] = [];
   for (let i = 0; i < commands.length; i++) {
-    for (let j = i + 1; j < commands.length; j++) pairs.push(comparePair(formal, summaries, i, j, settings));
+    for (let j = i + 1; j < commands.length; j++) pairs.push(comparePair(formal, summaries, i, j, settings, options));
   }
-  return { commands: summaries, pairs, bootstrap: settings };
+  return { commands: summaries, metric: options.metric, pairs, bootstrap: settings };
 }

@@ -1,9 +1,11 @@
 // Pure: the text `pipeline measure` prints: one block per command, then one
 // line per pair of commands.
+import { verdictText } from '../analysis/comparison-verdict.js';
 import { shellLine as shellJoin } from '../process/shell-quote.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { CommandSummary, MeasureSummary, PairComparison, Spread } from './measure-summary.js';
 import { withUnit, type TimeUnit } from './time-unit.js';
+import type { Look, UntilRule } from './until-decided.js';
 
 export interface RenderContext {
   commands: readonly MeasuredCommand[];
@@ -15,6 +17,8 @@ export interface RenderContext {
   rounds: number;
   resumedRounds: number;
   seed: string;
+  /** --until decided / --precision: the rule and the look it stopped at. */
+  until?: { rule: UntilRule; look: Look | null } | null;
 }
 
 export function renderText(summary: MeasureSummary, ctx: RenderContext): string {
@@ -28,10 +32,11 @@ export function renderText(summary: MeasureSummary, ctx: RenderContext): string 
     const b = summary.bootstrap;
     lines.push(
       '',
-      `Comparison (ratio of medians of Completion, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`,
+      `Comparison (ratio of medians of ${summary.metric === 'ready' ? 'Ready' : 'Completion'}, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`,
     );
     for (const p of summary.pairs) lines.push(`  ${pairSentence(p, summary.commands, ctx.unit)}`);
   }
+  if (ctx.until?.look) lines.push('', ...untilLines(ctx.until.rule, ctx.until.look, summary));
   return lines.join('\n') + '\n';
 }
 
@@ -70,6 +75,26 @@ export function pairSentence(p: PairComparison, commands: readonly CommandSummar
     d.observed === null ? '' : ` (${d.observed >= 0 ? '+' : ''}${withUnit(d.observed, unit)} [${withUnit(d.low!, unit)}, ${withUnit(d.high!, unit)}])`;
   const interval = `${x(p.ratio.observed)}× [${x(p.ratio.low)}, ${x(p.ratio.high)}]`;
   if (p.ratio.observed === null) return `${b} vs ${a}: no comparison (a command has no successful runs in common rounds)`;
-  if (!p.detected) return `${b} vs ${a}: no difference detected (ratio ${interval}${diff}, ${p.rounds} rounds)`;
+  if (!p.detected) {
+    const v = p.verdict.verdict === 'equivalent' ? verdictText(p.verdict) : 'undecided, no difference detected';
+    return `${b} vs ${a}: ${v} (ratio ${interval}${diff}, ${p.rounds} rounds)`;
+  }
   return `${b} is ${interval} slower than ${a}${diff}`;
+}
+
+const why = { decided: 'every pair decided', precise: 'every interval within the precision', budget: 'the budget spent' } as const;
+
+/** The sequential verdicts: where it stopped and, per pair, the verdict with its sequential interval. */
+export function untilLines(rule: UntilRule, look: Look, summary: MeasureSummary): string[] {
+  const flag = rule.kind === 'decided' ? '--until decided' : `--precision ${+(rule.relativeHalfWidth * 100).toFixed(2)}%`;
+  const out = [
+    `Sequential (${flag}): stopped after ${look.blocks * rule.blockRounds} rounds, look ${look.blocks} of ${rule.plan.maxSessions} (blocks of ${rule.blockRounds} rounds), ${look.reason ? why[look.reason] : 'not at a look'}; ` +
+      `${Math.round((1 - rule.plan.alpha) * 100)}% sequential interval of the ratio, valid at whichever look it stopped:`,
+  ];
+  for (const q of look.pairs) {
+    const i = q.decision.interval;
+    const ratio = i ? `${x(Math.exp(i.mean))}× [${x(Math.exp(i.low))}, ${x(Math.exp(i.high))}]` : 'no interval';
+    out.push(`  ${summary.commands[q.b]!.name} vs ${summary.commands[q.a]!.name}: ${verdictText(q.decision)} (ratio ${ratio})`);
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import type { MeasuredCommand } from './command-list.js';
 import type { MeasureRecord } from './measure-record.js';
 import { observationOf, type MeasurePhase, type Observation } from './observation.js';
 import { runRounds } from '../experiment/run-rounds.js';
+import { lookAt, type Look, type MeasureMetric, type UntilRule } from './until-decided.js';
 
 /** measure is stopped by the CLI's own signal handling, never mid-round by an abort. */
 const NEVER = new AbortController().signal;
@@ -35,6 +36,13 @@ export interface MeasurePlan {
   ignoreFailure: boolean;
   env: Record<string, string>;
   cwd: string;
+  /** --until decided / --precision: stop at the first look that settles every pair (until-decided.ts); null: a fixed or estimated number of rounds. */
+  until?: UntilRule | null;
+}
+
+/** What the pairs compare: Ready when it is measured (--marker, --ready first-line), otherwise Completion. */
+export function comparedMetric(ready: ReadyMode): MeasureMetric {
+  return ready === 'none' ? 'completion' : 'ready';
 }
 
 export interface MeasureProgress {
@@ -60,6 +68,8 @@ export interface MeasureOutcome {
   rounds: number;
   /** Rounds taken from an earlier session of the record. */
   resumedRounds: number;
+  /** With plan.until: the look it stopped at. */
+  look: Look | null;
 }
 
 /** Longest time between two writes of the record. */
@@ -83,7 +93,10 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
   const earlier = record?.earlier ?? [];
   const doneRounds = new Set(earlier.map((o) => o.round));
   const observations: Observation[] = [...earlier];
-  let rounds: number | null = plan.runs ?? record?.rounds ?? null;
+  // With --until the budget is the plan's last look; the run usually stops before it.
+  const budget = plan.until ? plan.until.blockRounds * plan.until.plan.maxSessions : null;
+  let rounds: number | null = plan.runs ?? record?.rounds ?? budget;
+  let look: Look | null = null;
   const launcher = await Launcher.start();
   const startMs = now();
   let launchesDone = 0;
@@ -185,6 +198,14 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
           record?.setRounds(rounds);
         }
       }
+      if (plan.until) {
+        look = lookAt(observations, n, comparedMetric(plan.ready), plan.until, round);
+        if (look.stop) {
+          rounds = round;
+          record?.setRounds(rounds);
+          break;
+        }
+      }
       round++;
     }
     cleanupStarted = true;
@@ -197,7 +218,7 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
     }
     await launcher.close();
   }
-  return { observations, rounds: rounds ?? 0, resumedRounds: doneRounds.size };
+  return { observations, rounds: rounds ?? 0, resumedRounds: doneRounds.size, look };
 }
 
 function reasonOf(r: LaunchResult): string {

@@ -8,8 +8,8 @@
 // unpacked image is billed to the next unpack (data-filesystem.ts,
 // reports/carryover-probe), and a tool should not need the user to set up a
 // loop device by hand to avoid that.
-import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 import { onCleanup } from './cleanup.js';
@@ -27,9 +27,69 @@ function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** What a failed command said: its stderr, else the error message. */
+/** What a failed command said: its stderr and stdout (e2fsck -p reports on stdout alone), else the error message. */
 function failureText(e: unknown): string {
-  return String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
+  const said = [(e as { stderr?: string }).stderr, (e as { stdout?: string }).stdout].map((s) => String(s ?? '').trim()).filter(Boolean);
+  return said.length ? said.join('\n') : (e as Error).message;
+}
+
+/** One file-system tool's outcome, as data: its exit code and everything it printed. */
+interface ToolOutcome {
+  command: string;
+  code: number | null;
+  output: string;
+}
+
+function runTool(command: string, args: string[]): ToolOutcome {
+  const r = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [r.stderr, r.stdout]
+    .map((s) => String(s ?? '').trim())
+    .filter(Boolean)
+    .join('\n');
+  return { command, code: r.error ? null : r.status, output: r.error ? `${r.error.message}${output ? `\n${output}` : ''}` : output };
+}
+
+/** An outcome worded for an error: `e2fsck exited 4: <what it printed>`. Pure. */
+function describeOutcome(o: ToolOutcome): string {
+  return `${o.command} ${o.code === null ? 'could not start' : `exited ${o.code}`}: ${o.output || '(it printed nothing)'}`;
+}
+
+/**
+ * The offline grow of an image file already extended to its new size: a forced
+ * check, then resize2fs. e2fsck's exit codes 1 and 2 mean it fixed something
+ * (a free-count in the super block a kernel left stale is the usual one) and
+ * the file system is now consistent: the grow goes on and the caller logs what
+ * was fixed. Returns what e2fsck fixed (null when nothing), or the failure worded with
+ * both tools' output and whether resize2fs had run. Effects: the two tools.
+ */
+export function growImageFileSystem(image: string): { fixed: string | null } | { failure: string; resizeRan: boolean } {
+  const check = runTool('e2fsck', ['-f', '-p', image]);
+  if (check.code === null || check.code >= 4) return { failure: describeOutcome(check), resizeRan: false };
+  const resize = runTool('resize2fs', [image]);
+  if (resize.code !== 0) return { failure: `${describeOutcome(resize)}; before it, ${describeOutcome(check)}`, resizeRan: true };
+  return { fixed: check.code === 0 ? null : check.output || `exit ${check.code}` };
+}
+
+/** The loop devices the image file is attached to (losetup -j); empty when none or losetup is missing. */
+function loopDevicesOf(image: string): string[] {
+  const r = runTool('losetup', ['--noheadings', '--output', 'NAME', '-j', image]);
+  return r.code === 0
+    ? r.output
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith('/dev/'))
+    : [];
+}
+
+/** Waits (a short while) for the kernel to let go of the image: a loop device's autoclear after the last unmount runs asynchronously. */
+function waitUntilDetached(image: string): string[] {
+  const deadline = Date.now() + 5000;
+  let attached = loopDevicesOf(image);
+  while (attached.length && Date.now() < deadline) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    attached = loopDevicesOf(image);
+  }
+  return attached;
 }
 
 /** The backing file of the loop device mounted at dir, or null when dir is not a loop mount. */
@@ -96,6 +156,13 @@ export function mountDataImage(dataDir: string, spec: { size_gib: number } | und
   if (!existsSync(image)) makeImage(image, spec.size_gib, log);
   else if (statSync(image).size < wantBytes) {
     // Grown in place, before the mount: resize2fs on the file (an online grow needs CAP_SYS_RESOURCE, which a container may lack), after the forced check it asks for.
+    const attached = waitUntilDetached(image);
+    if (attached.length)
+      throw new UserError(
+        `could not grow the data image ${image} to ${spec.size_gib} GiB: it is still attached to ${attached.join(', ')} (mounted, or a killed run left it)`,
+        { key: 'data.filesystem.size_gib' },
+        `unmount it and detach it (losetup -d ${attached[0]}), then try again, or keep the size it had`,
+      );
     const fromBytes = statSync(image).size;
     const fd = openSync(image, 'r+');
     try {
@@ -103,17 +170,16 @@ export function mountDataImage(dataDir: string, spec: { size_gib: number } | und
     } finally {
       closeSync(fd);
     }
-    try {
-      run('e2fsck', ['-f', '-p', image]);
-      run('resize2fs', [image]);
-      log(`data folder: grew the image ${image} from ${(fromBytes / GIB).toFixed(1)} to ${spec.size_gib} GiB`);
-    } catch (e) {
+    const grown = growImageFileSystem(image);
+    if ('failure' in grown && !grown.resizeRan) truncateSync(image, fromBytes); // untouched by resize2fs: back to its size, so the next command tries the grow again
+    if ('failure' in grown)
       throw new UserError(
-        `could not grow the data image ${image} to ${spec.size_gib} GiB: ${failureText(e)}`,
+        `could not grow the data image ${image} to ${spec.size_gib} GiB: ${grown.failure.replace(/\s*\n\s*/g, ' | ')}`,
         { key: 'data.filesystem.size_gib' },
         'run e2fsck -f on the image and try again, or keep the size it had',
       );
-    }
+    if (grown.fixed) log(`data folder: e2fsck fixed the image ${image} before the grow: ${grown.fixed.replace(/\s*\n\s*/g, ' | ')}`);
+    log(`data folder: grew the image ${image} from ${(fromBytes / GIB).toFixed(1)} to ${spec.size_gib} GiB`);
   } else if (statSync(image).size > wantBytes)
     log(
       `data folder: the image ${image} is ${(statSync(image).size / GIB).toFixed(1)} GiB, more than data.filesystem.size_gib (${spec.size_gib}); an image is never shrunk, it is used as it is (remove it to make a smaller one)`,

@@ -85,7 +85,7 @@ export interface HostNoise {
   stealShare: number;
   iowaitShare: number;
   idleShare: number;
-  /** CPU time of processes that are not ours, all names. */
+  /** CPU time of processes that are not ours, all names; at most the busy CPU time of the window less ours. */
   foreignCpuMs: number;
   /** The names with the most foreign CPU time (top 5 unless asked otherwise), most first. */
   topForeign: ForeignProcessTime[];
@@ -238,7 +238,24 @@ export function hostNoise(start: HostSnapshot, end: HostSnapshot, roots: readonl
     e.cpuMs += ticks * msPerTick;
     e.processes++;
   }
-  const foreign = [...byName.values()].sort((x, y) => y.cpuMs - x.cpuMs || x.name.localeCompare(y.name));
+  // Per-process accounting can exceed what the CPUs did (a process that began
+  // just before the first snapshot, or was missed by it, counts its whole life;
+  // childTicks include children that ran before the window). The foreign total
+  // is therefore capped by the busy CPU time /proc/stat counts over the window,
+  // less our own tree's, so a share of the capacity stays within 0-100%.
+  let oursTicks = 0;
+  for (const p of end.processes) {
+    if (!ours.has(p.pid)) continue;
+    const b = before.get(`${p.pid}:${p.startTicks}`);
+    oursTicks += Math.max(0, p.cpuTicks + p.childTicks - (b ? b.cpuTicks + b.childTicks : 0));
+  }
+  const busyTicks = total - (end.cpu.idle - start.cpu.idle) - (end.cpu.iowait - start.cpu.iowait);
+  const foreignCapMs = Math.max(0, busyTicks - oursTicks) * msPerTick;
+  const counted = [...byName.values()].reduce((s, f) => s + f.cpuMs, 0);
+  const foreignCpuMs = Math.min(counted, foreignCapMs);
+  const foreign = [...byName.values()]
+    .map((f) => ({ ...f, cpuMs: Math.min(f.cpuMs, foreignCpuMs) }))
+    .sort((x, y) => y.cpuMs - x.cpuMs || x.name.localeCompare(y.name));
   return {
     wallMs: end.takenAtMs - start.takenAtMs,
     cpuModel: end.cpuModel,
@@ -251,7 +268,7 @@ export function hostNoise(start: HostSnapshot, end: HostSnapshot, roots: readonl
     stealShare: share('steal'),
     iowaitShare: share('iowait'),
     idleShare: share('idle'),
-    foreignCpuMs: foreign.reduce((s, f) => s + f.cpuMs, 0),
+    foreignCpuMs,
     topForeign: foreign.slice(0, top),
   };
 }

@@ -4,6 +4,8 @@
 // lazy-startup files (render-csv.ts), so `pipeline compare` reads every
 // experiment's report folders alike. A ratio is written as kind
 // median_ratio (its null value is 1).
+import { defaultPracticalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
+import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
 import { csv } from './format-number.js';
 import { differencesColumns } from './render-csv.js';
@@ -18,6 +20,8 @@ export interface ComparisonLine {
   /** Unit of the compared medians (ms, bytes). */
   unit: string;
   comparison: ComparisonResult;
+  /** Median of b, the reference of a relative margin for a difference (a ratio needs none). */
+  referenceMedian?: number | null;
 }
 
 export interface CellLine {
@@ -32,7 +36,7 @@ export interface CellLine {
 
 const r6 = (v: number | null): number | null => (v === null ? null : Number(v.toPrecision(6)));
 
-export function comparisonDifferencesCsv(lines: readonly ComparisonLine[]): string {
+export function comparisonDifferencesCsv(lines: readonly ComparisonLine[], margin: PracticalMargin = defaultPracticalMargin): string {
   const row = (l: ComparisonLine): Record<(typeof differencesColumns)[number], string | number | boolean | null> => {
     const c = l.comparison;
     return {
@@ -58,6 +62,15 @@ export function comparisonDifferencesCsv(lines: readonly ComparisonLine[]): stri
       session_low: r6(c.sessionLow),
       session_high: r6(c.sessionHigh),
       order_effect: null,
+      verdict:
+        c.observed === null
+          ? null
+          : fixedDifferenceVerdict(
+              { observed: c.observed, low: c.low, high: c.high, sessionLow: c.sessionLow, sessionHigh: c.sessionHigh, detected: c.findings.detected },
+              c.kind === 'ratio' ? 'ratio' : 'difference',
+              l.referenceMedian ?? null,
+              margin,
+            ).verdict,
     };
   };
   return csv(

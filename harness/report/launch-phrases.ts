@@ -11,6 +11,7 @@ import type { Formatters } from './conclusions.js';
 import { twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunText } from './rerun-wording.js';
+import { equivalenceText } from './difference-verdict-text.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -36,7 +37,7 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ca = readyCell(a, d.cohort, d.a, d.state);
   const cb = readyCell(a, d.cohort, d.b, d.state);
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
-  const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : 'not detected';
+  const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
     .filter(Boolean)
@@ -65,7 +66,7 @@ export function sourceCell(verdicts: readonly FindingVerdict[], cohort: string, 
       if (v.verdict === 'not comparable') return `${who}: not comparable`;
       const m = v.magnitude;
       const size = !m ? '' : m.held ? ', same size' : m.ratio !== null ? `, ×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 1 : 0)} the size` : '';
-      return `${who}: ${v.direction === 'held' ? 'same direction' : v.direction === 'reversed' ? 'reversed' : v.direction === 'changed' ? 'direction changed' : '-'}${size}`;
+      return `${who}: ${v.direction === 'held' ? 'same direction' : (v.direction ?? '-')}${size}`;
     })
     .join('; ');
 }
@@ -130,13 +131,23 @@ export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], 
   return parts.length ? `Cold, the step that takes most of the median Ready is: ${parts.join('; ')} (see "Where the cold time goes").` : null;
 }
 
-/** The cells the order of launches moved (flagged "order effect"), or null when none is. */
+/**
+ * The cells the order of launches moved (flagged "order effect"), and how many
+ * Ready cells the check could not resolve (carryover verdict 'unresolved': a
+ * ratio reaches the size, its interval includes 1), so "none flagged" never
+ * reads as "none has one" when most cells were not resolved.
+ */
 export function orderEffectSentence(a: AnalysisResult, measuredCause: string | null = null): string | null {
-  const flagged = a.cells.filter((c) => c.metric === 'ready' && c.orderEffect);
-  if (flagged.length === 0) return 'No Ready cell shows an order effect (see "Order and carryover").';
+  const ready = a.cells.filter((c) => c.metric === 'ready');
+  const flagged = ready.filter((c) => c.orderEffect);
+  const unresolved = ready.filter((c) => c.carryover === 'unresolved');
+  const notResolved = unresolved.length
+    ? `; the check could not resolve ${unresolved.length} of ${ready.length} Ready cells (an order effect of the flagged size lies inside their intervals)`
+    : '';
+  if (flagged.length === 0) return `No Ready cell is flagged with an order effect${notResolved} (see "Order and carryover").`;
   return (
     `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +
-    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths` +
+    `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths${notResolved}` +
     (measuredCause ? ' ("Order and carryover" says what carries over, measured apart).' : '.')
   );
 }

@@ -18,6 +18,7 @@ import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
+import { equivalenceText } from './difference-verdict-text.js';
 import {
   accountingSentence,
   confirmationCostSentence,
@@ -249,7 +250,7 @@ function summaryTable(c: Ctx): Block {
       ...(hasSource ? ['against the source'] : []),
     ],
     rows,
-    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0.`,
+    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical).`,
   );
 }
 
@@ -375,7 +376,7 @@ function methodSection(c: Ctx): Section[] {
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
         "With 3 or more sessions a difference is called detected only when, besides, a Student's t interval over the per-session differences excludes 0. " +
         'An interval shows which path has the lower median, not that every launch of it is faster, nor a cause. ' +
-        `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} each (up to ${r.clusters.maxGroups}). ` +
+        `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches each (up to ${r.clusters.maxGroups}). ` +
         `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,
     ),
     calibration ? paragraph(`Calibration: ${calibration.trim().replace(/\.$/, '')}.`) : null,
@@ -423,8 +424,13 @@ function differencesTables(c: Ctx): Block[] {
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
-    (d.observedMs === null ? 'not computable' : d.detected ? 'detected' : sessionsDisagreeInSize(d) ? 'sessions disagree in size' : 'not detected') +
-      (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
+    (d.observedMs === null
+      ? 'not computable'
+      : d.detected
+        ? 'detected'
+        : sessionsDisagreeInSize(d)
+          ? 'sessions disagree in size'
+          : (equivalenceText(c.a, d) ?? 'not detected')) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
   ]);
   return rows.length
     ? [

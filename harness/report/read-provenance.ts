@@ -90,14 +90,3 @@ export function readProvenance(opts: { dataDir: string; sampleOutputDir: string 
     packageSet: opts.mirror ? { mirror: opts.mirror, builtAt: pinManifest?.startedAt ?? null } : null,
   };
 }
-
-/** Run time of each upstream stage from its manifest (stages without one are left out). */
-export function readStageRuns(inputs: Record<string, { kind: string; outputDir: string }>): { id: string; kind: string; seconds: number; startedAt: string }[] {
-  const out: { id: string; kind: string; seconds: number; startedAt: string }[] = [];
-  for (const id of Object.keys(inputs).sort()) {
-    const m = readStageManifest(inputs[id]!.outputDir);
-    if (m && typeof m.seconds === 'number' && typeof m.startedAt === 'string')
-      out.push({ id, kind: inputs[id]!.kind, seconds: m.seconds, startedAt: m.startedAt });
-  }
-  return out;
-}

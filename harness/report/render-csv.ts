@@ -4,6 +4,7 @@ import { csv, fixed } from './format-number.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from './render-provenance-md.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { differenceVerdict } from './difference-verdict-text.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -130,6 +131,7 @@ export const differencesColumns = [
   'session_low',
   'session_high',
   'order_effect',
+  'verdict',
 ] as const;
 
 /** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
@@ -159,6 +161,7 @@ export function differencesCsv(a: AnalysisResult): string {
     ms(d.sessionLowMs),
     ms(d.sessionHighMs),
     differenceOrderEffect(a, d).length > 0,
+    differenceVerdict(a, d).verdict,
     ms(d.rerun?.lowMs ?? null),
     ms(d.rerun?.highMs ?? null),
     ms(d.replicates?.crossHost?.lowMs ?? null),
@@ -182,6 +185,7 @@ export function differencesCsv(a: AnalysisResult): string {
       null,
       null,
       1,
+      null,
       null,
       null,
       null,

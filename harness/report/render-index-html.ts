@@ -21,7 +21,7 @@ function inlineScript(js: string): string {
 }
 
 const style = `
-body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.45; color: #222; }
+body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.45; color: #222; overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
 .table { overflow-x: auto; max-width: 100%; }
 .caption { margin: 1em 0 0.2em; }
@@ -32,7 +32,7 @@ a.anchor:hover::after { content: ' #'; color: #888; }
 details { border: 1px solid #ddd; padding: 0.3em 0.8em; margin: 0.6em 0; }
 details > summary { cursor: pointer; font-weight: bold; }
 img, svg { max-width: 100%; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; overflow-wrap: normal; }
 th { background: #f2f2f2; }
 code { background: #f5f5f5; padding: 0 0.2em; }
 pre { background: #f5f5f5; padding: 0.6em; overflow-x: auto; }

@@ -62,11 +62,11 @@ export function renderReproduce(inp: ReportInputs): string {
   );
 
   L.push('## How long and how much disk', '');
-  const runs = inp.stageRuns;
+  // Only what the frozen samples say: a stage's own run time (its manifest) is not a product, and a report
+  // that quoted it would differ between two runs of the same key (a pulled run re-analysed elsewhere).
   const m = measuredBetween(inp.launches);
   const t: string[] = [];
-  if (runs.length) t.push(`the last run's stages took ${runs.map((r) => `${r.id} ${durationText(r.seconds)}`).join(', ')} (from their manifests)`);
-  if (m) t.push(`its formal launches spanned ${durationText((Date.parse(m.last) - Date.parse(m.first)) / 1000)}`);
+  if (m) t.push(`the formal launches spanned ${durationText((Date.parse(m.last) - Date.parse(m.first)) / 1000)}`);
   L.push(t.length ? `On the host described in report.md, ${t.join('; ')}.` : 'The inputs of this report record no stage durations.', '');
   const images = Object.entries(inp.pins?.images ?? {});
   const imageBytes = images.reduce((s, [, i]) => s + (i.tarBytes ?? 0) + (i.erofsBytes ?? 0), 0);
@@ -136,7 +136,7 @@ export function renderReproduce(inp: ReportInputs): string {
     L.push('## Analysis rules', '');
     L.push(
       `metrics ${r.metrics.join(', ')}; quantiles ${a.quantile}; P95 reference-only below n=${r.p95ReferenceBelowN}; ` +
-        `clusters: min_gap_ratio ${r.clusters.minGapRatio}, min_group_share ${fixed(r.clusters.minGroupShare, 3)}, max_groups ${r.clusters.maxGroups}; ` +
+        `clusters: min_gap_ratio ${r.clusters.minGapRatio}, min_group_share ${fixed(r.clusters.minGroupShare, 3)}, min_group_n ${r.clusters.minGroupN ?? 2}, max_groups ${r.clusters.maxGroups}; ` +
         `bootstrap: ${r.bootstrap.resamples} resamples, confidence ${r.bootstrap.confidence}, seed \`${r.bootstrap.seed}\`; ` +
         (r.carryover ? `carryover: min_ratio ${r.carryover.minRatio}, min_group_n ${r.carryover.minGroupN}; ` : '') +
         `comparisons: ${r.comparisons.length ? r.comparisons.map((c) => `${c.a} − ${c.b}`).join(', ') : 'every pair of sampled paths'}.`,

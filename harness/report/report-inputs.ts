@@ -67,8 +67,6 @@ export interface ReportInputs {
   sessions: SessionRecord[] | null;
   /** Preflight launches, run by the warmup stage (warmup.json) and not stored in the sample table; null when absent. */
   preflight: { launches: number; failures: number } | null;
-  /** How long each upstream stage ran (from its manifest), when recorded. */
-  stageRuns: { id: string; kind: string; seconds: number; startedAt: string }[];
   /** The design's warning from the coverage simulation (stats/coverage-warning.ts), when the report stage was given a coverage table and the design falls below its threshold. */
   coverageWarning?: string | null;
 }

@@ -120,13 +120,28 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
       paragraph(
         `Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
           `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
-          `counting ${fixed(plan.target.sessionStartS, 0)} s per session start and ${fixed(plan.target.launchMs, 0)} ms per launch), after Kalibera & Jones (ISMM 2013). ` +
+          `counting ${costWords(plan.target)}), after Kalibera & Jones (ISMM 2013)${plan.target.roundsMultiple && plan.target.roundsMultiple > 1 ? `, rounds in multiples of ${plan.target.roundsMultiple} so the order stays balanced` : ''}. ` +
           `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.` +
           detectableSentence(plan.cells),
       ),
     );
   }
   return { main, appendix };
+}
+
+/** The session and launch costs the plan priced, and where each came from. */
+function costWords(t: AnalysisResult['nextRun']['target']): string {
+  const start =
+    t.sessionStartSource === 'measured'
+      ? `${fixed(t.sessionStartS, 0)} s per session start, this run's median preflight and warmup (the services' own start comes on top)`
+      : t.sessionStartSource === 'default'
+        ? `an assumed ${fixed(t.sessionStartS, 0)} s per session start (analysis.next_run.session_start_s)`
+        : `${fixed(t.sessionStartS, 0)} s per session start`;
+  const launch =
+    t.launchMsSource === 'measured'
+      ? `${fixed(t.launchMs / 1000, 2)} s per launch, this run's median spacing of formal launches (settle and teardown included)`
+      : `${fixed(t.launchMs, 0)} ms per launch`;
+  return `${start} and ${launch}`;
 }
 
 /**

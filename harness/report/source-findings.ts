@@ -4,6 +4,7 @@
 // overlap; by what ratio do the effects differ?). A finding agrees only when
 // both held; a finding the pipeline declares not comparable says why; one this
 // run cannot judge (no such cell) says so.
+import { directionStatus, type DirectionStatus } from '../analysis/direction-status.js';
 import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed, grouped } from './format-number.js';
@@ -37,11 +38,13 @@ export interface SourceReference {
 export type Verdict = 'agrees' | 'differs' | 'not measured' | 'not comparable';
 
 /**
- * Direction: 'held' when both runs detect the same direction (or both detect
- * none, or the dominance holds here too), 'reversed' when they detect opposite
- * directions, 'changed' when one run detects a difference and the other none.
+ * Direction, in the words `compare` uses (analysis/direction-status.ts,
+ * docs/VERDICTS.md), the source as the reference: 'held' when both detect the
+ * same direction (or both none, or the dominance holds here too), 'changed'
+ * when they detect opposite directions, 'lost' when the source saw a
+ * difference this run does not detect, 'gained' for the reverse.
  */
-export type Direction = 'held' | 'reversed' | 'changed';
+export type Direction = DirectionStatus;
 
 export interface Magnitude {
   held: boolean;
@@ -166,7 +169,7 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       // the detected rule of this run (two-level and, with 3+ sessions, between-session intervals), against the source's interval
       const ours = d.detected ? Math.sign(obs) : 0;
       const theirs = sign(f.low, f.high);
-      const direction: Direction = ours === theirs ? 'held' : ours !== 0 && theirs !== 0 ? 'reversed' : 'changed';
+      const direction: Direction = directionStatus(theirs as -1 | 0 | 1, ours as -1 | 0 | 1);
       const centre = f.value ?? (f.low + f.high) / 2;
       const overlap = low <= f.high && f.low <= high;
       // a ratio of effects only where both runs detect the same direction: otherwise one of them is no effect, or the other way
@@ -187,7 +190,7 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       const reverse = (d.a === a && d.result === 'b-precedes-a') || (d.b === a && d.result === 'a-precedes-b');
       return judged(
         f,
-        holds ? 'held' : reverse ? 'reversed' : 'changed',
+        holds ? 'held' : reverse ? 'changed' : 'lost',
         null,
         holds
           ? `every ${a} launch (n=${d.a === a ? d.nA : d.nB}) shorter than every ${b} launch`
@@ -205,7 +208,7 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
       const same = v > 0 ? r > 0 : r <= 0;
       return judged(
         f,
-        same ? 'held' : 'reversed',
+        same ? 'held' : 'changed',
         { held: within(Math.abs(r), Math.abs(v), f.toleranceRatio), ratio: v !== 0 ? r / v : null, overlap: null },
         `${grouped(ca.median)} vs ${grouped(cb.median)} bytes: ${r >= 0 ? `${pct(r)} less` : `${pct(-r)} more`} for ${b}`,
       );
@@ -214,7 +217,7 @@ export function judgeFinding(f: SourceFinding, an: AnalysisResult): FindingVerdi
   return none(`unknown kind ${String(f.kind)}`);
 }
 
-/** "held", "reversed", "changed", or "-": the direction part as a table shows it. */
+/** "held", "changed", "lost", "gained", or "-": the direction part as a table shows it. */
 export function directionCell(v: FindingVerdict): string {
   return v.direction ?? '-';
 }

@@ -47,12 +47,13 @@ export function verdictCell(m: MeasuredRow, note: RowNote): string {
   if (v === 'dropped') {
     const why = m.verdict.reasons.join(' ');
     if (why.startsWith('after is worse')) return 'dropped (worse)';
-    if (why.startsWith('the sessions disagree')) return 'dropped (sessions disagree in size)';
+    if (why.startsWith('the sessions disagree')) return 'dropped (sessions disagree in direction)';
     if (why.startsWith('P90 got worse')) return 'dropped (P90 worse)';
     return 'dropped (not detected)';
   }
-  if (v === 'kept' && note.relation === 'different') return 'kept (a different question)';
-  return v;
+  const size = m.verdict.sizeCaveat ? `; lower in every session, ${m.verdict.sizeCaveat}` : '';
+  if (v === 'kept' && note.relation === 'different') return `kept (a different question${size})`;
+  return size ? `${v} (${size.slice(2)})` : v;
 }
 
 const ids = (rows: readonly MeasuredRow[]): string => rows.map((m) => `\`${m.row.id}\``).join(', ');

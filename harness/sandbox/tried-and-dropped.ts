@@ -1,10 +1,14 @@
 // Pure: the documented rule that gives a measured row its outcome. Every
-// metric of an effect row is lower-is-better (times, bytes). A row is
+// metric of an effect row is lower-is-better (times, bytes). The direction
+// and the size are judged apart (the comparison statistic's findings): a row
+// whose two-level interval excludes 1 and whose every session points the same
+// way has an established direction even when the between-session interval
+// holds 1; that only makes its size uncertain (sizeUncertain, with the
+// per-session range as its caveat). A row is
 //   dropped    when
-//     1. the after/before ratio of medians is not detected as different
-//        from 1 (the comparison statistic's rule: its two-level interval
-//        includes 1, or, with 3 or more sessions, its between-session
-//        interval does), or
+//     1. the after/before direction is not established (the two-level
+//        interval includes 1, or the sessions disagree in direction as
+//        well as in size), or
 //     2. the row asks for P90 (p90: true) and P90 after > P90 before, or
 //     3. the whole interval lies above 1 (after is detectably worse): the
 //        source lists a change that made things worse as dropped too;
@@ -25,14 +29,18 @@ export interface DropVerdict {
   detected: boolean;
   /** One sentence per clause that applied; empty when kept. */
   reasons: string[];
+  /** The direction holds in every session but the sessions disagree in size: the caveat on the magnitude, else null. */
+  sizeCaveat: string | null;
 }
 
 export function triedAndDroppedRule(floor: PracticalFloor): string {
   return (
-    'A row is dropped when its after/before ratio of medians is not detected as different from 1 ' +
-    '(the two-level bootstrap interval includes 1, or with 3 or more sessions the between-session interval does), ' +
+    'A row is dropped when the direction of its after/before ratio of medians is not established ' +
+    '(the two-level bootstrap interval includes 1, or, with 3 or more sessions, the between-session interval does and the sessions do not all point the same way); ' +
+    'sessions that all point the same way but disagree in size leave the direction standing and make the size uncertain. ' +
+    'A row is also dropped ' +
     'when its whole interval lies above 1 (after is worse), or when it asks for P90 and P90 got worse. ' +
-    `A detected improvement is too small to keep unless it is ${floorText(floor)} (analysis.practical). ` +
+    `An improvement is too small to keep unless it is ${floorText(floor)} (analysis.practical). ` +
     'Every metric here is lower-is-better.'
   );
 }
@@ -43,19 +51,25 @@ export function triedAndDropped(cell: EffectCell, p90: boolean, floor: Practical
   const c = cell.comparison;
   const reasons: string[] = [];
   if (c.low === null || c.high === null || c.observed === null) {
-    return { outcome: 'dropped', dropped: true, detected: false, reasons: ['no interval: no round holds valid values of both sides'] };
+    return { outcome: 'dropped', dropped: true, detected: false, reasons: ['no interval: no round holds valid values of both sides'], sizeCaveat: null };
   }
   const detected = c.findings.detected;
+  const perSession = c.perSession.flatMap((s) => (s.observed === null ? [] : [s.observed]));
+  const sizeCaveat = c.findings.sizeUncertain
+    ? `the size is uncertain: ×${Math.min(...perSession).toFixed(2)} to ×${Math.max(...perSession).toFixed(2)} by session, between-session interval ${iv(c.sessionLow!, c.sessionHigh!)}`
+    : null;
   if (c.low <= 1 && c.high >= 1) reasons.push(`the ratio interval ${iv(c.low, c.high)} includes 1`);
   else if (c.low > 1) reasons.push(`after is worse: the ratio interval ${iv(c.low, c.high)} lies above 1`);
-  else if (c.findings.sessionsDisagreeInSize)
-    reasons.push(`the sessions disagree in size: the between-session interval ${iv(c.sessionLow!, c.sessionHigh!)} includes 1`);
+  else if (c.findings.direction === null)
+    reasons.push(
+      `the sessions disagree in direction and size: ${c.sameDirection} of ${c.sessions} point the same way, and the between-session interval ${iv(c.sessionLow!, c.sessionHigh!)} includes 1`,
+    );
   if (p90 && cell.p90Before !== null && cell.p90After !== null && cell.p90After > cell.p90Before) {
     reasons.push(`P90 got worse: ${cell.p90Before.toPrecision(4)} → ${cell.p90After.toPrecision(4)}`);
   }
-  if (reasons.length) return { outcome: 'dropped', dropped: true, detected, reasons };
+  if (reasons.length) return { outcome: 'dropped', dropped: true, detected, reasons, sizeCaveat: null };
   const deltaMs = unit === 'ms' && cell.p50After !== null && cell.p50Before !== null ? cell.p50After - cell.p50Before : null;
   const small = belowFloor(c.observed, deltaMs, floor);
-  if (small) return { outcome: 'too-small', dropped: true, detected, reasons: [`too small to keep: ${small}`] };
-  return { outcome: 'kept', dropped: false, detected, reasons: [] };
+  if (small) return { outcome: 'too-small', dropped: true, detected, reasons: [`too small to keep: ${small}`], sizeCaveat };
+  return { outcome: 'kept', dropped: false, detected, reasons: [], sizeCaveat };
 }

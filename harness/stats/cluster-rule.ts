@@ -2,7 +2,8 @@
 // values separate into groups.
 //
 // Sort the values. A partition cuts them into g contiguous groups, each
-// holding at least `minGroupShare` of the cell's values (and at least 2). Each
+// holding at least `minGroupShare` of the cell's values and at least
+// `minGroupN` values (never fewer than 2). Each
 // boundary between two neighbouring groups gets a score: the gap at the
 // boundary (smallest value above it minus largest value below it) divided by
 // the pooled standard deviation of those two neighbouring groups only,
@@ -30,11 +31,13 @@ export interface ClusterRule {
   minGapRatio: number;
   /** Smallest share of the cell's values a group may hold, in (0, 0.5]. */
   minGroupShare: number;
+  /** Fewest values a group may hold, whatever the share (at least 2): 3, 4 and 3 of 10 launches are not clusters. Absent: 2. */
+  minGroupN?: number;
   /** Most groups a cell may be split into (1 disables splitting). */
   maxGroups: number;
 }
 
-export const defaultClusterRule: ClusterRule = { minGapRatio: 3, minGroupShare: 0.15, maxGroups: 4 };
+export const defaultClusterRule: ClusterRule = { minGapRatio: 3, minGroupShare: 0.15, minGroupN: 5, maxGroups: 4 };
 
 /** Boundaries are chosen among this many of the largest gaps. */
 export const candidateGaps = 48;
@@ -52,7 +55,7 @@ export interface ClusterGroup {
 export function clusterSorted(sorted: readonly number[], rule: ClusterRule): ClusterGroup[] {
   const n = sorted.length;
   if (n === 0) return [];
-  const minSize = Math.max(2, Math.ceil(rule.minGroupShare * n - 1e-9));
+  const minSize = Math.max(2, rule.minGroupN ?? 2, Math.ceil(rule.minGroupShare * n - 1e-9));
   const cuts = candidateCuts(sorted, minSize);
   const ss = sumOfSquares(sorted);
   for (let g = Math.min(rule.maxGroups, Math.floor(n / minSize)); g >= 2; g--) {

@@ -13,7 +13,8 @@
 // For K sessions of r rounds the variance of the cell's grand mean is
 // (T_2^2 + T_1^2 / r) / K, and the half width of its interval
 //   h(K, r) = t_{(1+c)/2, K-1} * sqrt((T_2^2 + T_1^2 / r) / K).
-// The plan: for every r in 1..maxRounds, the fewest K in minSessions..maxSessions
+// The plan: for every r in 1..maxRounds (in steps of roundsMultiple, so a
+// balanced order's rows repeat whole), the fewest K in minSessions..maxSessions
 // with h(K, r) <= target for every planned cell; of those, the (K, r) of least
 // cost K (c_2 + r c_1) (ties: fewer sessions). For one cell the search lands
 // at or next to r* (integer effects). It plans for means with a t interval,
@@ -53,6 +54,8 @@ export interface PlanLimits {
   minSessions: number;
   maxSessions: number;
   maxRounds: number;
+  /** Rounds per session come in multiples of this (a balanced order's row count); 1 when absent. */
+  roundsMultiple?: number;
 }
 
 export const defaultPlanLimits: PlanLimits = { minSessions: 3, maxSessions: 50, maxRounds: 200 };
@@ -130,7 +133,8 @@ export function planNextRun(cells: readonly PlanCell[], costs: PlanCosts, target
   const minK = Math.max(2, limits.minSessions);
 
   let best: { k: number; r: number; cost: number } | null = null;
-  for (let r = 1; r <= limits.maxRounds; r++) {
+  const step = Math.max(1, Math.floor(limits.roundsMultiple ?? 1));
+  for (let r = step; r <= Math.max(limits.maxRounds, step); r += step) {
     let k = minK;
     for (let i = 0; i < plannable.length && k <= limits.maxSessions; i++) {
       while (k <= limits.maxSessions && planHalfWidth(plannable[i]!.components, k, r, target.confidence) > targets[i]!) k++;

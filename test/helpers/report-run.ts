@@ -130,7 +130,6 @@ export async function reportDocumentOf(
     provenance: { host: null, commit: null, packageSet: null },
     sessions: null,
     preflight: null,
-    stageRuns: [],
   };
   return { doc: launchReportDocument(inputs, []), inputs, reportDir: out.reportDir };
 }

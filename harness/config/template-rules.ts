@@ -1,0 +1,165 @@
+// Cross-key rule: every {placeholder} a command template names is one a launch
+// can fill (harness/design/launch-values.ts), so a typo fails when the config
+// loads, `run --dry-run` included, with its file, line and key, instead of in
+// preflight with exit 1. Templates: cohorts.*.command and env, paths.*.launch,
+// env and hooks. A name is known when it is
+//   - one of the launch's own values (marker, state, pair_dir, …) or {command};
+//   - image.<field>, in a cohort that names an image, for a field the pin and
+//     prepare stages write (IMAGE_TEMPLATE_FIELDS; test/config-template-rules
+//     holds the list to the pin types);
+//   - services.<id>.<field> for a declared service (its fields depend on its kind
+//     and are checked when it starts).
+import type { Finding, Rule } from './rule-types.js';
+
+/** The values launchValues gives every launch, and {command}. */
+export const LAUNCH_TEMPLATE_NAMES: readonly string[] = [
+  'marker',
+  'launch_id',
+  'workspace',
+  'pair_dir',
+  'session_dir',
+  'state',
+  'cohort',
+  'path',
+  'round',
+  'harness',
+  'data',
+  'command',
+];
+
+/** Fields of image.<field>: pins.json's image pin (camelCase), images.json's prepared image (snake_case), the id and the pin folder. */
+export const IMAGE_TEMPLATE_FIELDS: readonly string[] = [
+  'id',
+  'dir',
+  'manifestDigest',
+  'manifestSize',
+  'configDigest',
+  'configSize',
+  'tarSha256',
+  'tarBytes',
+  'erofsSha256',
+  'erofsBytes',
+  'recipeHash',
+  'tarFile',
+  'ociDir',
+  'erofsFile',
+  'repository',
+  'kind',
+  'manifest_digest',
+  'config_digest',
+  'config_size',
+  'erofs_file',
+  'erofs_bytes',
+];
+
+const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
+
+/** The closest of `known` to `name` by edit distance, when close enough to be a typo. */
+function closest(name: string, known: readonly string[]): string | null {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const cur = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = cur;
+      }
+    }
+    return row[b.length]!;
+  };
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = distance(name, k);
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  return best !== null && bestD <= Math.max(2, Math.floor(name.length / 4)) ? best : null;
+}
+
+/** Why a placeholder cannot be filled, with a remedy, or null when it can. */
+function unknownName(name: string, image: string | undefined, services: readonly string[]): { message: string; hint: string } | null {
+  if (LAUNCH_TEMPLATE_NAMES.includes(name)) return null;
+  const [head, second, ...rest] = name.split('.');
+  if (head === 'image') {
+    if (!image) return { message: `{${name}}: this cohort names no image`, hint: 'set cohorts.<id>.image, or drop the placeholder' };
+    if (second === 'source' && rest.length) return null;
+    const field = [second, ...rest].join('.');
+    if (IMAGE_TEMPLATE_FIELDS.includes(field)) return null;
+    const near = closest(field, IMAGE_TEMPLATE_FIELDS);
+    return { message: `unknown placeholder {${name}}`, hint: near ? `did you mean {image.${near}}?` : `image fields: ${IMAGE_TEMPLATE_FIELDS.join(', ')}` };
+  }
+  if (head === 'services') {
+    if (second !== undefined && services.includes(second) && rest.length) return null;
+    if (second !== undefined && services.includes(second))
+      return { message: `{${name}} names a service, not one of its values`, hint: `e.g. {services.${second}.url}` };
+    const near = second ? closest(second, services) : null;
+    return {
+      message: `unknown placeholder {${name}}`,
+      hint: near ? `did you mean {services.${near}.…}?` : services.length ? `the services are: ${services.join(', ')}` : 'no services are declared',
+    };
+  }
+  const near = closest(name, LAUNCH_TEMPLATE_NAMES);
+  return {
+    message: `unknown placeholder {${name}}`,
+    hint: near ? `did you mean {${near}}?` : `the placeholders are: ${LAUNCH_TEMPLATE_NAMES.map((n) => `{${n}}`).join(', ')}, {image.…}, {services.<id>.…}`,
+  };
+}
+
+export const templateRules: Rule = (value) => {
+  const services = Object.keys((value['services'] ?? {}) as Record<string, unknown>).sort();
+  const cohorts = (value['cohorts'] ?? {}) as Record<string, { image?: string; command?: string[]; env?: Record<string, string> }>;
+  const paths = (value['paths'] ?? {}) as Record<string, { launch?: string[]; env?: Record<string, string>; hooks?: Record<string, string[][]> }>;
+  // A path's templates run with every cohort: an image placeholder needs every cohort to name one.
+  const everyCohortImage = Object.values(cohorts).every((c) => c.image !== undefined) ? (Object.values(cohorts)[0]?.image ?? undefined) : undefined;
+  const out: Finding[] = [];
+  const check = (text: unknown, path: (string | number)[], image: string | undefined): void => {
+    if (typeof text !== 'string') return;
+    for (const m of text.matchAll(PLACEHOLDER)) {
+      const problem = unknownName(m[1]!, image, services);
+      if (problem) out.push({ path, ...problem });
+    }
+  };
+  for (const [id, c] of Object.entries(cohorts)) {
+    (c.command ?? []).forEach((s, i) => check(s, ['cohorts', id, 'command', i], c.image));
+    for (const [k, v] of Object.entries(c.env ?? {})) check(v, ['cohorts', id, 'env', k], c.image);
+  }
+  for (const [id, p] of Object.entries(paths)) {
+    (p.launch ?? []).forEach((s, i) => check(s, ['paths', id, 'launch', i], everyCohortImage));
+    for (const [k, v] of Object.entries(p.env ?? {})) check(v, ['paths', id, 'env', k], everyCohortImage);
+    for (const [hook, commands] of Object.entries(p.hooks ?? {}))
+      (commands ?? []).forEach((argv, i) =>
+        (Array.isArray(argv) ? argv : []).forEach((s, j) => check(s, ['paths', id, 'hooks', hook, i, j], everyCohortImage)),
+      );
+  }
+  return out;
+};
+
+/**
+ * analysis.comparisons name two declared paths: a name that is no path fails
+ * when the config loads, not in analyze ("has no formal samples"), and a
+ * cohort or state named there is told apart from a typo.
+ */
+export const comparisonRules: Rule = (value) => {
+  const paths = Object.keys((value['paths'] ?? {}) as Record<string, unknown>).sort();
+  if (paths.length === 0) return [];
+  const cohorts = Object.keys((value['cohorts'] ?? {}) as Record<string, unknown>);
+  const states = ((value['design'] as { states?: string[] } | undefined)?.states ?? []) as string[];
+  const comparisons = ((value['analysis'] as { comparisons?: { a?: string; b?: string }[] } | undefined)?.comparisons ?? []) as { a?: string; b?: string }[];
+  const out: Finding[] = [];
+  comparisons.forEach((c, i) => {
+    for (const side of ['a', 'b'] as const) {
+      const name = c[side];
+      if (typeof name !== 'string' || paths.includes(name)) continue;
+      const what = cohorts.includes(name) ? 'a cohort' : states.includes(name) ? 'a state' : null;
+      const near = closest(name, paths);
+      out.push({
+        path: ['analysis', 'comparisons', i, side],
+        message: what ? `'${name}' is ${what}, not a path: a comparison is between two paths, with cohort and state held fixed` : `unknown path '${name}'`,
+        hint: near && !what ? `did you mean '${near}'? (paths: ${paths.join(', ')})` : `the paths are: ${paths.join(', ')}`,
+      });
+    }
+  });
+  return out;
+};

@@ -1,0 +1,64 @@
+// Copies a frozen stage's products to its publish folder (reports/<experiment>/),
+// if it has one, keeping its runs/ archive; a launch report is then filed in
+// that archive (harness/history/). Used after a run and after `pipeline pull`.
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import type { PipelineConfig } from '../config/pipeline-config.js';
+import type { StageDefinition } from '../contract/stage.js';
+import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
+import { sameFiles } from '../process/same-files.js';
+import type { StageManifest, Store } from './store.js';
+
+export interface FrozenRef {
+  id: string;
+  uses: string;
+  key: string | null;
+  manifest: StageManifest | null;
+}
+
+/** Publishes stage `p` (a no-op for a stage without publishDir); `run` holds every frozen stage of the run. */
+export function publishStage(
+  config: PipelineConfig,
+  store: Store,
+  def: StageDefinition,
+  p: FrozenRef,
+  run: readonly FrozenRef[],
+  label: string | null,
+  log: (line: string) => void,
+): void {
+  if (!def.publishDir || !p.key || !p.manifest) return;
+  const target = join(projectDirOf(config.file), def.publishDir(config));
+  const outputs = store.outputsDir(p.uses, p.key);
+  // Already what it would become (a no-op rerun): left as it is; otherwise emptied (but for its archive) and copied.
+  if (!(existsSync(target) && sameFiles(outputs, target, [RUNS_DIR]))) {
+    if (existsSync(target)) for (const name of readdirSync(target)) if (name !== RUNS_DIR) rmSync(join(target, name), { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    cpSync(outputs, target, { recursive: true });
+  }
+  log(`  published ${relative(process.cwd(), target) || target}`);
+  if (!isLaunchReport(target)) return;
+  const frozen: FrozenStage[] = [];
+  for (const s of run) {
+    const manifest = s.id === p.id ? p.manifest : s.manifest;
+    if (!s.key || !manifest) continue;
+    frozen.push({
+      id: s.id,
+      uses: s.uses,
+      key: s.key,
+      outputDigest: manifest.outputDigest,
+      keyInputs: manifest.keyInputs,
+      observationsDir: store.observationsDir(s.uses, s.key),
+    });
+  }
+  const filed = filePublishedRun(target, config.experiment.name, frozen, label);
+  log(`  ${filed.action === 'filed' ? 'archived as' : 'already archived as'} ${relative(process.cwd(), filed.folder) || filed.folder}`);
+}
+
+/**
+ * The folder published outputs (reports/) are relative to: the pipeline
+ * file's folder, or its parent when the file sits in a `pipelines/` folder.
+ */
+export function projectDirOf(pipelineFile: string): string {
+  const dir = dirname(pipelineFile);
+  return basename(dir) === 'pipelines' ? dirname(dir) : dir;
+}

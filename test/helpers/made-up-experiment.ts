@@ -1,0 +1,79 @@
+// A made-up experiment on the model for the design.adaptive tests: a stage
+// context in a folder and an adapter over units `clear` (a 100 ms, b 150 ms,
+// c 100 ms, 0.5% noise) and `noisy` (30% noise per session and arm), whose
+// visits return rows with those values (no process runs). Used in process and
+// by adaptive-child.ts, which a test kills with SIGKILL.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PipelineConfig } from '../../harness/config/pipeline-config.js';
+import type { StageContext } from '../../harness/contract/stage.js';
+import type { SampleRow } from '../../harness/db/sample-columns.js';
+import type { AdapterVisit, ExperimentAdapter } from '../../harness/experiment/sample-experiment.js';
+import { seededRandom } from '../../harness/stats/seeded-random.js';
+import { stageContext } from './stage-context.js';
+
+export function madeUpContext(root: string, adaptive: Record<string, unknown>): StageContext {
+  const outputDir = join(root, 'out');
+  const ctx = stageContext(root, 'sample', outputDir, {}, {
+    design: { sessions: 1, rounds: 4, warmup_rounds: 0, seed: 'adaptive', order: 'balanced', disk_probe_mb: 0, adaptive },
+    executor: { kind: 'local' },
+  } as unknown as PipelineConfig);
+  for (const d of [outputDir, ctx.observationsDir, ctx.workDir, ctx.dataDir]) if (!existsSync(d)) mkdirSync(d, { recursive: true });
+  return ctx;
+}
+
+export interface MadeUpOptions {
+  /** Throw when this session opens. */
+  crashIn?: number;
+  /** In this session, after this many formal visits, write `stallFile` and never return (for a SIGKILL). */
+  stall?: { session: number; afterVisits: number; stallFile: string };
+}
+
+export function madeUpAdapter(units: string[], options: MadeUpOptions = {}): ExperimentAdapter {
+  const base: Record<string, number> = { a: 100, b: 150, c: 100 };
+  const gauss = (seed: string): number => {
+    const r = seededRandom(seed);
+    return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+  };
+  const value = (v: AdapterVisit): number => {
+    const session = v.unit === 'noisy' ? 0.3 * gauss(`s|${v.unit}|${v.arm}|${v.session}`) : 0;
+    return base[v.arm]! * Math.exp(session + 0.005 * gauss(`r|${v.unit}|${v.arm}|${v.session}|${v.round}`));
+  };
+  return {
+    units,
+    arms: ['a', 'b', 'c'],
+    conditions: ['none'],
+    ourFolders: [],
+    openSession: async (session) => {
+      if (session === options.crashIn) throw new Error(`made-up crash at the start of session ${session}`);
+      let visits = 0;
+      return {
+        visit: async (v): Promise<SampleRow[]> => {
+          const s = options.stall;
+          if (s && v.session === s.session && visits++ === s.afterVisits) {
+            writeFileSync(s.stallFile, String(process.pid));
+            // A timer keeps the process alive: a pending promise alone would let Node exit.
+            await new Promise(() => setInterval(() => undefined, 1000));
+          }
+          return [
+            {
+              experiment: 'made-up',
+              cohort: v.unit,
+              path: v.arm,
+              state: 'none',
+              phase: v.phase,
+              round: v.round,
+              order_in_round: v.position,
+              launch_id: `${v.unit}.${v.arm}.none.f${v.round}.S${v.session}.a${v.attempt}`,
+              session: v.session,
+              ok: true,
+              started_at: new Date(0).toISOString(),
+              completion_ms: value(v),
+            },
+          ];
+        },
+        close: async () => undefined,
+      };
+    },
+  };
+}
