@@ -11,8 +11,9 @@ cd "$(dirname "$0")"
 # python3-numpy, python3-scipy, r-base-core, r-cran-strucchange: independent references of the statistics tests (strucchange: change points of pipeline history); hyperfine: bench/ only.
 # librsvg2-bin (rsvg-convert) and chromium: the report tests render plots to PNG and open index.html headless.
 # apache2-utils (htpasswd -B): the bcrypt password file of the store's TLS + basic-auth registry test.
+# r-cran-lme4 (with r-base-core's nlme): the R reference of the nested variance components (host, run, session, round) in test/stats-nested-variance-components.test.ts.
 # slurm-wlm and munge: the local test cluster of the Slurm executor; runsc, iproute2, e2fsprogs, curl: the gVisor effect rows; pigz and zstd: the commit-diff compression step.
-PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy python3-scipy r-base-core r-cran-strucchange librsvg2-bin chromium slurm-wlm munge runsc iproute2 e2fsprogs curl pigz zstd apache2-utils"
+PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy python3-scipy r-base-core r-cran-strucchange r-cran-lme4 librsvg2-bin chromium slurm-wlm munge runsc iproute2 e2fsprogs curl pigz zstd apache2-utils"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

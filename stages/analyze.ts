@@ -4,27 +4,40 @@
 // digest of its upstream outputs. What run() needs is imported inside it, so
 // a command that only plans (a no-op rerun, status) does not load the analysis.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { UserError } from '../harness/errors.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
+import type { SessionRecord } from '../harness/contract/exchange-files.js';
+import { readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
+import type { ReplicateInput } from '../harness/analysis/rerun-results.js';
+
+/** with: { replicates: FOLDER }, relative to the pipeline file. */
+const replicatesParam = (params: Record<string, unknown>): string | null =>
+  typeof params['replicates'] === 'string' && params['replicates'] ? params['replicates'] : null;
 
 const analyze: StageDefinition = {
   kind: 'analyze',
   description: 'Per-cell statistics, clusters, dominance, paired-round bootstrap differences and byte counts from the formal samples',
   reads: ['analysis', 'experiment'],
   readsObservations: true, // preparation times go into analysis.json
+  // with: { replicates: FOLDER } — archived runs (reports/<experiment>/runs); their run.json and samples.csv join the key.
+  inputFiles: (params) => {
+    const dir = replicatesParam(params);
+    return dir ? replicateFiles(dir) : [];
+  },
   async run(ctx) {
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }] = await Promise.all([
+    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }] = await Promise.all([
       import('../harness/analysis/analysis-rules.js'),
       import('../harness/analysis/analyze-in-workers.js'),
       import('../harness/analysis/read-preparation.js'),
       import('../harness/analysis/read-samples.js'),
+      import('../harness/analysis/replicate-runs.js'),
     ]);
     const rules = analysisRules(ctx.config.analysis);
     const data = await readSamples(samples.file);
@@ -33,11 +46,32 @@ const analyze: StageDefinition = {
     // design.confirm: the sample stage's decision; each difference is then also judged on the planned sessions alone.
     const confirmFile = findInputFile(ctx.inputs, 'confirm.json');
     const confirm = confirmFile ? (JSON.parse(await readFile(confirmFile.file, 'utf8')) as ConfirmRecord) : null;
+    // Replicates: archived runs whose sample stage had this run's key. The store keeps a stage's
+    // outputs at <data>/stages/<kind>/<key>/outputs, so the key is the folder above them.
+    const sessionsFile = findInputFile(ctx.inputs, 'sessions.json');
+    const sessions = sessionsFile ? (JSON.parse(await readFile(sessionsFile.file, 'utf8')) as SessionRecord[]) : [];
+    const host = hostOf(sessions.map((s) => s.fingerprint));
+    const folder = replicatesParam(ctx.params);
+    const replicates: ReplicateInput = {
+      host,
+      folder: folder ?? '',
+      runs: folder
+        ? readReplicates(resolve(ctx.pipelineDir, folder), { key: basename(dirname(samples.input.outputDir)), outputDigest: samples.input.outputDigest })
+        : [],
+    };
     const started = performance.now();
-    const result = await analyzeSamplesInWorkers(data, rules, preparation, confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null);
+    const result = await analyzeSamplesInWorkers(
+      data,
+      rules,
+      preparation,
+      confirm ? { plannedSessions: confirm.plannedSessions, session: confirm.session } : null,
+      undefined,
+      replicates,
+    );
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
-        `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `rerun intervals from ${result.rerun.source === 'replicates' ? `${replicates.runs.length} replicate run(s)` : 'the host-kind figure'}`,
     );
     await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(result, null, 2) + '\n');
   },

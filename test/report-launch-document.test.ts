@@ -34,7 +34,7 @@ test('the opening is the scope line, then the summary table, then at most five s
   t.is(summary.kind, 'table');
   t.is(tables([...doc.opening, ...doc.sections])[0], summary, 'the summary is the first table');
   t.deepEqual(summary.header.slice(0, 3), ['cohort', 'state', 'lowest Ready P50']);
-  t.true(summary.header.includes('docker − lazy, ms [95% CI], P50 ratio'));
+  t.true(summary.header.includes('docker − lazy, ms [95% CI] rerun [interval], P50 ratio'));
   const after = doc.opening.slice(2);
   t.true(after.every((b) => b.kind === 'paragraph'));
   t.true(after.length <= 5);
@@ -42,10 +42,19 @@ test('the opening is the scope line, then the summary table, then at most five s
 
 test('the headline difference with its interval is within the first 200 words', (t) => {
   const summary = doc.opening[1] as Table;
-  const col = summary.header.indexOf('docker − lazy, ms [95% CI], P50 ratio');
+  const col = summary.header.indexOf('docker − lazy, ms [95% CI] rerun [interval], P50 ratio');
   const cell = summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!;
   t.regex(cell, /^-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
   t.true(firstWords(doc, 200).includes(cell.split(',')[0]!));
+});
+
+test('one run: the scope line says the intervals cover this run only and names the host-kind figure its rerun intervals assume', (t) => {
+  const scope = (doc.opening[0] as { text: string }).text;
+  t.regex(scope, /\*\*Rerun:\*\* each 95% interval covers this run's sessions and rounds only/);
+  t.regex(scope, /With one run, that drift is assumed to be the host kind's, .*harness\/stats\/host-kind-drift\.ts/);
+  const summary = doc.opening[1] as Table;
+  const col = summary.header.indexOf('docker − lazy, ms [95% CI] rerun [interval], P50 ratio');
+  t.regex(summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!, /\] rerun \[-?\d+\.\d, -?\d+\.\d\]/);
 });
 
 test('the main text is within the 2,500-word budget and says no sentence of more than 12 words twice', (t) => {

@@ -159,6 +159,68 @@ export interface DifferenceResult {
   detected: boolean;
   /** With design.confirm on: the verdict on the planned sessions and with the confirmation session (confirmation-verdicts.ts). */
   confirmation?: DifferenceConfirmation;
+  /**
+   * Where a rerun's estimate should fall (stats/rerun-interval.ts): this interval widened by a rerun's
+   * own sampling error and the between-run figure of AnalysisResult.rerun; null without an interval.
+   * Always set in analysis.json; absent only where the sample stage's confirmation step judges differences.
+   */
+  rerun?: RerunEstimate | null;
+  /** With replicate runs (same sample-stage key): the difference's variance components over them and its estimate per host. */
+  replicates?: DifferenceReplicates;
+}
+
+export interface RerunEstimate {
+  lowMs: number;
+  highMs: number;
+  /** Share of a rerun's variance that is between-run (the rest: sampling within a run). */
+  betweenRunShare: number;
+}
+
+/** A variance component of a nested level (stats/nested-variance-components.ts, REML). */
+export interface LevelComponent {
+  level: 'hosts' | 'runs' | 'sessions' | 'rounds';
+  units: number;
+  /** null when these data cannot estimate the level (one unit under each unit above it). */
+  variance: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+export interface DifferenceReplicates {
+  /** Of the per-round difference a − b (ms²), hosts → runs → sessions → rounds. */
+  components: LevelComponent[];
+  /** median(a) − median(b) over each host's runs. */
+  hostEstimates: { host: string; runs: number; observedMs: number }[];
+  /** Smallest and largest host estimate; null with one host. */
+  crossHost: { lowMs: number; highMs: number } | null;
+}
+
+/** What the rerun intervals assume, and the replicates they were measured on. */
+export interface RerunScope {
+  /** 'replicates': the between-run figure was measured on this run's replicates; 'host kind': one run, the documented figure is assumed. */
+  source: 'replicates' | 'host kind';
+  /** Between-run variance of a cell's natural-log launch time the intervals use (with replicates: theirs pooled with the host kind's). */
+  runLogVariance: number;
+  /** The replicates' own between-run variance (the run component, else the host component with one run per host); null with one run. */
+  measuredRunLogVariance: number | null;
+  /** Between-run variance of the per-round log ratio of a difference's two cells the intervals use (pooled like runLogVariance). */
+  ratioRunLogVariance: number;
+  /** The replicates' own figure for it (mean over differences); null with one run. */
+  measuredRatioRunLogVariance: number | null;
+  /** Between-run contrasts behind measuredRunLogVariance; 0 with one run. */
+  driftDegreesOfFreedom: number;
+  /** Where that figure comes from. */
+  figureSource: string;
+  /** The levels each 95% interval covers, and those each rerun interval covers. */
+  intervalLevels: ('sessions' | 'rounds')[];
+  rerunLevels: ('runs' | 'sessions' | 'rounds')[];
+  /** This run and its replicates, with their host (fingerprint digest). */
+  runs: { id: string; host: string }[];
+  hosts: number;
+  /** With two hosts or more: the between-host variance of a cell's log launch time; else null. */
+  hostLogVariance: number | null;
+  /** Per cell and metric: the components of the log launch time over the replicates; empty with one run. */
+  cells: { cohort: string; path: string; state: string; metric: MetricId; components: LevelComponent[] }[];
 }
 
 /** A difference's verdict (undecided-differences.ts). */
@@ -233,6 +295,8 @@ export interface AnalysisResult {
   nextRun: NextRunRecommendation;
   /** Present when the sample stage ran with design.confirm on (its confirm.json). */
   confirmation?: ConfirmationInput;
+  /** What every difference's rerun interval assumes (its between-run figure) and the replicates pooled. */
+  rerun: RerunScope;
 }
 
 /**

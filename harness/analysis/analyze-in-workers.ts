@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { analyzeWithParts } from './analyze-samples.js';
+import type { ReplicateInput } from './rerun-results.js';
 import { compactBuffers, compactValues } from './compact-values.js';
 import { joinShares, partsShare, type PartsShare } from './analysis-parts.js';
 import type { AnalysisRules } from './analysis-rules.js';
@@ -36,6 +37,7 @@ export async function analyzeSamplesInWorkers(
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null = null,
   workers: number = availableParallelism(),
+  replicates: ReplicateInput | null = null,
 ): Promise<AnalysisResult> {
   const parts = Math.max(1, Math.floor(workers));
   // shares 1 .. n-1 in workers, share 0 here meanwhile
@@ -48,5 +50,5 @@ export async function analyzeSamplesInWorkers(
     others.forEach((p) => p.catch(() => {}));
   }
   const shares = [own, ...(await Promise.all(others))];
-  return analyzeWithParts(data, rules, preparation, confirmation, joinShares(shares));
+  return analyzeWithParts(data, rules, preparation, confirmation, joinShares(shares), replicates);
 }

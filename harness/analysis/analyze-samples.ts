@@ -13,6 +13,7 @@ import { analysisParts, type AnalysisParts } from './analysis-parts.js';
 import { phaseSpans } from './phase-spans.js';
 import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
 import { withConfirmation } from './confirmation-verdicts.js';
+import { withRerun, type ReplicateInput } from './rerun-results.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import {
@@ -40,14 +41,18 @@ function uniqueSorted(items: Iterable<string>): string[] {
  * confirmation: the sample stage's confirm.json (design.confirm), when it
  * ran; each difference then also carries its verdict on the planned sessions
  * alone and with the confirmation session (confirmation-verdicts.ts).
+ * replicates: archived runs with this run's sample-stage key (and this run's
+ * host); they set the between-run figure of every rerun interval
+ * (rerun-results.ts). Without any, the host kind's figure is assumed.
  */
 export function analyzeSamples(
   data: SampleData,
   rules: AnalysisRules,
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null = null,
+  replicates: ReplicateInput | null = null,
 ): AnalysisResult {
-  return analyzeWithParts(data, rules, preparation, confirmation, analysisParts(data, rules, confirmation));
+  return analyzeWithParts(data, rules, preparation, confirmation, analysisParts(data, rules, confirmation), replicates);
 }
 
 /** analyzeSamples() with its bootstraps already computed (analysis-parts.ts; in worker threads: analyze-in-workers.ts). */
@@ -57,6 +62,7 @@ export function analyzeWithParts(
   preparation: PreparationCost[] | null,
   confirmation: ConfirmationInput | null,
   parts: AnalysisParts,
+  replicates: ReplicateInput | null = null,
 ): AnalysisResult {
   const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
@@ -154,7 +160,8 @@ export function analyzeWithParts(
   const all = parts.differences;
   // With a confirmation session, every difference is judged again on the planned sessions alone.
   const planned = parts.planned ?? all;
-  const differences = withConfirmation(all, planned, confirmation);
+  const rerun = withRerun(withConfirmation(all, planned, confirmation), cells, data.values, comparisons, rules.metrics, replicates);
+  const differences = rerun.differences;
 
   return {
     format: analysisFormat,
@@ -185,6 +192,7 @@ export function analyzeWithParts(
     ...phaseSpans(data, rules, comparisons),
     nextRun: recommendNextRun(planCells, data, rules, planned),
     ...(confirmation ? { confirmation } : {}),
+    rerun: rerun.scope,
   };
 }
 

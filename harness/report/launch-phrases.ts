@@ -10,6 +10,7 @@ import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
 import { twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { rerunText } from './rerun-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
 
 export const maxInterpretationSentences = 5;
@@ -29,7 +30,8 @@ export function keyPairs(a: AnalysisResult, verdicts: readonly FindingVerdict[])
 }
 
 /** "7647.8 [5657.9, 7994.3], ×42.7" or "−3.1 [−6.2, 2.1], not detected": one difference in a summary cell. */
-export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefined, msDecimals: number): string {
+/** withRerun: the rerun interval (and cross-host range) after the interval, as the summary table shows them. */
+export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefined, msDecimals: number, withRerun = false): string {
   if (!d || d.observedMs === null || d.lowMs === null || d.highMs === null) return '-';
   const ms = (v: number): string => fixed(v, msDecimals);
   const ca = readyCell(a, d.cohort, d.a, d.state);
@@ -37,7 +39,9 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
   const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
-  return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]`, ratio, verdict, order].filter(Boolean).join(', ');
+  return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** The fastest path of a cohort and state by Ready P50, and whether it is the only one at that level (detected against every other). */

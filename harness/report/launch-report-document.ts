@@ -17,6 +17,7 @@ import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spa
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
+import { rerunScopeSentence } from './rerun-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
 import {
   accountingSentence,
@@ -204,7 +205,8 @@ function scopeLine(c: Ctx): string {
     `${k} session${k === 1 ? '' : 's'} × ${rounds} formal round${rounds === 1 ? '' : 's'}, ${grouped(launches)} formal launches` +
     `${failures ? `, ${failures} failed` : ', none failed'}`;
   const when = measured(inp);
-  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.`;
+  const rerun = rerunScopeSentence(a);
+  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.${rerun ? ` ${rerun}` : ''}`;
 }
 
 function measured(inp: ReportInputs): string | null {
@@ -233,13 +235,20 @@ function summaryTable(c: Ctx): Block {
             c.a,
             c.a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === p && d.b === q),
             c.inp.options.msDecimals,
+            true,
           ),
         ),
         ...(hasSource ? [sourceCell(c.verdicts, cohort, state)] : []),
       ]),
   );
   return table(
-    ['cohort', 'state', 'lowest Ready P50', ...pairs.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI], P50 ratio`), ...(hasSource ? ['against the source'] : [])],
+    [
+      'cohort',
+      'state',
+      'lowest Ready P50',
+      ...pairs.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI] rerun [interval], P50 ratio`),
+      ...(hasSource ? ['against the source'] : []),
+    ],
     rows,
     `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical).`,
   );

@@ -134,6 +134,9 @@ export const differencesColumns = [
   'verdict',
 ] as const;
 
+/** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
+export const launchDifferencesColumns = [...differencesColumns, 'rerun_low', 'rerun_high', 'cross_host_low', 'cross_host_high'] as const;
+
 export function differencesCsv(a: AnalysisResult): string {
   const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
     'median_difference',
@@ -159,6 +162,10 @@ export function differencesCsv(a: AnalysisResult): string {
     ms(d.sessionHighMs),
     differenceOrderEffect(a, d).length > 0,
     differenceVerdict(a, d).verdict,
+    ms(d.rerun?.lowMs ?? null),
+    ms(d.rerun?.highMs ?? null),
+    ms(d.replicates?.crossHost?.lowMs ?? null),
+    ms(d.replicates?.crossHost?.highMs ?? null),
   ]);
   for (const p of a.preparation ?? []) {
     rows.push([
@@ -185,9 +192,13 @@ export function differencesCsv(a: AnalysisResult): string {
       null,
       null,
       null,
+      null,
+      null,
+      null,
+      null,
     ]);
   }
-  return csv(differencesColumns, rows);
+  return csv(launchDifferencesColumns, rows);
 }
 
 export const provenanceColumns = ['kind', 'name', 'version', 'sha256', 'detail'] as const;

@@ -92,7 +92,9 @@ export function summaryAgainstCsv(
     const pair = /^(\S+) − (\S+), ms/.exec(h);
     if (!pair) return;
     for (const r of rows) {
-      const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?:, ×(\d+\.\d+))?/.exec(r[i]!);
+      const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?: rerun \[(-?\d+\.\d), (-?\d+\.\d)\])?(?: hosts -?\d+\.\d to -?\d+\.\d)?(?:, ×(\d+\.\d+))?/.exec(
+        r[i]!,
+      );
       if (!m) continue;
       const where = `${r[0]} ${r[1]} ${h}`;
       const row = diffs.find(
@@ -111,10 +113,14 @@ export function summaryAgainstCsv(
       const want = [Number(row['value']).toFixed(1), Number(row['low']).toFixed(1), Number(row['high']).toFixed(1)];
       if (want.join() !== [m[1], m[2], m[3]].join()) mismatches.push(`${where}: ${m.slice(1, 4).join(' ')} against ${want.join(' ')}`);
       if (m[4]) {
+        const rerun = [Number(row['rerun_low']).toFixed(1), Number(row['rerun_high']).toFixed(1)];
+        if (rerun.join() !== [m[4], m[5]].join()) mismatches.push(`${where}: rerun ${m[4]} ${m[5]} against ${rerun.join(' ')}`);
+      }
+      if (m[6]) {
         const p50 = (path: string): number =>
           Number(stats.find((x) => x['cohort'] === r[0] && x['state'] === r[1] && x['metric'] === 'ready' && x['path'] === path)?.['p50']);
         const ratio = p50(pair[1]!) / p50(pair[2]!);
-        if (m[4] !== ratio.toFixed(ratio >= 10 ? 1 : 2)) mismatches.push(`${where}: ratio ${m[4]} against ${ratio}`);
+        if (m[6] !== ratio.toFixed(ratio >= 10 ? 1 : 2)) mismatches.push(`${where}: ratio ${m[6]} against ${ratio}`);
       }
       checked++;
     }

@@ -1,0 +1,84 @@
+// Replicates from the archive (issue 28): archived runs of the default
+// experiment with the same sample-stage key pool as hosts → runs → sessions
+// → rounds, and every difference gets its rerun interval.
+import test from 'ava';
+import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import { readReplicates } from '../harness/analysis/read-replicates.js';
+import { readSamples } from '../harness/analysis/read-samples.js';
+import type { PipelineConfig } from '../harness/config/pipeline-config.js';
+import { projectRoot } from '../harness/process/project-root.js';
+import { hostKindDrift } from '../harness/stats/host-kind-drift.js';
+import importSamples from '../stages/import-samples.js';
+import { stageContext } from './helpers/stage-context.js';
+
+const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+const RUNS = join(projectRoot(), 'reports', 'lazy-startup', 'runs');
+const THIS = '2026-12-01-7b4874506693';
+const OTHER = '2026-12-01-7804b9079418';
+const record = JSON.parse(readFileSync(join(RUNS, THIS, 'run.json'), 'utf8')) as { stages: Record<string, { key: string; outputDigest: string }> };
+const sample = record.stages['sample']!;
+const rules = analysisRules({ bootstrap: { resamples: 400, seed: 'replicates-test' }, comparisons: [{ a: 'docker', b: 'lazy' }] });
+
+async function analyzeArchived(withReplicates: boolean): Promise<AnalysisResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'benchgraph-replicates-'));
+  try {
+    const out = join(dir, 'import-out');
+    await mkdir(out);
+    await importSamples.run(stageContext(dir, 'import', out, {}, {} as PipelineConfig, { file: join(RUNS, THIS, 'samples.csv') }));
+    const data = await readSamples(join(out, 'samples.duckdb'));
+    const replicates = withReplicates ? { host: 'h', folder: 'reports/lazy-startup/runs', runs: readReplicates(RUNS, sample) } : null;
+    return analyzeSamples(data, rules, null, null, replicates);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+let pooled: AnalysisResult;
+let single: AnalysisResult;
+test.before(async () => {
+  [pooled, single] = await Promise.all([analyzeArchived(true), analyzeArchived(false)]);
+});
+
+test('an archived run has as replicates the other runs with its sample key, not itself', (t) => {
+  t.deepEqual(
+    readReplicates(RUNS, sample).map((r) => r.id),
+    [OTHER],
+  );
+});
+
+test('with a replicate every difference has components over runs, sessions and rounds and the scope names the runs', (t) => {
+  t.is(pooled.rerun.source, 'replicates');
+  t.deepEqual(
+    pooled.rerun.runs.map((r) => r.id),
+    ['this run', OTHER],
+  );
+  t.true(pooled.differences.length > 0);
+  for (const d of pooled.differences) {
+    const runs = d.replicates!.components.find((c) => c.level === 'runs')!;
+    t.is(runs.units, 2, `${d.cohort} ${d.state} ${d.metric}`);
+    t.not(d.replicates!.components.find((c) => c.level === 'rounds')!.variance, null);
+  }
+  t.regex(pooled.rerun.figureSource, new RegExp(OTHER));
+});
+
+test('the rerun parts of analysis.json match schemas/analysis-rerun.schema.json, with and without replicates', async (t) => {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+  const validate = ajv.compile(JSON.parse(await readFile(join(projectRoot(), 'schemas', 'analysis-rerun.schema.json'), 'utf8')));
+  for (const a of [pooled, single]) t.true(validate(JSON.parse(JSON.stringify(a))), JSON.stringify(validate.errors));
+});
+
+test('one run: every rerun interval holds the 95% interval and the scope assumes the host-kind figure', (t) => {
+  t.is(single.rerun.source, 'host kind');
+  t.is(single.rerun.runLogVariance, hostKindDrift.runLogVariance);
+  for (const d of single.differences.filter((x) => x.lowMs !== null)) {
+    t.true(d.rerun!.lowMs < d.lowMs! && d.rerun!.highMs > d.highMs!, `${d.cohort} ${d.state} ${d.metric}`);
+    t.is(d.replicates, undefined);
+  }
+});
