@@ -52,6 +52,7 @@ export async function runHostCanary(o: CanaryOptions): Promise<() => { canary?: 
   const start = readHostCounters();
   const t0 = performance.now();
   let launches = 0;
+  const failures: string[] = [];
   let skipped: string | null = null;
   if (canaryJournaled(await o.journal.rows(), o.session)) skipped = 'an earlier attempt of this session journaled its canary';
   else {
@@ -72,8 +73,10 @@ export async function runHostCanary(o: CanaryOptions): Promise<() => { canary?: 
         });
         // A launch cut short by a signal is not a measurement.
         throwIfAborted(o.signal);
-        await o.journal.append(canaryRow(l, result, { experiment: o.experiment, session: o.session, host: hostName(), startedAt, previous }));
+        const row = canaryRow(l, result, { experiment: o.experiment, session: o.session, host: hostName(), startedAt, previous });
+        await o.journal.append(row);
         launches++;
+        if (row['ok'] !== true) failures.push(`${l.piece}: ${String(row['failure_reason'])}`);
         previous = l.piece;
       }
     } finally {
@@ -81,7 +84,9 @@ export async function runHostCanary(o: CanaryOptions): Promise<() => { canary?: 
     }
   }
   const wallMs = performance.now() - t0;
-  o.log(`session ${o.session}: host canary ${skipped ? `skipped (${skipped})` : `${launches} launches in ${(wallMs / 1000).toFixed(2)} s`}`);
+  o.log(
+    `session ${o.session}: host canary ${skipped ? `skipped (${skipped})` : `${launches} launches in ${(wallMs / 1000).toFixed(2)} s${failures.length ? `, ${failures.length} failed (first: ${failures[0]})` : ''}`}`,
+  );
   return () => ({ canary: { launches, wallMs, skipped, counters: hostCounterDelta(start, readHostCounters()) } });
 }
 
