@@ -181,3 +181,17 @@ test('with design.canary false the smoke pipeline journals no canary row and ana
   t.is(a.canary, undefined);
   t.notRegex(readFileSync(stageOutput(dir, 'report', 'report.md'), 'utf8'), /Host reference per session/);
 });
+
+test('merging a session file whose session already has a canary keeps the earliest attempt’s canary only', async (t) => {
+  await withJournal(async (journal, dir) => {
+    await runHostCanary(options(journal, dir, 1));
+    // A job that ran the same session again saw only its own file, so it journaled its canary once more (attempt 2).
+    const other = await SampleJournal.open(join(dir, 'job.duckdb'));
+    await runHostCanary(options(other, dir, 2));
+    await other.close();
+    const added = await journal.mergeFrom(join(dir, 'job.duckdb'));
+    t.is(added, 0);
+    const attempts = new Set((await journal.rows()).map((r) => String(r['launch_id']).split('.').at(-1)));
+    t.deepEqual([...attempts], ['a1']);
+  });
+});
