@@ -42,7 +42,7 @@ const commitSample: StageDefinition = {
   description:
     'docker commit on a naive-diff and a native-diff private engine over design.matrix, in independent sessions of balanced settled rounds: time, engine CPU, bytes read, layer size; change sets compared; compression step.',
   reads: ['experiment.name', 'design'],
-  extraCode: ['harness/launch/launcher.c'],
+  extraCode: ['harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
     const design = ctx.config.design;
     const cells = matrixCells((design.matrix ?? []) as MatrixBlock[]);

@@ -99,7 +99,7 @@ const effectsSample: StageDefinition = {
     'effects.rows',
     'artifacts',
   ],
-  extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c'],
+  extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
     const fx = effectsOf(ctx);
     const { requirements, records, runnable } = effectsPlan(ctx, ctx.log);

@@ -35,7 +35,7 @@ const restoreSweepSample: StageDefinition = {
   kind: 'restore-sweep-sample',
   description: 'gVisor restore of a checkpoint vs a fresh start of the same app, per heap size, cold and warm, in sessions of balanced rounds.',
   reads: ['experiment.name', 'design'],
-  extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c'],
+  extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
     const unmet = unmetOf(sandboxRequirements(), ['root', 'runsc', 'drop-caches']);
     if (unmet.length)

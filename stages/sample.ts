@@ -34,7 +34,7 @@ const sample: StageDefinition = {
     if (design) out['design'] = Object.fromEntries(Object.entries(design).filter(([k]) => k !== 'confirm'));
     return out;
   },
-  extraCode: ['harness/paths', 'harness/launch/launcher.c'],
+  extraCode: ['harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   services: true,
   async run(ctx) {
     const design = ctx.config.design;

@@ -90,13 +90,13 @@ test('confirmation adds exactly one session for exactly the undecided difference
   t.is(confirm.session, 4);
   t.deepEqual(confirm.visits, [{ cohort: 'echo', paths: ['direct', 'drift'] }]);
   t.deepEqual([...new Set(confirm.undecided.map((d) => `${d.cohort}: ${d.a} − ${d.b}`))], ['echo: drift − direct']);
-  // Session 4 is the only extra one, and every launch of it (preflight, warmup, formal) is of echo × {direct, drift}.
+  // Session 4 is the only extra one, and every launch of it (preflight, warmup, formal) is of echo × {direct, drift}; its host canary is the host's, of no path.
   const sessions = await sampleRows(dir, `SELECT DISTINCT session FROM samples ORDER BY 1`);
   t.deepEqual(
     sessions.map((s) => Number(s['session'])),
     [1, 2, 3, 4],
   );
-  const extra = await sampleRows(dir, `SELECT DISTINCT cohort, path, state FROM samples WHERE session = 4 ORDER BY ALL`);
+  const extra = await sampleRows(dir, `SELECT DISTINCT cohort, path, state FROM samples WHERE session = 4 AND phase <> 'canary' ORDER BY ALL`);
   t.deepEqual(cellsOf(extra), ['echo/direct/cold', 'echo/direct/warm', 'echo/drift/cold', 'echo/drift/warm']);
   const formal = await sampleRows(dir, `SELECT count(*) AS n, count(DISTINCT round) AS rounds FROM samples WHERE session = 4 AND phase = 'formal'`);
   t.deepEqual([Number(formal[0]!['n']), Number(formal[0]!['rounds'])], [3 * 2 * 2, 3]); // the design's 3 rounds of 2 paths × 2 states

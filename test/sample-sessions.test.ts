@@ -88,6 +88,15 @@ test('a run killed in the second session resumes there: the first session is kep
     ['1'],
     'session 1 ran whole in the first attempt',
   );
+  // The host canary of the interrupted session 2 was journaled before the kill; its resumption does not repeat it.
+  const canary = await sampleRows(dir, `SELECT session, count(*) AS n FROM samples WHERE phase = 'canary' GROUP BY ALL ORDER BY 1`);
+  t.deepEqual(
+    canary.map((c) => [Number(c['session']), Number(c['n'])]),
+    [
+      [1, 25],
+      [2, 25],
+    ],
+  );
 });
 
 test('import-samples keeps session and host columns and defaults them to 1 and unknown', async (t) => {

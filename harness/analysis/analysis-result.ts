@@ -1,6 +1,7 @@
 // The shape of analysis.json, written by the analyze stage and read by report.
 // Every duration is in milliseconds (fields ending in Ms), every count of bytes
 // in bytes; preparation costs keep the seconds of preparation.json.
+import type { CanaryResult } from './canary-statistics.js';
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
@@ -297,6 +298,8 @@ export interface AnalysisResult {
   confirmation?: ConfirmationInput;
   /** What every difference's rerun interval assumes (its between-run figure) and the replicates pooled. */
   rerun: RerunScope;
+  /** The host canary per session and over the run (analysis/canary-statistics.ts); absent when the samples hold no canary launch. */
+  canary?: CanaryResult;
 }
 
 /**

@@ -1,4 +1,5 @@
 // The pure analysis: from grouped sample data and the rules to analysis.json.
+import { canaryStatistics, type CanaryResult } from './canary-statistics.js';
 import { summarizeBytes } from '../stats/byte-summary.js';
 import { summarizeSorted } from '../stats/cell-summary.js';
 import { clusterSorted } from '../stats/cluster-rule.js';
@@ -193,7 +194,14 @@ export function analyzeWithParts(
     nextRun: recommendNextRun(planCells, data, rules, planned),
     ...(confirmation ? { confirmation } : {}),
     rerun: rerun.scope,
+    ...canaryOf(data, rules),
   };
+}
+
+/** analysis.json `canary`, present only when the samples hold canary launches. */
+function canaryOf(data: SampleData, rules: AnalysisRules): { canary?: CanaryResult } {
+  const c = canaryStatistics(data.canary ?? [], rules.bootstrap);
+  return c ? { canary: c } : {};
 }
 
 /** Median spawn-to-mark time of each phase mark in each cell, marks in their order of appearance. */

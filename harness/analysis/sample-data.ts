@@ -1,5 +1,6 @@
 // What the analysis needs from samples.duckdb, grouped and counted by DuckDB.
 // Reading is the effect (read-samples.ts); everything after it is pure.
+import type { CanaryLaunchRow } from './canary-statistics.js';
 
 export interface CellCount {
   cohort: string;
@@ -55,6 +56,8 @@ export interface SampleData {
   marks: MarkRow[];
   /** When each session's launches started (every phase), for the next run's costs; absent in data made without it. */
   sessionTimes?: SessionTimes[];
+  /** The host canary's launches (phase 'canary'); absent or empty when the samples have none. */
+  canary?: CanaryLaunchRow[];
 }
 
 /** The start times (ISO-8601, from started_at) of one session's first launch and of its first and last formal launch. */

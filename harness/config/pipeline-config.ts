@@ -96,6 +96,8 @@ export interface DesignSection {
   settle: SettleSection;
   /** MiB of the disk probe at each session's start and end; 0 for none. */
   disk_probe_mb: number;
+  /** The host canary at each session's start (harness/experiment/host-canary.ts); the schema defaults it to true. */
+  canary?: boolean;
   states: ('cold' | 'warm')[];
   /** One more session for exactly the differences the planned sessions leave undecided (harness/design/confirm-session.ts); the schema defaults it to false. */
   confirm?: boolean;

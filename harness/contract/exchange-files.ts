@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { HostNoise } from '../process/host-noise.js';
 import type { DiskProbe } from '../process/disk-probe.js';
 import type { HostFingerprint } from '../process/host-fingerprint.js';
+import type { HostCounterDelta } from '../process/host-counters.js';
 
 /** An OCI image in the pin stage's layout: single-layer when built by it, any number of layers when brought by the user. */
 export interface OciImagePin {
@@ -113,6 +114,20 @@ export interface SessionRecord {
   fingerprint?: HostFingerprint;
   /** Disk probes of the data folder's file system at the session's start and end (process/disk-probe.ts); absent in records written before them. */
   disk?: { start: DiskProbe; end: DiskProbe };
+  /** The host canary of the session (experiment/host-canary.ts); absent when design.canary is off and in records written before it. */
+  canary?: SessionCanary;
+}
+
+/** The host canary of one session: its launches (journaled as phase 'canary' rows), its cost, and the host's own counters from its start to the session's end. */
+export interface SessionCanary {
+  /** Canary launches this attempt journaled (0 when an earlier attempt of the session already had). */
+  launches: number;
+  /** Wall time of the canary, launch helper start to its close, ms. */
+  wallMs: number;
+  /** Why it did not run in this attempt, or null. */
+  skipped: string | null;
+  /** From the canary's start to the session's end. */
+  counters: HostCounterDelta;
 }
 
 /** host.json (effects-sample, observation): facts of the host that sampled, so a report never describes the host that renders it. */

@@ -38,7 +38,7 @@ export const sampleColumns: readonly SampleColumn[] = [
     pattern: /^[a-z][a-z0-9-]*$/,
     patternText: 'a condition name (a lowercase letter, then lowercase letters, digits and -)',
   }),
-  col('phase', 'string', 'VARCHAR', { ...req, enum: ['preflight', 'warmup', 'formal'] }),
+  col('phase', 'string', 'VARCHAR', { ...req, enum: ['preflight', 'warmup', 'formal', 'canary'] }),
   col('round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
   col('order_in_round', 'integer', 'INTEGER', { ...req, minimum: 0 }),
   col('launch_id', 'string', 'VARCHAR', req),

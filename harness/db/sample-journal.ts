@@ -100,6 +100,10 @@ export class SampleJournal {
     try {
       await this.db.exec('INSERT INTO phases SELECT * FROM other.phases WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
       await this.db.exec('INSERT INTO samples SELECT * FROM other.samples WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
+      // One host canary per session: a session run again elsewhere (a Slurm job sees only its own file) keeps its earliest attempt's.
+      await this.db.exec(
+        `DELETE FROM samples WHERE phase = 'canary' AND ${ATTEMPT_OF_LAUNCH_SQL} > (SELECT min(${ATTEMPT_OF_LAUNCH_SQL.replace('launch_id', 'c.launch_id')}) FROM samples c WHERE c.phase = 'canary' AND c.session = samples.session)`,
+      );
     } finally {
       await this.db.exec('DETACH other');
     }

@@ -13,6 +13,7 @@ import { runRounds } from '../experiment/run-rounds.js';
 import { dataFilesystem, deletionCarryoverRisk } from '../process/data-filesystem.js';
 import { sessionSteps } from '../experiment/session-steps.js';
 import type { SessionWork } from '../experiment/session-plan.js';
+import { sessionCanary } from '../experiment/host-canary.js';
 
 export type { SessionRecord };
 
@@ -48,6 +49,7 @@ export async function sampleSession(
   if (risk) ctx.log(`session ${id.session}: warning: ${risk}; \`pipeline doctor\` gives the remedy`);
   // Our own detached helpers (rclone, engine shims) live under the data folder or a private engine folder.
   const closeRecord = await startSessionRecord(id.session, id.attempt, [ctx.dataDir, '/bg-engine-'], { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
+  const canary = await sessionCanary(ctx, id.session, id.attempt, journal); // host reference before the first launch
   const perRound = (unit: string): number => (armsByUnit?.[unit]?.length ?? Object.keys(ctx.config.paths).length) * design.states.length;
   const preflightLaunches = preflight ? Object.keys(ctx.config.cohorts).reduce((n, c) => n + design.preflight * perRound(c), 0) : 0;
   const total = preflightLaunches + work.cohorts.reduce((n, w) => n + (design.warmup_rounds + w.rounds.length) * perRound(w.cohort), 0);
@@ -107,5 +109,5 @@ export async function sampleSession(
   }
   // The host fingerprint is read after the last launch, so it never runs between launches.
   const engine = Object.values(id.services.byId).find((s) => s.kind === 'docker-engine');
-  return await closeRecord(engine?.socket ?? null);
+  return { ...(await closeRecord(engine?.socket ?? null)), ...canary() };
 }

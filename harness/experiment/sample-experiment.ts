@@ -26,6 +26,7 @@ import { runRounds, type ArmVisit } from './run-rounds.js';
 import { remainingWork, type SessionWork } from './session-plan.js';
 import { startSessionRecord } from './session-record.js';
 import { sessionSteps, type RoundStep } from './session-steps.js';
+import { sessionCanary } from './host-canary.js';
 
 /** One visit as the adapter sees it: the round runner's visit and the stage's attempt. */
 export type AdapterVisit = ArmVisit & { attempt: number };
@@ -267,6 +268,7 @@ async function runSession(
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
   const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
+  const canary = await sessionCanary(ctx, w.session, attempt, journal); // host reference before the first launch
   const steps = stepsOfSession(ctx, adapter, w);
   const opened = await adapter.openSession(w.session, attempt, {
     append: async (rows) => {
@@ -325,5 +327,5 @@ async function runSession(
   } finally {
     await opened.close();
   }
-  return closeRecord();
+  return { ...(await closeRecord()), ...canary() };
 }

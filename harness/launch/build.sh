@@ -13,3 +13,6 @@ fi
 mkdir -p "$here/build"
 "$cc_bin" -O2 -Wall -o "$here/build/launcher.tmp" "$here/launcher.c"
 mv -f "$here/build/launcher.tmp" "$here/build/launcher"
+# The host canary (canary.c), static so that none of its pieces runs the dynamic loader.
+"$cc_bin" -O2 -Wall -static -o "$here/build/canary.tmp" "$here/canary.c"
+mv -f "$here/build/canary.tmp" "$here/build/canary"

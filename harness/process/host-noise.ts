@@ -155,7 +155,7 @@ export function parsePidStat(text: string): ProcessTicks {
 // ---- snapshot (effects) ----
 
 let clockTicks: number | null = null;
-function clockTicksPerSecond(): number {
+export function clockTicksPerSecond(): number {
   if (clockTicks === null) {
     try {
       clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;

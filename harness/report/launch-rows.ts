@@ -1,7 +1,9 @@
 // Every launch of samples.duckdb as a sample row (the columns of
 // schemas/sample.schema.json, all phases), in run order. The report publishes
 // them as samples.csv and draws the per-launch plots from them. Columns added
-// to the sample schema later (e.g. session, host) flow through unchanged.
+// to the sample schema later (e.g. session, host) flow through unchanged. The
+// host canary's launches (phase canary) are left out: they are the host's
+// reference, in analysis.json's canary section, not launches of a path.
 import { Database } from '../db/duckdb.js';
 import { sampleColumns, type SampleRow, type SampleValue } from '../db/sample-columns.js';
 
@@ -15,7 +17,7 @@ export async function readLaunchRows(file: string): Promise<SampleRow[]> {
       (await db.all(`SELECT column_name FROM information_schema.columns WHERE table_name = 'samples'`)).map((r) => String(r['column_name'])),
     );
     const cols = sampleColumns.filter((c) => present.has(c.name));
-    const rows = await db.all(`SELECT ${cols.map((c) => c.name).join(', ')} FROM samples ${runOrderSql}`);
+    const rows = await db.all(`SELECT ${cols.map((c) => c.name).join(', ')} FROM samples WHERE phase <> 'canary' ${runOrderSql}`);
     return rows.map((r) => {
       const out: SampleRow = {};
       for (const c of cols) out[c.name] = jsValue(r[c.name]);

@@ -8,6 +8,7 @@ import { fixed, grouped } from './format-number.js';
 import { sessionsDisagreeInSize } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
+import { canaryBlocks } from './canary-section.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -108,6 +109,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
       ),
     );
   }
+  appendix.push(...canaryBlocks(a, records, msDecimals));
   const plan = a.nextRun;
   if (!plan.reachable) {
     main.push(

@@ -18,7 +18,8 @@ export async function referenceReadSamples(file: string): Promise<SampleData> {
     const phases = await db.all(`
       SELECT cohort, phase, count(*) AS launches, count(*) FILTER (WHERE NOT ok) AS failures,
              count(DISTINCT round) AS rounds
-      FROM samples GROUP BY cohort, phase ORDER BY cohort, phase`);
+      FROM samples WHERE phase <> 'canary' GROUP BY cohort, phase ORDER BY cohort, phase`);
+    const canary = await db.all(`SELECT session, path, round, ok, completion_ms FROM samples WHERE phase = 'canary' ORDER BY session, round, order_in_round`);
     const cells = await db.all(`
       SELECT cohort, path, state, count(*) AS launches, count(*) FILTER (WHERE NOT ok) AS failures
       FROM samples WHERE phase = 'formal' GROUP BY cohort, path, state ORDER BY cohort, path, state`);
@@ -61,6 +62,13 @@ export async function referenceReadSamples(file: string): Promise<SampleData> {
              count(*) FILTER (WHERE phase = 'formal') AS formal_launches
       FROM samples GROUP BY session ORDER BY session`);
     return {
+      canary: canary.map((r) => ({
+        session: int(r['session']),
+        piece: str(r['path']),
+        repeat: int(r['round']),
+        ok: r['ok'] === true,
+        completionMs: r['completion_ms'] === null || r['completion_ms'] === undefined ? null : Number(r['completion_ms']),
+      })),
       sessionTimes: sessionTimes.map((r) => ({
         session: int(r['session']),
         firstStartedAt: str(r['first_started_at']),
