@@ -4,12 +4,13 @@
 // the run's executor and `run` does not load audit or gc.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadPipeline } from '../config/load-pipeline.js';
+import { loadPipelineCached } from '../config/config-cache.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
 import { acquireDataLock } from '../engine/data-lock.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
 import { mountDataImage } from '../process/data-image.js';
+import { privateCacheFolder } from '../process/private-cache-folder.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
 
@@ -20,10 +21,14 @@ const COMMON: FlagSpec = {
   json: { kind: 'boolean', help: 'print JSON instead of text' },
 };
 
-/** Loads the pipeline and opens its data folder (mounting its image when data.filesystem asks; unmounted by the cleanup at exit). */
-function load(flags: Record<string, unknown>): { config: PipelineConfig; dataDir: string } {
+/**
+ * Loads the pipeline (through the config cache: config-cache.ts) and opens its data folder
+ * (mounting its image when data.filesystem asks; unmounted by the cleanup at exit).
+ */
+async function load(flags: Record<string, unknown>): Promise<{ config: PipelineConfig; dataDir: string }> {
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
-  const config = loadPipeline(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() });
+  const cacheDir = process.env['BENCHGRAPH_CONFIG_CACHE'] === '0' ? null : privateCacheFolder('config');
+  const { config } = await loadPipelineCached(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() }, cacheDir);
   const dataDir = dataDirOf(flags);
   mountDataImage(dataDir, config.data?.filesystem, log);
   return { config, dataDir };
@@ -54,7 +59,7 @@ export const runCommand: CliCommand = {
     'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const executor = flags['executor'];
     if (executor !== undefined) {
       if (executor !== 'local' && executor !== 'slurm')
@@ -100,7 +105,7 @@ export const statusCommand: CliCommand = {
   about: 'Lists every stage as fresh, STALE or INTERRUPTED (a run of its key stopped part way) with the reasons, without running anything.',
   flags: COMMON,
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const { pipelineStatus } = await import('../engine/pipeline-status.js');
     const status = await pipelineStatus(config, dataDir);
     if (flags['json']) {
@@ -122,7 +127,7 @@ export const auditCommand: CliCommand = {
   about: 'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.',
   flags: COMMON,
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const { auditPipeline } = await import('../engine/audit.js');
     const result = await auditPipeline(config, dataDir);
     if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
@@ -142,7 +147,7 @@ export const gcCommand: CliCommand = {
     'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
   flags: { ...COMMON, 'dry-run': { kind: 'boolean', help: 'list what would go and how many bytes, remove nothing' } },
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const file = config.file;
     const [{ garbageCollect }, { formatGc }] = await Promise.all([import('../engine/garbage-collect.js'), import('../engine/gc-summary.js')]);
     const release = acquireDataLock(dataDir);
@@ -166,7 +171,7 @@ export const showCommand: CliCommand = {
   run: async ({ flags, positional }) => {
     const id = positional[0];
     if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const [{ readLock }, { Store }] = await Promise.all([import('../engine/lock-file.js'), import('../engine/store.js')]);
     const lock = readLock(config.file);
     const entry = lock?.stages[id];
