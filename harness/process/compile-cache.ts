@@ -101,7 +101,8 @@ export function installCompileCache(): void {
   if (!dir) return;
   stats.folder = dir;
   const file = join(dir, 'cjs.bin');
-  const entries = readCache(file);
+  // Read on the first cacheable module: a command that loads none (a no-op run or status, whose config is cached) does not read it.
+  let entries: Map<string, Entry> | null = null;
   const fresh: { name: string; sha256: string; script: Script }[] = [];
   const proto = (Module as unknown as { prototype: { _compile: Compile } }).prototype;
   const original = proto._compile;
@@ -109,6 +110,7 @@ export function installCompileCache(): void {
   proto._compile = function (this: InternalModule, content: string, filename: string): unknown {
     if (!cacheable(filename)) return original.call(this, content, filename);
     const sha256 = createHash('sha256').update(content).digest('hex');
+    entries ??= readCache(file);
     const hit = entries.get(filename);
     const script = new Script(wrap(content), {
       filename,
@@ -130,7 +132,7 @@ export function installCompileCache(): void {
     return fn.call(this.exports, this.exports, require, this, filename, dirname(filename));
   };
   process.once('exit', () => {
-    if (fresh.length === 0) return;
+    if (fresh.length === 0 || !entries) return;
     try {
       for (const f of fresh) entries.set(f.name, { sha256: f.sha256, data: f.script.createCachedData() });
       writeCache(file, entries);
