@@ -9,7 +9,6 @@ import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
 import { acquireDataLock } from '../engine/data-lock.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
-import { mountDataImage } from '../process/data-image.js';
 import { privateCacheFolder } from '../process/private-cache-folder.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
@@ -30,7 +29,8 @@ async function load(flags: Record<string, unknown>): Promise<{ config: PipelineC
   const cacheDir = process.env['BENCHGRAPH_CONFIG_CACHE'] === '0' ? null : privateCacheFolder('config');
   const { config } = await loadPipelineCached(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() }, cacheDir);
   const dataDir = dataDirOf(flags);
-  mountDataImage(dataDir, config.data?.filesystem, log);
+  const filesystem = config.data?.filesystem;
+  if (filesystem) (await import('../process/data-image.js')).mountDataImage(dataDir, filesystem, log);
   return { config, dataDir };
 }
 
