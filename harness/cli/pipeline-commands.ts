@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import { loadPipelineCached } from '../config/config-cache.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
-import { acquireDataLock } from '../engine/data-lock.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
 import { privateCacheFolder } from '../process/private-cache-folder.js';
 import type { CliCommand } from './cli-command.js';
@@ -66,7 +65,11 @@ export const runCommand: CliCommand = {
         throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
       config.executor = { ...config.executor, kind: executor };
     }
-    const [{ runPipeline }, { diskFullFailure }] = await Promise.all([import('../engine/run-pipeline.js'), import('../engine/disk-full.js')]);
+    const [{ runPipeline }, { diskFullFailure }, { acquireDataLock }] = await Promise.all([
+      import('../engine/run-pipeline.js'),
+      import('../engine/disk-full.js'),
+      import('../engine/data-lock.js'),
+    ]);
     const release = acquireDataLock(dataDir);
     try {
       const outcomes = await runPipeline(config, {
@@ -149,7 +152,11 @@ export const gcCommand: CliCommand = {
   run: async ({ flags }) => {
     const { config, dataDir } = await load(flags);
     const file = config.file;
-    const [{ garbageCollect }, { formatGc }] = await Promise.all([import('../engine/garbage-collect.js'), import('../engine/gc-summary.js')]);
+    const [{ garbageCollect }, { formatGc }, { acquireDataLock }] = await Promise.all([
+      import('../engine/garbage-collect.js'),
+      import('../engine/gc-summary.js'),
+      import('../engine/data-lock.js'),
+    ]);
     const release = acquireDataLock(dataDir);
     try {
       const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
