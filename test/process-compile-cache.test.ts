@@ -47,8 +47,8 @@ test('the second start compiles yaml and the validators from the cache the first
 test('a cache folder that others may write to is not used', (t) => {
   const tmp = tempDir('bg-compile-cache-open-');
   const uid = process.getuid?.() ?? 0;
-  mkdirSync(join(tmp, `benchgraph-compile-cache-${uid}`), { recursive: true });
-  chmodSync(join(tmp, `benchgraph-compile-cache-${uid}`), 0o777);
+  mkdirSync(join(tmp, `benchgraph-cache-${uid}`), { recursive: true });
+  chmodSync(join(tmp, `benchgraph-cache-${uid}`), 0o777);
   const r = start(tmp);
   t.is(r.stats.folder, null);
   t.is(r.stats.hits + r.stats.misses, 0);

@@ -4,12 +4,11 @@
 // the run's executor and `run` does not load audit or gc.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadPipeline } from '../config/load-pipeline.js';
+import { loadPipelineCached } from '../config/config-cache.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
-import { acquireDataLock } from '../engine/data-lock.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
-import { mountDataImage } from '../process/data-image.js';
+import { privateCacheFolder } from '../process/private-cache-folder.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
 
@@ -20,12 +19,17 @@ const COMMON: FlagSpec = {
   json: { kind: 'boolean', help: 'print JSON instead of text' },
 };
 
-/** Loads the pipeline and opens its data folder (mounting its image when data.filesystem asks; unmounted by the cleanup at exit). */
-function load(flags: Record<string, unknown>): { config: PipelineConfig; dataDir: string } {
+/**
+ * Loads the pipeline (through the config cache: config-cache.ts) and opens its data folder
+ * (mounting its image when data.filesystem asks; unmounted by the cleanup at exit).
+ */
+async function load(flags: Record<string, unknown>): Promise<{ config: PipelineConfig; dataDir: string }> {
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
-  const config = loadPipeline(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() });
+  const cacheDir = process.env['BENCHGRAPH_CONFIG_CACHE'] === '0' ? null : privateCacheFolder('config');
+  const { config } = await loadPipelineCached(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() }, cacheDir);
   const dataDir = dataDirOf(flags);
-  mountDataImage(dataDir, config.data?.filesystem, log);
+  const filesystem = config.data?.filesystem;
+  if (filesystem) (await import('../process/data-image.js')).mountDataImage(dataDir, filesystem, log);
   return { config, dataDir };
 }
 
@@ -54,14 +58,18 @@ export const runCommand: CliCommand = {
     'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const executor = flags['executor'];
     if (executor !== undefined) {
       if (executor !== 'local' && executor !== 'slurm')
         throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
       config.executor = { ...config.executor, kind: executor };
     }
-    const [{ runPipeline }, { diskFullFailure }] = await Promise.all([import('../engine/run-pipeline.js'), import('../engine/disk-full.js')]);
+    const [{ runPipeline }, { diskFullFailure }, { acquireDataLock }] = await Promise.all([
+      import('../engine/run-pipeline.js'),
+      import('../engine/disk-full.js'),
+      import('../engine/data-lock.js'),
+    ]);
     const release = acquireDataLock(dataDir);
     try {
       const outcomes = await runPipeline(config, {
@@ -100,7 +108,7 @@ export const statusCommand: CliCommand = {
   about: 'Lists every stage as fresh, STALE or INTERRUPTED (a run of its key stopped part way) with the reasons, without running anything.',
   flags: COMMON,
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const { pipelineStatus } = await import('../engine/pipeline-status.js');
     const status = await pipelineStatus(config, dataDir);
     if (flags['json']) {
@@ -128,7 +136,7 @@ export const auditCommand: CliCommand = {
   },
   run: async ({ flags }) => {
     if (typeof flags['remote'] === 'string') return (await import('../store/remote-audit-command.js')).auditRemote(flags);
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const { auditPipeline } = await import('../engine/audit.js');
     const result = await auditPipeline(config, dataDir);
     if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
@@ -148,9 +156,13 @@ export const gcCommand: CliCommand = {
     'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
   flags: { ...COMMON, 'dry-run': { kind: 'boolean', help: 'list what would go and how many bytes, remove nothing' } },
   run: async ({ flags }) => {
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const file = config.file;
-    const [{ garbageCollect }, { formatGc }] = await Promise.all([import('../engine/garbage-collect.js'), import('../engine/gc-summary.js')]);
+    const [{ garbageCollect }, { formatGc }, { acquireDataLock }] = await Promise.all([
+      import('../engine/garbage-collect.js'),
+      import('../engine/gc-summary.js'),
+      import('../engine/data-lock.js'),
+    ]);
     const release = acquireDataLock(dataDir);
     try {
       const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
@@ -172,7 +184,7 @@ export const showCommand: CliCommand = {
   run: async ({ flags, positional }) => {
     const id = positional[0];
     if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
-    const { config, dataDir } = load(flags);
+    const { config, dataDir } = await load(flags);
     const [{ readLock }, { Store }] = await Promise.all([import('../engine/lock-file.js'), import('../engine/store.js')]);
     const lock = readLock(config.file);
     const entry = lock?.stages[id];

@@ -2,6 +2,7 @@
 // a time). Each rule looks at the whole config and returns its findings; every
 // finding is reported, each at its place, up to a limit.
 import type { Finding, Rule, RuleContext } from './rule-types.js';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError, UserErrors } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
@@ -142,8 +143,13 @@ const RULES: readonly Rule[] = [
   comparisonRules,
 ];
 
-export function checkCrossRules(src: YamlSource, value: Record<string, unknown>, knownKinds: ReadonlySet<string>): void {
-  const ctx: RuleContext = { pipelineDir: dirname(resolve(src.file)), written: (path) => src.doc.hasIn(path) };
+export function checkCrossRules(
+  src: YamlSource,
+  value: Record<string, unknown>,
+  knownKinds: ReadonlySet<string>,
+  exists: (path: string) => boolean = existsSync,
+): void {
+  const ctx: RuleContext = { pipelineDir: dirname(resolve(src.file)), written: (path) => src.doc.hasIn(path), exists };
   const errors = RULES.flatMap((rule) => rule(value, knownKinds, ctx)).map((f) => {
     const pos = positionOf(src, f.path, false);
     const key = f.path

@@ -1,7 +1,6 @@
 // Cross-key rules of artifacts.images: which keys each image kind takes, the
 // ones it needs, a registry reference pinned by digest, plain HTTP only on
 // loopback, and an archive or layout that exists where the file says.
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Finding, Rule } from './rule-types.js';
 import { isLoopbackHost, referenceDigest, referenceHost } from './image-reference.js';
@@ -63,7 +62,7 @@ export const imageKeyRules: Rule = (value, _kinds, ctx) => {
       if (!spec.allowed.includes(key) || typeof rel !== 'string') continue;
       const abs = isAbsolute(rel) ? rel : resolve(ctx.pipelineDir, rel);
       const want = key === 'path' ? join(abs, 'index.json') : abs;
-      if (!existsSync(want))
+      if (!ctx.exists(want))
         out.push({
           path: at(key),
           message: key === 'path' ? `no OCI layout at ${abs} (no index.json)` : `no such file: ${abs}`,

@@ -1,7 +1,7 @@
 // Loads a pipeline file in three steps: YAML with positions, JSON Schema with
 // defaults, then cross-key rules. Returns a PipelineConfig or throws a
 // UserError naming file, line, column and key.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseYamlSource } from './yaml-source.js';
@@ -15,22 +15,33 @@ export interface LoadOptions {
   sets?: readonly string[];
   /** Stage kinds available (file names in stages/). */
   knownKinds: ReadonlySet<string>;
+  /** When given, every file-existence question the rules asked is recorded here (path -> answer). */
+  existsAnswers?: Map<string, boolean>;
 }
 
 export function loadPipeline(file: string, options: LoadOptions): PipelineConfig {
+  return loadPipelineText(file, readPipelineFile(file), options);
+}
+
+/** The pipeline file's text, or a UserError naming it. */
+export function readPipelineFile(file: string): string {
   const abs = resolve(file);
-  const shown = relative(process.cwd(), abs) || abs;
-  let text: string;
   try {
-    text = readFileSync(abs, 'utf8');
+    return readFileSync(abs, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(
       code === 'ENOENT' ? 'no such pipeline file' : `cannot read pipeline file (${code})`,
-      { file: shown },
+      { file: relative(process.cwd(), abs) || abs },
       'pass the file with -f FILE or run from the folder holding pipeline.yaml',
     );
   }
+}
+
+/** Steps 1 to 3 on the text of the pipeline file `file`. */
+export function loadPipelineText(file: string, text: string, options: LoadOptions): PipelineConfig {
+  const abs = resolve(file);
+  const shown = relative(process.cwd(), abs) || abs;
   const src = parseYamlSource(shown, text);
   if (src.value === null || typeof src.value !== 'object' || Array.isArray(src.value)) {
     throw new UserError('the pipeline file must be a mapping of sections', { file: shown, line: 1, col: 1 }, 'start with experiment: and stages:');
@@ -47,7 +58,13 @@ export function loadPipeline(file: string, options: LoadOptions): PipelineConfig
     throw blameSet(e, options.sets);
   }
   const stages = value['stages'] as { id: string; uses: string; needs: string[]; with: Record<string, unknown> }[];
-  checkCrossRules(setSrc, value, options.knownKinds);
+  const answers = options.existsAnswers;
+  const exists = (path: string): boolean => {
+    const yes = existsSync(path);
+    answers?.set(path, yes);
+    return yes;
+  };
+  checkCrossRules(setSrc, value, options.knownKinds, exists);
   stages.forEach((s, i) => validateStageParams(setSrc, i, s.uses, s.with));
   return { ...(value as unknown as Omit<PipelineConfig, 'file'>), file: abs } as PipelineConfig;
 }

@@ -12,6 +12,8 @@ export interface Finding {
 export interface RuleContext {
   pipelineDir: string;
   written: (path: readonly (string | number)[]) => boolean;
+  /** Whether a file or folder exists (the only file-system question a rule asks; the config cache records the answers). */
+  exists: (path: string) => boolean;
 }
 
 export type Rule = (value: Record<string, unknown>, knownKinds: ReadonlySet<string>, ctx: RuleContext) => Finding[];

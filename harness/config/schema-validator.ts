@@ -3,12 +3,10 @@
 // from schemas/*.schema.json and schemas/stages/<kind>.schema.json; the first
 // error becomes a UserError that names file, line, column and key.
 import { createRequire } from 'node:module';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { UserError } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
-import { projectRoot, schemasDir } from '../process/project-root.js';
+import { validatorsFile } from './validators-file.js';
 import { SECTIONS } from './schema-ids.js';
 
 interface Validate {
@@ -21,14 +19,7 @@ let validators: Record<string, Validate> | null = null;
 /** The validators compiled at build time (dist/schemas/validators.cjs). */
 function compiled(): Record<string, Validate> {
   if (validators) return validators;
-  const file = join(projectRoot(), 'dist', 'schemas', 'validators.cjs');
-  if (!existsSync(file)) throw new Error(`${file} is missing: run 'npm run build'`);
-  const dir = schemasDir();
-  const sources = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'stages')).map((f) => join(dir, 'stages', f))].filter((f) =>
-    f.endsWith('.json'),
-  );
-  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
-  if (statSync(file).mtimeMs + 1 < newest) throw new UserError('the compiled schemas are older than schemas/', { file }, "run 'npm run build'");
+  const file = validatorsFile();
   validators = createRequire(import.meta.url)(file) as Record<string, Validate>;
   return validators;
 }

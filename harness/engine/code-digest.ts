@@ -51,6 +51,8 @@ export class CodeDigester {
   private cache: CacheFile;
   private dirty = false;
   private readonly stageMemo = new Map<string, Record<string, string>>();
+  /** Entries this command already looked at: a module several stages import is stat'ed once. */
+  private readonly seen = new Map<string, FileEntry>();
 
   constructor(private readonly cacheFile: string | null) {
     this.cache = { format: DIGEST_FORMAT, files: {} };
@@ -105,6 +107,14 @@ export class CodeDigester {
   }
 
   private entry(abs: string): FileEntry {
+    const known = this.seen.get(abs);
+    if (known) return known;
+    const entry = this.lookUp(abs);
+    this.seen.set(abs, entry);
+    return entry;
+  }
+
+  private lookUp(abs: string): FileEntry {
     const st = statSync(abs);
     const hit = this.cache.files[abs];
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;

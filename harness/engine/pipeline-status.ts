@@ -9,7 +9,7 @@ import { relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { readLock } from './lock-file.js';
 import { planRun } from './plan-run.js';
-import { planContext } from './run-pipeline.js';
+import { planContext } from './plan-context.js';
 import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 

@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
-import type { StageDefinition, StageInput } from '../contract/stage.js';
+import type { StageInput } from '../contract/stage.js';
 import { folderDigest } from '../digest/merkle.js';
 import { onCleanup, shutdownSignal } from '../process/cleanup.js';
 import { removeScratch } from '../process/safe-remove.js';
@@ -23,11 +23,13 @@ import { withoutStagePrefix } from './stage-log-line.js';
 import { startServiceSession, type ServiceSession } from '../services/service-session.js';
 import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
-import { inspectFrozenSync } from './frozen-check.js';
+import { planContext } from './plan-context.js';
 import { CheckFailed } from '../errors.js';
 import { projectDirOf, publishStage } from './publish-stage.js';
 
 export { projectDirOf };
+
+export { planContext };
 
 export type StageAction = 'ran' | 'reused' | 'skipped' | 'would-run' | 'would-reuse';
 
@@ -74,23 +76,6 @@ function refuseDirtyPublish(config: PipelineConfig, ctx: PlanContext, plan: read
     { file: config.file },
     'commit the changes, or pass --allow-dirty (the report then says the commit had uncommitted changes)',
   );
-}
-
-/**
- * Loads every stage kind the pipeline uses and binds the store: what planRun
- * needs. The store is read through the frozen check (frozen-check.ts): a
- * corrupted frozen output reads as absent and is listed in `corrupt`.
- */
-export async function planContext(config: PipelineConfig, store: Store, registry: StageRegistry): Promise<PlanContext & { corrupt: Map<string, string> }> {
-  const definitions = new Map<string, StageDefinition>();
-  for (const s of config.stages) if (!definitions.has(s.uses)) definitions.set(s.uses, await registry.load(s.uses));
-  const corrupt = new Map<string, string>(); // kind/key -> what is wrong
-  const readManifest = (kind: string, key: string) => {
-    const s = inspectFrozenSync(store, kind, key);
-    if (s.state === 'corrupt') corrupt.set(`${kind}/${key}`, `${relative(process.cwd(), s.file) || s.file} ${s.problem}`);
-    return s.state === 'intact' ? s.manifest : null;
-  };
-  return { config, definitions, code: (def) => registry.code(def), readManifest, corrupt };
 }
 
 /** A stage about to be planned over a corrupted frozen output is refused, unless --force rebuilds it. */

@@ -30,11 +30,13 @@ const loaded = new Map<string, StageDefinition>();
 /** The project's stages; code digests cached under `<dataDir>/cache/` (none when dataDir is null). */
 export function projectStageRegistry(dataDir: string | null): StageRegistry {
   const digester = new CodeDigester(dataDir ? join(dataDir, 'cache', 'code-digests.json') : null);
+  /** Sources this registry found not newer than their build: a module several stages import is checked once per command. */
+  const builtChecked = new Set<string>();
   return {
     load: loadStage,
     code: (def) => {
       const code = digester.stageDigests(def.kind, def.extraCode ?? []);
-      assertBuilt(code);
+      assertBuilt(code, builtChecked);
       return code;
     },
     close: () => digester.save(),
@@ -59,14 +61,15 @@ async function loadStage(kind: string): Promise<StageDefinition> {
  * Keys hash the compiled JavaScript that runs; a source newer than its build
  * would run old code while the user believes the edit is in effect.
  */
-function assertBuilt(code: Record<string, string>): void {
+function assertBuilt(code: Record<string, string>, builtChecked: Set<string>): void {
   const root = projectRoot();
   for (const rel of Object.keys(code)) {
-    if (!rel.endsWith('.ts')) continue;
+    if (!rel.endsWith('.ts') || builtChecked.has(rel)) continue;
     const source = join(root, rel);
     const built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
     if (existsSync(source) && statSync(built).mtimeMs + 1 < statSync(source).mtimeMs) {
       throw new UserError(`the build is older than ${rel}`, { file: rel }, "run 'npm run build' so the code that runs is the code you edited");
     }
+    builtChecked.add(rel);
   }
 }

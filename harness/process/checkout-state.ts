@@ -3,6 +3,8 @@
 // reports/ and lock files) does not make a checkout dirty: a rerun after a
 // publish is still the same commit's.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export interface CheckoutState {
   /** The work tree's top folder. */
@@ -25,8 +27,22 @@ const git = (args: string[], cwd: string): string | null => {
 /** Outputs of runs: published report folders and lock files. */
 const isRunOutput = (path: string): boolean => path.startsWith('reports/') || path.includes('/reports/') || path.endsWith('.lock');
 
+/**
+ * Whether git could find a repository from `dir`: a `.git` entry in it or a
+ * folder above, or GIT_DIR set. Without one, git answers "not a repository",
+ * so its start (a fork and exec) is saved.
+ */
+function mayBeInRepository(dir: string): boolean {
+  if (process.env['GIT_DIR'] !== undefined) return true;
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
 /** null when `dir` is not in a git work tree (or git is missing). */
 export function checkoutState(dir: string): CheckoutState | null {
+  if (!mayBeInRepository(dir)) return null;
   const root = git(['rev-parse', '--show-toplevel'], dir)?.trim();
   const sha = root ? git(['rev-parse', 'HEAD'], root)?.trim() : null;
   if (!root || !sha || !/^[0-9a-f]{40}$/.test(sha)) return null;

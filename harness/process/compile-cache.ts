@@ -12,11 +12,11 @@
 // cached data is trusted by V8 as compiled code. Any failure to read or
 // write it only costs the compilation it would have saved.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { privateCacheFolder } from './private-cache-folder.js';
 
 interface Entry {
   sha256: string;
@@ -34,19 +34,6 @@ type Compile = (this: InternalModule, content: string, filename: string) => unkn
 /** Files of these folders are cached: project packages and the build's CommonJS output, never arbitrary code. */
 function cacheable(filename: string): boolean {
   return /\/node_modules\/(yaml|ajv|fast-deep-equal|fast-uri|json-schema-traverse)\//.test(filename) || /\/dist\/schemas\/[^/]+\.cjs$/.test(filename);
-}
-
-function privateFolder(): string | null {
-  const uid = process.getuid?.() ?? 0;
-  const dir = join(tmpdir(), `benchgraph-compile-cache-${uid}`, `${process.version}-${process.arch}`);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const parent = statSync(dirname(dir));
-    if (parent.uid !== uid || (parent.mode & 0o077) !== 0) return null;
-    return dir;
-  } catch {
-    return null;
-  }
 }
 
 /** Serialized: [u32 count] then per entry [u32 name][name][32 sha][u32 data][data]. */
@@ -110,11 +97,12 @@ export function compileCacheStats(): { hits: number; misses: number; rejected: n
 export function installCompileCache(): void {
   if (installed || process.env['BENCHGRAPH_COMPILE_CACHE'] === '0') return;
   installed = true;
-  const dir = privateFolder();
+  const dir = privateCacheFolder(`compile-${process.version}-${process.arch}`);
   if (!dir) return;
   stats.folder = dir;
   const file = join(dir, 'cjs.bin');
-  const entries = readCache(file);
+  // Read on the first cacheable module: a command that loads none (a no-op run or status, whose config is cached) does not read it.
+  let entries: Map<string, Entry> | null = null;
   const fresh: { name: string; sha256: string; script: Script }[] = [];
   const proto = (Module as unknown as { prototype: { _compile: Compile } }).prototype;
   const original = proto._compile;
@@ -122,6 +110,7 @@ export function installCompileCache(): void {
   proto._compile = function (this: InternalModule, content: string, filename: string): unknown {
     if (!cacheable(filename)) return original.call(this, content, filename);
     const sha256 = createHash('sha256').update(content).digest('hex');
+    entries ??= readCache(file);
     const hit = entries.get(filename);
     const script = new Script(wrap(content), {
       filename,
@@ -143,7 +132,7 @@ export function installCompileCache(): void {
     return fn.call(this.exports, this.exports, require, this, filename, dirname(filename));
   };
   process.once('exit', () => {
-    if (fresh.length === 0) return;
+    if (fresh.length === 0 || !entries) return;
     try {
       for (const f of fresh) entries.set(f.name, { sha256: f.sha256, data: f.script.createCachedData() });
       writeCache(file, entries);
