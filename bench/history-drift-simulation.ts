@@ -5,7 +5,7 @@
 // sd RUN_SD; per run and cell a deviation with sd CELL_SD; per session a
 // deviation with sd SESSION_SD (so a run's level of a cell varies by
 // √(CELL_SD² + SESSION_SD²/3) around the run's factor). The figures are those
-// of harness/stats/between-run-variation.ts (shared factor ×1.14 between one
+// of harness/stats/host-kind-drift.ts (shared factor ×1.14 between one
 // same-key pair: sd 0.10; cells around it 0.026) and of the same-host
 // replicates (ratio of differences median ×0.99 [0.85, 1.10], which a cell sd
 // of 0.05 covers: the "wide" rows). Scenarios:

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { KNOWN_DF, levelSteps, pooledSpread, type LevelSeries, type Spread } from '../harness/history/change-points.js';
 import { runDrift } from '../harness/history/run-drift.js';
-import { CELL_LOG_SD } from '../harness/stats/between-run-variation.js';
+import { CELL_LOG_SD } from '../harness/stats/host-kind-drift.js';
 
 const hostKind = (): Spread => ({ sd: CELL_LOG_SD, df: KNOWN_DF, source: 'host-kind', runs: [] });
 const series = (levels: number[], sessions = 3): LevelSeries => ({ levels: levels.map(Math.log), sessions: levels.map(() => sessions) });

@@ -6,7 +6,7 @@
 // of the cell (largest / smallest session median, `cell_session_spread` of
 // sessions.csv), used only from MIN_SPREAD_SESSIONS or more sessions; R the
 // between-run tolerance of a cell's ratio, exp(1.96 · √2 · CELL_LOG_SD), from
-// the host-kind figure (stats/between-run-variation.ts): how far a rerun's cell
+// the host-kind figure (stats/host-kind-drift.ts): how far a rerun's cell
 // may land from the baseline's once the shared factor is out. A cell is within
 // when its ratio candidate / baseline, divided by the common factor F, lies in
 // [1/T, T]; a cell outside is a path-specific move, found whatever F is.
@@ -17,7 +17,7 @@
 //   median ratio: (a/b)_C / (a/b)_B lies within exp(± √(ln² T_a + ln² T_b))
 //     (the factor cancels in a ratio).
 // Without the values or the baseline P50s the magnitude is not estimated.
-import { CELL_LOG_SD } from '../stats/between-run-variation.js';
+import { CELL_LOG_SD } from '../stats/host-kind-drift.js';
 
 /** The session spread counts toward a tolerance only from this many sessions: two session medians say little of the spread (×1.31 "within", ×0.84 "not held" were seen with two). */
 export const MIN_SPREAD_SESSIONS = 3;

@@ -11,7 +11,7 @@
 // runs of the segment (runs with the same sample-stage key on the same side of
 // k: what differs between them is run-to-run variation, by construction), or,
 // with no replicate there,
-// the documented host-kind figure (harness/stats/between-run-variation.ts),
+// the documented host-kind figure (harness/stats/host-kind-drift.ts),
 // taken as known. Each side needs MIN_SIDE_SESSIONS sessions in all.
 // The scan is binary segmentation: a segment's step is located where it
 // explains most of the segment's spread, and is a step when its two-sided

@@ -6,7 +6,7 @@ import { describeInputs } from './attribution.js';
 import type { History, ReportedChange, SharedShift } from './build-history.js';
 import { MIN_SIDE_SESSIONS, SIGNIFICANCE, type Spread } from './change-points.js';
 import { MIN_FACTOR_CELLS } from './run-drift.js';
-import { BETWEEN_RUN_SOURCE } from '../stats/between-run-variation.js';
+import { BETWEEN_RUN_SOURCE } from '../stats/host-kind-drift.js';
 
 const pct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${fixed((ratio - 1) * 100, 0)}%`;
 const figure = (v: number | null, unit: string): string => (v === null ? '–' : unit === 'bytes' ? fixed(v, 0) : fixed(v, 1));

@@ -14,9 +14,9 @@
 // key and the same side of the step, each group around its own mean, so the
 // step never measures itself), pooled over groups (and, for the residuals,
 // over cells), else the host-kind figures of
-// harness/stats/between-run-variation.ts. Never from the sessions of one run.
+// harness/stats/host-kind-drift.ts. Never from the sessions of one run.
 import { median } from '../stats/quantile.js';
-import { CELL_LOG_SD, RUN_FACTOR_LOG_SD } from '../stats/between-run-variation.js';
+import { CELL_LOG_SD, RUN_FACTOR_LOG_SD } from '../stats/host-kind-drift.js';
 import { KNOWN_DF, candidateCount, levelSteps, pooledSpread, runLevel, smallestStep, type CellChange, type LevelSeries, type Spread } from './change-points.js';
 
 /** A shared factor needs this many cells: with two, one cell's move is half the factor. */
