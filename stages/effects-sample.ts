@@ -96,6 +96,8 @@ const effectsSample: StageDefinition = {
     'design.settle',
     'design.disk_probe_mb',
     'design.timeout_s',
+    'design.adaptive',
+    'design.canary',
     'effects.rows',
     'artifacts',
   ],

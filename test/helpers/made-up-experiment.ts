@@ -15,7 +15,9 @@ import { stageContext } from './stage-context.js';
 export function madeUpContext(root: string, adaptive: Record<string, unknown>): StageContext {
   const outputDir = join(root, 'out');
   const ctx = stageContext(root, 'sample', outputDir, {}, {
-    design: { sessions: 1, rounds: 4, warmup_rounds: 0, seed: 'adaptive', order: 'balanced', disk_probe_mb: 0, adaptive },
+    experiment: { name: 'made-up' },
+    // the host canary has tests of its own (host-canary-experiment); here it would only add real launches
+    design: { sessions: 1, rounds: 4, warmup_rounds: 0, seed: 'adaptive', order: 'balanced', disk_probe_mb: 0, canary: false, adaptive },
     executor: { kind: 'local' },
   } as unknown as PipelineConfig);
   for (const d of [outputDir, ctx.observationsDir, ctx.workDir, ctx.dataDir]) if (!existsSync(d)) mkdirSync(d, { recursive: true });
