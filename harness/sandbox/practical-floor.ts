@@ -3,6 +3,7 @@
 // at least min_ratio_change away from no change (|after/before − 1|) and,
 // for a row in ms, at least min_ms in P50 milliseconds. A smaller detected
 // effect is "too small to keep": real, but not worth an engineer's change.
+import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
 
 export interface PracticalFloor {
   /** Smallest |after/before − 1| of the ratio of medians worth keeping (0.05 = 5%). */
@@ -11,16 +12,13 @@ export interface PracticalFloor {
   minMs: number;
 }
 
-export const DEFAULT_PRACTICAL_FLOOR: PracticalFloor = { minRatioChange: 0.05, minMs: 10 };
+const asFloor = (m: PracticalMargin): PracticalFloor => ({ minRatioChange: m.relative, minMs: m.absoluteMs });
 
-/** analysis.practical with its defaults applied (schemas/analysis.schema.json). */
+export const DEFAULT_PRACTICAL_FLOOR: PracticalFloor = asFloor(defaultPracticalMargin);
+
+/** analysis.practical with its defaults applied: the one reading of the section (analysis/comparison-verdict.ts), as a floor. */
 export function practicalFloor(raw: unknown): PracticalFloor {
-  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const num = (k: string, d: number): number => (typeof r[k] === 'number' && (r[k] as number) >= 0 ? (r[k] as number) : d);
-  return {
-    minRatioChange: num('min_ratio_change', DEFAULT_PRACTICAL_FLOOR.minRatioChange),
-    minMs: num('min_ms', DEFAULT_PRACTICAL_FLOOR.minMs),
-  };
+  return asFloor(practicalMargin(raw));
 }
 
 /** Why an effect falls below the floor, or null when it clears it. */
