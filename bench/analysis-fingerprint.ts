@@ -21,7 +21,7 @@ import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
-import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
+import { analyze100kRows, analyze100kRules } from './analyze-100k-data.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
@@ -78,22 +78,7 @@ try {
   await emit('made-up-phases', await analyzed(madeUpPhaseSamples(3, 12), spanRules, null));
 
   if (!quick) {
-    const rows = syntheticSamples({
-      experiment: 'bench',
-      cohorts: ['numpy', 'shell'],
-      paths: { docker: 400, lazy: 180, 'oci-full': 600 },
-      states: ['cold', 'warm'],
-      rounds: 8333,
-      seed: 'bench',
-      failEvery: 997,
-    });
-    await analyzeRows('analyze-100k', rows, {
-      bootstrap: { resamples: 5000 },
-      comparisons: [
-        { a: 'docker', b: 'lazy' },
-        { a: 'oci-full', b: 'lazy' },
-      ],
-    });
+    await analyzeRows('analyze-100k', analyze100kRows(), analyze100kRules);
 
     // the rows and calls of bench/analyze-sessions.ts
     const random = seededRandom('bench-sessions');

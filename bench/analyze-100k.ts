@@ -10,31 +10,17 @@ import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { availableParallelism } from 'node:os';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
-import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
+import { analyze100kRows, analyze100kRules } from './analyze-100k-data.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'benchgraph-analyze-'));
 try {
-  const rows = syntheticSamples({
-    experiment: 'bench',
-    cohorts: ['numpy', 'shell'],
-    paths: { docker: 400, lazy: 180, 'oci-full': 600 },
-    states: ['cold', 'warm'],
-    rounds: 8333,
-    seed: 'bench',
-    failEvery: 997,
-  });
+  const rows = analyze100kRows();
   const file = join(dir, 'samples.duckdb');
   const t0 = performance.now();
   await writeSamplesTable(file, rows);
   const t1 = performance.now();
-  const rules = analysisRules({
-    bootstrap: { resamples: 5000 },
-    comparisons: [
-      { a: 'docker', b: 'lazy' },
-      { a: 'oci-full', b: 'lazy' },
-    ],
-  });
+  const rules = analysisRules(analyze100kRules);
   const data = await readSamples(file);
   const t2 = performance.now();
   const cpu = process.cpuUsage();

@@ -8,11 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../harness/process/project-root.js';
-import { clopperPearson } from '../harness/stats/clopper-pearson.js';
 import { simulateGrid, type SimulationCell } from '../harness/stats/coverage-simulation.js';
 import { smallestDetectableDifference } from '../harness/stats/power.js';
-import { differenceVariances, type VarianceProfile } from '../harness/stats/simulation-profile.js';
-import { publishedProfiles, sessionHeavyProfile, typicalProfile } from './published-profile.js';
+import { differenceVariances } from '../harness/stats/simulation-profile.js';
+import { benchProfiles, rateWithInterval } from './published-profile.js';
 
 const args = process.argv.slice(2);
 const csvAt = args.indexOf('--csv');
@@ -22,18 +21,10 @@ const experiments = numbers[0] ?? 1000;
 const resamples = numbers[1] ?? 2000;
 const grid = { sessions: [3, 5, 10], rounds: [10, 20], effects: [0, 0.02, 0.05, 0.1, 0.2] };
 
-const profiles = publishedProfiles(join(projectRoot(), 'reports', 'lazy-startup'));
-const heavy = sessionHeavyProfile(profiles);
-const runs: { id: string; profile: VarianceProfile }[] = [
-  { id: `typical (element-wise median of ${profiles.length} Ready differences)`, profile: typicalProfile(profiles) },
-  { id: `session-heavy (${heavy.id})`, profile: { ...heavy.profile, medianMs: 1000 } },
-];
+const runs = benchProfiles(join(projectRoot(), 'reports', 'lazy-startup'));
 
 const pct = (x: number): string => (100 * x).toFixed(1);
-const ci = (k: number, n: number): string => {
-  const c = clopperPearson(k, n);
-  return `${pct(c.rate)} [${pct(c.low)}, ${pct(c.high)}]`;
-};
+const ci = rateWithInterval;
 const csv: string[] = ['profile,sessions,rounds,effect,experiments,bootstrap_covers,t_covers,detected,resamples'];
 const started = Date.now();
 for (const run of runs) {

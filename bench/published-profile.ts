@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { csvRecords } from '../harness/db/csv-records.js';
 import { median } from '../harness/stats/quantile.js';
 import { differenceVariances, profileOfPair, type PairedValue, type VarianceProfile } from '../harness/stats/simulation-profile.js';
+import { clopperPearson } from '../harness/stats/clopper-pearson.js';
 
 export interface NamedProfile {
   id: string;
@@ -62,4 +63,21 @@ export function sessionHeavyProfile(profiles: readonly NamedProfile[]): NamedPro
     return v.sessionVar / (v.sessionVar + v.roundVar || 1);
   };
   return [...profiles].sort((x, y) => share(y.profile) - share(x.profile))[0]!;
+}
+
+/** The two profiles every calibration bench simulates: the typical one and the session-heavy one (its median set to 1000 ms). */
+export function benchProfiles(reportDir: string): { id: string; profile: VarianceProfile }[] {
+  const profiles = publishedProfiles(reportDir);
+  const heavy = sessionHeavyProfile(profiles);
+  return [
+    { id: `typical (element-wise median of ${profiles.length} Ready differences)`, profile: typicalProfile(profiles) },
+    { id: `session-heavy (${heavy.id})`, profile: { ...heavy.profile, medianMs: 1000 } },
+  ];
+}
+
+/** "4.7 [4.2, 5.3]": a rate in percent with its Clopper–Pearson interval. */
+export function rateWithInterval(k: number, n: number): string {
+  const pct = (x: number): string => (100 * x).toFixed(1);
+  const c = clopperPearson(k, n);
+  return `${pct(c.rate)} [${pct(c.low)}, ${pct(c.high)}]`;
 }

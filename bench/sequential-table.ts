@@ -14,7 +14,6 @@
 import { join } from 'node:path';
 import { projectRoot } from '../harness/process/project-root.js';
 import { sequentialDecision } from '../harness/analysis/sequential-decision.js';
-import { clopperPearson } from '../harness/stats/clopper-pearson.js';
 import { simulateExperiment } from '../harness/stats/coverage-simulation.js';
 import { median } from '../harness/stats/quantile.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
@@ -22,8 +21,8 @@ import type { PairedSession } from '../harness/stats/two-level-bootstrap.js';
 import { sessionTInterval } from '../harness/stats/session-t-interval.js';
 import { defaultSequentialPlan, planBoundaries, type SequentialPlan } from '../harness/stats/sequential-session-interval.js';
 import type { SpendingFunction } from '../harness/stats/alpha-spending.js';
-import { differenceVariances, type VarianceProfile } from '../harness/stats/simulation-profile.js';
-import { publishedProfiles, sessionHeavyProfile, typicalProfile } from './published-profile.js';
+import { differenceVariances } from '../harness/stats/simulation-profile.js';
+import { benchProfiles, rateWithInterval } from './published-profile.js';
 
 const args = process.argv.slice(2);
 const experiments = Number(args[0] ?? 2000);
@@ -39,18 +38,10 @@ const delta = 0.05;
 const fixedSessions = 10;
 const effects = [0, 0.02, 0.05, 0.1, 0.2, -0.1];
 
-const profiles = publishedProfiles(join(projectRoot(), 'reports', 'lazy-startup'));
-const heavy = sessionHeavyProfile(profiles);
-const runs: { id: string; profile: VarianceProfile }[] = [
-  { id: `typical (element-wise median of ${profiles.length} Ready differences)`, profile: typicalProfile(profiles) },
-  { id: `session-heavy (${heavy.id})`, profile: { ...heavy.profile, medianMs: 1000 } },
-];
+const runs = benchProfiles(join(projectRoot(), 'reports', 'lazy-startup'));
 
 const pct = (x: number): string => (100 * x).toFixed(1);
-const ci = (k: number, n: number): string => {
-  const c = clopperPearson(k, n);
-  return `${pct(c.rate)} [${pct(c.low)}, ${pct(c.high)}]`;
-};
+const ci = rateWithInterval;
 const meanLogRatio = (s: PairedSession): number => s.rounds.reduce((sum, r) => sum + Math.log(r.a[0]!) - Math.log(r.b[0]!), 0) / s.rounds.length;
 
 const started = Date.now();
