@@ -87,3 +87,43 @@ test('with fewer than 3 cells there is no shared factor: a cell that moved alone
   t.is(drift.cellChanges.get('a')!.length, 1);
   t.is(drift.cellChanges.get('b')!.length, 0);
 });
+
+test('a step the data cannot place between two adjacent runs is placed where the inputs changed (made-up levels)', (t) => {
+  // 100 100 120 130 130 130 against a between-run sd of 0.08: the split explaining most is before run 3,
+  // a split before run 4 is significant too, and 100 → 120 alone is not
+  const wide = (): Spread => ({ sd: 0.08, df: KNOWN_DF, source: 'host-kind', runs: [] });
+  const levels = [100, 100, 120, 130, 130, 130];
+  t.deepEqual(
+    levelSteps(series(levels), wide, 5).map((s) => s.run),
+    [3],
+  );
+  t.deepEqual(
+    levelSteps({ ...series(levels), inputChanges: [4] }, wide, 5).map((s) => s.run),
+    [4],
+  );
+  // an input change that is not next to the step does not move it
+  t.deepEqual(
+    levelSteps({ ...series(levels), inputChanges: [6] }, wide, 5).map((s) => s.run),
+    [3],
+  );
+  // nor one where the step is not significant
+  t.deepEqual(
+    levelSteps({ ...series([100, 100, 100, 100, 130, 130]), inputChanges: [6] }, wide, 5).map((s) => s.run),
+    [5],
+  );
+});
+
+test('the residual spread of replicate runs is scaled by C / (C − 1), its degrees of freedom by (C − 1) / C, for the shared factor taken out of C cells (made-up runs)', (t) => {
+  const perRun = (cell: number): number[][] =>
+    [1, 1.02, 0.98, 1, 1.01, 0.99].map((f, r) => [(100 + 50 * cell) * f * (cell === 0 && r >= 3 ? 1.4 : 1) * (1 + 0.01 * (((cell * 7 + r * 3) % 5) - 2))]);
+  const cells = [0, 1, 2, 3].map((c) => ({ key: `c${c}`, perRun: perRun(c) }));
+  const d = runDrift({ sampleKeys: ['k', 'k', 'k', 'k', 'k', 'k'], cells });
+  t.is(d.factorCells, 4);
+  const [change] = d.cellChanges.get('c0')!;
+  t.is(change!.run, 4);
+  const residual = cells.map((c) => c.perRun.map((v, r) => Math.log(v[0]!) - d.factors[r]!));
+  const pooled = pooledSpread(residual.flatMap((l) => [l.slice(0, 3), l.slice(3)]))!;
+  t.is(pooled.df, 16);
+  t.true(Math.abs(change!.spread.sd - pooled.sd * Math.sqrt(4 / 3)) < 1e-12, `${change!.spread.sd} against ${pooled.sd}`);
+  t.true(Math.abs(change!.spread.df - 12) < 1e-12);
+});

@@ -115,8 +115,17 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
       cellOrder.push({ key, cohort, path, state, metric });
     }
   }
+  const attributions = new Map<number, Attribution>();
+  const at = (run: number): Attribution => {
+    let a = attributions.get(run);
+    if (!a) attributions.set(run, (a = attribute(runs[run - 2]!, runs[run - 1]!)));
+    return a;
+  };
+  // A step the data cannot place between two adjacent runs goes where something that could move a sample changed.
+  const couldMove = (run: number): boolean => at(run).changed.some((c) => c.kind !== 'load' && !c.elsewhere);
   const drift = runDrift({
     sampleKeys: runs.map((r) => sampleStageKey(r.record?.stages ?? null)),
+    inputChanged: runs.map((_, i) => i > 0 && couldMove(i + 1)),
     cells: cellOrder.map((c) => ({ key: c.key, perRun: runs.map((r) => r.sessionMedians[c.key] ?? []) })),
   });
   const cells = cellOrder.map((c): CellSeries => {
@@ -142,12 +151,6 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     });
     return { cohort, state, metric, a, b, points };
   });
-  const attributions = new Map<number, Attribution>();
-  const at = (run: number): Attribution => {
-    let a = attributions.get(run);
-    if (!a) attributions.set(run, (a = attribute(runs[run - 2]!, runs[run - 1]!)));
-    return a;
-  };
   const changes: ReportedChange[] = [];
   for (const c of cells) {
     for (const ch of c.changes) {

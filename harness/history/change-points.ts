@@ -20,6 +20,12 @@
 // sides are then searched again with the same threshold.
 // The step's ratio is exp(mean after − mean before), with a 95% t interval on
 // the same S.
+// Location: where the data cannot tell two adjacent boundaries apart and the
+// runs' inputs changed at one of them (a different sample-stage key or host
+// fingerprint: `inputChanges`), a detected step is placed at that boundary when
+// it is significant there too. A ×1.3 step against a run sd of 0.054 lands one
+// run off in about 3% of series otherwise (bench/history-drift-simulation.ts),
+// and a step one run off is a false change at one run and a missed one at the other.
 import { studentTCdf, studentTQuantile } from '../stats/student-t.js';
 
 export const SIGNIFICANCE = 0.05;
@@ -70,6 +76,8 @@ export interface CellChange {
 export interface LevelSeries {
   levels: readonly (number | null)[];
   sessions: readonly number[];
+  /** 1-based runs whose inputs differ from the run before (sample-stage key or host); absent: none known. */
+  inputChanges?: readonly number[];
 }
 
 /** The SD of one run's level for a step at `run` in the segment of runs fromRun..toRun (1-based): from replicates there, else the fallback. */
@@ -157,13 +165,30 @@ export function levelSteps(s: LevelSeries, spreadBefore: SpreadBefore, family: n
     const after = present.slice(best.j);
     const at = present[best.j]!;
     const count = (ix: number[]): number => ix.reduce((n, i) => n + s.sessions[i]!, 0);
+    let split = at;
     if (count(before) >= MIN_SIDE_SESSIONS && count(after) >= MIN_SIDE_SESSIONS) {
-      const judged = judge(s, { run: at + 1, before, after }, spreadBefore, Math.max(1, family), from, to);
+      let judged = judge(s, { run: at + 1, before, after }, spreadBefore, Math.max(1, family), from, to);
       if (judged.pValue > SIGNIFICANCE) return;
+      const inputs = new Set(s.inputChanges ?? []);
+      if (!inputs.has(at + 1)) {
+        // the neighbouring boundaries where the inputs changed, nearest first (ties: the earlier)
+        for (const j of [best.j - 1, best.j + 1]) {
+          if (j < 1 || j >= present.length || !inputs.has(present[j]! + 1)) continue;
+          const b = present.slice(0, j);
+          const a = present.slice(j);
+          if (count(b) < MIN_SIDE_SESSIONS || count(a) < MIN_SIDE_SESSIONS) continue;
+          const there = judge(s, { run: present[j]! + 1, before: b, after: a }, spreadBefore, Math.max(1, family), from, to);
+          if (there.pValue <= SIGNIFICANCE) {
+            judged = there;
+            split = present[j]!;
+            break;
+          }
+        }
+      }
       found.push(judged);
     }
-    search(from, at);
-    search(at, to);
+    search(from, split);
+    search(split, to);
   };
   search(0, s.levels.length);
   return found.sort((a, b) => a.run - b.run);

@@ -15,6 +15,14 @@
 // step never measures itself), pooled over groups (and, for the residuals,
 // over cells), else the host-kind figures of
 // harness/stats/host-kind-drift.ts. Never from the sessions of one run.
+// Taking the shared factor out uses one of the C cells' degrees of freedom in
+// every run, so the residuals' pooled variance is scaled by C / (C − 1) and its
+// degrees of freedom by (C − 1) / C (as in a two-way table's residual). Without
+// it a cell's step statistic had variance 1.016 instead of 1 at 40 cells, and
+// false series came to 5.6–6.7% at the Bonferroni level of 5%
+// (bench/history-drift-simulation.ts, docs/STATISTICS.md).
+// A step is placed where the inputs changed (sample-stage key, or `inputChanged`)
+// when the data cannot tell that boundary from its neighbour (change-points.ts).
 import { median } from '../stats/quantile.js';
 import { CELL_LOG_SD, RUN_FACTOR_LOG_SD } from '../stats/host-kind-drift.js';
 import { KNOWN_DF, candidateCount, levelSteps, pooledSpread, runLevel, smallestStep, type CellChange, type LevelSeries, type Spread } from './change-points.js';
@@ -29,6 +37,11 @@ export interface DriftInput {
   sampleKeys: readonly (string | null)[];
   /** Per cell: the session medians of each run (empty when the cell is not in that run). */
   cells: readonly { key: string; perRun: readonly (readonly number[])[] }[];
+  /**
+   * Per run: whether something that could move a sample (an input of the sample stage, the host fingerprint)
+   * differs from the run before; absent: a known sample-stage key that differs from the run before's.
+   */
+  inputChanged?: readonly boolean[];
 }
 
 export interface DriftResult {
@@ -90,10 +103,23 @@ function replicateGroups(
   return { groups: list.map((g) => g.values), runs: list.filter((g) => g.runs.length >= 2).flatMap((g) => g.runs) };
 }
 
-function spreadOf(pooled: { sd: number; df: number } | null, runs: number[], fallback: number): Spread {
+/** `fitted`: the cells the shared factor was taken out of (0: none), whose residual variance is scaled back. */
+function spreadOf(pooled: { sd: number; df: number } | null, runs: number[], fallback: number, fitted = 0): Spread {
+  const scale = fitted >= 2 ? fitted / (fitted - 1) : 1;
   return pooled
-    ? { sd: Math.max(pooled.sd, MIN_LOG_SD), df: pooled.df, source: 'replicates', runs }
+    ? { sd: Math.max(pooled.sd * Math.sqrt(scale), MIN_LOG_SD), df: pooled.df / scale, source: 'replicates', runs }
     : { sd: fallback, df: KNOWN_DF, source: 'host-kind', runs: [] };
+}
+
+/** 1-based runs whose inputs differ from the run before. */
+function inputChanges(input: DriftInput): number[] {
+  const keys = input.sampleKeys;
+  const out: number[] = [];
+  for (let r = 1; r < keys.length; r++) {
+    const changed = input.inputChanged ? !!input.inputChanged[r] : keys[r] != null && keys[r - 1] != null && keys[r] !== keys[r - 1];
+    if (changed) out.push(r + 1);
+  }
+  return out;
 }
 
 export function runDrift(input: DriftInput): DriftResult {
@@ -103,14 +129,22 @@ export function runDrift(input: DriftInput): DriftResult {
   const sessions = input.cells.map((c) => Array.from({ length: runs }, (_, r) => c.perRun[r]?.length ?? 0));
   const residual = levels.map((l) => l.map((x, r) => (x === null ? null : x - factors[r]!)));
 
-  const cellSeries: LevelSeries[] = residual.map((l, c) => ({ levels: l, sessions: sessions[c]! }));
+  const changes = inputChanges(input);
+  const cellSeries: LevelSeries[] = residual.map((l, c) => ({ levels: l, sessions: sessions[c]!, inputChanges: changes }));
+  const cellSpreads = new Map<string, Spread>();
   const cellSpread = (run: number, fromRun: number, toRun: number): Spread => {
+    const at = `${run}:${fromRun}:${toRun}`;
+    const known = cellSpreads.get(at);
+    if (known) return known;
     const per = residual.map((l) => replicateGroups(input.sampleKeys, run, fromRun, toRun, (r) => l[r] ?? null));
-    return spreadOf(
+    const spread = spreadOf(
       pooledSpread(per.flatMap((p) => p.groups)),
       [...new Set(per.flatMap((p) => p.runs))].sort((a, b) => a - b),
       CELL_LOG_SD,
+      factorCells,
     );
+    cellSpreads.set(at, spread);
+    return spread;
   };
   const cellFamily = cellSeries.reduce((n, s) => n + candidateCount(s), 0);
   const cellChanges = new Map(input.cells.map((c, i) => [c.key, levelSteps(cellSeries[i]!, cellSpread, cellFamily)]));
@@ -122,6 +156,7 @@ export function runDrift(input: DriftInput): DriftResult {
     const factorSeries: LevelSeries = {
       levels: factors.map((f, r) => (present(r) ? f : null)),
       sessions: Array.from({ length: runs }, (_, r) => Math.max(0, ...sessions.map((s) => s[r]!))),
+      inputChanges: changes,
     };
     const factorSpread = (run: number, fromRun: number, toRun: number): Spread => {
       const p = replicateGroups(input.sampleKeys, run, fromRun, toRun, (r) => factorSeries.levels[r] ?? null);
