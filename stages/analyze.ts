@@ -39,6 +39,7 @@ const analyze: StageDefinition = {
       import('../harness/analysis/read-samples.js'),
       import('../harness/analysis/replicate-runs.js'),
     ]);
+    const { sessionNoise } = await import('../harness/analysis/session-noise.js');
     const rules = analysisRules(ctx.config.analysis);
     const data = await readSamples(samples.file);
     const prep = findInputFile(ctx.inputs, 'preparation.json');
@@ -73,7 +74,9 @@ const analyze: StageDefinition = {
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
         `rerun intervals from ${result.rerun.source === 'replicates' ? `${replicates.runs.length} replicate run(s)` : 'the host-kind figure'}`,
     );
-    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(result, null, 2) + '\n');
+    // The noise flag is calibrated on the canary: it needs the session records beside the samples.
+    const noise = sessionNoise(sessions, result.canary);
+    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(noise ? { ...result, noise } : result, null, 2) + '\n');
   },
 };
 

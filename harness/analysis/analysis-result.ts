@@ -2,6 +2,8 @@
 // Every duration is in milliseconds (fields ending in Ms), every count of bytes
 // in bytes; preparation costs keep the seconds of preparation.json.
 import type { CanaryResult } from './canary-statistics.js';
+import type { SessionNoiseResult } from './session-noise.js';
+import type { HostEffect } from './host-effects.js';
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
@@ -222,6 +224,8 @@ export interface RerunScope {
   hostLogVariance: number | null;
   /** Per cell and metric: the components of the log launch time over the replicates; empty with one run. */
   cells: { cohort: string; path: string; state: string; metric: MetricId; components: LevelComponent[] }[];
+  /** Per other host of the replicates: its common factor on the Ready cells and each path's effect beyond it (host-effects.ts); empty with one host. */
+  hostEffects?: HostEffect[];
 }
 
 /** A difference's verdict (undecided-differences.ts). */
@@ -300,6 +304,8 @@ export interface AnalysisResult {
   rerun: RerunScope;
   /** The host canary per session and over the run (analysis/canary-statistics.ts); absent when the samples hold no canary launch. */
   canary?: CanaryResult;
+  /** The noise flag calibrated on the canary, and the steady background of every session (analysis/session-noise.ts); absent without session records. */
+  noise?: SessionNoiseResult;
 }
 
 /**

@@ -18,6 +18,7 @@ import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
+import { steadyBackgroundSentence } from './host-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
 import {
   accountingSentence,
@@ -206,7 +207,8 @@ function scopeLine(c: Ctx): string {
     `${failures ? `, ${failures} failed` : ', none failed'}`;
   const when = measured(inp);
   const rerun = rerunScopeSentence(a);
-  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.${rerun ? ` ${rerun}` : ''}`;
+  const background = steadyBackgroundSentence(a);
+  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.${rerun ? ` ${rerun}` : ''}${background ? ` ${background}` : ''}`;
 }
 
 function measured(inp: ReportInputs): string | null {

@@ -9,6 +9,7 @@ import { sessionsDisagreeInSize } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 import { canaryBlocks } from './canary-section.js';
+import { noiseCell, noiseRuleSentence } from './host-wording.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -82,7 +83,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
     appendix.push(
       paragraph(
         "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names). " +
-          'A session is flagged noisy when steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, or available memory falls below 10%; a noisy session is reported, never dropped. The load average is shown but not part of the rule, since it counts the run’s own launches too.',
+          `${noiseRuleSentence(a)} The load average is shown but not part of the rule, since it counts the run’s own launches too.`,
       ),
       table(
         ['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
@@ -103,7 +104,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
             pct(n.stealShare),
             pct(n.iowaitShare),
             `${fixed(n.foreignCpuMs / 1000, 1)}${top ? ` (${top})` : ''}`,
-            n.noisy ? `yes: ${n.reasons.join('; ')}` : 'no',
+            noiseCell(a, r),
           ];
         }),
       ),
