@@ -5,6 +5,7 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { CanaryMedian } from '../analysis/canary-statistics.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
+import { canaryTracking, MIN_SESSIONS, type CanaryTracking } from '../analysis/canary-tracking.js';
 import { fixed, grouped } from './format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 
@@ -75,5 +76,41 @@ export function canaryBlocks(a: AnalysisResult, records: readonly SessionRecord[
           : ''),
     ),
     table(header, rows, 'Host canary: median completion (ms) [interval] per piece, per session and over the run.'),
+    ...trackingBlocks(canaryTracking(a)),
+  ];
+}
+
+/** Per Ready cell, how its session medians follow the canary (analysis/canary-tracking.ts). */
+export function trackingBlocks(t: CanaryTracking | null): Block[] {
+  if (!t || t.cells.length === 0) return [];
+  const conf = fixed(t.confidence * 100, 0);
+  const fitted = t.cells.filter((c) => c.slope !== null);
+  if (fitted.length === 0) {
+    const why = t.cells[0]!.why ?? 'cannot tell';
+    return [
+      paragraph(`How the cells follow the canary: ${why}, so no cell's slope on it can be fitted (that takes ${MIN_SESSIONS} sessions or more with a canary).`),
+    ];
+  }
+  const count = (r: string): number => t.cells.filter((c) => c.reading === r).length;
+  const levels = t.levels.map((l) => `session ${l.session} ×${fixed(Math.exp(l.level), 3)}`).join(', ');
+  return [
+    paragraph(
+      `How each Ready cell follows the canary: the slope of ln(the cell's session median) on the canary's level in the session (the mean over pieces of ln(session median / run median): ${levels}), ` +
+        `with its ${conf}% t interval over the sessions. A slope of 1 moves the cell as the canary moves; 0, not at all. ` +
+        `${count('follows')} of ${t.cells.length} cells follow it (interval above 0), ${count('against')} move against it, ${count('not resolved')} not resolved${count('cannot tell') ? `, ${count('cannot tell')} cannot tell` : ''}.`,
+    ),
+    table(
+      ['cohort', 'path', 'state', 'sessions', 'slope [interval]', 'r', 'reading'],
+      t.cells.map((c) => [
+        c.cohort,
+        c.path,
+        c.state,
+        String(c.sessions),
+        c.slope === null ? '-' : `${fixed(c.slope, 2)} [${fixed(c.low!, 2)}, ${fixed(c.high!, 2)}]`,
+        c.correlation === null ? '-' : fixed(c.correlation, 2),
+        c.why ?? c.reading,
+      ]),
+      `Ready cells against the host canary: slope of the cell's log session median on the canary's log level, ${conf}% interval (Student's t, sessions − 2 degrees of freedom), and the correlation.`,
+    ),
   ];
 }
