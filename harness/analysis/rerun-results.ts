@@ -8,6 +8,7 @@ import { rerunInterval } from '../stats/rerun-interval.js';
 import type { Comparison, MetricId } from './analysis-rules.js';
 import type { CellStatistics, DifferenceResult, LevelComponent, RerunScope } from './analysis-result.js';
 import { analyzeReplicates } from './replicate-analysis.js';
+import { hostEffects } from './host-effects.js';
 import type { ReplicateRun } from './replicate-runs.js';
 import type { ValueRow } from './sample-data.js';
 
@@ -76,6 +77,7 @@ export function withRerun(
     hosts: pooled ? pooled.hosts : 1,
     hostLogVariance: pooled?.hostLogVariance ?? null,
     cells: pooled ? pooled.cells.map((c) => ({ ...c, components: asLevels(c.components) })) : [],
+    hostEffects: runs ? hostEffects(runs) : [],
   };
   const median = (cohort: string, path: string, state: string, metric: MetricId): number | null =>
     cells.find((c) => c.cohort === cohort && c.path === path && c.state === state && c.metric === metric)?.p50Ms ?? null;

@@ -3,6 +3,7 @@
 // the scope line's sentence on which levels the intervals cover and which
 // between-run figure the rerun interval stands on.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
+import type { HostEffect } from '../analysis/host-effects.js';
 import { fixed } from './format-number.js';
 
 /** ", rerun [lo, hi]" and "; hosts lo to hi" after a difference's 95% interval; '' without a rerun interval. */
@@ -27,5 +28,19 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
     return `**Rerun:** ${covers}. With one run, that drift is assumed to be the host kind's, ${drift}, ${r.figureSource}.`;
   }
   const hosts = r.hosts >= 2 ? `; between hosts ${factorAtOneSd(r.hostLogVariance ?? 0)} per cell, and "hosts" is the range of the hosts' estimates` : '';
-  return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.`;
+  const effects = hostEffectText(r.hostEffects ?? []);
+  return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.${effects ? ` ${effects}` : ''}`;
+}
+
+/** Per other host: its common factor, and the paths it moves beyond that factor (a path-specific host effect); '' with one host. */
+export function hostEffectText(effects: readonly HostEffect[]): string {
+  if (!effects.length) return '';
+  const one = (e: HostEffect): string => {
+    const specific = e.paths.filter((p) => p.pathSpecific);
+    const paths = specific.length
+      ? `; path-specific, beyond that: ${specific.map((p) => `${p.path} ×${fixed(p.beyondCommon, 2)} (cells ×${fixed(p.lowRatio, 2)}–${fixed(p.highRatio, 2)})`).join(', ')}`
+      : '; no path moves beyond it';
+    return `host ${e.host} against this run's host ${e.reference}: Ready cells ×${fixed(e.common, 2)} (median of ${e.cells})${paths}`;
+  };
+  return `**Hosts:** ${effects.map(one).join('. ')}.`;
 }
