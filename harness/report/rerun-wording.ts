@@ -32,13 +32,16 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.${effects ? ` ${effects}` : ''}`;
 }
 
+const cellRange = (low: number, high: number): string =>
+  fixed(low, 2) === fixed(high, 2) ? `cells ×${fixed(low, 2)}` : `cells ×${fixed(low, 2)}–${fixed(high, 2)}`;
+
 /** Per other host: its common factor, and the paths it moves beyond that factor (a path-specific host effect); '' with one host. */
 export function hostEffectText(effects: readonly HostEffect[]): string {
   if (!effects.length) return '';
   const one = (e: HostEffect): string => {
     const specific = e.paths.filter((p) => p.pathSpecific);
     const paths = specific.length
-      ? `; path-specific, beyond that: ${specific.map((p) => `${p.path} ×${fixed(p.beyondCommon, 2)} (cells ×${fixed(p.lowRatio, 2)}–${fixed(p.highRatio, 2)})`).join(', ')}`
+      ? `; path-specific, beyond that: ${specific.map((p) => `${p.path} ×${fixed(p.beyondCommon, 2)} (${cellRange(p.lowRatio, p.highRatio)})`).join(', ')}`
       : '; no path moves beyond it';
     return `host ${e.host} against this run's host ${e.reference}: Ready cells ×${fixed(e.common, 2)} (median of ${e.cells})${paths}`;
   };
