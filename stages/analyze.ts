@@ -32,12 +32,13 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }] = await Promise.all([
+    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }, { sourceGapFacts }] = await Promise.all([
       import('../harness/analysis/analysis-rules.js'),
       import('../harness/analysis/analyze-in-workers.js'),
       import('../harness/analysis/read-preparation.js'),
       import('../harness/analysis/read-samples.js'),
       import('../harness/analysis/replicate-runs.js'),
+      import('../harness/analysis/source-gap-facts.js'),
     ]);
     const rules = analysisRules(ctx.config.analysis);
     const data = await readSamples(samples.file);
@@ -73,7 +74,9 @@ const analyze: StageDefinition = {
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
         `rerun intervals from ${result.rerun.source === 'replicates' ? `${replicates.runs.length} replicate run(s)` : 'the host-kind figure'}`,
     );
-    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(result, null, 2) + '\n');
+    // the on-demand read facts the report's "why this differs" paragraph words (harness/report/source-gap-phrases.ts)
+    const written = { ...result, sourceGap: sourceGapFacts(result) };
+    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(written, null, 2) + '\n');
   },
 };
 
