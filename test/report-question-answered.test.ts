@@ -19,7 +19,8 @@ import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import type { AnalysisWithSourceGap } from '../harness/analysis/source-gap-facts.js';
 import { sourceGapFacts } from '../harness/analysis/source-gap-facts.js';
 import { spanDifferenceTables, spanTables } from '../harness/report/phase-breakdown.js';
-import { differenceSides, splitSuffix } from '../harness/report/split-flag.js';
+import { differenceSides, splitLegend, splitSuffix } from '../harness/report/split-flag.js';
+import { runtimeHeldFixedPairs } from '../harness/report/source-gap-phrases.js';
 import { fixed } from '../harness/report/format-number.js';
 import type { Table } from '../harness/document/document-model.js';
 import importSamples from '../stages/import-samples.js';
@@ -173,4 +174,36 @@ test('made-up samples (our own logic): a bimodal oci-full cell is flagged ‡ on
   const [cells] = spanTables(a, 'shell', 1) as Table[];
   t.deepEqual(cells!.rows.map((r) => r[0]).sort(), ['docker', 'oci-full‡']);
   t.is(sourceGapFacts(a).reads.length, 0, 'no content bytes were counted, so there is no read fact');
+  t.regex(splitLegend(a)!, /^‡ marks a side whose launches the cluster rule split/);
+});
+
+test('made-up stacks (our own logic): a held-fixed twin is found only for a headline pair whose paths run on different stacks', (t) => {
+  const data = madeUpPhaseSamples(2, 4);
+  const a = analyzeSamples(
+    data,
+    analysisRules({
+      comparisons: [
+        { a: 'docker', b: 'lazy' },
+        { a: 'oci-full', b: 'lazy' },
+      ],
+      bootstrap: { resamples: 50, seed: 'made-up' },
+    }),
+    null,
+  );
+  const stacks: Record<string, string> = { docker: 'engine', 'oci-full': 'crun', lazy: 'crun' };
+  t.deepEqual(
+    runtimeHeldFixedPairs(a, [['docker', 'lazy']], (p) => stacks[p] ?? null),
+    [['oci-full', 'lazy']],
+  );
+  t.deepEqual(
+    runtimeHeldFixedPairs(a, [['docker', 'lazy']], () => null),
+    [],
+    'no stack given: nothing is said to hold the runtime fixed',
+  );
+  t.deepEqual(
+    runtimeHeldFixedPairs(a, [['oci-full', 'lazy']], (p) => stacks[p] ?? null),
+    [],
+    'the headline pair already shares a stack',
+  );
+  t.is(splitLegend(a), null);
 });
