@@ -278,6 +278,13 @@ function summaryTable(c: Ctx): Block {
 /** The headline pair's twin with the runtime held fixed (the question as asked: what reading on demand saves), when the headline pair mixes two stacks. */
 const heldFixed = (c: Ctx, key: readonly [string, string][]): [string, string][] => runtimeHeldFixedPairs(c.a, key.slice(0, 1), c.stackOf);
 
+/** The cold spans of the summary's first sides (each difference's a), or null when none prints marks. */
+function summarySpans(c: Ctx): string | null {
+  const key = keyPairs(c.a, c.verdicts);
+  const firsts = [...new Set([...heldFixed(c, key), ...key].map(([p]) => p))];
+  return coldSpansSentence(c.a as AnalysisWithSourceGap, c.cohorts, firsts, { ms: c.ms, pct: c.f.pct });
+}
+
 /** Under the summary: each compared path's cold spans (a step is split only where its launch marks its parts), then why the saving differs from the source. */
 function summaryFollowUp(c: Ctx): string[] {
   const a = c.a as AnalysisWithSourceGap;
@@ -285,7 +292,7 @@ function summaryFollowUp(c: Ctx): string[] {
   const pairs = [...heldFixed(c, key), ...key];
   const firsts = [...new Set(pairs.map(([p]) => p))];
   const f = { ms: c.ms, pct: c.f.pct };
-  const spans = [coldSpansSentence(a, c.cohorts, firsts, f), unsplitStepSentence(a, firsts)].filter((s): s is string => s !== null);
+  const spans = [summarySpans(c), unsplitStepSentence(a, firsts)].filter((s): s is string => s !== null);
   const gap = sourceGapParagraph(a, c.verdicts, c.cohorts, [...new Set(key.map(([, q]) => q))], f);
   return [...(spans.length ? [spans.join(' ')] : []), ...(gap ? [gap] : [])];
 }
@@ -362,12 +369,20 @@ function clusterOutcome(c: Ctx): string {
     : `The cluster rule split ${split.length} of the ${cells.length} cells, shown by each cluster's median and share.`;
 }
 
-/** The key differences span by span (their Ready figures are in the summary); the cells' spans and every other comparison go to the appendix. */
+/**
+ * Where the cold time goes: the figure and the host. Each compared side's cold
+ * spans are under the summary; where they are not (no side of a key pair
+ * prints marks), the key differences span by span are here. Every span and
+ * span difference is in the appendix.
+ */
 function coldTimeSection(c: Ctx): Section[] {
-  // each side's spans are under the summary, every span difference in the appendix: here the figure and the host
   if (!(c.a.spans ?? []).length) return [];
+  const inSummary = summarySpans(c) !== null;
+  const key = keyPairs(c.a, c.verdicts);
+  const tables = inSummary ? [] : c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs: key, withReady: false }));
   return section('Where the cold time goes', [
-    paragraph(phaseBreakdownLead),
+    paragraph(phaseBreakdownLead(inSummary)),
+    ...tables,
     takeFigure(c, 'cold-breakdown.svg'),
     sentences([hostFactsSentence(c.inp.sessions, c.f)]),
   ]);

@@ -86,9 +86,11 @@ export function spanDifferenceTables(
   ];
 }
 
-/** What the spans are, in one sentence for the main text; the definition is in the appendix. */
-export const phaseBreakdownLead =
-  'A span runs from one phase mark of a launch to the next, the last to Ready; the summary gives each compared side\'s cold spans, the appendix "Every phase span" every span and difference with its interval.';
+/** What the spans are, in one sentence for the main text; the definition is in the appendix. inSummary: the summary already gives each compared side's cold spans. */
+export const phaseBreakdownLead = (inSummary: boolean): string =>
+  'A span runs from one phase mark of a launch to the next, the last to Ready; ' +
+  (inSummary ? "the summary gives each compared side's cold spans, " : '') +
+  'the appendix "Every phase span" every span and difference with its interval.';
 
 /** What the spans are: said once per report. */
 export const phaseBreakdownDefinition =
