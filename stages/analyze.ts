@@ -32,12 +32,13 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }] = await Promise.all([
+    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }, { sourceGapFacts }] = await Promise.all([
       import('../harness/analysis/analysis-rules.js'),
       import('../harness/analysis/analyze-in-workers.js'),
       import('../harness/analysis/read-preparation.js'),
       import('../harness/analysis/read-samples.js'),
       import('../harness/analysis/replicate-runs.js'),
+      import('../harness/analysis/source-gap-facts.js'),
     ]);
     const { sessionNoise } = await import('../harness/analysis/session-noise.js');
     const rules = analysisRules(ctx.config.analysis);
@@ -76,7 +77,9 @@ const analyze: StageDefinition = {
     );
     // The noise flag is calibrated on the canary: it needs the session records beside the samples.
     const noise = sessionNoise(sessions, result.canary);
-    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(noise ? { ...result, noise } : result, null, 2) + '\n');
+    // the on-demand read facts the report's "why this differs" paragraph words (harness/report/source-gap-phrases.ts)
+    const written = { ...result, ...(noise ? { noise } : {}), sourceGap: sourceGapFacts(result) };
+    await writeFile(join(ctx.outputDir, 'analysis.json'), JSON.stringify(written, null, 2) + '\n');
   },
 };
 

@@ -15,6 +15,9 @@ import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';
 import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
+import { coldSpansSentence, heldFixedHeader, runtimeHeldFixedPairs, sourceGapParagraph, unsplitStepSentence } from './source-gap-phrases.js';
+import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js';
+import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
@@ -22,6 +25,7 @@ import { steadyBackgroundSentence } from './host-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
 import {
   accountingSentence,
+  coldStepSentence,
   confirmationCostSentence,
   confirmationMethodSentence,
   confirmationSessionsBlock,
@@ -59,6 +63,8 @@ interface Ctx {
   verdicts: FindingVerdict[];
   /** Plots not yet placed: whatever is left goes to "More plots". */
   plots: Map<string, Plot>;
+  /** report.paths.<id>.stack, null when not given. */
+  stackOf: (path: string) => string | null;
 }
 
 function takeFigure(c: Ctx, file: string): Block | null {
@@ -105,6 +111,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     ),
     verdicts: judgeFindings(sourceReference(cfg.experiment.reference, inp.options.source), a),
     plots: new Map(plots.map((p) => [p.file, p])),
+    stackOf: (p) => inp.options.paths[p]?.stack ?? null,
   };
   const sessions = sessionsSection(a, inp.sessions, inp.options.msDecimals);
   const confirmation = confirmationSessionsBlock(a, inp.options.msDecimals);
@@ -146,10 +153,12 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     opening: [
       paragraph(scopeLine(c)),
       summaryTable(c),
+      ...summaryFollowUp(c).map((s) => paragraph(s)),
       ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
-      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, (p) => inp.options.paths[p]?.stack ?? null, inp.options.carryover).map((s) =>
-        paragraph(s),
-      ),
+      // the largest cold step of each cell is said by the spans under the summary, so not again here
+      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, c.stackOf, inp.options.carryover)
+        .filter((s) => s !== coldStepSentence(a, c.cohorts, c.paths))
+        .map((s) => paragraph(s)),
     ],
     sections: main,
     appendix: [
@@ -222,7 +231,10 @@ function measured(inp: ReportInputs): string | null {
 
 /** Cohort × state: the fastest path, the key differences with intervals and P50 ratios, and the source's verdicts. */
 function summaryTable(c: Ctx): Block {
-  const pairs = keyPairs(c.a, c.verdicts);
+  const key = keyPairs(c.a, c.verdicts);
+  const held = heldFixed(c, key);
+  // the runtime-held-fixed comparison first: it answers how much the on-demand reads save
+  const pairs = [...held, ...key];
   const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
   const hasSource = c.verdicts.some((v) => v.finding.kind === 'difference');
   const rows = c.cohorts.flatMap((cohort) =>
@@ -231,14 +243,15 @@ function summaryTable(c: Ctx): Block {
       .map((state) => [
         cohort,
         state,
-        fastestCell(c.a, cohort, state, c.paths),
-        ...pairs.map(([p, q]) =>
-          differenceCell(
-            c.a,
-            c.a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === p && d.b === q),
-            c.inp.options.msDecimals,
-            true,
-          ),
+        fastestCell(c.a, cohort, state, c.paths).replace(/^\S+/, (p) => side(c.a, cohort, p, state)),
+        ...pairs.map(
+          ([p, q]) =>
+            differenceCell(
+              c.a,
+              c.a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === p && d.b === q),
+              c.inp.options.msDecimals,
+              true,
+            ) + splitSuffix(c.a, cohort, state, 'ready', [p, q]),
         ),
         ...(hasSource ? [sourceCell(c.verdicts, cohort, state)] : []),
       ]),
@@ -248,12 +261,42 @@ function summaryTable(c: Ctx): Block {
       'cohort',
       'state',
       'lowest Ready P50',
-      ...pairs.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI] rerun [interval], P50 ratio`),
+      ...held.map(([p, q]) => heldFixedHeader(p, q, c.stackOf(q), conf)),
+      ...key.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI] rerun [interval], P50 ratio`),
       ...(hasSource ? ['against the source'] : []),
     ],
     rows,
-    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's; "not detected" means its interval, or the between-session one, contains 0; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical).`,
+    // each verdict word is defined only when a cell of the table uses it
+    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
+      (rows.some((r) => r.some((x) => x.includes('not detected'))) ? '; "not detected" means its interval, or the between-session one, contains 0' : '') +
+      (rows.some((r) => r.some((x) => x.includes('equivalent within')))
+        ? `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
+        : '') +
+      '.' +
+      (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : ''),
   );
+}
+
+/** The headline pair's twin with the runtime held fixed (the question as asked: what reading on demand saves), when the headline pair mixes two stacks. */
+const heldFixed = (c: Ctx, key: readonly [string, string][]): [string, string][] => runtimeHeldFixedPairs(c.a, key.slice(0, 1), c.stackOf);
+
+/** The cold spans of the summary's first sides (each difference's a), or null when none prints marks. */
+function summarySpans(c: Ctx): string | null {
+  const key = keyPairs(c.a, c.verdicts);
+  const firsts = [...new Set([...heldFixed(c, key), ...key].map(([p]) => p))];
+  return coldSpansSentence(c.a as AnalysisWithSourceGap, c.cohorts, firsts, { ms: c.ms, pct: c.f.pct });
+}
+
+/** Under the summary: each compared path's cold spans (a step is split only where its launch marks its parts), then why the saving differs from the source. */
+function summaryFollowUp(c: Ctx): string[] {
+  const a = c.a as AnalysisWithSourceGap;
+  const key = keyPairs(c.a, c.verdicts);
+  const pairs = [...heldFixed(c, key), ...key];
+  const firsts = [...new Set(pairs.map(([p]) => p))];
+  const f = { ms: c.ms, pct: c.f.pct };
+  const spans = [summarySpans(c), unsplitStepSentence(a, firsts)].filter((s): s is string => s !== null);
+  const gap = sourceGapParagraph(a, c.verdicts, c.cohorts, [...new Set(key.map(([, q]) => q))], f);
+  return [...(spans.length ? [spans.join(' ')] : []), ...(gap ? [gap] : [])];
 }
 
 /** The source's words, once: a stand-in twin ("<id> (<stand-in>)") refers to its finding instead of repeating them. */
@@ -328,13 +371,19 @@ function clusterOutcome(c: Ctx): string {
     : `The cluster rule split ${split.length} of the ${cells.length} cells, shown by each cluster's median and share.`;
 }
 
-/** The key differences span by span (their Ready figures are in the summary); the cells' spans and every other comparison go to the appendix. */
+/**
+ * Where the cold time goes: the figure and the host. Each compared side's cold
+ * spans are under the summary; where they are not (no side of a key pair
+ * prints marks), the key differences span by span are here. Every span and
+ * span difference is in the appendix.
+ */
 function coldTimeSection(c: Ctx): Section[] {
-  const pairs = keyPairs(c.a, c.verdicts);
-  const tables = c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs, withReady: false }));
-  if (tables.length === 0) return [];
+  if (!(c.a.spans ?? []).length) return [];
+  const inSummary = summarySpans(c) !== null;
+  const key = keyPairs(c.a, c.verdicts);
+  const tables = inSummary ? [] : c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs: key, withReady: false }));
   return section('Where the cold time goes', [
-    paragraph(phaseBreakdownLead),
+    paragraph(phaseBreakdownLead(inSummary)),
     ...tables,
     takeFigure(c, 'cold-breakdown.svg'),
     sentences([hostFactsSentence(c.inp.sessions, c.f)]),
@@ -420,7 +469,7 @@ function differencesTables(c: Ctx): Block[] {
     d.cohort,
     d.state,
     d.metric,
-    `${d.a} − ${d.b}`,
+    differenceSides(c.a, d.cohort, d.state, d.metric, d.a, d.b),
     ms(d.observedMs),
     d.lowMs === null || d.highMs === null ? '-' : `[${c.ms(d.lowMs)}, ${c.ms(d.highMs)}]`,
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
@@ -486,7 +535,7 @@ function dominanceTables(c: Ctx): Block[] {
     .filter((d) => d.result === 'a-precedes-b' || d.result === 'b-precedes-a')
     .map((d) => {
       const [first, second, n1, n2] = d.result === 'a-precedes-b' ? [d.a, d.b, d.nA, d.nB] : [d.b, d.a, d.nB, d.nA];
-      return [d.cohort, d.state, d.metric, first, second, `${n1} / ${n2}`];
+      return [d.cohort, d.state, d.metric, side(c.a, d.cohort, first, d.state, d.metric), side(c.a, d.cohort, second, d.state, d.metric), `${n1} / ${n2}`];
     });
   return rows.length
     ? [

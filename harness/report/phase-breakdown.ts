@@ -6,6 +6,7 @@
 import type { AnalysisResult, SpanDifference, SpanStatistics } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
 import { table, type Block } from '../document/document-model.js';
+import { differenceSides, side } from './split-flag.js';
 
 const key = (...parts: string[]): string => parts.join('\u0000');
 
@@ -41,7 +42,7 @@ export function spanTables(a: AnalysisResult, cohort: string, msDecimals: number
     const { path, state } = cell[0]!;
     const ready = a.cells.find((c) => c.cohort === cohort && c.path === path && c.state === state && c.metric === 'ready');
     return [
-      path,
+      side(a, cohort, path, state),
       state,
       String(Math.min(...cell.map((s) => s.n))),
       cell.map((s) => `${s.name} ${withInterval(s, msDecimals)}`).join(' → '),
@@ -70,7 +71,7 @@ export function spanDifferenceTables(
     const { a: pa, b: pb, state } = group[0]!;
     const ready = a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === pa && d.b === pb);
     return [
-      `${pa} − ${pb}`,
+      differenceSides(a, cohort, state, 'ready', pa, pb),
       state,
       ...(withReady ? [ready ? withInterval(ready, msDecimals) : '-'] : []),
       group.map((d) => `${d.name} ${withInterval(d, msDecimals)}${d.detected ? '' : ' (not detected)'}`).join('; '),
@@ -85,9 +86,11 @@ export function spanDifferenceTables(
   ];
 }
 
-/** What the spans are, in one sentence for the main text; the definition is in the appendix. */
-export const phaseBreakdownLead =
-  'A span is the time between consecutive phase marks of one launch, the last ending at Ready (docker marks the end of its pull; oci-full the copy, then the unpack); the appendix "Every phase span" defines the spans and their intervals and gives every one.';
+/** What the spans are, in one sentence for the main text; the definition is in the appendix. inSummary: the summary already gives each compared side's cold spans. */
+export const phaseBreakdownLead = (inSummary: boolean): string =>
+  'A span runs from one phase mark of a launch to the next, the last to Ready; ' +
+  (inSummary ? "the summary gives each compared side's cold spans, " : '') +
+  'the appendix "Every phase span" every span and difference with its interval.';
 
 /** What the spans are: said once per report. */
 export const phaseBreakdownDefinition =
