@@ -16,6 +16,7 @@ import { sessionsSection } from './sessions-section.js';
 import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
+import { stoppingSection } from './stopping-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
@@ -139,6 +140,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
         more.map((p) => figureBlock(p.file, p.caption)),
       ),
     );
+  main.push(...stoppingSection(inp.adaptive ?? null, inp.launches, inp.sessions)); // design.adaptive only
   main.push(...provenanceSection(inp));
   return {
     title,
