@@ -144,6 +144,8 @@ export type { RemoteOptions };
 
 /** Launch counts of a run's progress line and its ETA, shared by its sessions. */
 interface Progress {
+  /** Sessions planned (the progress line's `session 2/3`; an added session counts itself). */
+  sessions: number;
   total: number;
   done: number;
   failures: number;
@@ -281,7 +283,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       sessions.map((w, i) => ({ session: w.session, launches: sessionLaunches(ctx, adapter, w, { fresh: i > 0 }) })),
       Date.now,
     );
-    const progress: Progress = { total, done: 0, failures: 0, eta };
+    const progress: Progress = { sessions: plannedSessions, total, done: 0, failures: 0, eta };
     const here = async (w: SessionWork, o: RemoteOptions): Promise<void> => {
       const { fresh } = opts(o);
       first = false;
@@ -349,7 +351,7 @@ export async function sampleOneSession(
   const shape = { fresh: o.fresh, ...(o.arms ? { arms: o.arms } : {}) };
   const eta = new RunEta([{ session: w.session, launches: sessionLaunches(ctx, adapter, w, shape) }], Date.now);
   eta.startSession(w.session);
-  const progress = { total: launchesOf(ctx, adapter, w, shape), done: 0, failures: 0, eta };
+  const progress = { sessions: ctx.config.design.sessions, total: launchesOf(ctx, adapter, w, shape), done: 0, failures: 0, eta };
   return runSession(ctx, adapter, sink, w, attempt, { ...shape, last: o.last, services: async () => o.services }, progress);
 }
 
@@ -418,7 +420,7 @@ async function runSession(
           progress.done += rows.length;
           const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
           line =
-            `session ${w.session}/${Math.max(design.sessions, w.session)} ` +
+            `session ${w.session}/${Math.max(progress.sessions, w.session)} ` +
             formatProgress({
               cohort: v.unit,
               phase: v.phase,
