@@ -14,13 +14,12 @@ import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
 import { Launcher } from '../harness/launch/launcher.js';
-import { matrixCells, type MatrixBlock } from '../harness/design/design-matrix.js';
+import { matrixCells, type MatrixBlock } from '../harness/launch-arms/design-matrix.js';
 import { restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { commitMatrixProblems } from '../harness/commit/commit-cell.js';
 import { commitAdapter, type CompressionPlan } from '../harness/commit/commit-adapter.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
-import { experimentSessionsOnSlurm } from '../harness/executors/slurm-sessions.js';
 import type { StageContext } from '../harness/contract/stage.js';
 
 const checksDirOf = (ctx: StageContext): string => join(ctx.workDir, 'checks');
@@ -60,7 +59,7 @@ const commitSample: StageDefinition = {
     const listingsDir = listingsDirOf(ctx);
     mkdirSync(checksDir, { recursive: true });
     const started = Date.now();
-    await withAdapter(openCommitAdapter, ctx, (adapter) => sampleExperiment(ctx, adapter, experimentSessionsOnSlurm));
+    await withAdapter(openCommitAdapter, ctx, (adapter) => sampleExperiment(ctx, adapter));
     if (existsSync(listingsDir)) cpSync(listingsDir, join(ctx.outputDir, 'listings'), { recursive: true });
     const checks = readdirSync(checksDir)
       .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))

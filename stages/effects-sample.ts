@@ -27,7 +27,6 @@ import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import type { EffectRow, EffectsSection } from '../harness/config/effects-section.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
 import { registerAdapterFactory, withAdapter, type OpenedAdapter } from '../harness/experiment/adapter-registry.js';
-import { experimentSessionsOnSlurm } from '../harness/executors/slurm-sessions.js';
 
 export interface RowRecord {
   id: string;
@@ -110,7 +109,7 @@ const effectsSample: StageDefinition = {
     await withAdapter(
       (c) => openEffectsAdapter(c, runnable),
       ctx,
-      (adapter) => sampleExperiment(ctx, adapter, experimentSessionsOnSlurm),
+      (adapter) => sampleExperiment(ctx, adapter),
     );
     // The facts of the first session that set each row up (sorted file names: session order).
     const factFiles = readdirSync(factsDir).sort();

@@ -39,12 +39,13 @@ const report: StageDefinition = {
   inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const [{ readLaunchRows }, { readPageLibraries }, { readProvenance }, { renderReport }, { reportOptions }] = await Promise.all([
+    const [{ readLaunchRows }, { readPageLibraries }, { readProvenance }, { renderReport }, { reportOptions }, { readAdaptiveRecord }] = await Promise.all([
       import('../harness/report/launch-rows.js'),
       import('../harness/report/page-libraries.js'),
       import('../harness/report/read-provenance.js'),
       import('../harness/report/render-report.js'),
       import('../harness/report/report-options.js'),
+      import('../harness/report/stopping-section.js'),
     ]);
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const pins = findInputFile(ctx.inputs, 'pins.json');
@@ -67,6 +68,7 @@ const report: StageDefinition = {
       ),
       coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, ctx.config.design),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
+      adaptive: readAdaptiveRecord(ctx.inputs),
       provenance: readProvenance({
         dataDir: ctx.dataDir,
         sampleOutputDir: samples?.input.outputDir ?? null,

@@ -9,7 +9,6 @@ import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { restoreSweepAdapter } from '../harness/sandbox/restore-sweep-adapter.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
-import { experimentSessionsOnSlurm } from '../harness/executors/slurm-sessions.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
 
 /** The restore-sweep adapter with its own launcher; a Slurm job builds the same one on its node. */
@@ -43,7 +42,7 @@ const restoreSweepSample: StageDefinition = {
         'the restore sweep cannot run here',
         unmet.map((u) => `${u.part}: ${u.detail}`),
       );
-    await withAdapter(openRestoreSweepAdapter, ctx, (adapter) => sampleExperiment(ctx, adapter, experimentSessionsOnSlurm));
+    await withAdapter(openRestoreSweepAdapter, ctx, (adapter) => sampleExperiment(ctx, adapter));
   },
 };
 

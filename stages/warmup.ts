@@ -33,7 +33,7 @@ const warmup: StageDefinition = {
   services: true,
   async run(ctx) {
     const [{ openSession }, { runRounds }, { sessionSteps }] = await Promise.all([
-      import('../harness/design/open-session.js'),
+      import('../harness/launch-arms/open-session.js'),
       import('../harness/experiment/run-rounds.js'),
       import('../harness/experiment/session-steps.js'),
     ]);

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['executors'],
   ['commit', 'sandbox', 'history'],
-  ['design', 'report', 'compare', 'cluster', 'measure'],
+  ['launch-arms', 'report', 'compare', 'cluster', 'measure'],
   ['experiment'],
   ['analysis', 'launch'],
   ['services'],
@@ -129,4 +129,12 @@ test("README's layout lists the layers of harness/ in this table's order", (t) =
     );
   const expected = LAYERS.filter((l) => !l.includes('stages') && !l.includes('.')).map((l) => [...l]);
   t.deepEqual(written, expected);
+});
+
+test('no stage imports an executor: where sessions run is chosen in one place (executors/session-executor.ts)', (t) => {
+  const root = projectRoot();
+  const offending = crossImports(root)
+    .filter((e) => e.from === 'stages' && e.to === 'executors')
+    .map((e) => e.file);
+  t.deepEqual(offending, []);
 });

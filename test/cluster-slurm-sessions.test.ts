@@ -78,3 +78,34 @@ rootTest('a cancelled session job leaves its session incomplete, and the next ru
     db.close();
   }
 });
+
+rootTest(
+  'design.adaptive on Slurm: the planned sessions are jobs, each added session is one more job over only the undecided cells, and adaptive.json says where it stopped',
+  async (t) => {
+    const dir = smokeProject();
+    const sets = ['--executor', 'slurm', '--set', 'design.rounds=3', '--set', 'analysis.bootstrap.resamples=200'];
+    const adaptive = ['--set', 'design.adaptive.min_sessions=2', '--set', 'design.adaptive.max_sessions=3'];
+    const r = await runCli(['run', '--json', ...sets, ...adaptive], dir);
+    t.is(r.code, 0, r.stderr);
+    t.regex(r.stderr, /slurm: submitting 2 session job\(s\): benchgraph-S1-a1, benchgraph-S2-a1\n/);
+    const lock = JSON.parse(readFileSync(join(dir, 'pipeline.lock'), 'utf8'));
+    const out = join(dir, '.data', 'stages', 'sample', lock.stages.sample.key, 'outputs');
+    const record = JSON.parse(readFileSync(join(out, 'adaptive.json'), 'utf8')) as {
+      sessionsRun: number;
+      comparisons: { cohort: string; a: string; b: string; verdict: string; sessions: number }[];
+    };
+    t.true(record.sessionsRun === 2 || record.sessionsRun === 3);
+    const db = await Database.open(join(out, 'samples.duckdb'), { readOnly: true });
+    try {
+      const third = await db.all(`SELECT DISTINCT cohort, path FROM samples WHERE phase = 'formal' AND session = 3 ORDER BY ALL`);
+      if (record.sessionsRun === 3) {
+        t.regex(r.stderr, /slurm: submitting 1 session job\(s\): benchgraph-S3-a1\n/);
+        // Session 3 visits only cohorts with a comparison still open after session 2.
+        const open = new Set(record.comparisons.filter((c) => c.sessions === 3 || c.verdict === 'undecided').map((c) => c.cohort));
+        t.true(third.length > 0 && third.every((x) => open.has(String(x['cohort']))), JSON.stringify(third));
+      } else t.deepEqual(third, []);
+    } finally {
+      db.close();
+    }
+  },
+);

@@ -1,6 +1,6 @@
 // The service-death policy's own logic (pure functions, no services).
 import test from 'ava';
-import { deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from '../harness/design/service-fault-policy.js';
+import { deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from '../harness/launch-arms/service-fault-policy.js';
 import type { PathSection } from '../harness/config/pipeline-config.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
 

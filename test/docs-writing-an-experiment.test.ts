@@ -88,3 +88,32 @@ test('the guide parser finds files, commands and their outputs, and matches … 
   t.deepEqual(missingLines(['a…', '…', 'c'], 'x\nabc\nb\nc\n'), []);
   t.deepEqual(missingLines(['c', 'a'], 'a\nc\n'), ['a'], 'order matters');
 });
+
+test('the arm adapter chapter of docs/WRITING-AN-EXPERIMENT.md runs on its own, without root, and prints what it shows', (t) => {
+  t.timeout(120_000);
+  const md = readFileSync(join(projectRoot, 'docs', 'WRITING-AN-EXPERIMENT.md'), 'utf8');
+  const chapter = md.slice(md.indexOf('## 7. An arm adapter'));
+  const steps = tutorialSteps(chapter);
+  t.deepEqual(
+    steps.map((s) => s.kind),
+    ['file', 'sh'],
+  );
+  const home = tempDir('bg-arm-adapter-');
+  mkdirSync(join(home, 'bin'));
+  symlinkSync(cliPath, join(home, 'bin', 'pipeline'));
+  for (const step of steps) {
+    if (step.kind === 'file') {
+      writeFileSync(join(home, step.name), step.text);
+      continue;
+    }
+    const r = spawnSync('bash', ['-c', `exec 2>&1; set -e; ${step.command}`], {
+      cwd: home,
+      env: { ...process.env, PATH: `${join(home, 'bin')}:${process.env['PATH']}` },
+      encoding: 'utf8',
+      timeout: 100_000,
+    });
+    const output = `${r.stdout}${r.stderr}`;
+    t.is(r.status, 0, `\`${step.command}\` exited ${r.status}:\n${output}`);
+    t.deepEqual(missingLines(step.expect ?? [], output), [], `\`${step.command}\` printed:\n${output}`);
+  }
+});

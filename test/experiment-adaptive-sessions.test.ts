@@ -1,5 +1,5 @@
 // design.adaptive in the experiment model's driver (sampleExperiment): the
-// sessions it adds and where it stops. The adapter is made up (its visits
+// sessions it adds and where it stops. The toy adapter (test/helpers/toy-adapter.ts: its visits
 // return rows with chosen values, no process runs): the behaviour under test
 // is our own scheduling and decision logic, through the real journal.
 import test from 'ava';
@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import type { StageContext } from '../harness/contract/stage.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
-import { madeUpAdapter, madeUpContext } from './helpers/made-up-experiment.js';
+import { toyAdapter, toyContext } from './helpers/toy-adapter.js';
 import { projectRoot } from './helpers/cli.js';
 
-const context = (adaptive: Record<string, unknown>): StageContext => madeUpContext(mkdtempSync(join(tmpdir(), 'adaptive-')), adaptive);
+const context = (adaptive: Record<string, unknown>): StageContext => toyContext(mkdtempSync(join(tmpdir(), 'adaptive-')), adaptive);
 
 async function sessionsByUnit(ctx: StageContext): Promise<Map<number, Set<string>>> {
   const journal = await SampleJournal.open(join(ctx.outputDir, 'samples.duckdb'), []);
@@ -32,9 +32,9 @@ interface AdaptiveJson {
 }
 const adaptiveJson = (ctx: StageContext): AdaptiveJson => JSON.parse(readFileSync(join(ctx.outputDir, 'adaptive.json'), 'utf8')) as AdaptiveJson;
 
-test('with every comparison decided after min_sessions, an adaptive run adds no session (made-up adapter)', async (t) => {
+test('with every comparison decided after min_sessions, an adaptive run adds no session (toy adapter)', async (t) => {
   const ctx = context({ min_sessions: 3, max_sessions: 6 });
-  await sampleExperiment(ctx, madeUpAdapter(['clear']));
+  await sampleExperiment(ctx, toyAdapter(['clear']));
   t.deepEqual([...(await sessionsByUnit(ctx)).keys()].sort(), [1, 2, 3]);
   const j = adaptiveJson(ctx);
   t.is(j.sessionsRun, 3);
@@ -44,9 +44,9 @@ test('with every comparison decided after min_sessions, an adaptive run adds no 
   );
 });
 
-test('added sessions visit only the undecided unit, and the budget ends them with undecided (made-up adapter)', async (t) => {
+test('added sessions visit only the undecided unit, and the budget ends them with undecided (toy adapter)', async (t) => {
   const ctx = context({ min_sessions: 3, max_sessions: 5 });
-  await sampleExperiment(ctx, madeUpAdapter(['clear', 'noisy']));
+  await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
   const sessions = await sessionsByUnit(ctx);
   t.deepEqual([...sessions.keys()].sort(), [1, 2, 3, 4, 5]);
   for (const s of [4, 5])
@@ -60,17 +60,17 @@ test('added sessions visit only the undecided unit, and the budget ends them wit
   t.true(j.comparisons.some((c) => c.cohort === 'noisy' && c.verdict === 'undecided' && c.sessions === 5));
 });
 
-test('an adaptive run that fails in an added session resumes there with the same visits (made-up adapter)', async (t) => {
+test('an adaptive run that fails in an added session resumes there with the same visits (toy adapter)', async (t) => {
   const ctx = context({ min_sessions: 3, max_sessions: 5 });
-  await t.throwsAsync(sampleExperiment(ctx, madeUpAdapter(['clear', 'noisy'], { crashIn: 4 })), { message: /session 4/ });
-  await sampleExperiment({ ...ctx }, madeUpAdapter(['clear', 'noisy']));
+  await t.throwsAsync(sampleExperiment(ctx, toyAdapter(['clear', 'noisy'], { crashIn: 4 })), { message: /session 4/ });
+  await sampleExperiment({ ...ctx }, toyAdapter(['clear', 'noisy']));
   const sessions = await sessionsByUnit(ctx);
   t.deepEqual([...sessions.keys()].sort(), [1, 2, 3, 4, 5]);
   t.true([...sessions.get(4)!].every((cell) => cell.startsWith('noisy:')));
   t.is(adaptiveJson(ctx).sessionsRun, 5);
 });
 
-test('an adaptive run killed with SIGKILL in an added session resumes there: its incomplete round is discarded and runs again (made-up adapter)', async (t) => {
+test('an adaptive run killed with SIGKILL in an added session resumes there: its incomplete round is discarded and runs again (toy adapter)', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'adaptive-kill-'));
   const stallFile = join(root, 'stalled');
   const child = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'adaptive-child.js'), root, stallFile], { stdio: 'ignore' });
@@ -80,7 +80,7 @@ test('an adaptive run killed with SIGKILL in an added session resumes there: its
   t.true(existsSync(stallFile), 'the child reached session 4');
   process.kill(child.pid!, 'SIGKILL');
   t.is(await exited, 'SIGKILL');
-  const ctx = madeUpContext(root, { min_sessions: 3, max_sessions: 5 });
+  const ctx = toyContext(root, { min_sessions: 3, max_sessions: 5 });
   const killed = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'), []);
   try {
     const rows = (await killed.formalRows()).filter((r) => r.session === 4);
@@ -88,7 +88,7 @@ test('an adaptive run killed with SIGKILL in an added session resumes there: its
   } finally {
     await killed.close();
   }
-  await sampleExperiment(ctx, madeUpAdapter(['clear', 'noisy']));
+  await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
   const journal = await SampleJournal.open(join(ctx.outputDir, 'samples.duckdb'), []);
   try {
     const rows = (await journal.formalRows()).filter((r) => r.session === 4);

@@ -1,7 +1,8 @@
 // `pipeline session-job SPEC`: runs one sampling session described by a spec
 // file that the sample stage wrote into the shared data folder. Slurm jobs run
-// it on their nodes; a user never needs to. Any stage that samples on the
-// experiment model can be the spec's stage.
+// it on their nodes; a user never needs to. Every sampling stage is on the
+// experiment model, so the job loads the spec's stage module, which registers
+// its arm adapter, and runs that.
 import { UserError } from '../errors.js';
 import { runSessionJob, sessionJobKind } from '../executors/session-job.js';
 import { projectStageRegistry } from '../engine/stage-registry.js';
@@ -15,9 +16,8 @@ export const sessionJobCommand: CliCommand = {
   positionals: true,
   run: async ({ positional }) => {
     if (positional.length !== 1) throw new UserError('needs exactly one spec file', { key: 'session-job' }, 'usage: pipeline session-job SPEC');
-    // A stage on the experiment model registers its arm adapter when its module loads; the job rebuilds it from there.
-    const kind = sessionJobKind(positional[0]!);
-    if (kind !== 'sample') await projectStageRegistry(null).load(kind);
+    // The stage registers its arm adapter when its module loads; the job rebuilds it from there.
+    await projectStageRegistry(null).load(sessionJobKind(positional[0]!));
     const record = await runSessionJob(positional[0]!, (line) => process.stderr.write(line + '\n'));
     process.stdout.write(`session ${record.session} (attempt ${record.attempt}) done on ${record.host}\n`);
     return 0;

@@ -99,12 +99,12 @@ export interface DesignSection {
   /** The host canary at each session's start (harness/experiment/host-canary.ts); the schema defaults it to true. */
   canary?: boolean;
   states: ('cold' | 'warm')[];
-  /** One more session for exactly the differences the planned sessions leave undecided (harness/design/confirm-session.ts); the schema defaults it to false. */
+  /** One more session for exactly the differences the planned sessions leave undecided (harness/launch-arms/confirm-session.ts); the schema defaults it to false. */
   confirm?: boolean;
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */
   tail_bytes: number;
-  /** Sweeps: blocks of dimension -> values; see harness/design/design-matrix.ts. */
+  /** Sweeps: blocks of dimension -> values; see harness/launch-arms/design-matrix.ts. */
   matrix?: Record<string, (number | string)[]>[];
 }
 

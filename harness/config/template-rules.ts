@@ -1,5 +1,5 @@
 // Cross-key rule: every {placeholder} a command template names is one a launch
-// can fill (harness/design/launch-values.ts), so a typo fails when the config
+// can fill (harness/launch-arms/launch-values.ts), so a typo fails when the config
 // loads, `run --dry-run` included, with its file, line and key, instead of in
 // preflight with exit 1. Templates: cohorts.*.command and env, paths.*.launch,
 // env and hooks. A name is known when it is

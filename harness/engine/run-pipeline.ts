@@ -18,6 +18,8 @@ import { readLock, writeLock, type LockEntry } from './lock-file.js';
 import { declaredConfig } from './declared-config.js';
 import { checkoutState } from '../process/checkout-state.js';
 import { UserError } from '../errors.js';
+// Installs the session executors (local, slurm) the experiment driver chooses from.
+import '../executors/session-executor.js';
 import { planRun, type PlanContext, type PlannedStage } from './plan-run.js';
 import { withoutStagePrefix } from './stage-log-line.js';
 import { startServiceSession, type ServiceSession } from '../services/service-session.js';

@@ -1,7 +1,8 @@
-// The job side of a stage on the experiment model: rebuilds the stage's arm
-// adapter from its kind (experiment/adapter-registry.ts; the CLI has loaded
-// the stage's module, which registers it), runs exactly the session the spec
-// names into the session's own DuckDB file, and returns its record. The
+// The job side of every stage: rebuilds the stage's arm adapter from its kind
+// (experiment/adapter-registry.ts; the CLI has loaded the stage's module,
+// which registers it), starts the stage's services on this node when the
+// adapter uses them (after its host check), runs exactly the session the
+// spec names into the session's own DuckDB file, and returns its record. The
 // adapter reads back the stage's rows as they were at submission plus the
 // session's own (e.g. compression rounds already done).
 import { mkdirSync } from 'node:fs';
@@ -14,10 +15,11 @@ import { CheckFailed } from '../errors.js';
 import { adapterFactoryOf, withAdapter } from '../experiment/adapter-registry.js';
 import { sampleOneSession } from '../experiment/sample-experiment.js';
 import { hostName } from '../process/host-name.js';
+import { startServiceSession } from '../services/service-session.js';
 import { sessionJobContext, type SessionJobSpec } from './session-job-spec.js';
 
 export async function runExperimentSessionJob(spec: SessionJobSpec, journalFile: string, log: (line: string) => void): Promise<SessionRecord> {
-  const kind = spec.kind!;
+  const kind = spec.kind ?? 'sample';
   const factory = adapterFactoryOf(kind);
   if (!factory) throw new Error(`stage kind ${kind} registers no arm adapter (experiment/adapter-registry.ts): it cannot run as a session job`);
   const runDir = join(spec.dataDir, 'run', `session-job-S${spec.session}-${process.pid}`);
@@ -31,18 +33,28 @@ export async function runExperimentSessionJob(spec: SessionJobSpec, journalFile:
       throw new CheckFailed(`${hostName()} cannot run unit(s) of session ${spec.session}: ${missing.join(', ')}`, [
         `units here: ${adapter.units.join(', ') || 'none'}`,
       ]);
-    const journal = await SampleJournal.open(journalFile, adapter.columns ?? []);
+    adapter.checkHost?.();
+    const services = adapter.services ? await startServiceSession(spec.config, (stageId) => spec.inputs[stageId]?.outputDir ?? null, runDir, log) : null;
     try {
-      return await sampleOneSession(
-        ctx,
-        adapter,
-        { append: (row) => journal.append(row), rows: async () => [...prior, ...(await journal.rows())] },
-        spec.work,
-        spec.attempt,
-        spec.last ?? false,
-      );
+      const journal = await SampleJournal.open(journalFile, adapter.columns ?? []);
+      try {
+        return await sampleOneSession(
+          ctx,
+          adapter,
+          {
+            append: (row, phases) => journal.append(row, phases ?? []),
+            rows: async () => [...prior, ...(await journal.rows())],
+            markFailed: (ids, reason) => journal.markFailed(ids, reason),
+          },
+          spec.work,
+          spec.attempt,
+          { last: spec.last ?? false, fresh: spec.preflight, services: services?.services ?? noServices, ...(spec.arms ? { arms: spec.arms } : {}) },
+        );
+      } finally {
+        await journal.close();
+      }
     } finally {
-      await journal.close();
+      await services?.stop();
     }
   });
 }

@@ -21,9 +21,12 @@ export interface SessionJobSpec {
   session: number;
   attempt: number;
   work: SessionWork;
+  /** The session runs its adapter's preflight (every job is a fresh session on its node). */
   preflight: boolean;
-  /** The stage's kind: 'sample' runs the default experiment's session; any other kind, its registered arm adapter's (experiment/adapter-registry.ts). Absent: 'sample'. */
+  /** The stage's kind: the job runs its registered arm adapter's session (experiment/adapter-registry.ts). Absent: 'sample'. */
   kind?: string;
+  /** The arms of each unit when the session visits only some (an added session). */
+  arms?: Readonly<Record<string, readonly string[]>>;
   /** The stage's params (its `with:`), for an adapter built from them. */
   params?: Record<string, unknown>;
   /** The run's last session (an adapter's step after the rounds runs there). */

@@ -4,14 +4,14 @@
 // merges every session file into its journal (rows keyed by launch id, so
 // nothing is counted twice). A job that failed or was cancelled leaves its
 // session incomplete: the stage fails, naming it, and the next `pipeline run`
-// resubmits only the incomplete sessions. The same path serves every stage on
-// the experiment model (experimentSessionsOnSlurm): the job rebuilds the
-// stage's arm adapter from its kind.
+// resubmits only the incomplete sessions. Every stage samples on the
+// experiment model, so every job rebuilds its stage's arm adapter from its
+// kind; session-executor.ts chooses this executor.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SampleJournal } from '../db/sample-journal.js';
-import type { SessionRecord } from '../design/sample-session.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 import { CheckFailed } from '../errors.js';
 import { projectRoot } from '../process/project-root.js';
@@ -20,7 +20,6 @@ import { checkSharedFolder } from './shared-folder-check.js';
 import { runSlurmJobs } from './slurm-executor.js';
 import type { SlurmJobOutcome, SlurmJobProgress } from './slurm-job-types.js';
 import { formatJobsLine, latestByJob } from './jobs-progress-line.js';
-import type { RemoteSessions } from '../experiment/sample-experiment.js';
 
 export interface SlurmSessionsResult {
   records: SessionRecord[];
@@ -32,12 +31,11 @@ export interface SlurmSessionsOptions {
   priorRows?: boolean;
   /** Write each finished session's record here as S<session>.a<attempt>.json, before a failure is raised. */
   recordsDir?: string;
+  /** The arms of each unit when a session visits only some (an added session: design.adaptive, design.confirm). */
+  arms?: Readonly<Record<string, readonly string[]>>;
+  /** Whether the batch's last session is the run's last (default true). */
+  last?: boolean;
 }
-
-/** The Slurm executor of a stage on the experiment model (sampleExperiment's RemoteSessions). */
-export const experimentSessionsOnSlurm: RemoteSessions = async (ctx, journal, sessions, attempt, recordsDir) => {
-  await runSessionsOnSlurm(ctx, journal, sessions, attempt, { priorRows: true, recordsDir });
-};
 
 export async function runSessionsOnSlurm(
   ctx: StageContext,
@@ -73,7 +71,8 @@ export async function runSessionsOnSlurm(
       preflight: true,
       kind: ctx.kind,
       params: ctx.params,
-      last: i === work.length - 1,
+      last: (options.last ?? true) && i === work.length - 1,
+      ...(options.arms ? { arms: options.arms } : {}),
       ...(priorRows ? { priorRows } : {}),
     });
     return {

@@ -6,11 +6,15 @@
 // becomes rows (one per condition). Resume, discarding incomplete rounds,
 // the session records (host noise), progress with an ETA and the journal's
 // export come from here. With executor.kind slurm, each session with work
-// left runs as one job elsewhere (RemoteSessions) and its rows are merged here.
-// With design.adaptive (adaptive-plan.ts), min_sessions run as planned and
-// then sessions are added one at a time, over only the undecided
-// comparisons' units and arms, until all are decided or max_sessions ran;
-// the decisions go to outputDir/adaptive.json.
+// left runs as one job elsewhere and its rows are merged here.
+// Sessions after the planned ones come from one hook (AddedSessions):
+// design.adaptive (adaptive-plan.ts) runs min_sessions as planned and then
+// adds sessions one at a time, over only the undecided comparisons' units and
+// arms, until all are decided or max_sessions ran (adaptive.json); an adapter
+// may bring its own (the default experiment's design.confirm: one session for
+// the differences the planned ones leave undecided, confirm.json). Where a
+// session runs (here, or one Slurm job each) is the session executor's
+// choice (session-executor-port.ts), made in one place for every experiment.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
@@ -27,6 +31,10 @@ import { remainingWork, type SessionWork } from './session-plan.js';
 import { startSessionRecord } from './session-record.js';
 import { sessionSteps, type RoundStep } from './session-steps.js';
 import { sessionCanary } from './host-canary.js';
+import type { RunningServices } from '../contract/running-services.js';
+import type { PhaseMark } from '../launch/launch-types.js';
+import type { ConfirmVisit } from '../analysis/undecided-differences.js';
+import { sessionExecutorOf, type RemoteOptions } from './session-executor-port.js';
 
 /** One visit as the adapter sees it: the round runner's visit and the stage's attempt. */
 export type AdapterVisit = ArmVisit & { attempt: number };
@@ -41,6 +49,10 @@ export interface OpenedExperimentSession {
   afterRound?(step: RoundStep): void;
   /** After the session's last round, before close (e.g. a once-per-run step in the last session). */
   finish?(last: boolean): Promise<void>;
+  /** The phase marks the launch of a row printed (journaled with it); absent: none. */
+  phasesOf?(row: SampleRow): readonly PhaseMark[];
+  /** The session's Docker engine socket, for the session record's host fingerprint; absent: none. */
+  dockerSocket?(): string | null;
   close(): Promise<void>;
 }
 
@@ -48,6 +60,40 @@ export interface OpenedExperimentSession {
 export interface SessionJournal {
   append(rows: readonly SampleRow[]): Promise<void>;
   rows(): Promise<SampleRow[]>;
+  /** Marks journaled launches failed after the fact (a pair's teardown failed). */
+  markFailed(launchIds: readonly string[], reason: string): Promise<void>;
+}
+
+/** What the driver hands a session when it opens. */
+export interface SessionSetup {
+  /** The services this session launches against: the stage's for the run's first session, started afresh for every later one (adapter.services). */
+  services: RunningServices;
+  /** The arms each unit visits in this session (an added session visits only those of undecided comparisons). */
+  arms: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Sessions added after the planned ones, decided from the journal alone, so
+ * a resumed run decides the same and never adds a session twice.
+ * design.adaptive is one (adaptiveSessions); an adapter may bring another (design.confirm).
+ */
+export interface AddedSessions {
+  /** Sessions run as planned before any is added. */
+  planned: number;
+  /** After `done` sessions: the next session and what it visits, or null to stop. */
+  next(journal: SampleJournal, done: number): Promise<AddedSession | null>;
+  /** Writes the decision record (adaptive.json, confirm.json) once no session is left to add. */
+  finish(journal: SampleJournal, done: number): Promise<void>;
+}
+
+export interface AddedSession {
+  session: number;
+  /** Per visited unit, its arms. */
+  visits: readonly ConfirmVisit[];
+  /** Every visited unit runs the union of the visits' arms (adaptive), or each its own (confirm). */
+  unionArms: boolean;
+  /** The log line saying why it is added. */
+  note: string;
 }
 
 export interface ExperimentAdapter {
@@ -60,73 +106,159 @@ export interface ExperimentAdapter {
   /** The rounds of a session; default: per unit its warmup rounds, then its remaining formal rounds. */
   steps?(work: SessionWork): RoundStep[];
   /** Starts what one session needs (engines, folders); `journal` takes rows made outside the visits (a step after the rounds). */
-  openSession(session: number, attempt: number, journal: SessionJournal): Promise<OpenedExperimentSession>;
+  openSession(session: number, attempt: number, journal: SessionJournal, setup: SessionSetup): Promise<OpenedExperimentSession>;
   /** Folders whose processes are ours, not the host's other load. */
   ourFolders: readonly string[];
   /** True when the adapter has work left even when every round is complete (a step after sampling). */
   pendingAfterRounds?(rows: readonly SampleRow[]): boolean;
+  /** True: the stage's services, started afresh for every session after the run's first (a Slurm job starts them on its node). */
+  services?: boolean;
+  /** Preflight rounds per unit run by every session after the run's first (the first's preflight is the warmup stage's); absent: none. */
+  preflight?: number;
+  /** The adapter's own added sessions when design.adaptive is off (the default experiment's design.confirm); null: none. */
+  addedSessions?(ctx: StageContext): AddedSessions | null;
+  /** Checks this host before a session job starts anything (a node lacking what the arms need); throws naming what is missing. */
+  checkHost?(): void;
 }
 
 export interface SampledExperiment {
   formal: number;
   failed: number;
   sessions: SessionRecord[];
+  /** The stage's start that ran (from 1). */
+  attempt: number;
+  /** Hosts that journaled launches. */
+  hosts: string[];
+  /** Sessions added after the planned ones (design.adaptive, design.confirm). */
+  added: number;
 }
 
 /** Where a session's rows go: the stage's journal in process, a session file of its own in a job. */
 export interface RowSink {
-  append(row: SampleRow): Promise<void>;
+  append(row: SampleRow, phases?: readonly PhaseMark[]): Promise<void>;
   rows(): Promise<SampleRow[]>;
+  markFailed(launchIds: readonly string[], reason: string): Promise<void>;
 }
 
-/**
- * Runs sessions elsewhere (one Slurm job each, executors/slurm-sessions.ts):
- * merges their rows into `journal` by launch id and writes each finished
- * session's record into `recordsDir`; throws, naming them, when some did not complete.
- */
-export type RemoteSessions = (
-  ctx: StageContext,
-  journal: SampleJournal,
-  sessions: readonly SessionWork[],
-  attempt: number,
-  recordsDir: string,
-) => Promise<void>;
+export type { RemoteOptions };
 
 /** Launch counts of a run's progress line and its ETA, shared by its sessions. */
 interface Progress {
+  /** Sessions planned (the progress line's `session 2/3`; an added session counts itself). */
+  sessions: number;
   total: number;
   done: number;
   failures: number;
   eta: RunEta;
 }
 
-/** The launches of one session by cell (arm x condition): every step visits every arm once, each visit makes a row per condition. */
-function sessionLaunches(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork): Map<string, number> {
+/** How one session runs. */
+export interface SessionRunOptions {
+  /** Not the first session of this process's run: it runs the adapter's preflight (and its services are fresh). */
+  fresh: boolean;
+  /** The run's last session (an adapter's step after the rounds runs there). */
+  last: boolean;
+  /** The arms of each unit when they are not every arm (an added session). */
+  arms?: Readonly<Record<string, readonly string[]>>;
+  /** The services the session launches against. */
+  services: () => Promise<RunningServices>;
+}
+
+const armsFor = (adapter: ExperimentAdapter, arms: SessionRunOptions['arms'], unit: string): readonly string[] => arms?.[unit] ?? adapter.arms;
+
+/** The rounds of one session as the adapter lays them out (none when only a step after the rounds is left). */
+export function stepsOfSession(
+  ctx: StageContext,
+  adapter: ExperimentAdapter,
+  w: SessionWork,
+  o: { fresh?: boolean; arms?: SessionRunOptions['arms'] } = {},
+): RoundStep[] {
+  const design = ctx.config.design;
+  if (w.cohorts.length === 0) return [];
+  if (adapter.steps) return adapter.steps(w);
+  // Preflight covers every unit the session visits (every unit, unless its arms are given).
+  const units = o.arms ? adapter.units.filter((u) => o.arms![u] !== undefined) : adapter.units;
+  return sessionSteps(w, { preflight: o.fresh ? (adapter.preflight ?? 0) : 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units });
+}
+
+/** The launches of one session by cell (arm x condition): every step visits each of its unit's arms once, each visit makes a row per condition. */
+function sessionLaunches(
+  ctx: StageContext,
+  adapter: ExperimentAdapter,
+  w: SessionWork,
+  o: { fresh?: boolean; arms?: SessionRunOptions['arms'] },
+): Map<string, number> {
   const out = new Map<string, number>();
-  for (const _ of stepsOfSession(ctx, adapter, w)) addRounds(out, adapter.arms, adapter.conditions, 1);
+  for (const step of stepsOfSession(ctx, adapter, w, o)) addRounds(out, armsFor(adapter, o.arms, step.unit), adapter.conditions, 1);
   return out;
 }
 
-/** The rounds of one session as the adapter lays them out (none when only a step after the rounds is left). */
-export function stepsOfSession(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork): RoundStep[] {
-  const design = ctx.config.design;
-  return w.cohorts.length === 0
-    ? []
-    : (adapter.steps?.(w) ?? sessionSteps(w, { preflight: 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units: adapter.units }));
+function launchesOf(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork, o: { fresh?: boolean; arms?: SessionRunOptions['arms'] }): number {
+  return stepsOfSession(ctx, adapter, w, o).reduce((n, step) => n + armsFor(adapter, o.arms, step.unit).length * adapter.conditions.length, 0);
 }
 
-/** Samples every session with work left into workDir/samples.duckdb (in process, or through `remote` when executor.kind is slurm); exports it to outputDir/samples.duckdb. */
-export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter, remote?: RemoteSessions): Promise<SampledExperiment> {
+/** design.adaptive as the driver's added sessions: min_sessions planned, then one at a time over the undecided comparisons; adaptive.json at the end. */
+export function adaptiveSessions(ctx: StageContext, adapter: ExperimentAdapter, adaptive: AdaptiveDesign): AddedSessions {
+  const dims = { units: adapter.units, arms: adapter.arms, conditions: adapter.conditions };
+  const step = async (journal: SampleJournal, done: number) => adaptiveStep((await journal.rows()) as unknown as AdaptiveRow[], dims, adaptive, done);
+  return {
+    planned: adaptive.minSessions,
+    next: async (journal, done) => {
+      const s = await step(journal, done);
+      if (s.next === null) return null;
+      const arms = adapter.arms.filter((a) => s.visits.some((v) => v.paths.includes(a)));
+      const open = s.comparisons.filter((c) => !c.decision.stop).length;
+      return {
+        session: s.next,
+        visits: s.visits,
+        unionArms: true,
+        note: `adaptive: ${open} comparison(s) undecided after ${done} session(s); session ${s.next} over ${s.visits.map((v) => v.cohort).join(', ')}: ${arms.join(', ')}`,
+      };
+    },
+    finish: async (journal, done) => {
+      const s = await step(journal, done);
+      const undecided = s.comparisons.filter((c) => !c.decision.stop || c.decision.verdict === 'undecided').length;
+      ctx.log(`adaptive: stopped after ${done} session(s), ${s.comparisons.length - undecided} of ${s.comparisons.length} comparison(s) decided`);
+      writeFileSync(join(ctx.outputDir, 'adaptive.json'), JSON.stringify(adaptiveRecord(s, adaptive, done), null, 2) + '\n');
+    },
+  };
+}
+
+/** The sink a session writes through: the journal, with a visit's phase marks. */
+const journalSink = (journal: SampleJournal): RowSink => ({
+  append: (row, phases) => journal.append(row, phases ?? []),
+  rows: () => journal.rows(),
+  markFailed: (ids, reason) => journal.markFailed(ids, reason),
+});
+
+async function discardPartial(ctx: StageContext, journal: SampleJournal, w: SessionWork): Promise<number> {
+  let complete = 0;
+  for (const c of w.cohorts) {
+    complete += c.completeRounds;
+    if (c.partialRounds.length) {
+      ctx.log(`session ${w.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted run`);
+      await journal.discardRounds(w.session, c.cohort, c.partialRounds);
+    }
+    if (c.completeRounds) ctx.log(`session ${w.session} ${c.cohort}: ${c.completeRounds} formal rounds already complete, ${c.rounds.length} to go`);
+  }
+  return complete;
+}
+
+/** Samples every session with work left into workDir/samples.duckdb (here, or where the session executor puts them); exports it to outputDir/samples.duckdb. */
+export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter): Promise<SampledExperiment> {
   const design = ctx.config.design;
   const adaptive = adaptiveDesign((design as unknown as Record<string, unknown>)['adaptive']);
-  if (adaptive && ctx.config.executor.kind === 'slurm') {
+  const own = adapter.addedSessions?.(ctx) ?? null;
+  if (adaptive && own) {
     throw new UserError(
-      'design.adaptive decides between sessions in this process',
-      { file: ctx.pipelineFile, key: 'design.adaptive' },
-      'run it with --executor local',
+      'design.confirm and design.adaptive are both on: adaptive already adds sessions for the undecided comparisons',
+      { file: ctx.pipelineFile, key: 'design.confirm' },
+      'remove design.confirm (or set it to false)',
     );
   }
-  const plannedSessions = adaptive ? adaptive.minSessions : design.sessions;
+  const added = adaptive ? adaptiveSessions(ctx, adapter, adaptive) : own;
+  const plannedSessions = added?.planned ?? design.sessions;
+  const executor = sessionExecutorOf(ctx);
   const journal = await SampleJournal.open(join(ctx.workDir, 'samples.duckdb'), adapter.columns ?? []);
   const recordsDir = join(ctx.workDir, 'session-records');
   mkdirSync(recordsDir, { recursive: true });
@@ -138,122 +270,89 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
       { sessions: plannedSessions, rounds: design.rounds, cohorts: adapter.units, paths: adapter.arms, states: adapter.conditions },
     );
     let complete = 0;
-    for (const w of work)
-      for (const c of w.cohorts) {
-        complete += c.completeRounds;
-        if (c.partialRounds.length) {
-          ctx.log(`session ${w.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted run`);
-          await journal.discardRounds(w.session, c.cohort, c.partialRounds);
-        }
-        if (c.completeRounds) ctx.log(`session ${w.session} ${c.cohort}: ${c.completeRounds} formal rounds already complete, ${c.rounds.length} to go`);
-      }
+    for (const w of work) complete += await discardPartial(ctx, journal, w);
     const after = adapter.pendingAfterRounds?.(await journal.rows()) ?? false;
     // Every session with rounds left; and the last one alone when only a step after the rounds is left.
-    const sessions: SessionWork[] = work.length ? work : after && !adaptive ? [{ session: design.sessions, cohorts: [] }] : [];
-    if (ctx.config.executor.kind === 'slurm' && sessions.length) {
-      if (!remote)
-        throw new UserError(
-          `stage ${ctx.id} (${ctx.kind}) cannot run its sessions on Slurm`,
-          { file: ctx.pipelineFile, key: 'executor.kind' },
-          'run it with --executor local',
-        );
-      await remote(ctx, journal, sessions, attempt, recordsDir);
-    } else {
-      const total = sessions.reduce((n, w) => n + stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length, 0);
-      // The ETA covers every session left, weighted by each (arm, condition)'s launches so far.
-      const eta = new RunEta(
-        sessions.map((w) => ({ session: w.session, launches: sessionLaunches(ctx, adapter, w) })),
-        Date.now,
+    const sessions: SessionWork[] = work.length ? work : after && !added ? [{ session: design.sessions, cohorts: [] }] : [];
+    // The first session this process runs has the services the engine started (right after the warmup stage's preflight); every later one starts them afresh and runs its own preflight.
+    let first = true;
+    const opts = (o: RemoteOptions) => ({ fresh: !first, arms: o.arms });
+    const total = sessions.reduce((n, w, i) => n + launchesOf(ctx, adapter, w, { fresh: i > 0 }), 0);
+    // The ETA covers every session left, weighted by each (arm, condition)'s launches so far.
+    const eta = new RunEta(
+      sessions.map((w, i) => ({ session: w.session, launches: sessionLaunches(ctx, adapter, w, { fresh: i > 0 }) })),
+      Date.now,
+    );
+    const progress: Progress = { sessions: plannedSessions, total, done: 0, failures: 0, eta };
+    const here = async (w: SessionWork, o: RemoteOptions): Promise<void> => {
+      const { fresh } = opts(o);
+      first = false;
+      eta.startSession(w.session); // before its services restart: their start is part of the session's overhead
+      const services = async (): Promise<RunningServices> => (fresh && adapter.services ? await ctx.restartServices() : ctx.services);
+      const record = await runSession(
+        ctx,
+        adapter,
+        journalSink(journal),
+        w,
+        attempt,
+        { fresh, last: o.last ?? false, services, ...(o.arms ? { arms: o.arms } : {}) },
+        progress,
       );
-      const progress: Progress = { total, done: 0, failures: 0, eta };
-      for (const [i, w] of sessions.entries()) {
-        eta.startSession(w.session);
-        const record = await runSession(ctx, adapter, journal, w, attempt, !adaptive && i === sessions.length - 1, progress);
-        eta.endSession();
-        writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
+      eta.endSession();
+      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
+    };
+    const run = (list: readonly SessionWork[], o: RemoteOptions): Promise<void> =>
+      list.length ? executor.run({ ctx, journal, sessions: list, attempt, recordsDir, options: o, here }) : Promise.resolve();
+    await run(sessions, { last: !added });
+    let addedCount = 0;
+    if (added) {
+      let done = plannedSessions;
+      for (let next = await added.next(journal, done); next !== null; next = await added.next(journal, done)) {
+        ctx.log(next.note);
+        const union = adapter.arms.filter((a) => next!.visits.some((v) => v.paths.includes(a)));
+        const visits = next.visits.map((v) => ({ cohort: v.cohort, paths: next!.unionArms ? union : v.paths }));
+        const arms = Object.fromEntries(visits.map((v) => [v.cohort, v.paths]));
+        const w = confirmSessionWork(await journal.formalRows(), next.session - 1, visits, { rounds: design.rounds, states: adapter.conditions });
+        if (w) {
+          await discardPartial(ctx, journal, w);
+          progress.total += launchesOf(ctx, adapter, w, { fresh: !first, arms });
+          await run([w], { arms, last: false });
+        }
+        addedCount++;
+        done = next.session;
       }
-      if (adaptive) await addSessions(ctx, adapter, journal, adaptive, plannedSessions, attempt, recordsDir, progress);
+      await added.finish(journal, done);
+      if (adapter.pendingAfterRounds?.(await journal.rows())) await run([{ session: done, cohorts: [] }], { last: true });
     }
     await journal.exportTo(join(ctx.outputDir, 'samples.duckdb'));
     const counts = await journal.counts();
     ctx.log(
-      `${counts.formal} formal launches, ${counts.failed} failures, in ${adaptive ? 'adaptive' : design.sessions} session(s)${complete ? ` (${complete} rounds kept from an earlier attempt)` : ''}`,
+      `${counts.formal} formal launches, ${counts.failed} failures, in ${plannedSessions} session(s)${addedCount ? ` and ${addedCount} added` : ''}${complete ? ` (${complete} rounds kept from an earlier attempt)` : ''}`,
     );
     const records = readdirSync(recordsDir)
       .map((f) => JSON.parse(readFileSync(join(recordsDir, f), 'utf8')) as SessionRecord)
       .sort((x, y) => x.session - y.session || x.attempt - y.attempt);
     writeFileSync(join(ctx.observationsDir, 'sessions.json'), JSON.stringify(records, null, 2) + '\n');
-    return { ...counts, sessions: records };
+    return { ...counts, sessions: records, attempt, hosts: await journal.hosts(), added: addedCount };
   } finally {
     await journal.close();
   }
 }
 
-/** design.adaptive: after the planned sessions, one session at a time for the undecided comparisons; writes adaptive.json. */
-async function addSessions(
-  ctx: StageContext,
-  adapter: ExperimentAdapter,
-  journal: SampleJournal,
-  adaptive: AdaptiveDesign,
-  plannedSessions: number,
-  attempt: number,
-  recordsDir: string,
-  progress: Progress,
-): Promise<void> {
-  const dims = { units: adapter.units, arms: adapter.arms, conditions: adapter.conditions };
-  const rows = async (): Promise<AdaptiveRow[]> => (await journal.rows()) as unknown as AdaptiveRow[];
-  let done = plannedSessions;
-  let step = adaptiveStep(await rows(), dims, adaptive, done);
-  while (step.next !== null) {
-    const visits = step.visits;
-    const arms = adapter.arms.filter((a) => visits.some((v) => v.paths.includes(a)));
-    // Every visited unit runs the union of the arms, so a round is complete over the same arms everywhere.
-    const wide = visits.map((v) => ({ cohort: v.cohort, paths: arms }));
-    const w = confirmSessionWork(await journal.formalRows(), done, wide, { rounds: ctx.config.design.rounds, states: adapter.conditions });
-    const open = step.comparisons.filter((c) => !c.decision.stop).length;
-    ctx.log(
-      `adaptive: ${open} comparison(s) undecided after ${done} session(s); session ${step.next} over ${visits.map((v) => v.cohort).join(', ')}: ${arms.join(', ')}`,
-    );
-    if (w) {
-      for (const c of w.cohorts) {
-        if (c.partialRounds.length) {
-          ctx.log(`session ${w.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted run`);
-          await journal.discardRounds(w.session, c.cohort, c.partialRounds);
-        }
-      }
-      progress.total += stepsOfSession(ctx, adapter, w).length * arms.length * adapter.conditions.length;
-      progress.eta.startSession(w.session);
-      const record = await runSession(ctx, adapter, journal, w, attempt, false, progress, arms);
-      progress.eta.endSession();
-      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
-    }
-    done = step.next;
-    step = adaptiveStep(await rows(), dims, adaptive, done);
-  }
-  const undecided = step.comparisons.filter((c) => !c.decision.stop || c.decision.verdict === 'undecided').length;
-  ctx.log(`adaptive: stopped after ${done} session(s), ${step.comparisons.length - undecided} of ${step.comparisons.length} comparison(s) decided`);
-  writeFileSync(join(ctx.outputDir, 'adaptive.json'), JSON.stringify(adaptiveRecord(step, adaptive, done), null, 2) + '\n');
-  if (adapter.pendingAfterRounds?.(await journal.rows())) {
-    progress.eta.startSession(done);
-    const record = await runSession(ctx, adapter, journal, { session: done, cohorts: [] }, attempt, true, progress);
-    progress.eta.endSession();
-    writeFileSync(join(recordsDir, `S${done}.a${attempt}.json`), JSON.stringify(record) + '\n');
-  }
-}
-
-/** One session of a Slurm job: exactly that session, its rows into `sink`; `last` when it is the run's last session (a step after the rounds). */
+/** One session of a session job: exactly that session, its rows into `sink`, against `services` started on the job's node. */
 export async function sampleOneSession(
   ctx: StageContext,
   adapter: ExperimentAdapter,
   sink: RowSink,
   w: SessionWork,
   attempt: number,
-  last: boolean,
+  o: { last: boolean; fresh: boolean; arms?: SessionRunOptions['arms']; services: RunningServices },
 ): Promise<SessionRecord> {
-  const total = stepsOfSession(ctx, adapter, w).length * adapter.arms.length * adapter.conditions.length;
-  const eta = new RunEta([{ session: w.session, launches: sessionLaunches(ctx, adapter, w) }], Date.now);
+  const shape = { fresh: o.fresh, ...(o.arms ? { arms: o.arms } : {}) };
+  const eta = new RunEta([{ session: w.session, launches: sessionLaunches(ctx, adapter, w, shape) }], Date.now);
   eta.startSession(w.session);
-  return runSession(ctx, adapter, sink, w, attempt, last, { total, done: 0, failures: 0, eta });
+  const progress = { sessions: ctx.config.design.sessions, total: launchesOf(ctx, adapter, w, shape), done: 0, failures: 0, eta };
+  return runSession(ctx, adapter, sink, w, attempt, { ...shape, last: o.last, services: async () => o.services }, progress);
 }
 
 async function runSession(
@@ -262,70 +361,89 @@ async function runSession(
   journal: RowSink,
   w: SessionWork,
   attempt: number,
-  last: boolean,
+  o: SessionRunOptions,
   progress: Progress,
-  arms: readonly string[] = adapter.arms,
 ): Promise<SessionRecord> {
   const design = ctx.config.design;
+  const services = await o.services();
   const closeRecord = await startSessionRecord(w.session, attempt, adapter.ourFolders, { dir: ctx.dataDir, probeMib: design.disk_probe_mb });
   const canary = await sessionCanary(ctx, w.session, attempt, journal); // host reference before the first launch
-  const steps = stepsOfSession(ctx, adapter, w);
-  const opened = await adapter.openSession(w.session, attempt, {
-    append: async (rows) => {
-      for (const r of rows) await journal.append(r);
+  const steps = stepsOfSession(ctx, adapter, w, o);
+  const visited = o.arms ?? Object.fromEntries(adapter.units.map((u) => [u, adapter.arms]));
+  const opened = await adapter.openSession(
+    w.session,
+    attempt,
+    {
+      append: async (rows) => {
+        for (const r of rows) await journal.append(r);
+      },
+      rows: () => journal.rows(),
+      markFailed: (ids, reason) => journal.markFailed(ids, reason),
     },
-    rows: () => journal.rows(),
-  });
+    { services, arms: visited },
+  );
+  // Consecutive steps of units with the same arms run as one series of rounds (every unit has every arm unless an added session says otherwise).
+  const runs: { arms: readonly string[]; steps: RoundStep[] }[] = [];
+  for (const step of steps) {
+    const arms = armsFor(adapter, o.arms, step.unit);
+    const last = runs.at(-1);
+    if (last && last.arms === arms) last.steps.push(step);
+    else runs.push({ arms, steps: [step] });
+  }
   let unit: string | null = null;
   let line = '';
+  let socket: string | null = null;
   try {
-    await runRounds({
-      seed: design.seed,
-      session: w.session,
-      order: design.order,
-      arms,
-      steps,
-      signal: ctx.signal,
-      visit: async (v) => {
-        if (v.unit !== unit) {
-          if (unit !== null) await opened.endUnit?.(unit);
-          unit = v.unit;
-          await opened.beginUnit?.(unit);
-        }
-        const rows = await opened.visit({ ...v, attempt });
-        // A visit cut short by a signal is not a sample: its round is incomplete and runs again.
-        if (ctx.signal.aborted) throw ctx.signal.reason as Error;
-        for (const row of rows) {
-          await journal.append(row);
-          if (row['ok'] !== true) progress.failures++;
-          // A visit's time goes to its first row's cell; every visit has the same conditions, so the sum per visit is what the ETA weighs.
-          progress.eta.launched(String(row['path']), String(row['state']));
-        }
-        progress.done += rows.length;
-        const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
-        line =
-          `session ${w.session}/${design.sessions} ` +
-          formatProgress({
-            cohort: v.unit,
-            phase: v.phase,
-            round: v.round,
-            rounds: step.of,
-            launchesDone: progress.done,
-            launchesTotal: progress.total,
-            failures: progress.failures,
-            eta: progress.eta.estimate(),
-          });
-        ctx.progress?.(line);
-      },
-      afterRound: (step) => {
-        opened.afterRound?.(step);
-        ctx.log(line); // one plain line per round
-      },
-    });
+    for (const series of runs)
+      await runRounds({
+        seed: design.seed,
+        session: w.session,
+        order: design.order,
+        arms: series.arms,
+        steps: series.steps,
+        signal: ctx.signal,
+        visit: async (v) => {
+          if (v.unit !== unit) {
+            if (unit !== null) await opened.endUnit?.(unit);
+            unit = v.unit;
+            await opened.beginUnit?.(unit);
+          }
+          const rows = await opened.visit({ ...v, attempt });
+          // A visit cut short by a signal is not a sample: its round is incomplete and runs again.
+          if (ctx.signal.aborted) throw ctx.signal.reason as Error;
+          for (const row of rows) {
+            await journal.append(row, opened.phasesOf?.(row) ?? []);
+            if (row['ok'] !== true) progress.failures++;
+            // A visit's time goes to its first row's cell; every visit has the same conditions, so the sum per visit is what the ETA weighs.
+            progress.eta.launched(String(row['path']), String(row['state']));
+          }
+          progress.done += rows.length;
+          const step = steps.find((s) => s.unit === v.unit && s.phase === v.phase)!;
+          line =
+            `session ${w.session}/${Math.max(progress.sessions, w.session)} ` +
+            formatProgress({
+              cohort: v.unit,
+              phase: v.phase,
+              round: v.round,
+              rounds: step.of,
+              launchesDone: progress.done,
+              launchesTotal: progress.total,
+              failures: progress.failures,
+              eta: progress.eta.estimate(),
+            });
+          ctx.progress?.(line);
+        },
+        afterRound: (step) => {
+          opened.afterRound?.(step);
+          ctx.log(line); // one plain line per round
+        },
+      });
     if (unit !== null) await opened.endUnit?.(unit);
-    await opened.finish?.(last);
+    await opened.finish?.(o.last);
+    socket = opened.dockerSocket?.() ?? null;
   } finally {
     await opened.close();
   }
-  return { ...(await closeRecord()), ...canary() };
+  // The host fingerprint is read after the last launch, so it never runs between launches.
+  return { ...(await closeRecord(socket)), ...canary() };
 }

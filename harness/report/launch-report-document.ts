@@ -19,6 +19,7 @@ import { coldSpansSentence, heldFixedHeader, runtimeHeldFixedPairs, sourceGapPar
 import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js';
 import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
+import { stoppingSection } from './stopping-section.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
 import { steadyBackgroundSentence } from './host-wording.js';
@@ -147,6 +148,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
         more.map((p) => figureBlock(p.file, p.caption)),
       ),
     );
+  main.push(...stoppingSection(inp.adaptive ?? null, inp.launches, inp.sessions)); // design.adaptive only
   main.push(...provenanceSection(inp));
   return {
     title,

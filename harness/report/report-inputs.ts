@@ -1,6 +1,7 @@
 // Everything the report renders, gathered by the report stage (effects) and
 // passed to the pure renderers. Each upstream file may be absent.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
+import type { AdaptiveRecordFile } from './stopping-section.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { ReportOptions } from './report-options.js';
@@ -69,6 +70,8 @@ export interface ReportInputs {
   preflight: { launches: number; failures: number } | null;
   /** The design's warning from the coverage simulation (stats/coverage-warning.ts), when the report stage was given a coverage table and the design falls below its threshold. */
   coverageWarning?: string | null;
+  /** The sample stage's adaptive.json (design.adaptive), for "What stopping saved"; absent or null when the run was not adaptive. */
+  adaptive?: AdaptiveRecordFile | null;
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */

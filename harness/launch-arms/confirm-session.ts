@@ -1,24 +1,23 @@
 // The confirmation step of the sample stage (design.confirm): after the
 // planned K sessions, judges every difference on their formal rows with the
 // analysis's own functions and rules (analysis.comparisons, metrics,
-// bootstrap), and when some are undecided runs session K + 1 over exactly
+// bootstrap), and when some are undecided adds session K + 1 over exactly
 // their cohorts and both arms of each, with the design's rounds, warmup and
-// settle. The pure parts: analysis/undecided-differences.ts (which
+// settle, through the experiment driver's added-sessions hook (the one
+// design.adaptive uses). The pure parts: analysis/undecided-differences.ts (which
 // differences, which cohorts and paths) and experiment/confirm-work.ts
 // (which rounds are left, so an interrupted confirmation resumes and a
 // complete one adds nothing).
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
-import type { RunningServices } from '../contract/running-services.js';
 import type { SampleJournal } from '../db/sample-journal.js';
 import { analysisRules } from '../analysis/analysis-rules.js';
 import { differenceResults, resolveComparisons } from '../analysis/difference-results.js';
 import { readSamples } from '../analysis/read-samples.js';
 import { confirmVisits, undecidedDifferences } from '../analysis/undecided-differences.js';
-import { confirmDecision, confirmFormat, confirmSessionWork, type ConfirmRecord } from '../experiment/confirm-work.js';
-import type { PipelineConfig } from '../config/pipeline-config.js';
-import { sampleSession, type SessionRecord } from './sample-session.js';
+import { confirmDecision, confirmFormat, type ConfirmRecord } from '../experiment/confirm-work.js';
+import type { AddedSessions } from '../experiment/sample-experiment.js';
 
 export { confirmReads } from './confirm-reads.js';
 
@@ -63,38 +62,30 @@ export async function decideConfirmation(ctx: StageContext, journal: SampleJourn
   }
 }
 
-/** Runs what is left of the confirmation session; null when nothing is (none undecided, or the session is complete). */
-export async function runConfirmation(
-  ctx: StageContext,
-  journal: SampleJournal,
-  record: ConfirmRecord,
-  id: { attempt: number; preflight: boolean; services: () => Promise<RunningServices> },
-): Promise<SessionRecord | null> {
-  const design = ctx.config.design;
-  const work = confirmSessionWork(await journal.formalRows(), record.plannedSessions, record.visits, design);
-  if (!work) return null;
-  for (const c of work.cohorts) {
-    if (c.partialRounds.length) {
-      ctx.log(`session ${work.session} ${c.cohort}: discarding incomplete round(s) ${c.partialRounds.join(', ')} of an interrupted confirmation`);
-      await journal.discardRounds(work.session, c.cohort, c.partialRounds);
-    }
-  }
-  // The session sees only the visited cohorts and paths; each cohort launches only the paths its undecided differences involve.
-  const visited = new Set(record.visits.flatMap((v) => v.paths));
-  const cohorts = new Set(record.visits.map((v) => v.cohort));
-  const config: PipelineConfig = {
-    ...ctx.config,
-    design: { ...design, sessions: work.session },
-    cohorts: Object.fromEntries(Object.entries(ctx.config.cohorts).filter(([c]) => cohorts.has(c))),
-    paths: Object.fromEntries(Object.entries(ctx.config.paths).filter(([p]) => visited.has(p))),
+/**
+ * design.confirm as the driver's added sessions (the hook design.adaptive uses
+ * too): after the planned K sessions, session K + 1 over exactly the
+ * undecided differences' cohorts, each with its own arms; confirm.json at the end.
+ * Decided on the planned sessions only, so a resumed or repeated run decides
+ * the same and never adds a second extra session.
+ */
+export function confirmSessions(ctx: StageContext): AddedSessions {
+  const k = ctx.config.design.sessions;
+  let decided: ConfirmRecord | null = null;
+  const decide = async (journal: SampleJournal): Promise<ConfirmRecord> => (decided ??= await decideConfirmation(ctx, journal));
+  return {
+    planned: k,
+    next: async (journal, done) => {
+      if (done > k) return null;
+      const d = await decide(journal);
+      if (d.session === null) {
+        ctx.log(`confirmation: ${d.decision}`);
+        return null;
+      }
+      return { session: d.session, visits: d.visits, unionArms: false, note: `confirmation: ${d.decision}` };
+    },
+    finish: async (journal) => {
+      writeFileSync(join(ctx.outputDir, 'confirm.json'), JSON.stringify(await decide(journal), null, 2) + '\n');
+    },
   };
-  const armsByUnit = Object.fromEntries(record.visits.map((v) => [v.cohort, v.paths]));
-  return await sampleSession(
-    { ...ctx, config },
-    journal,
-    { session: work.session, attempt: id.attempt, services: await id.services() },
-    work,
-    id.preflight,
-    armsByUnit,
-  );
 }

@@ -1,4 +1,5 @@
-// A made-up experiment on the model for the design.adaptive tests: a stage
+// The toy adapter: an in-process experiment on the model, for tests of the
+// model itself (the driver, design.adaptive, added sessions): a stage
 // context in a folder and an adapter over units `clear` (a 100 ms, b 150 ms,
 // c 100 ms, 0.5% noise) and `noisy` (30% noise per session and arm), whose
 // visits return rows with those values (no process runs). Used in process and
@@ -12,7 +13,7 @@ import type { AdapterVisit, ExperimentAdapter } from '../../harness/experiment/s
 import { seededRandom } from '../../harness/stats/seeded-random.js';
 import { stageContext } from './stage-context.js';
 
-export function madeUpContext(root: string, adaptive: Record<string, unknown>): StageContext {
+export function toyContext(root: string, adaptive: Record<string, unknown>): StageContext {
   const outputDir = join(root, 'out');
   const ctx = stageContext(root, 'sample', outputDir, {}, {
     experiment: { name: 'made-up' },
@@ -24,14 +25,14 @@ export function madeUpContext(root: string, adaptive: Record<string, unknown>): 
   return ctx;
 }
 
-export interface MadeUpOptions {
+export interface ToyOptions {
   /** Throw when this session opens. */
   crashIn?: number;
   /** In this session, after this many formal visits, write `stallFile` and never return (for a SIGKILL). */
   stall?: { session: number; afterVisits: number; stallFile: string };
 }
 
-export function madeUpAdapter(units: string[], options: MadeUpOptions = {}): ExperimentAdapter {
+export function toyAdapter(units: string[], options: ToyOptions = {}): ExperimentAdapter {
   const base: Record<string, number> = { a: 100, b: 150, c: 100 };
   const gauss = (seed: string): number => {
     const r = seededRandom(seed);
@@ -47,7 +48,7 @@ export function madeUpAdapter(units: string[], options: MadeUpOptions = {}): Exp
     conditions: ['none'],
     ourFolders: [],
     openSession: async (session) => {
-      if (session === options.crashIn) throw new Error(`made-up crash at the start of session ${session}`);
+      if (session === options.crashIn) throw new Error(`toy crash at the start of session ${session}`);
       let visits = 0;
       return {
         visit: async (v): Promise<SampleRow[]> => {
@@ -66,7 +67,7 @@ export function madeUpAdapter(units: string[], options: MadeUpOptions = {}): Exp
               phase: v.phase,
               round: v.round,
               order_in_round: v.position,
-              launch_id: `${v.unit}.${v.arm}.none.f${v.round}.S${v.session}.a${v.attempt}`,
+              launch_id: `${v.unit}.${v.arm}.none.${v.phase[0]}${v.round}.S${v.session}.a${v.attempt}`,
               session: v.session,
               ok: true,
               started_at: new Date(0).toISOString(),

@@ -1,0 +1,88 @@
+// "What stopping saved" (issue 29, design.adaptive): the sample stage's
+// adaptive.json beside the launches and minutes this run used, against the
+// fixed design of the same precision (every cell run for the budget,
+// max_sessions sessions, as a fixed design must be to reach the decisions
+// the adaptive run can reach at its last look), and the comparisons that ran
+// out of budget. Minutes of the fixed design are this run's formal minutes
+// per formal launch times its launches: an estimate, said as such. Pure, but
+// for readAdaptiveRecord, which reads the file from the stage's inputs.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StageInput } from '../contract/stage.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import type { SampleRow } from '../db/sample-columns.js';
+import { list, paragraph, section, table, type Section } from '../document/document-model.js';
+
+/** adaptive.json (experiment/adaptive-plan.ts adaptiveRecord), the part read here. */
+export interface AdaptiveRecordFile {
+  format: string;
+  minSessions: number;
+  maxSessions: number;
+  metric: string;
+  margin: number;
+  sessionsRun: number;
+  comparisons: { cohort: string; state: string; a: string; b: string; verdict: string; decided: boolean; sessions: number }[];
+}
+
+/** The adaptive.json of the stage's inputs (the sample stage's outputs), or null when the run was not adaptive. */
+export function readAdaptiveRecord(inputs: Record<string, StageInput>): AdaptiveRecordFile | null {
+  for (const input of Object.values(inputs)) {
+    const file = join(input.outputDir, 'adaptive.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as AdaptiveRecordFile;
+  }
+  return null;
+}
+
+export interface StoppingFigures {
+  launches: number;
+  fixedLaunches: number;
+  minutes: number | null;
+  fixedMinutes: number | null;
+  undecided: AdaptiveRecordFile['comparisons'];
+}
+
+/** Launches and minutes used against the fixed design of max_sessions sessions over every cell, and the comparisons left undecided. */
+export function stoppingFigures(a: AdaptiveRecordFile, launches: readonly SampleRow[], sessions: readonly SessionRecord[] | null): StoppingFigures {
+  const formal = launches.filter((r) => r['phase'] === 'formal');
+  // A formal launch per (session, unit, arm, condition, round): the fixed design runs every cell of the first session's layout in every session of the budget.
+  const first = Math.min(...formal.map((r) => Number(r['session'])));
+  const perSession = formal.filter((r) => Number(r['session']) === first).length;
+  const fixedLaunches = perSession * a.maxSessions;
+  const spans = (sessions ?? []).map((s) => Date.parse(s.endedAt) - Date.parse(s.startedAt)).filter((ms) => Number.isFinite(ms) && ms >= 0);
+  const minutes = spans.length ? spans.reduce((s, v) => s + v, 0) / 60000 : null;
+  return {
+    launches: formal.length,
+    fixedLaunches,
+    minutes,
+    fixedMinutes: minutes !== null && formal.length ? (minutes * fixedLaunches) / formal.length : null,
+    undecided: a.comparisons.filter((c) => c.verdict === 'undecided'),
+  };
+}
+
+const pct = (part: number, whole: number): string => (whole > 0 ? `${Math.round((100 * part) / whole)}%` : '–');
+const min = (v: number | null): string => (v === null ? '–' : v.toFixed(1));
+
+/** The report's "What stopping saved" section; nothing when the run was not adaptive. */
+export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly SampleRow[], sessions: readonly SessionRecord[] | null): Section[] {
+  if (!a || !launches.some((r) => r['phase'] === 'formal')) return [];
+  const f = stoppingFigures(a, launches, sessions);
+  const decided = a.comparisons.length - f.undecided.length;
+  return section('What stopping saved', [
+    paragraph(
+      `Sampled until decided (\`design.adaptive\`, ${a.minSessions} to ${a.maxSessions} sessions, ${a.metric}, equivalent within ±${Math.round(a.margin * 100)}%): ` +
+        `${a.sessionsRun} session(s) ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
+        `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions; its minutes are estimated from this run's minutes per formal launch.`,
+    ),
+    table(
+      ['', 'this run', `fixed, ${a.maxSessions} sessions`, 'share'],
+      [
+        ['formal launches', String(f.launches), String(f.fixedLaunches), pct(f.launches, f.fixedLaunches)],
+        ['session minutes', min(f.minutes), min(f.fixedMinutes), f.minutes !== null && f.fixedMinutes ? pct(f.minutes, f.fixedMinutes) : '–'],
+      ],
+    ),
+    f.undecided.length
+      ? paragraph(`${f.undecided.length} comparison(s) ran out of budget, undecided after ${a.maxSessions} sessions:`)
+      : paragraph('No comparison ran out of budget.'),
+    f.undecided.length ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b} (${c.sessions} sessions)`)) : null,
+  ]);
+}
