@@ -20,7 +20,8 @@ const replicatesParam = (params: Record<string, unknown>): string | null =>
 const analyze: StageDefinition = {
   kind: 'analyze',
   description: 'Per-cell statistics, clusters, dominance, paired-round bootstrap differences and byte counts from the formal samples',
-  reads: ['analysis', 'experiment'],
+  // report.paths (their stacks) and report.source: the named findings the report states are decided here (analysis-findings.ts)
+  reads: ['analysis', 'experiment', 'report.paths', 'report.source'],
   readsObservations: true, // preparation times go into analysis.json
   // with: { replicates: FOLDER } — archived runs (reports/<experiment>/runs); their run.json and samples.csv join the key.
   inputFiles: (params) => {
@@ -32,13 +33,15 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }] = await Promise.all([
-      import('../harness/analysis/analysis-rules.js'),
-      import('../harness/analysis/analyze-in-workers.js'),
-      import('../harness/analysis/read-preparation.js'),
-      import('../harness/analysis/read-samples.js'),
-      import('../harness/analysis/replicate-runs.js'),
-    ]);
+    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }, { findingsConfig, withFindings }] =
+      await Promise.all([
+        import('../harness/analysis/analysis-rules.js'),
+        import('../harness/analysis/analyze-in-workers.js'),
+        import('../harness/analysis/read-preparation.js'),
+        import('../harness/analysis/read-samples.js'),
+        import('../harness/analysis/replicate-runs.js'),
+        import('../harness/analysis/analysis-findings.js'),
+      ]);
     const rules = analysisRules(ctx.config.analysis);
     const data = await readSamples(samples.file);
     const prep = findInputFile(ctx.inputs, 'preparation.json');
@@ -60,7 +63,7 @@ const analyze: StageDefinition = {
         : [],
     };
     const started = performance.now();
-    const result = await analyzeSamplesInWorkers(
+    const analysed = await analyzeSamplesInWorkers(
       data,
       rules,
       preparation,
@@ -68,6 +71,7 @@ const analyze: StageDefinition = {
       undefined,
       replicates,
     );
+    const result = withFindings(analysed, findingsConfig(ctx.config));
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

@@ -48,6 +48,7 @@ const difference: DifferenceResult = {
   betweenSessionEstimated: false,
   sessionLowMs: null,
   sessionHighMs: null,
+  findings: { sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false },
   observedMs: 200,
   lowMs: 180,
   highMs: 220,

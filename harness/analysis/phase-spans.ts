@@ -12,12 +12,11 @@
 // when a or b prints marks: for each span name in either, median span of a
 // minus median span of b with the two-level paired interval of the
 // differences (stats/two-level-bootstrap.ts, computed by its fast twin) and the
-// same detection rule.
+// same detection rule: the one record of a difference (difference-record.ts).
 // Medians of spans do not add up to the median Ready exactly.
-import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
+import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { twoLevelMedian } from '../stats/two-level-median.js';
-import { sessionTInterval } from '../stats/session-t-interval.js';
-import { isDetected } from '../stats/detection-rule.js';
+import { msComparison } from './difference-record.js';
 import type { AnalysisRules, Comparison } from './analysis-rules.js';
 import type { LaunchSpans, SpanDifference, SpanStatistics } from './analysis-result.js';
 import type { MarkRow, SampleData, ValueRow } from './sample-data.js';
@@ -122,28 +121,8 @@ export function phaseSpans(
             ...a.map((l) => ({ session: l.session, round: l.round, path: cmp.a, value: spanOf(l, name) })),
             ...b.map((l) => ({ session: l.session, round: l.round, path: cmp.b, value: spanOf(l, name) })),
           ];
-          const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), options(cohort, state, cmp.a, cmp.b, name));
-          const between = sessionTInterval(
-            r.perSession.map((s) => s.observed),
-            rules.bootstrap.confidence,
-          );
-          spanDifferences.push({
-            cohort,
-            state,
-            a: cmp.a,
-            b: cmp.b,
-            name,
-            order: i + 1,
-            sessions: r.sessions,
-            rounds: r.rounds,
-            sameDirection: r.sameDirection,
-            observedMs: r.observed,
-            lowMs: r.low,
-            highMs: r.high,
-            sessionLowMs: between?.low ?? null,
-            sessionHighMs: between?.high ?? null,
-            detected: isDetected(r, between),
-          });
+          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), options(cohort, state, cmp.a, cmp.b, name));
+          spanDifferences.push({ cohort, state, metric: 'ready', a: cmp.a, b: cmp.b, name, order: i + 1, ...comparison });
         });
       }
     }

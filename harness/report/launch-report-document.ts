@@ -146,9 +146,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       paragraph(scopeLine(c)),
       summaryTable(c),
       ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
-      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, (p) => inp.options.paths[p]?.stack ?? null, inp.options.carryover).map((s) =>
-        paragraph(s),
-      ),
+      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, inp.options.carryover).map((s) => paragraph(s)),
     ],
     sections: main,
     appendix: [
