@@ -15,38 +15,10 @@
 // the analyze stage reads those two keys for this.
 import type { AnalysisResult } from './analysis-result.js';
 import type { DifferenceKey } from './difference-record.js';
-import { judgeSources, sourceReading, sourceReference, type SourceVerdict } from './source-verdicts.js';
+import type { AnalysisFindings, SessionsDisagreeFinding, StackFinding } from './finding-types.js';
+import { judgeSources, sourceReading, sourceReference } from './source-verdicts.js';
 
-export interface StackFinding {
-  finding: 'gap-goes-with-stack';
-  cohort: string;
-  state: string;
-  /** Two paths on one stack: their Ready difference. */
-  near: DifferenceKey;
-  /** One of them against a path on another stack: the detected gap. */
-  far: DifferenceKey;
-  stack: string;
-  /** The path on the other stack, its stack (null: none declared) and whether it is the slower. */
-  other: string;
-  otherStack: string | null;
-  otherSlower: boolean;
-  /** |near| / |far|, at most the threshold. */
-  nearShare: number;
-  threshold: number;
-}
-
-export interface SessionsDisagreeFinding extends DifferenceKey {
-  finding: 'sessions-disagree-in-size';
-  /** Every session has the pooled direction: the direction holds, the size is uncertain. */
-  sizeUncertain: boolean;
-}
-
-export interface AnalysisFindings {
-  /** One per cohort and state where the stack rule holds. */
-  stack: StackFinding[];
-  sessionsDisagree: SessionsDisagreeFinding[];
-  sources: SourceVerdict[];
-}
+export type { AnalysisFindings, SessionsDisagreeFinding, StackFinding } from './finding-types.js';
 
 /** What the findings read of the pipeline: the stacks of report.paths, and experiment.reference as report.source reads it. */
 export interface FindingsConfig {

@@ -1,7 +1,7 @@
 // The shape of analysis.json, written by the analyze stage and read by report.
 // Every duration is in milliseconds (fields ending in Ms), every count of bytes
 // in bytes; preparation costs keep the seconds of preparation.json.
-import type { AnalysisFindings } from './analysis-findings.js';
+import type { AnalysisFindings } from './finding-types.js';
 import type { CanaryResult } from './canary-statistics.js';
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';

@@ -10,74 +10,11 @@
 // that has a stand-in (report.source.stand_ins) is judged a second time with
 // the stand-in, as '<id> (<stand-in>)'. The report words these verdicts
 // (report/source-findings.ts); it decides none.
-import { directionStatus, type DirectionStatus } from './direction-status.js';
+import { directionStatus } from './direction-status.js';
 import type { BytesResult, CellStatistics, DifferenceResult, DominanceResult } from './analysis-result.js';
+import type { Direction, FindingKind, Magnitude, Measured, SourceFinding, SourceReading, SourceReference, SourceVerdict, Verdict } from './finding-types.js';
 
-export type FindingKind = 'p50' | 'difference' | 'dominance' | 'content-reduction';
-
-/** experiment.reference.findings[] (schemas/experiment.schema.json), tolerance_ratio defaulted. */
-export interface SourceFinding {
-  id: string;
-  cohort: string;
-  state?: 'cold' | 'warm';
-  metric: 'ready' | 'completion';
-  kind: FindingKind;
-  a?: string;
-  b?: string;
-  value?: number;
-  low?: number;
-  high?: number;
-  /** The magnitude holds when this run's figure and the source's are within this ratio of each other. */
-  toleranceRatio: number;
-  statement: string;
-  /** Why this run cannot answer the finding; the verdict is then 'not comparable'. */
-  notComparable: string | null;
-}
-
-export interface SourceReference {
-  source: string;
-  setup: string | null;
-  findings: SourceFinding[];
-}
-
-/** report.source: paths standing in for the source's, and findings declared not comparable (with the reason). */
-export interface SourceReading {
-  standIns: Record<string, string>;
-  notComparable: Record<string, string>;
-}
-
-export type Verdict = 'agrees' | 'differs' | 'not measured' | 'not comparable';
-
-/** 'held', 'changed', 'lost' or 'gained', the source as the reference (docs/VERDICTS.md). */
-export type Direction = DirectionStatus;
-
-export interface Magnitude {
-  held: boolean;
-  /** This run's effect over the source's (a difference, a P50, a reduction); null when either is 0 or unknown. */
-  ratio: number | null;
-  /** Differences: whether the two intervals overlap. */
-  overlap: boolean | null;
-}
-
-/** What this run measured for a finding, oriented as the finding names a and b. */
-export type Measured =
-  | { kind: 'p50'; p50Ms: number; n: number }
-  | { kind: 'difference'; observedMs: number; lowMs: number; highMs: number; confidence: number; detectedSign: -1 | 0 | 1 }
-  | { kind: 'dominance'; n: number; holds: boolean; reverse: boolean }
-  | { kind: 'content-reduction'; aBytes: number; bBytes: number; reduction: number };
-
-export interface SourceVerdict {
-  finding: SourceFinding;
-  /** 'agrees' only when the direction and the magnitude both held. */
-  verdict: Verdict;
-  /** null where a finding has no direction (a P50) or nothing was measured. */
-  direction: Direction | null;
-  /** null where a finding has no magnitude (a dominance) or nothing was measured. */
-  magnitude: Magnitude | null;
-  /** null when not measured; then `missing` says what is missing. */
-  measured: Measured | null;
-  missing: string | null;
-}
+export type { Direction, FindingKind, Magnitude, Measured, SourceFinding, SourceReading, SourceReference, SourceVerdict, Verdict } from './finding-types.js';
 
 /** What a source verdict reads of the analysis. */
 export interface JudgedAnalysis {
