@@ -24,9 +24,9 @@ function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
 }
 
-/** The valid formal rows of each cell, by cellKey(cohort, path, state). */
-export function rowsByCell(values: readonly ValueRow[]): Map<string, ValueRow[]> {
-  const out = new Map<string, ValueRow[]>();
+/** The valid formal rows (or launches' spans) of each cell, by cellKey(cohort, path, state). */
+export function rowsByCell<T extends Pick<ValueRow, 'cohort' | 'path' | 'state'>>(values: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
   for (const r of values) {
     const k = cellKey(r.cohort, r.path, r.state);
     let list = out.get(k);

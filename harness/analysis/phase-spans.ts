@@ -17,14 +17,13 @@
 import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { twoLevelMedian } from '../stats/two-level-median.js';
 import { msComparison } from './difference-record.js';
+import { cellKey, rowsByCell } from './difference-results.js';
 import type { AnalysisRules, Comparison } from './analysis-rules.js';
 import type { LaunchSpans, SpanDifference, SpanStatistics } from './analysis-result.js';
 import type { MarkRow, SampleData, ValueRow } from './sample-data.js';
 
 /** The name of the last span, from the last mark (or spawn) to Ready. */
 export const toReadySpan = 'to Ready';
-
-const key = (...parts: string[]): string => parts.join('\u0000');
 
 /** The span a mark ends: `unpack-done` ends `unpack`. */
 export const spanNameOf = (mark: string): string => mark.replace(/-done$/, '') || mark;
@@ -70,13 +69,7 @@ export function phaseSpans(
   comparisons: readonly Comparison[],
 ): { spans: SpanStatistics[]; spanDifferences: SpanDifference[]; launchSpans: LaunchSpans[] } {
   const all = launchSpans(data.values, data.marks);
-  const byCell = new Map<string, LaunchSpans[]>();
-  for (const l of all) {
-    const k = key(l.cohort, l.path, l.state);
-    let list = byCell.get(k);
-    if (!list) byCell.set(k, (list = []));
-    list.push(l);
-  }
+  const byCell = rowsByCell(all);
   const options = (...parts: string[]) => ({
     resamples: rules.bootstrap.resamples,
     confidence: rules.bootstrap.confidence,
@@ -85,7 +78,7 @@ export function phaseSpans(
 
   const spans: SpanStatistics[] = [];
   for (const c of data.cells) {
-    const launches = byCell.get(key(c.cohort, c.path, c.state)) ?? [];
+    const launches = byCell.get(cellKey(c.cohort, c.path, c.state)) ?? [];
     if (!printsMarks(launches)) continue;
     spanNames(launches).forEach((name, i) => {
       const m = twoLevelMedian(
@@ -113,8 +106,8 @@ export function phaseSpans(
   for (const cohort of cohorts) {
     for (const cmp of comparisons) {
       for (const state of states) {
-        const a = byCell.get(key(cohort, cmp.a, state)) ?? [];
-        const b = byCell.get(key(cohort, cmp.b, state)) ?? [];
+        const a = byCell.get(cellKey(cohort, cmp.a, state)) ?? [];
+        const b = byCell.get(cellKey(cohort, cmp.b, state)) ?? [];
         if (!a.length || !b.length || !(printsMarks(a) || printsMarks(b))) continue;
         spanNames([...a, ...b]).forEach((name, i) => {
           const rows = [
