@@ -20,7 +20,8 @@ const replicatesParam = (params: Record<string, unknown>): string | null =>
 const analyze: StageDefinition = {
   kind: 'analyze',
   description: 'Per-cell statistics, clusters, dominance, paired-round bootstrap differences and byte counts from the formal samples',
-  reads: ['analysis', 'experiment'],
+  // report.paths (their stacks) and report.source: the named findings the report states are decided here (analysis-findings.ts)
+  reads: ['analysis', 'experiment', 'report.paths', 'report.source'],
   readsObservations: true, // preparation times go into analysis.json
   // with: { replicates: FOLDER } — archived runs (reports/<experiment>/runs); their run.json and samples.csv join the key.
   inputFiles: (params) => {
@@ -32,12 +33,21 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [{ analysisRules }, { analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }, { sourceGapFacts }] = await Promise.all([
+    const [
+      { analysisRules },
+      { analyzeSamplesInWorkers },
+      { readPreparation },
+      { readSamples },
+      { hostOf },
+      { findingsConfig, withFindings },
+      { sourceGapFacts },
+    ] = await Promise.all([
       import('../harness/analysis/analysis-rules.js'),
       import('../harness/analysis/analyze-in-workers.js'),
       import('../harness/analysis/read-preparation.js'),
       import('../harness/analysis/read-samples.js'),
       import('../harness/analysis/replicate-runs.js'),
+      import('../harness/analysis/analysis-findings.js'),
       import('../harness/analysis/source-gap-facts.js'),
     ]);
     const { sessionNoise } = await import('../harness/analysis/session-noise.js');
@@ -62,7 +72,7 @@ const analyze: StageDefinition = {
         : [],
     };
     const started = performance.now();
-    const result = await analyzeSamplesInWorkers(
+    const analysed = await analyzeSamplesInWorkers(
       data,
       rules,
       preparation,
@@ -70,6 +80,7 @@ const analyze: StageDefinition = {
       undefined,
       replicates,
     );
+    const result = withFindings(analysed, findingsConfig(ctx.config));
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

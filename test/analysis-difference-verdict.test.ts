@@ -19,7 +19,19 @@ test('a difference not detected is equivalent only when both its intervals lie i
 
 test('a summary difference not detected but inside the practical margin of b reads "equivalent within ±5%" (made-up data)', async (t) => {
   const { differenceCell } = await import('../harness/report/launch-phrases.js');
-  const d = { cohort: 'c', state: 'warm', metric: 'ready', a: 'x', b: 'y', observedMs: 1, lowMs: -2, highMs: 3, sessionLowMs: -3, sessionHighMs: 4 };
+  const d = {
+    cohort: 'c',
+    state: 'warm',
+    metric: 'ready',
+    a: 'x',
+    b: 'y',
+    observedMs: 1,
+    lowMs: -2,
+    highMs: 3,
+    sessionLowMs: -3,
+    sessionHighMs: 4,
+    findings: { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false },
+  };
   const cell = (path: string): Record<string, unknown> => ({ cohort: 'c', path, state: 'warm', metric: 'ready', p50Ms: 100 });
   const a = { cells: [cell('x'), cell('y')], differences: [], orderEffects: [], rules: { practical: { relative: 0.05, absoluteMs: 0 } } };
   const text = differenceCell(a as never, { ...d, detected: false } as never, 1);

@@ -29,6 +29,7 @@ function madeUp(o: Partial<DifferenceResult> & { cohort: string; a: string; b: s
     sessionHighMs: 9,
     detected: true,
     ...o,
+    findings: o.findings ?? { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false },
   };
 }
 
@@ -98,6 +99,7 @@ test('made-up before and after: confirmed only when undecided on the planned ses
     perSession: [...d.perSession, { session: 4, rounds: 10, observedMs: 5, direction: 1 }],
     sameDirection: 4,
     ...o,
+    findings: o.findings ?? d.findings,
   });
   const before = [tWide, disagree, detected];
   const after = [withFour(tWide, { sessionLowMs: 0.5, detected: true }), withFour(disagree, { sameDirection: 3 }), detected];

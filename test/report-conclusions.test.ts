@@ -48,6 +48,7 @@ const difference: DifferenceResult = {
   betweenSessionEstimated: false,
   sessionLowMs: null,
   sessionHighMs: null,
+  findings: { sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false },
   observedMs: 200,
   lowMs: 180,
   highMs: 220,
@@ -97,7 +98,7 @@ test('a summary difference shows the difference, its interval and the P50 ratio,
   t.is(differenceCell(a, a.differences[0], 1), '200.0 [180.0, 220.0], ×2.11');
   const undetected = { ...a.differences[0]!, lowMs: -5, detected: false };
   t.is(differenceCell(a, undetected, 1), '200.0 [-5.0, 220.0], ×2.11, not detected');
-  const disagree = { ...a.differences[0]!, detected: false };
+  const disagree = { ...a.differences[0]!, detected: false, findings: { sessionsDisagreeInSize: true, direction: 'higher' as const, sizeUncertain: true } };
   t.is(differenceCell(a, disagree, 1), '200.0 [180.0, 220.0], ×2.11, sessions disagree in size');
   t.is(differenceCell(a, undefined, 1), '-');
   t.false(differenceCell(a, a.differences[0], 1).includes('faster'));

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { applyDetectionRule, isDetected } from '../harness/stats/detection-rule.js';
+import { isDetected } from '../harness/stats/detection-rule.js';
+import { pairedComparison } from '../harness/stats/paired-comparison.js';
 import { sessionTInterval } from '../harness/stats/session-t-interval.js';
 import { twoLevelBootstrap, type PairedSession } from '../harness/stats/two-level-bootstrap.js';
 
@@ -11,7 +12,7 @@ test('a difference is detected only when the bootstrap interval and, with 3 or m
   t.false(isDetected({ observed: null, containsZero: false }, null));
 });
 
-test('applyDetectionRule reports the project intervals it decided on', (t) => {
+test('the paired comparison decides on the project intervals it reports', (t) => {
   // Per-session differences 2, 4 and 30: the bootstrap excludes 0, the t interval over 3 sessions does not.
   const session = (s: number, shift: number): PairedSession => ({
     session: s,
@@ -19,10 +20,13 @@ test('applyDetectionRule reports the project intervals it decided on', (t) => {
   });
   const data = [session(1, 2), session(2, 4), session(3, 30)];
   const options = { resamples: 500, confidence: 0.95, seed: 'rule' };
-  const r = applyDetectionRule(data, options);
-  t.deepEqual(r.bootstrap, twoLevelBootstrap(data, options));
-  t.deepEqual(r.between, sessionTInterval([2, 4, 30], 0.95));
-  t.false(r.bootstrap.containsZero);
-  t.true(r.between!.containsZero);
-  t.false(r.detected);
+  const r = pairedComparison(data, 'difference', options);
+  const bootstrap = twoLevelBootstrap(data, options);
+  const between = sessionTInterval([2, 4, 30], 0.95)!;
+  t.deepEqual([r.observed, r.low, r.high], [bootstrap.observed, bootstrap.low, bootstrap.high]);
+  t.deepEqual([r.sessionLow, r.sessionHigh], [between.low, between.high]);
+  t.false(bootstrap.containsZero);
+  t.true(between.containsZero);
+  t.false(r.findings.detected);
+  t.true(r.findings.sessionsDisagreeInSize);
 });

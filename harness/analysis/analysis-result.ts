@@ -1,12 +1,15 @@
 // The shape of analysis.json, written by the analyze stage and read by report.
 // Every duration is in milliseconds (fields ending in Ms), every count of bytes
 // in bytes; preparation costs keep the seconds of preparation.json.
+import type { AnalysisFindings } from './finding-types.js';
 import type { CanaryResult } from './canary-statistics.js';
 import type { SessionNoiseResult } from './session-noise.js';
 import type { HostEffect } from './host-effects.js';
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from './analysis-rules.js';
+import type { ComparisonVerdict } from './comparison-verdict.js';
+import type { DifferenceKey, MsComparison } from './difference-record.js';
 
 export const analysisFormat = 'benchgraph-analysis/5';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
@@ -127,39 +130,15 @@ export interface DominanceResult {
   result: Dominance;
 }
 
-export interface DifferenceResult {
-  cohort: string;
-  state: string;
+/** One difference a - b: its key and its paired comparison (analysis/difference-record.ts, the one record). */
+export interface DifferenceResult extends DifferenceKey, MsComparison {
   metric: MetricId;
-  a: string;
-  b: string;
-  /** Complete rounds (values of both paths) resampled, over all sessions. */
-  rounds: number;
-  /** Sessions with at least one complete round. */
-  sessions: number;
-  /** The difference within each session and its sign (1: a larger, -1: b larger). */
-  perSession: { session: number; rounds: number; observedMs: number; direction: -1 | 0 | 1 }[];
-  /** Sessions whose difference has the sign of the pooled one. */
-  sameDirection: number;
-  /** False with fewer than 3 sessions: between-session uncertainty is not estimated. */
-  betweenSessionEstimated: boolean;
-  /** median(a) - median(b) over the complete rounds. */
-  observedMs: number | null;
-  lowMs: number | null;
-  highMs: number | null;
-  resamples: number;
-  confidence: number;
   /**
-   * Student's t interval over the per-session differences (K - 1 degrees of freedom);
-   * null with fewer than 3 sessions. See stats/session-t-interval.ts.
+   * The four-outcome verdict (comparison-verdict.ts): lower, higher, equivalent within analysis.practical
+   * of b's median, or undecided. Always set in analysis.json; absent only where the sample stage's
+   * confirmation step judges differences.
    */
-  sessionLowMs: number | null;
-  sessionHighMs: number | null;
-  /**
-   * False when the two-level interval contains 0, or, with 3 or more sessions, when the
-   * between-session interval does ("no difference detected").
-   */
-  detected: boolean;
+  verdict?: ComparisonVerdict;
   /** With design.confirm on: the verdict on the planned sessions and with the confirmation session (confirmation-verdicts.ts). */
   confirmation?: DifferenceConfirmation;
   /**
@@ -306,6 +285,11 @@ export interface AnalysisResult {
   canary?: CanaryResult;
   /** The noise flag calibrated on the canary, and the steady background of every session (analysis/session-noise.ts); absent without session records. */
   noise?: SessionNoiseResult;
+  /**
+   * The named findings the report states and only words (analysis-findings.ts, schemas/analysis-findings.schema.json):
+   * the stack rule, sessions disagreeing in size, the source report's findings. Always set by the analyze stage.
+   */
+  findings?: AnalysisFindings;
 }
 
 /**
@@ -328,23 +312,10 @@ export interface SpanStatistics {
   highMs: number | null;
 }
 
-/** Median span of a minus median span of b (Ready launches of one cohort and state), with the paired two-level interval and the detection rule of the differences. */
-export interface SpanDifference {
-  cohort: string;
-  state: string;
-  a: string;
-  b: string;
+/** Median span of a minus median span of b (Ready launches of one cohort and state, metric ready): the record of a difference, named by its span. */
+export interface SpanDifference extends DifferenceKey, MsComparison {
   name: string;
   order: number;
-  sessions: number;
-  rounds: number;
-  sameDirection: number;
-  observedMs: number | null;
-  lowMs: number | null;
-  highMs: number | null;
-  sessionLowMs: number | null;
-  sessionHighMs: number | null;
-  detected: boolean;
 }
 
 /** One launch's spans, in mark order, `to Ready` last. */

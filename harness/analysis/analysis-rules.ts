@@ -29,6 +29,8 @@ export interface AnalysisRules {
   nextRun: { relativeHalfWidth: number; sessionStartS: number | null };
   /** analysis.practical: the margin of the verdict "equivalent" (comparison-verdict.ts). */
   practical: PracticalMargin;
+  /** analysis.findings: the thresholds of the named findings the report states (analysis-findings.ts). */
+  findings: { stackGapShare: number };
 }
 
 /** The session start the next-run plan assumes when neither the config nor the run's start times give one, seconds. */
@@ -43,6 +45,7 @@ export const defaultAnalysisRules: AnalysisRules = {
   carryover: { minRatio: 1.1, minGroupN: 3 },
   nextRun: { relativeHalfWidth: 0.05, sessionStartS: null },
   practical: defaultPracticalMargin,
+  findings: { stackGapShare: 0.25 },
 };
 
 type Section = Record<string, unknown>;
@@ -104,5 +107,8 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
       sessionStartS: nextRun['session_start_s'] === undefined ? null : num(nextRun, 'session_start_s', 0, 'analysis.next_run', 0, 1e7),
     },
     practical: practicalMargin(section['practical']),
+    findings: {
+      stackGapShare: num(obj(section['findings']), 'stack_gap_share', defaultAnalysisRules.findings.stackGapShare, 'analysis.findings', 0, 1),
+    },
   };
 }

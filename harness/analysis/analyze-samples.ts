@@ -14,6 +14,7 @@ import { analysisParts, type AnalysisParts } from './analysis-parts.js';
 import { phaseSpans } from './phase-spans.js';
 import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
 import { withConfirmation } from './confirmation-verdicts.js';
+import { withVerdicts } from './difference-record.js';
 import { withRerun, type ReplicateInput } from './rerun-results.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
@@ -162,7 +163,7 @@ export function analyzeWithParts(
   // With a confirmation session, every difference is judged again on the planned sessions alone.
   const planned = parts.planned ?? all;
   const rerun = withRerun(withConfirmation(all, planned, confirmation), cells, data.values, comparisons, rules.metrics, replicates);
-  const differences = rerun.differences;
+  const differences = withVerdicts(rerun.differences, cells, rules.practical);
 
   return {
     format: analysisFormat,

@@ -5,7 +5,8 @@
 // and detected with the extra one is "confirmed". Verdicts as in
 // undecided-differences.ts.
 import type { ConfirmationInput, DifferenceResult } from './analysis-result.js';
-import { differenceKey, verdictOf } from './undecided-differences.js';
+import { differenceKey } from './difference-record.js';
+import { verdictOf } from './undecided-differences.js';
 
 export function withConfirmation(
   after: readonly DifferenceResult[],

@@ -1,12 +1,12 @@
 // Pure: the differences a − b of the configured comparisons, per cohort ×
-// state × metric, each with its two-level bootstrap interval, its
-// between-session t interval and the detection rule's verdict. Used by the
+// state × metric, each the one comparison record (difference-record.ts): its
+// two-level bootstrap interval, its between-session t interval and the
+// detection rule's findings. Used by the
 // analysis (analyze-samples.ts) and, on the first K sessions, by the sample
 // stage's confirmation step (design.confirm), so both apply the same rule.
 import { UserError } from '../errors.js';
-import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
-import { sessionTInterval } from '../stats/session-t-interval.js';
-import { isDetected } from '../stats/detection-rule.js';
+import { pairSessions } from '../stats/two-level-bootstrap.js';
+import { msComparison } from './difference-record.js';
 import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
 import type { DifferenceResult } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
@@ -24,9 +24,9 @@ function uniqueSorted(items: Iterable<string>): string[] {
   return [...new Set(items)].sort();
 }
 
-/** The valid formal rows of each cell, by cellKey(cohort, path, state). */
-export function rowsByCell(values: readonly ValueRow[]): Map<string, ValueRow[]> {
-  const out = new Map<string, ValueRow[]>();
+/** The valid formal rows (or launches' spans) of each cell, by cellKey(cohort, path, state). */
+export function rowsByCell<T extends Pick<ValueRow, 'cohort' | 'path' | 'state'>>(values: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
   for (const r of values) {
     const k = cellKey(r.cohort, r.path, r.state);
     let list = out.get(k);
@@ -70,38 +70,12 @@ export function differenceResultsShare(
               if (v !== null && Number.isFinite(v)) rows.push({ session: r.session, round: r.round, value: v, path });
             }
           }
-          const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), {
+          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), {
             resamples: rules.bootstrap.resamples,
             confidence: rules.bootstrap.confidence,
             seed: [rules.bootstrap.seed, cohort, state, metric, cmp.a, cmp.b].join('|'),
           });
-          const between = sessionTInterval(
-            r.perSession.map((s) => s.observed),
-            rules.bootstrap.confidence,
-          );
-          differences.push([
-            task,
-            {
-              cohort,
-              state,
-              metric,
-              a: cmp.a,
-              b: cmp.b,
-              rounds: r.rounds,
-              sessions: r.sessions,
-              perSession: r.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
-              sameDirection: r.sameDirection,
-              betweenSessionEstimated: r.betweenSessionEstimated,
-              observedMs: r.observed,
-              lowMs: r.low,
-              highMs: r.high,
-              resamples: r.resamples,
-              confidence: r.confidence,
-              sessionLowMs: between?.low ?? null,
-              sessionHighMs: between?.high ?? null,
-              detected: isDetected(r, between),
-            },
-          ]);
+          differences.push([task, { cohort, state, metric, a: cmp.a, b: cmp.b, ...comparison }]);
         }
       }
     }

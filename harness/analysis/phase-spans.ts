@@ -12,20 +12,18 @@
 // when a or b prints marks: for each span name in either, median span of a
 // minus median span of b with the two-level paired interval of the
 // differences (stats/two-level-bootstrap.ts, computed by its fast twin) and the
-// same detection rule.
+// same detection rule: the one record of a difference (difference-record.ts).
 // Medians of spans do not add up to the median Ready exactly.
-import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
+import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { twoLevelMedian } from '../stats/two-level-median.js';
-import { sessionTInterval } from '../stats/session-t-interval.js';
-import { isDetected } from '../stats/detection-rule.js';
+import { msComparison } from './difference-record.js';
+import { cellKey, rowsByCell } from './difference-results.js';
 import type { AnalysisRules, Comparison } from './analysis-rules.js';
 import type { LaunchSpans, SpanDifference, SpanStatistics } from './analysis-result.js';
 import type { MarkRow, SampleData, ValueRow } from './sample-data.js';
 
 /** The name of the last span, from the last mark (or spawn) to Ready. */
 export const toReadySpan = 'to Ready';
-
-const key = (...parts: string[]): string => parts.join('\u0000');
 
 /** The span a mark ends: `unpack-done` ends `unpack`. */
 export const spanNameOf = (mark: string): string => mark.replace(/-done$/, '') || mark;
@@ -71,13 +69,7 @@ export function phaseSpans(
   comparisons: readonly Comparison[],
 ): { spans: SpanStatistics[]; spanDifferences: SpanDifference[]; launchSpans: LaunchSpans[] } {
   const all = launchSpans(data.values, data.marks);
-  const byCell = new Map<string, LaunchSpans[]>();
-  for (const l of all) {
-    const k = key(l.cohort, l.path, l.state);
-    let list = byCell.get(k);
-    if (!list) byCell.set(k, (list = []));
-    list.push(l);
-  }
+  const byCell = rowsByCell(all);
   const options = (...parts: string[]) => ({
     resamples: rules.bootstrap.resamples,
     confidence: rules.bootstrap.confidence,
@@ -86,7 +78,7 @@ export function phaseSpans(
 
   const spans: SpanStatistics[] = [];
   for (const c of data.cells) {
-    const launches = byCell.get(key(c.cohort, c.path, c.state)) ?? [];
+    const launches = byCell.get(cellKey(c.cohort, c.path, c.state)) ?? [];
     if (!printsMarks(launches)) continue;
     spanNames(launches).forEach((name, i) => {
       const m = twoLevelMedian(
@@ -114,36 +106,16 @@ export function phaseSpans(
   for (const cohort of cohorts) {
     for (const cmp of comparisons) {
       for (const state of states) {
-        const a = byCell.get(key(cohort, cmp.a, state)) ?? [];
-        const b = byCell.get(key(cohort, cmp.b, state)) ?? [];
+        const a = byCell.get(cellKey(cohort, cmp.a, state)) ?? [];
+        const b = byCell.get(cellKey(cohort, cmp.b, state)) ?? [];
         if (!a.length || !b.length || !(printsMarks(a) || printsMarks(b))) continue;
         spanNames([...a, ...b]).forEach((name, i) => {
           const rows = [
             ...a.map((l) => ({ session: l.session, round: l.round, path: cmp.a, value: spanOf(l, name) })),
             ...b.map((l) => ({ session: l.session, round: l.round, path: cmp.b, value: spanOf(l, name) })),
           ];
-          const r = twoLevelBootstrap(pairSessions(rows, cmp.a, cmp.b), options(cohort, state, cmp.a, cmp.b, name));
-          const between = sessionTInterval(
-            r.perSession.map((s) => s.observed),
-            rules.bootstrap.confidence,
-          );
-          spanDifferences.push({
-            cohort,
-            state,
-            a: cmp.a,
-            b: cmp.b,
-            name,
-            order: i + 1,
-            sessions: r.sessions,
-            rounds: r.rounds,
-            sameDirection: r.sameDirection,
-            observedMs: r.observed,
-            lowMs: r.low,
-            highMs: r.high,
-            sessionLowMs: between?.low ?? null,
-            sessionHighMs: between?.high ?? null,
-            detected: isDetected(r, between),
-          });
+          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), options(cohort, state, cmp.a, cmp.b, name));
+          spanDifferences.push({ cohort, state, metric: 'ready', a: cmp.a, b: cmp.b, name, order: i + 1, ...comparison });
         });
       }
     }

@@ -12,6 +12,7 @@
 //     contains 0 or some session points the other way.
 // Detected and not detected are decided and need no confirmation.
 import type { DifferenceResult, Verdict } from './analysis-result.js';
+import type { DifferenceKey } from './difference-record.js';
 
 export type { Verdict };
 
@@ -27,14 +28,7 @@ export function verdictOf(d: VerdictInput): Verdict {
   return d.detected && d.sameDirection === d.sessions ? 'detected' : 'undecided';
 }
 
-/** The identity of a difference: cohort, state, metric, a and b. */
-export type DifferenceId = Pick<DifferenceResult, 'cohort' | 'state' | 'metric' | 'a' | 'b'>;
-
-export function differenceKey(d: DifferenceId): string {
-  return [d.cohort, d.state, d.metric, d.a, d.b].join('\u0000');
-}
-
-export function undecidedDifferences<T extends DifferenceId & VerdictInput>(differences: readonly T[]): T[] {
+export function undecidedDifferences<T extends DifferenceKey & VerdictInput>(differences: readonly T[]): T[] {
   return differences.filter((d) => verdictOf(d) === 'undecided');
 }
 
@@ -45,7 +39,7 @@ export interface ConfirmVisit {
 }
 
 /** The cohorts and paths of the undecided differences, cohorts and paths sorted; empty when none is undecided. */
-export function confirmVisits(undecided: readonly DifferenceId[]): ConfirmVisit[] {
+export function confirmVisits(undecided: readonly DifferenceKey[]): ConfirmVisit[] {
   const byCohort = new Map<string, Set<string>>();
   for (const d of undecided) {
     const set = byCohort.get(d.cohort) ?? new Set<string>();

@@ -17,6 +17,7 @@
 // held in magnitude (its effect, after the common factor, within the tolerance
 // carried from its cells: magnitude-tolerance.ts).
 import { directionStatus } from '../analysis/direction-status.js';
+import { differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
 import {
   betweenRunTolerance,
@@ -126,9 +127,8 @@ export function statusOf(baseline: Direction, candidate: Direction): Status {
 }
 
 export function compareReports(baseline: PublishedReport, candidate: PublishedReport): ReportComparison {
-  const dKey = (d: PublishedDifference): string => key(d.cohort, d.state, d.metric, d.a, d.b);
-  const base = new Map(baseline.differences.map((d) => [dKey(d), d]));
-  const cand = new Map(candidate.differences.map((d) => [dKey(d), d]));
+  const base = new Map(baseline.differences.map((d) => [differenceKey(d), d]));
+  const cand = new Map(candidate.differences.map((d) => [differenceKey(d), d]));
   const order = [...base.keys(), ...[...cand.keys()].filter((k) => !base.has(k))];
   const cKey = (c: { cohort: string; path: string; state: string; metric: string }): string => key(c.cohort, c.path, c.state, c.metric);
   const candCells = new Map(candidate.cells.map((c) => [cKey(c), c]));
@@ -223,7 +223,7 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
 }
 
 /** `numpy cold ready: docker − oci-full` */
-export function conclusionLabel(c: { cohort: string; state: string; metric: string; a: string; b: string }): string {
+export function conclusionLabel(c: DifferenceKey): string {
   return `${c.cohort} ${c.state} ${c.metric}: ${c.a} − ${c.b}`;
 }
 

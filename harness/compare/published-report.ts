@@ -3,15 +3,13 @@
 // cell P50s of statistics.csv. Columns are read by header name, so today's
 // format and later ones (e.g. with `sessions_same_direction`) both read.
 
-/** One row of differences.csv with kind = median_difference. */
-export interface PublishedDifference {
+import type { Verdict } from '../analysis/comparison-verdict.js';
+import type { DifferenceKey } from '../analysis/difference-record.js';
+
+/** One row of differences.csv with kind = median_difference: the comparison record (analysis/difference-record.ts) as published. */
+export interface PublishedDifference extends DifferenceKey {
   /** median_difference (a - b, null value 0) or median_ratio (a / b, null value 1). */
   kind: 'median_difference' | 'median_ratio';
-  cohort: string;
-  state: string;
-  metric: string;
-  a: string;
-  b: string;
   /** Observed median(a) - median(b); null when the report has none. */
   value: number | null;
   low: number | null;
@@ -24,6 +22,8 @@ export interface PublishedDifference {
   sessionsSameDirection: string | null;
   /** `order_effect`: a cell compared was flagged order effect; null when the report has no such column (written before issue 18). */
   orderEffect: boolean | null;
+  /** The record's four-outcome verdict (`verdict`); null when the report has no such column (written before it). */
+  verdict: Verdict | null;
 }
 
 /** One row of statistics.csv. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseCsvTable, type CsvTable } from './csv-table.js';
 import type { PublishedCell, PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
+import { verdicts, type Verdict } from '../analysis/comparison-verdict.js';
 
 const FOLDER_HINT = 'pass a published report folder such as reports/lazy-startup/, which holds statistics.csv and differences.csv';
 
@@ -63,6 +64,7 @@ export function readPublishedReport(folder: string): PublishedReport {
         sessionHigh: num(r['session_high']),
         sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
         orderEffect: flag(r['order_effect']),
+        verdict: verdicts.includes(r['verdict'] as Verdict) ? (r['verdict'] as Verdict) : null,
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);

@@ -4,6 +4,7 @@
 // changes beyond it; for each what differs between the run just before and the
 // run just after that could have caused it (attribution.ts). Pure.
 import { sessionTInterval } from '../stats/session-t-interval.js';
+import { differenceKey } from '../analysis/difference-record.js';
 import { attribute, forCell, sampleStageKey, type Attribution, type ChangedInput } from './attribution.js';
 import { CONFIDENCE, type CellChange, type Spread } from './change-points.js';
 import { cellKey, type HistoryRun } from './history-run.js';
@@ -141,7 +142,7 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     return { cohort: c.cohort, path: c.path, state: c.state, metric: c.metric, unit, points, changes: drift.cellChanges.get(c.key) ?? [] };
   });
   const conclusionKeys: string[] = [];
-  const dKey = (d: { cohort: string; state: string; metric: string; a: string; b: string }): string => [d.cohort, d.state, d.metric, d.a, d.b].join('\u0000');
+  const dKey = differenceKey;
   for (const r of runs) for (const d of r.report.differences) if (!conclusionKeys.includes(dKey(d))) conclusionKeys.push(dKey(d));
   const conclusions = conclusionKeys.map((k): ConclusionSeries => {
     const [cohort, state, metric, a, b] = k.split('\u0000') as [string, string, string, string, string];

@@ -1,14 +1,140 @@
-// Pure: the differences.csv and statistics.csv of an experiment whose
-// comparisons are ComparisonResults (the effect table, commit-diff, and any
-// experiment on the model), with the column names of the published
-// lazy-startup files (render-csv.ts), so `pipeline compare` reads every
-// experiment's report folders alike. A ratio is written as kind
-// median_ratio (its null value is 1).
+// Pure: the one writer of differences.csv (and the statistics.csv of an
+// experiment on the model). Every experiment's comparisons are written here
+// with the same columns (schemas/report-differences.schema.json), so
+// `pipeline compare` and `history` read every experiment's report folders
+// alike: the default experiment's records (analysis/difference-record.ts,
+// with its rerun and cross-host columns and its preparation costs), and the
+// ComparisonResults of the effect table and commit-diff. A ratio is written
+// as kind median_ratio (its null value is 1).
+import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { defaultPracticalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
+import type { DifferenceKey } from '../analysis/difference-record.js';
 import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
-import { csv } from './format-number.js';
-import { differencesColumns } from './render-csv.js';
+import { differenceVerdict } from './difference-verdict-text.js';
+import { csv, fixed } from './format-number.js';
+import { differenceOrderEffect } from './order-effect-notes.js';
+
+export const differencesColumns = [
+  'kind',
+  'cohort',
+  'state',
+  'metric',
+  'a',
+  'b',
+  'service',
+  'artifact',
+  'operation',
+  'unit',
+  'value',
+  'low',
+  'high',
+  'confidence',
+  'resamples',
+  'n',
+  'detected',
+  'sessions',
+  'sessions_same_direction',
+  'session_low',
+  'session_high',
+  'order_effect',
+  'verdict',
+] as const;
+
+/** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
+export const launchDifferencesColumns = [...differencesColumns, 'rerun_low', 'rerun_high', 'cross_host_low', 'cross_host_high'] as const;
+
+type Field = string | number | boolean | null;
+type Column = (typeof launchDifferencesColumns)[number];
+
+/** One row of differences.csv by column; a column left out is empty. Numbers are written as the caller formatted them. */
+export type DifferenceRow = Partial<Record<Column, Field>>;
+
+/** differences.csv with these columns (the shared ones, or the default report's). */
+export function writeDifferencesCsv(rows: readonly DifferenceRow[], columns: readonly Column[] = differencesColumns): string {
+  return csv(
+    columns,
+    rows.map((r) => columns.map((k) => r[k] ?? null)),
+  );
+}
+
+type Format = (v: number | null) => Field;
+
+/** The columns of one comparison, its key and unit given, its numbers through fmt. */
+function comparisonColumns(
+  key: DifferenceKey,
+  unit: string,
+  fmt: Format,
+  c: {
+    kind: 'median_difference' | 'median_ratio';
+    observed: number | null;
+    low: number | null;
+    high: number | null;
+    sessionLow: number | null;
+    sessionHigh: number | null;
+    confidence: number;
+    resamples: number;
+    rounds: number;
+    sessions: number;
+    sameDirection: number;
+    detected: boolean;
+    verdict: string | null;
+  },
+): DifferenceRow {
+  return {
+    kind: c.kind,
+    cohort: key.cohort,
+    state: key.state,
+    metric: key.metric,
+    a: key.a,
+    b: key.b,
+    unit,
+    value: fmt(c.observed),
+    low: fmt(c.low),
+    high: fmt(c.high),
+    confidence: c.confidence,
+    resamples: c.resamples,
+    n: c.rounds,
+    detected: c.observed === null ? null : c.detected,
+    sessions: c.sessions,
+    sessions_same_direction: c.sessions ? c.sameDirection : null,
+    session_low: fmt(c.sessionLow),
+    session_high: fmt(c.sessionHigh),
+    verdict: c.verdict,
+  };
+}
+
+const ms3: Format = (v) => (v === null ? null : fixed(v, 3));
+
+/** The default experiment's differences.csv: every record, then the preparation costs (seconds). */
+export function differencesCsv(a: AnalysisResult): string {
+  const rows: DifferenceRow[] = a.differences.map((d) => ({
+    ...comparisonColumns(d, 'ms', ms3, {
+      kind: 'median_difference',
+      observed: d.observedMs,
+      low: d.lowMs,
+      high: d.highMs,
+      sessionLow: d.sessionLowMs,
+      sessionHigh: d.sessionHighMs,
+      confidence: d.confidence,
+      resamples: d.resamples,
+      rounds: d.rounds,
+      sessions: d.sessions,
+      sameDirection: d.sameDirection,
+      detected: d.detected,
+      verdict: differenceVerdict(a, d).verdict,
+    }),
+    order_effect: differenceOrderEffect(a, d).length > 0,
+    rerun_low: ms3(d.rerun?.lowMs ?? null),
+    rerun_high: ms3(d.rerun?.highMs ?? null),
+    cross_host_low: ms3(d.replicates?.crossHost?.lowMs ?? null),
+    cross_host_high: ms3(d.replicates?.crossHost?.highMs ?? null),
+  }));
+  for (const p of a.preparation ?? []) {
+    rows.push({ kind: 'preparation', service: p.service, artifact: p.artifact, operation: p.operation, unit: 's', value: fixed(p.seconds, 3), n: 1 });
+  }
+  return writeDifferencesCsv(rows, launchDifferencesColumns);
+}
 
 export interface ComparisonLine {
   cohort: string;
@@ -34,50 +160,28 @@ export interface CellLine {
   p50: number | null;
 }
 
-const r6 = (v: number | null): number | null => (v === null ? null : Number(v.toPrecision(6)));
+const r6: Format = (v) => (v === null ? null : Number(v.toPrecision(6)));
 
 export function comparisonDifferencesCsv(lines: readonly ComparisonLine[], margin: PracticalMargin = defaultPracticalMargin): string {
-  const row = (l: ComparisonLine): Record<(typeof differencesColumns)[number], string | number | boolean | null> => {
-    const c = l.comparison;
-    return {
-      kind: c.kind === 'ratio' ? 'median_ratio' : 'median_difference',
-      cohort: l.cohort,
-      state: l.state,
-      metric: l.metric,
-      a: l.a,
-      b: l.b,
-      service: null,
-      artifact: null,
-      operation: null,
-      unit: c.kind === 'ratio' ? 'ratio' : l.unit,
-      value: r6(c.observed),
-      low: r6(c.low),
-      high: r6(c.high),
-      confidence: c.confidence,
-      resamples: c.resamples,
-      n: c.rounds,
-      detected: c.observed === null ? null : c.findings.detected,
-      sessions: c.sessions,
-      sessions_same_direction: c.sessions ? c.sameDirection : null,
-      session_low: r6(c.sessionLow),
-      session_high: r6(c.sessionHigh),
-      order_effect: null,
-      verdict:
+  return writeDifferencesCsv(
+    lines.map((l) => {
+      const c = l.comparison;
+      const ratio = c.kind === 'ratio';
+      const verdict =
         c.observed === null
           ? null
           : fixedDifferenceVerdict(
               { observed: c.observed, low: c.low, high: c.high, sessionLow: c.sessionLow, sessionHigh: c.sessionHigh, detected: c.findings.detected },
-              c.kind === 'ratio' ? 'ratio' : 'difference',
+              ratio ? 'ratio' : 'difference',
               l.referenceMedian ?? null,
               margin,
-            ).verdict,
-    };
-  };
-  return csv(
-    differencesColumns,
-    lines.map((l) => {
-      const r = row(l);
-      return differencesColumns.map((k) => r[k]);
+            ).verdict;
+      return comparisonColumns(l, ratio ? 'ratio' : l.unit, r6, {
+        ...c,
+        kind: ratio ? 'median_ratio' : 'median_difference',
+        detected: c.findings.detected,
+        verdict,
+      });
     }),
   );
 }

@@ -79,7 +79,7 @@ export function twoLevelContainsZero(d: DifferenceResult): boolean {
   return d.lowMs === null || d.highMs === null || !(d.lowMs > 0 || d.highMs < 0);
 }
 
-/** Detected by the two-level interval but not by the between-session one: the sessions disagree in size. */
+/** The analysis's finding: detected by the two-level interval but not by the between-session one (stats/paired-comparison.ts). */
 export function sessionsDisagreeInSize(d: DifferenceResult): boolean {
-  return !d.detected && d.observedMs !== null && !twoLevelContainsZero(d);
+  return d.findings.sessionsDisagreeInSize;
 }

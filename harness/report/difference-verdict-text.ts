@@ -1,19 +1,13 @@
-// Pure: a fixed-design difference's four-outcome verdict
-// (analysis/difference-verdict.ts) as the report words it, from the analysis
-// result: b's cell median of the same metric is the reference of the margin,
-// analysis.practical (AnalysisRules.practical) its size.
+// Pure: a difference's four-outcome verdict as the report words it. The
+// analysis decides it (analysis/difference-record.ts withVerdicts: b's cell
+// median the reference of analysis.practical); a record without one (made up
+// by a test, or judged by the confirmation step) is judged by the same rule.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import { defaultPracticalMargin, verdictText, type ComparisonVerdict } from '../analysis/comparison-verdict.js';
-import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
+import { withVerdicts } from '../analysis/difference-record.js';
 
 export function differenceVerdict(a: AnalysisResult, d: DifferenceResult): ComparisonVerdict {
-  const b = a.cells.find((c) => c.cohort === d.cohort && c.path === d.b && c.state === d.state && c.metric === d.metric);
-  return fixedDifferenceVerdict(
-    { observed: d.observedMs, low: d.lowMs, high: d.highMs, sessionLow: d.sessionLowMs, sessionHigh: d.sessionHighMs, detected: d.detected },
-    'difference',
-    b?.p50Ms ?? null,
-    a.rules?.practical ?? defaultPracticalMargin,
-  );
+  return d.verdict ?? withVerdicts([d], a.cells, a.rules?.practical ?? defaultPracticalMargin)[0]!.verdict;
 }
 
 /** "equivalent within ±5%" when the difference is equivalent; null otherwise. */

@@ -37,7 +37,7 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ca = readyCell(a, d.cohort, d.a, d.state);
   const cb = readyCell(a, d.cohort, d.b, d.state);
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
-  const verdict = d.detected ? null : !twoLevelContainsZero(d) ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
+  const verdict = d.detected ? null : d.findings.sessionsDisagreeInSize ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
     .filter(Boolean)
@@ -172,31 +172,21 @@ export function failuresSentence(a: AnalysisResult): string | null {
 }
 
 /**
- * When two paths on one runtime stack differ little (by under a quarter of
- * the gap) while a path on another stack differs from them by a detected
- * amount, the gap goes with the stack: said once, for the first state and
- * cohort where it holds, without repeating the summary's numbers.
+ * The stack rule's finding (analysis/analysis-findings.ts: two paths on one
+ * runtime stack differ by at most analysis.findings.stack_gap_share of a
+ * detected gap to a path on another stack), worded once, for the first state
+ * and cohort where it holds, without repeating the summary's numbers.
  */
-export function stackSentence(
-  a: AnalysisResult,
-  cohorts: readonly string[],
-  states: readonly string[],
-  stackOf: (path: string) => string | null,
-): string | null {
+export function stackSentence(a: AnalysisResult, cohorts: readonly string[], states: readonly string[]): string | null {
   for (const cohort of cohorts) {
     for (const state of states) {
-      const diffs = a.differences.filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.observedMs !== null && d.lowMs !== null);
-      for (const same of diffs.filter((d) => stackOf(d.a) !== null && stackOf(d.a) === stackOf(d.b))) {
-        for (const cross of diffs.filter((d) => d !== same && (d.a === same.b || d.b === same.b) && stackOf(d.a) !== stackOf(d.b))) {
-          const other = cross.a === same.b ? cross.b : cross.a;
-          if (!cross.detected || Math.abs(same.observedMs!) * 4 > Math.abs(cross.observedMs!)) continue;
-          const slower = (cross.a === other ? cross.observedMs! : -cross.observedMs!) > 0;
-          return (
-            `${cap(state)}, the gap goes with the runtime stack, not with how the image is read (${cohort}): ${same.a} and ${same.b}, both on ${stackOf(same.a)}, ` +
-            `differ by less than a quarter of it, while ${other}, on ${stackOf(other) ?? 'another stack'}, is ${slower ? 'slower' : 'faster'}.`
-          );
-        }
-      }
+      const f = a.findings?.stack.find((x) => x.cohort === cohort && x.state === state);
+      if (!f) continue;
+      const share = f.threshold === 0.25 ? 'a quarter' : `${fixed(100 * f.threshold, 0)}%`;
+      return (
+        `${cap(state)}, the gap goes with the runtime stack, not with how the image is read (${cohort}): ${f.near.a} and ${f.near.b}, both on ${f.stack}, ` +
+        `differ by less than ${share} of it, while ${f.other}, on ${f.otherStack ?? 'another stack'}, is ${f.otherSlower ? 'slower' : 'faster'}.`
+      );
     }
   }
   return null;
@@ -211,12 +201,11 @@ export function interpretation(
   cohorts: readonly string[],
   paths: readonly string[],
   states: readonly string[],
-  stackOf: (path: string) => string | null,
   measuredCarryover: string | null = null,
 ): string[] {
   return [
     standInSentence(verdicts),
-    stackSentence(a, cohorts, states, stackOf),
+    stackSentence(a, cohorts, states),
     coldStepSentence(a, cohorts, paths),
     orderEffectSentence(a, measuredCarryover),
     modesSentence(a),

@@ -158,7 +158,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...summaryFollowUp(c).map((s) => paragraph(s)),
       ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
       // the largest cold step of each cell is said by the spans under the summary, so not again here
-      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, c.stackOf, inp.options.carryover)
+      ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, inp.options.carryover)
         .filter((s) => s !== coldStepSentence(a, c.cohorts, c.paths))
         .map((s) => paragraph(s)),
     ],

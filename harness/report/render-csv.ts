@@ -3,8 +3,6 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { csv, fixed } from './format-number.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from './render-provenance-md.js';
-import { differenceOrderEffect } from './order-effect-notes.js';
-import { differenceVerdict } from './difference-verdict-text.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -106,99 +104,6 @@ export function statisticsCsv(a: AnalysisResult): string {
     }
   }
   return csv(statisticsColumns, rows);
-}
-
-export const differencesColumns = [
-  'kind',
-  'cohort',
-  'state',
-  'metric',
-  'a',
-  'b',
-  'service',
-  'artifact',
-  'operation',
-  'unit',
-  'value',
-  'low',
-  'high',
-  'confidence',
-  'resamples',
-  'n',
-  'detected',
-  'sessions',
-  'sessions_same_direction',
-  'session_low',
-  'session_high',
-  'order_effect',
-  'verdict',
-] as const;
-
-/** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
-export const launchDifferencesColumns = [...differencesColumns, 'rerun_low', 'rerun_high', 'cross_host_low', 'cross_host_high'] as const;
-
-export function differencesCsv(a: AnalysisResult): string {
-  const rows: (string | number | boolean | null)[][] = a.differences.map((d) => [
-    'median_difference',
-    d.cohort,
-    d.state,
-    d.metric,
-    d.a,
-    d.b,
-    null,
-    null,
-    null,
-    'ms',
-    ms(d.observedMs),
-    ms(d.lowMs),
-    ms(d.highMs),
-    d.confidence,
-    d.resamples,
-    d.rounds,
-    d.observedMs === null ? null : d.detected,
-    d.sessions,
-    d.sessions ? d.sameDirection : null,
-    ms(d.sessionLowMs),
-    ms(d.sessionHighMs),
-    differenceOrderEffect(a, d).length > 0,
-    differenceVerdict(a, d).verdict,
-    ms(d.rerun?.lowMs ?? null),
-    ms(d.rerun?.highMs ?? null),
-    ms(d.replicates?.crossHost?.lowMs ?? null),
-    ms(d.replicates?.crossHost?.highMs ?? null),
-  ]);
-  for (const p of a.preparation ?? []) {
-    rows.push([
-      'preparation',
-      null,
-      null,
-      null,
-      null,
-      null,
-      p.service,
-      p.artifact,
-      p.operation,
-      's',
-      fixed(p.seconds, 3),
-      null,
-      null,
-      null,
-      null,
-      1,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-    ]);
-  }
-  return csv(launchDifferencesColumns, rows);
 }
 
 export const provenanceColumns = ['kind', 'name', 'version', 'sha256', 'detail'] as const;

@@ -1,6 +1,7 @@
 // All report files from the gathered inputs: name -> content. Pure apart from
 // the plotting adapter (deterministic: headless renderer, no clock).
-import { differencesCsv, phasesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
+import { differencesCsv } from './comparison-csv.js';
+import { phasesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
 import { launchReportDocument } from './launch-report-document.js';
 import { renderMarkdown } from '../document/render-markdown.js';
 import { renderReproduce } from './render-reproduce.js';

@@ -1,5 +1,10 @@
 // The `report:` section of pipeline.yaml (schemas/report.schema.json holds the
 // keys, descriptions and defaults; they are applied here again for tests).
+// report.source (stand-ins, findings not comparable) is read by the analysis
+// too, which judges the source findings (analysis/source-verdicts.ts).
+import { sourceReading, type SourceReading } from '../analysis/source-verdicts.js';
+
+export type { SourceReading };
 
 function pathNotes(raw: unknown): Record<string, PathNotes> {
   const out: Record<string, PathNotes> = {};
@@ -12,21 +17,6 @@ function pathNotes(raw: unknown): Record<string, PathNotes> {
     };
   }
   return out;
-}
-
-/** report.source: stand-in paths (findings naming the key are judged again with the value) and findings that are not comparable, with why. */
-export interface SourceReading {
-  standIns: Record<string, string>;
-  notComparable: Record<string, string>;
-}
-
-function sourceReading(raw: unknown): SourceReading {
-  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const strings = (v: unknown): Record<string, string> =>
-    v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string') as [string, string][])
-      : {};
-  return { standIns: strings(r['stand_ins']), notComparable: strings(r['not_comparable']) };
 }
 
 /** What the report says about a path: its confounds, its content-bytes note and its runtime stack. */

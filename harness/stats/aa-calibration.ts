@@ -4,14 +4,14 @@
 // (K = 1: today's one-session analysis; K = 3: the default design), and over
 // runs the false-positive rate with its Clopper-Pearson interval.
 import { clopperPearson, type ProportionInterval } from './clopper-pearson.js';
-import { applyDetectionRule } from './detection-rule.js';
+import { pairedComparison } from './paired-comparison.js';
 import type { BootstrapOptions } from './paired-bootstrap.js';
 import { pairSessions, type SessionRow } from './two-level-bootstrap.js';
 
 /** The verdict on the rows of the first `sessions` sessions (by session number) of one run. */
 export function aaDetected(rows: readonly SessionRow[], a: string, b: string, sessions: number, options: BootstrapOptions): boolean {
   const paired = pairSessions(rows, a, b).slice(0, sessions);
-  return applyDetectionRule(paired, options).detected;
+  return pairedComparison(paired, 'difference', options).findings.detected;
 }
 
 export interface AaRate extends ProportionInterval {

@@ -11,12 +11,12 @@
 //
 // Per experiment the project's own functions give the two-level bootstrap
 // interval, the between-session t interval (K >= 3) and the verdict
-// (applyDetectionRule). Counted: the bootstrap interval covers the truth; the
+// (stats/paired-comparison.ts, the one comparison statistic). Counted: the bootstrap interval covers the truth; the
 // t interval covers it; "detected" (for effect > 0: detected with a > b).
 // Every number comes from seededRandom with seeds derived from `seed`, K,
 // rounds, the effect and the experiment's index, so a table is reproducible
 // and one configuration does not change another.
-import { applyDetectionRule } from './detection-rule.js';
+import { pairedComparison } from './paired-comparison.js';
 import { seededRandom, type Random } from './seeded-random.js';
 import type { PairedSession } from './two-level-bootstrap.js';
 import type { VarianceProfile } from './simulation-profile.js';
@@ -77,10 +77,10 @@ export function simulateCell(profile: VarianceProfile, config: SimulationConfig,
   const cell: SimulationCell = { ...config, experiments: options.experiments, bootstrapCovers: 0, tCovers: 0, detected: 0 };
   for (let i = 0; i < options.experiments; i++) {
     const data = simulateExperiment(profile, config, seededRandom(`${base}|${i}|data`));
-    const r = applyDetectionRule(data, { resamples: options.resamples, confidence: options.confidence, seed: `${base}|${i}|bootstrap` });
-    if (r.bootstrap.low! <= truth && truth <= r.bootstrap.high!) cell.bootstrapCovers++;
-    if (r.between && r.between.low <= truth && truth <= r.between.high) cell.tCovers++;
-    if (r.detected && (config.effect === 0 || r.bootstrap.observed! > 0)) cell.detected++;
+    const r = pairedComparison(data, 'difference', { resamples: options.resamples, confidence: options.confidence, seed: `${base}|${i}|bootstrap` });
+    if (r.low! <= truth && truth <= r.high!) cell.bootstrapCovers++;
+    if (r.sessionLow !== null && r.sessionHigh !== null && r.sessionLow <= truth && truth <= r.sessionHigh) cell.tCovers++;
+    if (r.findings.detected && (config.effect === 0 || r.observed! > 0)) cell.detected++;
   }
   return cell;
 }

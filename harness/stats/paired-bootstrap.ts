@@ -10,21 +10,12 @@
 //
 // Efficiency: see two-level-bootstrap.ts and round-weighted-median.ts, which
 // compute it (one session).
-import { twoLevelBootstrap, type BootstrapOptions, type PairedRound } from './two-level-bootstrap.js';
+import { twoLevelBootstrap, type BootstrapOptions, type PairedRound, type TwoLevelResult } from './two-level-bootstrap.js';
 
 export type { BootstrapOptions, PairedRound } from './two-level-bootstrap.js';
 
-export interface BootstrapResult {
-  /** Rounds that hold values of both paths (the resampling units). */
-  rounds: number;
-  observed: number | null;
-  low: number | null;
-  high: number | null;
-  resamples: number;
-  confidence: number;
-  /** True when the interval contains 0: no difference detected. */
-  containsZero: boolean;
-}
+/** The two-level result's interval over rounds; `rounds` are the rounds that hold values of both paths (the resampling units). */
+export type BootstrapResult = Pick<TwoLevelResult, 'rounds' | 'observed' | 'low' | 'high' | 'resamples' | 'confidence' | 'containsZero'>;
 
 /** The paired-round bootstrap is the two-level bootstrap with one session (the same draws, the same numbers). */
 export function pairedRoundBootstrap(allRounds: readonly PairedRound[], options: BootstrapOptions): BootstrapResult {

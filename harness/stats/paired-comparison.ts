@@ -20,22 +20,11 @@
 import type { BootstrapOptions } from './paired-bootstrap.js';
 import { sessionTInterval } from './session-t-interval.js';
 import { isDetected } from './detection-rule.js';
-import { twoLevelBootstrap, type PairedSession, type PairedStatistic, type SessionDifference } from './two-level-bootstrap.js';
+import { twoLevelBootstrap, type PairedSession, type PairedStatistic, type TwoLevelResult } from './two-level-bootstrap.js';
 
-export interface ComparisonResult {
+/** The two-level result (its interval, sessions and directions) with the between-session interval and the named findings. */
+export interface ComparisonResult extends Omit<TwoLevelResult, 'containsZero'> {
   kind: PairedStatistic;
-  /** Sessions with at least one complete round (K), and complete rounds over them. */
-  sessions: number;
-  rounds: number;
-  observed: number | null;
-  low: number | null;
-  high: number | null;
-  resamples: number;
-  confidence: number;
-  perSession: SessionDifference[];
-  sameDirection: number;
-  /** False when K < 3: between-session uncertainty is not estimated. */
-  betweenSessionEstimated: boolean;
   /** The between-session interval; null with K < 3. */
   sessionLow: number | null;
   sessionHigh: number | null;

@@ -1,0 +1,99 @@
+// Pure: the one comparison record of the default experiment. A difference is
+// named by its DifferenceKey {cohort, state, metric, a, b} and carries the
+// paired comparison of stats/paired-comparison.ts (the statistic every
+// experiment uses) in milliseconds: the observed a - b of medians, its
+// two-level interval, its between-session t interval, the direction in each
+// session and the named findings (detected, direction, sessions disagreeing
+// in size). The four-outcome verdict (comparison-verdict.ts) is added once the
+// cells are known (withVerdicts), since its margin is relative to b's median.
+// Lazy-startup's differences, the phase-span differences and the confirmation
+// step build their rows here; compare and history read the same columns from
+// differences.csv (report/comparison-csv.ts, the one writer).
+import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
+import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
+import type { PairedSession } from '../stats/two-level-bootstrap.js';
+import { fixedDifferenceVerdict } from './difference-verdict.js';
+import type { ComparisonVerdict, PracticalMargin } from './comparison-verdict.js';
+
+/** The identity of a difference: a - b of one metric in one cohort and state. */
+export interface DifferenceKey {
+  cohort: string;
+  state: string;
+  metric: string;
+  a: string;
+  b: string;
+}
+
+/** One string per key, for maps. */
+export function differenceKey(d: DifferenceKey): string {
+  return [d.cohort, d.state, d.metric, d.a, d.b].join('\u0000');
+}
+
+/** A paired comparison of durations, in the field names of analysis.json. */
+export interface MsComparison {
+  /** Complete rounds (values of both paths) resampled, over all sessions. */
+  rounds: number;
+  /** Sessions with at least one complete round. */
+  sessions: number;
+  /** The difference within each session and its sign (1: a larger, -1: b larger). */
+  perSession: { session: number; rounds: number; observedMs: number; direction: -1 | 0 | 1 }[];
+  /** Sessions whose difference has the sign of the pooled one. */
+  sameDirection: number;
+  /** False with fewer than 3 sessions: between-session uncertainty is not estimated. */
+  betweenSessionEstimated: boolean;
+  /** median(a) - median(b) over the complete rounds. */
+  observedMs: number | null;
+  lowMs: number | null;
+  highMs: number | null;
+  resamples: number;
+  confidence: number;
+  /** Student's t interval over the per-session differences (K - 1 degrees of freedom); null with fewer than 3 sessions. */
+  sessionLowMs: number | null;
+  sessionHighMs: number | null;
+  /** The detection rule (stats/detection-rule.ts): the two-level interval excludes 0 and, with 3 or more sessions, so does the between-session one. */
+  detected: boolean;
+  /** The named findings of stats/paired-comparison.ts: direction established, sessions disagreeing in size. */
+  findings: Omit<ComparisonResult['findings'], 'detected'>;
+}
+
+/** The paired comparison a - b of these sessions as a record's fields. */
+export function msComparison(sessions: readonly PairedSession[], options: BootstrapOptions): MsComparison {
+  const c = pairedComparison(sessions, 'difference', options);
+  const { detected, ...findings } = c.findings;
+  return {
+    rounds: c.rounds,
+    sessions: c.sessions,
+    perSession: c.perSession.map((s) => ({ session: s.session, rounds: s.rounds, observedMs: s.observed, direction: s.direction })),
+    sameDirection: c.sameDirection,
+    betweenSessionEstimated: c.betweenSessionEstimated,
+    observedMs: c.observed,
+    lowMs: c.low,
+    highMs: c.high,
+    resamples: c.resamples,
+    confidence: c.confidence,
+    sessionLowMs: c.sessionLow,
+    sessionHighMs: c.sessionHigh,
+    detected,
+    findings,
+  };
+}
+
+/** The record's four-outcome verdict, b's median (ms) the reference of the practical margin. */
+export function recordVerdict(d: MsComparison, referenceMs: number | null, margin: PracticalMargin): ComparisonVerdict {
+  return fixedDifferenceVerdict(
+    { observed: d.observedMs, low: d.lowMs, high: d.highMs, sessionLow: d.sessionLowMs, sessionHigh: d.sessionHighMs, detected: d.detected },
+    'difference',
+    referenceMs,
+    margin,
+  );
+}
+
+/** Each difference with its verdict, the median of b's cell (same cohort, state and metric) the margin's reference. */
+export function withVerdicts<T extends DifferenceKey & MsComparison>(
+  differences: readonly T[],
+  cells: readonly { cohort: string; path: string; state: string; metric: string; p50Ms: number | null }[],
+  margin: PracticalMargin,
+): (T & { verdict: ComparisonVerdict })[] {
+  const median = new Map(cells.map((c) => [differenceKey({ cohort: c.cohort, state: c.state, metric: c.metric, a: c.path, b: '' }), c.p50Ms]));
+  return differences.map((d) => ({ ...d, verdict: recordVerdict(d, median.get(differenceKey({ ...d, a: d.b, b: '' })) ?? null, margin) }));
+}

@@ -1,0 +1,102 @@
+// The shapes of analysis.json's named findings (schemas/analysis-findings.schema.json):
+// the types only, so that analysis-result.ts can hold them without importing the
+// modules that decide them (analysis-findings.ts, source-verdicts.ts).
+import type { DirectionStatus } from './direction-status.js';
+import type { DifferenceKey } from './difference-record.js';
+
+export type FindingKind = 'p50' | 'difference' | 'dominance' | 'content-reduction';
+
+/** experiment.reference.findings[] (schemas/experiment.schema.json), tolerance_ratio defaulted. */
+export interface SourceFinding {
+  id: string;
+  cohort: string;
+  state?: 'cold' | 'warm';
+  metric: 'ready' | 'completion';
+  kind: FindingKind;
+  a?: string;
+  b?: string;
+  value?: number;
+  low?: number;
+  high?: number;
+  /** The magnitude holds when this run's figure and the source's are within this ratio of each other. */
+  toleranceRatio: number;
+  statement: string;
+  /** Why this run cannot answer the finding; the verdict is then 'not comparable'. */
+  notComparable: string | null;
+}
+
+export interface SourceReference {
+  source: string;
+  setup: string | null;
+  findings: SourceFinding[];
+}
+
+/** report.source: paths standing in for the source's, and findings declared not comparable (with the reason). */
+export interface SourceReading {
+  standIns: Record<string, string>;
+  notComparable: Record<string, string>;
+}
+
+export type Verdict = 'agrees' | 'differs' | 'not measured' | 'not comparable';
+
+/** 'held', 'changed', 'lost' or 'gained', the source as the reference (docs/VERDICTS.md). */
+export type Direction = DirectionStatus;
+
+export interface Magnitude {
+  held: boolean;
+  /** This run's effect over the source's (a difference, a P50, a reduction); null when either is 0 or unknown. */
+  ratio: number | null;
+  /** Differences: whether the two intervals overlap. */
+  overlap: boolean | null;
+}
+
+/** What this run measured for a finding, oriented as the finding names a and b. */
+export type Measured =
+  | { kind: 'p50'; p50Ms: number; n: number }
+  | { kind: 'difference'; observedMs: number; lowMs: number; highMs: number; confidence: number; detectedSign: -1 | 0 | 1 }
+  | { kind: 'dominance'; n: number; holds: boolean; reverse: boolean }
+  | { kind: 'content-reduction'; aBytes: number; bBytes: number; reduction: number };
+
+export interface SourceVerdict {
+  finding: SourceFinding;
+  /** 'agrees' only when the direction and the magnitude both held. */
+  verdict: Verdict;
+  /** null where a finding has no direction (a P50) or nothing was measured. */
+  direction: Direction | null;
+  /** null where a finding has no magnitude (a dominance) or nothing was measured. */
+  magnitude: Magnitude | null;
+  /** null when not measured; then `missing` says what is missing. */
+  measured: Measured | null;
+  missing: string | null;
+}
+
+export interface StackFinding {
+  finding: 'gap-goes-with-stack';
+  cohort: string;
+  state: string;
+  /** Two paths on one stack: their Ready difference. */
+  near: DifferenceKey;
+  /** One of them against a path on another stack: the detected gap. */
+  far: DifferenceKey;
+  stack: string;
+  /** The path on the other stack, its stack (null: none declared) and whether it is the slower. */
+  other: string;
+  otherStack: string | null;
+  otherSlower: boolean;
+  /** |near| / |far|, at most the threshold. */
+  nearShare: number;
+  threshold: number;
+}
+
+export interface SessionsDisagreeFinding extends DifferenceKey {
+  finding: 'sessions-disagree-in-size';
+  /** Every session has the pooled direction: the direction holds, the size is uncertain. */
+  sizeUncertain: boolean;
+}
+
+export interface AnalysisFindings {
+  /** One per cohort and state where the stack rule holds. */
+  stack: StackFinding[];
+  sessionsDisagree: SessionsDisagreeFinding[];
+  sources: SourceVerdict[];
+}

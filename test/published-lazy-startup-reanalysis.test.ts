@@ -1,0 +1,121 @@
+// The default experiment's published samples (reports/lazy-startup/samples.csv)
+// re-analysed by this checkout with the committed pipeline.yaml (import-samples,
+// analyze, report): every figure of the published differences.csv and
+// statistics.csv comes out the same (the record may change shape, the figures
+// may not), analysis.json holds the named findings the report states in the
+// shape schemas/analysis-findings.schema.json gives, and the published
+// report's stack sentence is the wording of the analysis's stack finding.
+import test from 'ava';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import { parseCsvTable } from '../harness/compare/csv-table.js';
+import { loadPipeline } from '../harness/config/load-pipeline.js';
+import { knownStageKinds } from '../harness/engine/stage-registry.js';
+import { projectRoot } from '../harness/process/project-root.js';
+import { stackSentence } from '../harness/report/launch-phrases.js';
+import importSamples from '../stages/import-samples.js';
+import analyze from '../stages/analyze.js';
+import report from '../stages/report.js';
+import { publishedCsv, publishedFile } from './helpers/published-report.js';
+import { stageContext, stageInput } from './helpers/stage-context.js';
+
+const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+
+const rerun = (async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'benchgraph-reanalysis-'));
+  try {
+    const cfg = loadPipeline('pipeline.yaml', { knownKinds: knownStageKinds() });
+    const [imp, ana, rep] = ['import', 'analyze', 'report'].map((k) => join(dir, k));
+    for (const d of [imp, ana, rep]) await mkdir(d!);
+    await importSamples.run({ ...stageContext(dir, 'import', imp!, {}, cfg, { file: 'reports/lazy-startup/samples.csv' }), pipelineDir: process.cwd() });
+    const samples = stageInput('import', imp!, 'a');
+    await analyze.run(stageContext(dir, 'analyze', ana!, { import: samples }, cfg));
+    await report.run(stageContext(dir, 'report', rep!, { import: samples, analyze: stageInput('analyze', ana!, 'b') }, cfg));
+    const read = (f: string): Promise<string> => readFile(join(rep!, f), 'utf8');
+    return {
+      analysis: JSON.parse(await readFile(join(ana!, 'analysis.json'), 'utf8')) as AnalysisResult,
+      differences: parseCsvTable(await read('differences.csv')).rows,
+      statistics: parseCsvTable(await read('statistics.csv')).rows,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+})();
+
+/** Every published column of every published row, against the re-analysed row of the same key; the mismatches. */
+function mismatches(published: Record<string, string>[], ours: Record<string, string>[], key: readonly string[]): string[] {
+  const id = (r: Record<string, string>): string => key.map((k) => r[k] ?? '').join('|');
+  const byKey = new Map(ours.map((r) => [id(r), r]));
+  const out: string[] = [];
+  for (const p of published) {
+    const o = byKey.get(id(p));
+    if (!o) {
+      out.push(`${id(p)}: not re-analysed`);
+      continue;
+    }
+    for (const [column, value] of Object.entries(p)) if (o[column] !== value) out.push(`${id(p)} ${column}: published ${value}, re-analysed ${o[column]}`);
+  }
+  return out;
+}
+
+test('the published samples re-analyse to every figure of the published differences.csv', async (t) => {
+  const { differences } = await rerun;
+  // preparation rows come from preparation.json, which samples.csv does not hold
+  const published = publishedCsv('lazy-startup', 'differences.csv').filter((r) => r['kind'] === 'median_difference');
+  t.true(published.length >= 50, `${published.length} rows`);
+  t.deepEqual(mismatches(published, differences, ['kind', 'cohort', 'state', 'metric', 'a', 'b']), []);
+});
+
+test('the published samples re-analyse to every figure of the published statistics.csv', async (t) => {
+  const { statistics } = await rerun;
+  const published = publishedCsv('lazy-startup', 'statistics.csv');
+  t.true(published.length >= 40, `${published.length} rows`);
+  t.deepEqual(mismatches(published, statistics, ['cohort', 'path', 'state', 'metric']), []);
+});
+
+test('analysis.json holds the record and the named findings in the shape of schemas/analysis-findings.schema.json', async (t) => {
+  const { analysis } = await rerun;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const validate = ajv.compile(JSON.parse(await readFile(join(projectRoot(), 'schemas', 'analysis-findings.schema.json'), 'utf8')));
+  t.true(validate(analysis), ajv.errorsText(validate.errors));
+});
+
+test('every sessions-disagree finding is a published row detected by the two-level interval alone', async (t) => {
+  const { analysis } = await rerun;
+  const published = publishedCsv('lazy-startup', 'differences.csv');
+  const found = analysis.findings!.sessionsDisagree;
+  t.true(found.length > 0);
+  for (const f of found) {
+    const row = published.find((r) => r['cohort'] === f.cohort && r['state'] === f.state && r['metric'] === f.metric && r['a'] === f.a && r['b'] === f.b)!;
+    t.is(row['detected'], 'false', `${f.cohort} ${f.state} ${f.metric} ${f.a} − ${f.b}`);
+    t.true(Number(row['low']) > 0 || Number(row['high']) < 0, `${f.cohort} ${f.state} ${f.metric} ${f.a} − ${f.b}: the two-level interval excludes 0`);
+  }
+});
+
+test("the published report's stack sentence is the wording of the analysis's stack finding", async (t) => {
+  const { analysis } = await rerun;
+  const md = publishedFile('lazy-startup', 'report.md');
+  const worded = analysis.findings!.stack.map((f) => stackSentence(analysis, [f.cohort], [f.state])!);
+  t.true(worded.length > 0);
+  t.true(
+    worded.some((s) => md.includes(s)),
+    worded.join('\n'),
+  );
+});
+
+test("the source table's verdicts are the analysis's", async (t) => {
+  const { analysis } = await rerun;
+  const md = publishedFile('lazy-startup', 'report.md');
+  const sources = analysis.findings!.sources;
+  t.true(sources.length > 0);
+  // each judged finding's id and its verdict word stand on one row of the published source table
+  const rows = md.split('\n').filter((l) => l.startsWith('|'));
+  for (const v of sources) {
+    const row = rows.find((r) => r.includes(`| ${v.finding.id} |`) || r.includes(`${v.finding.id}`));
+    t.truthy(row, v.finding.id);
+    t.true(row!.includes(v.verdict === 'differs' ? '**differs**' : v.verdict), `${v.finding.id}: ${v.verdict} in ${row}`);
+  }
+});
