@@ -6,13 +6,13 @@ import { join, relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
-import { reportOptions } from '../harness/report/report-options.js';
+import { reportOptions } from '../harness/publish/report-options.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
+import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import { commitColumns } from '../harness/commit/commit-columns.js';
-import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/report/comparison-csv.js';
-import { renderSvg } from '../harness/report/plot-adapter.js';
+import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/publish/comparison-csv.js';
+import { renderSvg } from '../harness/publish/plot-adapter.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
 import { commitsCsv, commitsCsvFile, renderCommitCsvs } from '../harness/commit/commit-csvs.js';
@@ -21,10 +21,10 @@ import { commitReportDocument } from '../harness/commit/commit-report-document.j
 import type { CommitReportInputs } from '../harness/commit/commit-report-inputs.js';
 import { renderCommitReproduce } from '../harness/commit/commit-reproduce.js';
 import { renderMarkdown } from '../harness/document/render-markdown.js';
-import { renderIndexHtml } from '../harness/report/render-index-html.js';
-import { readPageLibraries } from '../harness/report/page-libraries.js';
-import type { Plot } from '../harness/report/plot-specs.js';
-import { checkoutCommit } from '../harness/report/read-provenance.js';
+import { renderIndexHtml } from '../harness/publish/render-index-html.js';
+import { readPageLibraries } from '../harness/publish/page-libraries.js';
+import type { Plot } from '../harness/publish/plot.js';
+import { checkoutCommit } from '../harness/publish/provenance.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);

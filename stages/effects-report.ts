@@ -10,12 +10,12 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
-import { checkoutCommit } from '../harness/report/read-provenance.js';
+import { checkoutCommit } from '../harness/publish/provenance.js';
 import { findInputFile, type SamplingHost } from '../harness/contract/exchange-files.js';
-import { reportOptions } from '../harness/report/report-options.js';
+import { reportOptions } from '../harness/publish/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
+import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import type { MeasuredRow, ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { effectReportDocument } from '../harness/sandbox/effect-report-document.js';
@@ -24,10 +24,10 @@ import { practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { RequirementLine } from '../harness/sandbox/not-runnable-groups.js';
 import { renderMarkdown } from '../harness/document/render-markdown.js';
-import { renderIndexHtml } from '../harness/report/render-index-html.js';
-import { readPageLibraries } from '../harness/report/page-libraries.js';
-import { renderSvg } from '../harness/report/plot-adapter.js';
-import type { Plot } from '../harness/report/plot-specs.js';
+import { renderIndexHtml } from '../harness/publish/render-index-html.js';
+import { readPageLibraries } from '../harness/publish/page-libraries.js';
+import { renderSvg } from '../harness/publish/plot-adapter.js';
+import type { Plot } from '../harness/publish/plot.js';
 
 /** Commit, the sampling host and the digests of the stages this report was rendered from. */
 function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | null): string[] {

@@ -41,10 +41,10 @@ const report: StageDefinition = {
   async run(ctx) {
     const [{ readLaunchRows }, { readPageLibraries }, { readProvenance }, { renderReport }, { reportOptions }] = await Promise.all([
       import('../harness/report/launch-rows.js'),
-      import('../harness/report/page-libraries.js'),
-      import('../harness/report/read-provenance.js'),
+      import('../harness/publish/page-libraries.js'),
+      import('../harness/publish/provenance.js'),
       import('../harness/report/render-report.js'),
-      import('../harness/report/report-options.js'),
+      import('../harness/publish/report-options.js'),
     ]);
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const pins = findInputFile(ctx.inputs, 'pins.json');

@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['executors'],
   ['commit', 'sandbox', 'history'],
   ['design', 'report', 'compare', 'cluster', 'measure'],
+  ['publish'], // the publishing kit every report stage writes with
   ['experiment'],
   ['analysis', 'launch'],
   ['services'],
@@ -129,4 +130,16 @@ test("README's layout lists the layers of harness/ in this table's order", (t) =
     );
   const expected = LAYERS.filter((l) => !l.includes('stages') && !l.includes('.')).map((l) => [...l]);
   t.deepEqual(written, expected);
+});
+
+// report/ is the default experiment's narrative; the kit every experiment publishes with is publish/.
+const OTHER_EXPERIMENT_FOLDERS = ['commit', 'sandbox', 'history', 'design', 'compare', 'cluster', 'measure', 'cli'];
+const OTHER_EXPERIMENT_STAGES = /^stages\/(commit|effects|restore-sweep)-/;
+
+test("report/ (the default experiment's narrative) is imported by no other experiment's folder or stage", (t) => {
+  const root = projectRoot();
+  const sideways = crossImports(root)
+    .filter((e) => e.to === 'report' && (OTHER_EXPERIMENT_FOLDERS.includes(e.from) || OTHER_EXPERIMENT_STAGES.test(e.file)))
+    .map((e) => `${e.file}: ${e.from} -> report`);
+  t.deepEqual(sideways, []);
 });

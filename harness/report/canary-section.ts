@@ -5,7 +5,7 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { CanaryMedian } from '../analysis/canary-statistics.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import { fixed, grouped } from './format-number.js';
+import { fixed, grouped } from '../publish/format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 
 const DESCRIPTION: Record<string, string> = {

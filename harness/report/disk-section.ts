@@ -4,7 +4,7 @@
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { DiskProbe } from '../process/disk-probe.js';
-import { csv, fixed } from './format-number.js';
+import { csv, fixed } from '../publish/format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 
 type Probed = SessionRecord & { disk: { start: DiskProbe; end: DiskProbe } };

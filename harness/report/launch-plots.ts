@@ -4,7 +4,7 @@
 // cluster rule split, and the differences on a symmetric-log axis with the
 // source's intervals over them. Widths fit a 1100 px column.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import type { PlotSpec } from './plot-adapter.js';
+import type { PlotSpec } from '../publish/plot-adapter.js';
 import { formalOk, type LaunchPoint } from './launch-points.js';
 import { config, launchFields, launchTooltip, schema, type Plot } from './plot-specs.js';
 import type { FindingVerdict } from './source-findings.js';

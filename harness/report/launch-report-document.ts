@@ -5,11 +5,11 @@
 // said once in the main text, each definition once in the report.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import { comparisonRounds, countText, failedText, formatters, sessionsDisagreeInSize, type Formatters } from './conclusions.js';
-import { fixed, grouped, orDash } from './format-number.js';
+import { fixed, grouped, orDash } from '../publish/format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 import type { Plot } from './plot-specs.js';
 import { directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
-import { provenanceLines } from './render-provenance-md.js';
+import { provenanceLines } from '../publish/provenance-lines.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';

@@ -4,7 +4,7 @@
 // span by span (analysis.spanDifferences). The spans say where the time is,
 // not why. Pure.
 import type { AnalysisResult, SpanDifference, SpanStatistics } from '../analysis/analysis-result.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 import { table, type Block } from '../document/document-model.js';
 
 const key = (...parts: string[]): string => parts.join('\u0000');

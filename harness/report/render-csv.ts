@@ -1,8 +1,9 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import { csv, fixed } from './format-number.js';
+import { csv, fixed } from '../publish/format-number.js';
+import { differencesColumns } from '../publish/comparison-csv.js';
 import type { ReportInputs } from './report-inputs.js';
-import { measuredBetween } from './render-provenance-md.js';
+import { measuredBetween } from '../publish/provenance-lines.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { differenceVerdict } from './difference-verdict-text.js';
 
@@ -107,32 +108,6 @@ export function statisticsCsv(a: AnalysisResult): string {
   }
   return csv(statisticsColumns, rows);
 }
-
-export const differencesColumns = [
-  'kind',
-  'cohort',
-  'state',
-  'metric',
-  'a',
-  'b',
-  'service',
-  'artifact',
-  'operation',
-  'unit',
-  'value',
-  'low',
-  'high',
-  'confidence',
-  'resamples',
-  'n',
-  'detected',
-  'sessions',
-  'sessions_same_direction',
-  'session_low',
-  'session_high',
-  'order_effect',
-  'verdict',
-] as const;
 
 /** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
 export const launchDifferencesColumns = [...differencesColumns, 'rerun_low', 'rerun_high', 'cross_host_low', 'cross_host_high'] as const;

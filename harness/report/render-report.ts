@@ -4,11 +4,11 @@ import { differencesCsv, phasesCsv, sessionsCsv, provenanceCsv, statisticsCsv } 
 import { launchReportDocument } from './launch-report-document.js';
 import { renderMarkdown } from '../document/render-markdown.js';
 import { renderReproduce } from './render-reproduce.js';
-import { renderSvg } from './plot-adapter.js';
+import { renderSvg } from '../publish/plot-adapter.js';
 import { reportPlots } from './report-plots.js';
-import { samplesCsv, samplesCsvFile } from './samples-csv.js';
+import { samplesCsv, samplesCsvFile } from '../publish/samples-csv.js';
 import type { ReportInputs } from './report-inputs.js';
-import { renderIndexHtml, type PageLibraries } from './render-index-html.js';
+import { renderIndexHtml, type PageLibraries } from '../publish/render-index-html.js';
 import { diskCsv } from './disk-section.js';
 
 export async function renderReport(inp: ReportInputs, libraries: PageLibraries | null = null): Promise<Map<string, string>> {

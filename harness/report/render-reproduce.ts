@@ -2,8 +2,8 @@
 // machine: what the machine needs, the exact commands, how long and how much
 // disk the last run took (from its own records), what counts as reproduced,
 // and the versions, pins and digests to compare against.
-import { fixed, grouped } from './format-number.js';
-import { measuredBetween } from './render-provenance-md.js';
+import { fixed, grouped } from '../publish/format-number.js';
+import { measuredBetween } from '../publish/provenance-lines.js';
 import type { ReportInputs } from './report-inputs.js';
 
 const mib = (bytes: number): string => `${grouped(bytes / 2 ** 20)} MiB`;

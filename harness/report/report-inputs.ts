@@ -3,7 +3,10 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
-import type { ReportOptions } from './report-options.js';
+import type { ReportOptions } from '../publish/report-options.js';
+import type { Provenance } from '../publish/provenance.js';
+
+export type { HostDescription, Provenance } from '../publish/provenance.js';
 import type { BinaryPin, ImagePin, Pins as ContractPins, SamplingSummary, SessionRecord, VerifyResult } from '../contract/exchange-files.js';
 
 /**
@@ -23,30 +26,6 @@ export interface UpstreamStage {
   id: string;
   kind: string;
   outputDigest: string;
-}
-
-/** Facts about the host that ran the samples (read by the report stage; null when unknown). */
-export interface HostDescription {
-  cpuModel: string | null;
-  vcpus: number | null;
-  memoryBytes: number | null;
-  /** e.g. 'kvm', 'none' (bare metal), from systemd-detect-virt or /proc/cpuinfo. */
-  virtualization: string | null;
-  /** Filesystem type under the data folder, e.g. 'ext4', 'overlay'. */
-  storageDriver: string | null;
-  /** 'v1', 'v2' or 'hybrid'. */
-  cgroupVersion: string | null;
-  kernel: string | null;
-  /** Where the facts come from, e.g. 'sample stage manifest and the report host'. */
-  source: string;
-}
-
-export interface Provenance {
-  host: HostDescription | null;
-  /** The benchgraph checkout that rendered the report. */
-  commit: { sha: string; dirty: boolean } | null;
-  /** The Debian mirror the images were built from and when (the pin stage's start). */
-  packageSet: { mirror: string; builtAt: string | null } | null;
 }
 
 export interface ReportInputs {

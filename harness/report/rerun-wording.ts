@@ -3,7 +3,7 @@
 // the scope line's sentence on which levels the intervals cover and which
 // between-run figure the rerun interval stands on.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 
 /** ", rerun [lo, hi]" and "; hosts lo to hi" after a difference's 95% interval; '' without a rerun interval. */
 export function rerunText(d: DifferenceResult, msDecimals: number): string {

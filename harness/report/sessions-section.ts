@@ -4,7 +4,7 @@
 // the sessions x rounds recommended for the next run. Pure.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import { fixed, grouped } from './format-number.js';
+import { fixed, grouped } from '../publish/format-number.js';
 import { sessionsDisagreeInSize } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { paragraph, table, type Block } from '../document/document-model.js';

@@ -7,8 +7,8 @@
 import { directionStatus, type DirectionStatus } from '../analysis/direction-status.js';
 import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import { fixed, grouped } from './format-number.js';
-import type { SourceReading } from './report-options.js';
+import { fixed, grouped } from '../publish/format-number.js';
+import type { SourceReading } from '../publish/report-options.js';
 
 export type FindingKind = 'p50' | 'difference' | 'dominance' | 'content-reduction';
 

@@ -5,7 +5,7 @@
 // the plots; row detail, what measuring the rest would need, the method and
 // the provenance go to the appendix.
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';
-import type { Plot } from '../report/plot-specs.js';
+import type { Plot } from '../publish/plot.js';
 import { noteOf, type EffectReportNotes } from './effect-row-notes.js';
 import type { MeasuredRow, NotRunnableRow, ReportedRow } from './effect-table-md.js';
 import { beforeAfterCell, interpretation, ratioCell, relationText, valueText, verdictCell } from './effect-phrases.js';

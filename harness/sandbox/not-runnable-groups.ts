@@ -3,7 +3,7 @@
 // rows listed.
 // A requirement is worded by its id where every report must say the same
 // (KVM), else by the doctor's own words from requirements.json.
-import { KVM_UNAVAILABLE } from '../report/host-wording.js';
+import { KVM_UNAVAILABLE } from '../publish/host-wording.js';
 import type { NotRunnableRow } from './effect-table-md.js';
 
 /** One line of requirements.json (harness/sandbox/sandbox-requirements.ts). */

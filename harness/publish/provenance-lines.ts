@@ -2,7 +2,7 @@
 // measurement dates and the Debian package set the images were built from.
 import type { SampleRow } from '../db/sample-columns.js';
 import { fixed } from './format-number.js';
-import type { Provenance } from './report-inputs.js';
+import type { Provenance } from './provenance.js';
 
 /** First and last start time of the formal launches (ISO strings sort in time order), or null. */
 export function measuredBetween(launches: readonly SampleRow[]): { first: string; last: string } | null {

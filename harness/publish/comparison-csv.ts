@@ -8,7 +8,33 @@ import { defaultPracticalMargin, type PracticalMargin } from '../analysis/compar
 import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
 import { csv } from './format-number.js';
-import { differencesColumns } from './render-csv.js';
+
+/** The columns of every experiment's differences.csv (the default report appends its rerun columns). */
+export const differencesColumns = [
+  'kind',
+  'cohort',
+  'state',
+  'metric',
+  'a',
+  'b',
+  'service',
+  'artifact',
+  'operation',
+  'unit',
+  'value',
+  'low',
+  'high',
+  'confidence',
+  'resamples',
+  'n',
+  'detected',
+  'sessions',
+  'sessions_same_direction',
+  'session_low',
+  'session_high',
+  'order_effect',
+  'verdict',
+] as const;
 
 export interface ComparisonLine {
   cohort: string;
