@@ -5,6 +5,7 @@ import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { ReportOptions } from '../publish/report-options.js';
 import type { Provenance } from '../publish/provenance.js';
+import type { Requirement } from '../contract/requirement.js';
 
 export type { HostDescription, Provenance } from '../publish/provenance.js';
 import type { BinaryPin, ImagePin, Pins as ContractPins, SamplingSummary, SessionRecord, VerifyResult } from '../contract/exchange-files.js';
@@ -48,6 +49,12 @@ export interface ReportInputs {
   preflight: { launches: number; failures: number } | null;
   /** The design's warning from the coverage simulation (stats/coverage-warning.ts), when the report stage was given a coverage table and the design falls below its threshold. */
   coverageWarning?: string | null;
+  /** The pinned tools the experiment used (publish/used-tools.ts); undefined: not known, every pin is listed. */
+  tools?: readonly string[];
+  /** Kernel features its scripts use: erofs, overlay, fuse, loop. */
+  kernelFeatures?: readonly string[];
+  /** The requirements its sample stage declared and checked (requirements.json), when it wrote them. */
+  requirements?: readonly Requirement[] | null;
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */

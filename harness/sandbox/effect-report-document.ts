@@ -9,7 +9,8 @@ import type { Plot } from '../publish/plot.js';
 import { noteOf, type EffectReportNotes } from './effect-row-notes.js';
 import type { MeasuredRow, NotRunnableRow, ReportedRow } from './effect-table-md.js';
 import { beforeAfterCell, interpretation, ratioCell, relationText, valueText, verdictCell } from './effect-phrases.js';
-import { notRunnableGroups, type RequirementLine } from './not-runnable-groups.js';
+import { notRunnableGroups } from './not-runnable-groups.js';
+import type { Requirement } from '../contract/requirement.js';
 import type { PracticalFloor } from './practical-floor.js';
 import { triedAndDroppedRule } from './tried-and-dropped.js';
 
@@ -21,7 +22,7 @@ export interface EffectDocumentInput {
   design: { sessions: number; rounds: number; seed: string; order: string };
   rows: readonly ReportedRow[];
   notes: EffectReportNotes;
-  requirements: readonly RequirementLine[];
+  requirements: readonly Requirement[];
   floor: PracticalFloor;
   /** experiment.unmeasured: what this run does not measure (appendix, method). */
   unmeasured: readonly string[];
