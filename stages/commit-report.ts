@@ -71,6 +71,7 @@ const commitReport: StageDefinition = {
       samplesSha256: samples ? await sha256File(samples.file) : null,
       commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
+      sessionRecords: sessions,
     };
     const plots: Plot[] = [];
     for (const dimension of ['file_count', 'total_mb']) {

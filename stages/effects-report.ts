@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
-import { findInputFile, type SamplingHost } from '../harness/contract/exchange-files.js';
+import { findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { reportOptions } from '../harness/publish/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -39,6 +39,12 @@ function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | nu
       .sort()
       .map((id) => `stage \`${id}\` (${inputs[id]!.kind}): ${inputs[id]!.outputDigest}`),
   ];
+}
+
+/** The sampling sessions' records (the sample stage's sessions.json observation), or null. */
+function sessionsOf(inputs: StageContext['inputs']): SessionRecord[] | null {
+  const f = findInputFile(inputs, 'sessions.json');
+  return f ? (JSON.parse(readFileSync(f.file, 'utf8')) as SessionRecord[]) : null;
 }
 
 /** The scope line: report.scope, else the sampling host and the design. */
@@ -87,6 +93,7 @@ const effectsReport: StageDefinition = {
       unmeasured: exp.unmeasured ?? [],
       reportNotes: options.notes,
       provenance: provenanceLines(ctx.inputs, host),
+      sessions: sessionsOf(ctx.inputs),
       plots,
     });
     // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).

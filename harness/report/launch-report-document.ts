@@ -16,6 +16,7 @@ import { sessionsSection } from './sessions-section.js';
 import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
+import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
@@ -145,6 +146,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     opening: [
       paragraph(scopeLine(c)),
       summaryTable(c),
+      ...identicalContentBlocks(cfg.cohorts as Record<string, { image?: string | null }> | undefined, inp.pins?.images),
       ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
       ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, (p) => inp.options.paths[p]?.stack ?? null, inp.options.carryover).map((s) =>
         paragraph(s),

@@ -51,7 +51,7 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
   const color = { field: 'path', type: 'nominal', title: 'path', sort: [...paths] };
   return {
     file: `ecdf-${safe(cohort)}.svg`,
-    caption: `Empirical distributions of Ready and Completion, ${cohort}, cold and warm clients, log x axis, every valid formal launch`,
+    caption: `Empirical distributions of Ready and Completion, ${cohort}, per state, log x axis, every valid formal launch`,
     spec: {
       $schema: schema,
       title: {
@@ -136,7 +136,7 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
     spec: {
       $schema: schema,
       title: {
-        text: 'Content bytes per launch (image data bytes received by the client)',
+        text: 'Content bytes per launch (image data bytes received)',
         subtitle: [
           'log x axis; one dot per launch, darker where launches received the same count',
           ...(zeroText.length ? ['launches with 0 bytes are not drawn (a log axis has no 0):', ...zeroText] : ['no launch received 0 bytes']),

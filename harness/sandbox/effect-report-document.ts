@@ -11,6 +11,8 @@ import type { MeasuredRow, NotRunnableRow, ReportedRow } from './effect-table-md
 import { beforeAfterCell, interpretation, ratioCell, relationText, valueText, verdictCell } from './effect-phrases.js';
 import { notRunnableGroups } from './not-runnable-groups.js';
 import type { Requirement } from '../contract/requirement.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import { hostNoiseBlocks } from '../publish/session-sections.js';
 import type { PracticalFloor } from './practical-floor.js';
 import { triedAndDroppedRule } from './tried-and-dropped.js';
 
@@ -29,6 +31,8 @@ export interface EffectDocumentInput {
   /** report.notes: context the data cannot state (appendix, method). */
   reportNotes: readonly string[];
   provenance: readonly string[];
+  /** Every sampling session's record, for the shared host-noise table; absent when none was given. */
+  sessions?: readonly SessionRecord[] | null;
   plots: readonly Plot[];
 }
 
@@ -189,6 +193,12 @@ export function effectReportDocument(inp: EffectDocumentInput): ReportDocument {
     title: inp.title,
     opening,
     sections: [...notRunnableSection(inp), ...missingSection(inp), ...section('Plots', plots)],
-    appendix: [...rowDetail(inp), ...needsSection(inp), ...methodSection(inp), ...section('Provenance', [inp.provenance.length ? list(inp.provenance) : null])],
+    appendix: [
+      ...rowDetail(inp),
+      ...needsSection(inp),
+      ...methodSection(inp),
+      ...section('Provenance', [inp.provenance.length ? list(inp.provenance) : null]),
+      ...section('Sessions and host noise', hostNoiseBlocks(inp.sessions ?? null)),
+    ],
   };
 }
