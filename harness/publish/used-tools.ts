@@ -52,7 +52,8 @@ export function usedToolsIn(s: ToolSources): string[] {
 function strings(value: unknown, out: string[]): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  // A description is prose, not something run.
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'description') strings(v, out);
   return out;
 }
 

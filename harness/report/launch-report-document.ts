@@ -13,7 +13,7 @@ import { provenanceLines } from '../publish/provenance-lines.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';
-import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spanTables } from './phase-breakdown.js';
+import { phaseBreakdownDefinition, phaseBreakdownLead, phaseMarksText, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
 import { diskSection } from './disk-section.js';
 import { identicalContentBlocks } from '../publish/identical-content.js';
@@ -166,7 +166,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
           : [],
       ),
       ...section('Every difference', differencesTables(c)),
-      ...section('Every phase span', [paragraph(phaseBreakdownDefinition), ...spanAppendix(c)]),
+      ...(phaseMarksText(a) ? section('Every phase span', [paragraph(phaseBreakdownDefinition(phaseMarksText(a)!)), ...spanAppendix(c)]) : []),
       ...section('Every cell', cellTables(c)),
       ...section('Dominance', dominanceTables(c)),
       ...section('Content transfer', contentBlocks(c)),
@@ -332,9 +332,10 @@ function clusterOutcome(c: Ctx): string {
 function coldTimeSection(c: Ctx): Section[] {
   const pairs = keyPairs(c.a, c.verdicts);
   const tables = c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs, withReady: false }));
-  if (tables.length === 0) return [];
+  const marks = phaseMarksText(c.a);
+  if (tables.length === 0 || !marks) return [];
   return section('Where the cold time goes', [
-    paragraph(phaseBreakdownLead),
+    paragraph(phaseBreakdownLead(marks)),
     ...tables,
     takeFigure(c, 'cold-breakdown.svg'),
     sentences([hostFactsSentence(c.inp.sessions, c.f)]),
@@ -371,8 +372,9 @@ function methodSection(c: Ctx): Section[] {
     confirmationMethodSentence(a) ? paragraph(confirmationMethodSentence(a)!) : null,
     paragraph(
       "Completion ends when the process has exited and both its output streams are closed, so it includes the path's own teardown. " +
-        'Content bytes are HTTP body bytes of image data the client received; response bytes are every byte the counted services sent, headers included. ' +
-        'Service preparation is timed apart from the clients.',
+        (Object.keys(inp.config.services ?? {}).length
+          ? 'Content bytes are HTTP body bytes of image data a launch received from the services; response bytes are every byte the counted services sent, headers included. Service preparation is timed apart from the launches.'
+          : ''),
     ),
     paragraph(
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
@@ -575,7 +577,8 @@ function pinBlocks(inp: ReportInputs): Block[] {
   const host: string[] = [];
   if (pins.kernel) host.push(`kernel ${pins.kernel}`);
   if (pins.node) host.push(`Node ${pins.node}`);
-  for (const b of pins.binaries ?? []) host.push(`${b.name} ${b.version ?? '(version unknown)'}`);
+  // Only the tools this experiment used (publish/used-tools.ts), when known.
+  for (const b of pins.binaries ?? []) if (!inp.tools || inp.tools.includes(b.name)) host.push(`${b.name} ${b.version ?? '(version unknown)'}`);
   const images = Object.keys(pins.images ?? {})
     .sort()
     .map((id) => {

@@ -85,13 +85,25 @@ export function spanDifferenceTables(
   ];
 }
 
+/** The marks each path printed, in order ("docker: pull; oci-full: copy, unpack"), from the analysis' spans; null when no path printed one. */
+export function phaseMarksText(a: AnalysisResult): string | null {
+  const byPath = new Map<string, string[]>();
+  for (const s of [...a.spans].sort((x, y) => x.order - y.order)) {
+    if (s.name === 'to Ready') continue;
+    const names = byPath.get(s.path) ?? [];
+    if (!names.includes(s.name)) names.push(s.name);
+    byPath.set(s.path, names);
+  }
+  return byPath.size ? [...byPath.entries()].map(([path, names]) => `${path}: ${names.join(', ')}`).join('; ') : null;
+}
+
 /** What the spans are, in one sentence for the main text; the definition is in the appendix. */
-export const phaseBreakdownLead =
-  'A span is the time between consecutive phase marks of one launch, the last ending at Ready (docker marks the end of its pull; oci-full the copy, then the unpack); the appendix "Every phase span" defines the spans and their intervals and gives every one.';
+export const phaseBreakdownLead = (marks: string): string =>
+  `A span is the time between consecutive phase marks of one launch, the last ending at Ready (the marks: ${marks}); the appendix "Every phase span" defines the spans and their intervals and gives every one.`;
 
 /** What the spans are: said once per report. */
-export const phaseBreakdownDefinition =
-  'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
+export const phaseBreakdownDefinition = (marks: string): string =>
+  `Paths print a phase mark on stderr when a step ends (${marks}); each mark is timed when read, like the marker. ` +
   'A span is the time between consecutive marks of one launch: the first from spawn, `to Ready` from the last mark to Ready (a path without marks has only that span). ' +
   'Each span has a median and a two-level bootstrap interval (sessions, then rounds); a difference is split into the median span of a minus that of b for each span, a span one path lacks counting as 0 there, with the paired interval and detection rule of the differences. ' +
   'Medians of spans add up to the median Ready, and span differences to the Ready difference, only approximately. The spans show where the time is, not what it is spent on. ' +

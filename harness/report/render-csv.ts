@@ -200,7 +200,9 @@ export function provenanceCsv(inp: ReportInputs): string {
       for (const l of src ? (img.layers ?? []) : [])
         rows.push(['image-layer', id, l.mediaType ?? null, l.digest.replace(/^sha256:/, ''), `bytes=${l.size};diff_id=${l.diffId}`]);
     }
-    for (const b of [...(pins.binaries ?? [])].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+    // Only the tools this experiment used (publish/used-tools.ts), when known.
+    const used = (b: { name: string }): boolean => !inp.tools || inp.tools.includes(b.name);
+    for (const b of [...(pins.binaries ?? [])].filter(used).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
       rows.push(['binary', b.name, b.version ?? null, b.sha256 ?? null, b.path ?? null]);
     }
     if (pins.kernel) rows.push(['host', 'kernel', pins.kernel, null, null]);
