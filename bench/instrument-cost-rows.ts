@@ -9,7 +9,7 @@
 // Run: node dist/bench/instrument-cost-rows.js DATA_DIR
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixed } from '../harness/report/format-number.js';
+import { fixed } from '../harness/publish/format-number.js';
 
 const data = process.argv[2];
 if (!data) {

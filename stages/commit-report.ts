@@ -1,30 +1,27 @@
 // commit-report: report.md and index.html (one document, two renderings),
 // the CSVs (commits.csv: every formal commit), growth plots and REPRODUCE.md
 // of the commit-diff experiment; published to reports/<experiment.name>/.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
-import { reportOptions } from '../harness/report/report-options.js';
+import { reportOptions } from '../harness/publish/report-options.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
+import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import { commitColumns } from '../harness/commit/commit-columns.js';
-import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/report/comparison-csv.js';
-import { renderSvg } from '../harness/report/plot-adapter.js';
+import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/publish/comparison-csv.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
 import { commitsCsv, commitsCsvFile, renderCommitCsvs } from '../harness/commit/commit-csvs.js';
 import { growthPlot } from '../harness/commit/commit-plots.js';
 import { commitReportDocument } from '../harness/commit/commit-report-document.js';
 import type { CommitReportInputs } from '../harness/commit/commit-report-inputs.js';
-import { renderCommitReproduce } from '../harness/commit/commit-reproduce.js';
-import { renderMarkdown } from '../harness/document/render-markdown.js';
-import { renderIndexHtml } from '../harness/report/render-index-html.js';
-import { readPageLibraries } from '../harness/report/page-libraries.js';
-import type { Plot } from '../harness/report/plot-specs.js';
-import { checkoutCommit } from '../harness/report/read-provenance.js';
+import { commitReproduceDocument } from '../harness/commit/commit-reproduce.js';
+import { publish } from '../harness/publish/publish.js';
+import type { Plot } from '../harness/publish/plot.js';
+import { checkoutCommit } from '../harness/publish/provenance.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
@@ -48,10 +45,11 @@ const commitReport: StageDefinition = {
       );
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const sampleRows = samples ? await SampleJournal.readRows(samples.file) : [];
+    const csvs = new Map<string, string>();
     // Every commit, in the one samples.csv format (with the experiment's declared columns).
-    if (samples) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(sampleRows, commitColumns));
+    if (samples) csvs.set(samplesCsvFile, samplesCsv(sampleRows, commitColumns));
     const { rows } = commitRowsOf(sampleRows);
-    writeFileSync(join(ctx.outputDir, commitsCsvFile), commitsCsv(rows));
+    csvs.set(commitsCsvFile, commitsCsv(rows));
     const sessions = readJson<SessionRecord[]>(ctx.inputs, 'sessions.json');
     const inp: CommitReportInputs = {
       experiment: ctx.config.experiment as { name: string; question?: string },
@@ -73,34 +71,29 @@ const commitReport: StageDefinition = {
       samplesSha256: samples ? await sha256File(samples.file) : null,
       commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
+      sessionRecords: sessions,
     };
     const plots: Plot[] = [];
     for (const dimension of ['file_count', 'total_mb']) {
       for (const state of analysis.states) {
         const plot = growthPlot(analysis, rows, state, dimension);
-        if (!plot) continue;
-        writeFileSync(join(ctx.outputDir, plot.file), await renderSvg(plot.spec));
-        plots.push(plot);
+        if (plot) plots.push(plot);
       }
     }
-    for (const [name, text] of renderCommitCsvs(analysis)) writeFileSync(join(ctx.outputDir, name), text);
+    for (const [name, text] of renderCommitCsvs(analysis)) csvs.set(name, text);
     // The comparison files every experiment publishes alike, for pipeline compare.
     const metric = 'completion';
-    writeFileSync(
-      join(ctx.outputDir, 'differences.csv'),
+    csvs.set(
+      'differences.csv',
       comparisonDifferencesCsv(
         analysis.ratios.map((r) => ({ cohort: r.cell, state: r.state, metric, a: 'naive', b: 'native', unit: 'ms', comparison: r.comparison })),
       ),
     );
-    writeFileSync(
-      join(ctx.outputDir, 'statistics.csv'),
+    csvs.set(
+      'statistics.csv',
       comparisonStatisticsCsv(analysis.cells.map((c) => ({ cohort: c.cell, path: c.method, state: c.state, metric, unit: 'ms', n: c.n, p50: c.p50WallMs }))),
     );
-    const doc = commitReportDocument(inp, plots);
-    writeFileSync(join(ctx.outputDir, 'report.md'), renderMarkdown(doc));
-    writeFileSync(join(ctx.outputDir, 'index.html'), renderIndexHtml(doc, plots, await readPageLibraries()));
-    writeFileSync(join(ctx.outputDir, 'REPRODUCE.md'), renderCommitReproduce(inp));
-    ctx.log(`report.md, ${plots.length} plots`);
+    await publish(ctx, { doc: commitReportDocument(inp, plots), plots, csvs, reproduce: commitReproduceDocument(inp) });
   },
 };
 

@@ -7,27 +7,25 @@
 // per-row relations, controls and missing rows come from report.rows and
 // report.missing, the floor from analysis.practical. Published to
 // reports/<experiment.name>/.
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
-import { checkoutCommit } from '../harness/report/read-provenance.js';
-import { findInputFile, type SamplingHost } from '../harness/contract/exchange-files.js';
-import { reportOptions } from '../harness/report/report-options.js';
+import { checkoutCommit } from '../harness/publish/provenance.js';
+import { findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
+import { reportOptions } from '../harness/publish/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { samplesCsv, samplesCsvFile } from '../harness/report/samples-csv.js';
+import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import type { MeasuredRow, ReportedRow } from '../harness/sandbox/effect-table-md.js';
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { effectReportDocument } from '../harness/sandbox/effect-report-document.js';
 import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
 import { practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
-import type { RequirementLine } from '../harness/sandbox/not-runnable-groups.js';
-import { renderMarkdown } from '../harness/document/render-markdown.js';
-import { renderIndexHtml } from '../harness/report/render-index-html.js';
-import { readPageLibraries } from '../harness/report/page-libraries.js';
-import { renderSvg } from '../harness/report/plot-adapter.js';
-import type { Plot } from '../harness/report/plot-specs.js';
+import type { Requirement } from '../harness/contract/requirement.js';
+import { publish } from '../harness/publish/publish.js';
+import { needLine, reproduceDocument } from '../harness/publish/reproduce-document.js';
+import type { Plot } from '../harness/publish/plot.js';
 
 /** Commit, the sampling host and the digests of the stages this report was rendered from. */
 function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | null): string[] {
@@ -41,6 +39,12 @@ function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | nu
       .sort()
       .map((id) => `stage \`${id}\` (${inputs[id]!.kind}): ${inputs[id]!.outputDigest}`),
   ];
+}
+
+/** The sampling sessions' records (the sample stage's sessions.json observation), or null. */
+function sessionsOf(inputs: StageContext['inputs']): SessionRecord[] | null {
+  const f = findInputFile(inputs, 'sessions.json');
+  return f ? (JSON.parse(readFileSync(f.file, 'utf8')) as SessionRecord[]) : null;
 }
 
 /** The scope line: report.scope, else the sampling host and the design. */
@@ -70,14 +74,13 @@ const effectsReport: StageDefinition = {
     const hostFile = findInputFile(ctx.inputs, 'host.json');
     const host = hostFile ? (JSON.parse(readFileSync(hostFile.file, 'utf8')) as SamplingHost) : null;
     const reqFile = findInputFile(ctx.inputs, 'requirements.json');
-    const requirements = reqFile ? (JSON.parse(readFileSync(reqFile.file, 'utf8')) as RequirementLine[]) : [];
+    const requirements = reqFile ? (JSON.parse(readFileSync(reqFile.file, 'utf8')) as Requirement[]) : [];
     const samplesFile = findInputFile(ctx.inputs, 'samples.duckdb');
     const samples = samplesFile ? await SampleJournal.readRows(samplesFile.file) : [];
     const measured = rows.filter((r): r is MeasuredRow => r.state === 'measured');
     const plots = options.plots
       ? [pairedDotPlot(measured, samples), ratioForestPlot(measured, (id) => noteOf(notes, id), floor)].filter((p): p is Plot => p !== null)
       : [];
-    for (const p of plots) writeFileSync(join(ctx.outputDir, p.file), await renderSvg(p.spec));
     const doc = effectReportDocument({
       title: options.title ?? exp.name,
       question: exp.question,
@@ -90,21 +93,47 @@ const effectsReport: StageDefinition = {
       unmeasured: exp.unmeasured ?? [],
       reportNotes: options.notes,
       provenance: provenanceLines(ctx.inputs, host),
+      sessions: sessionsOf(ctx.inputs),
       plots,
     });
-    writeFileSync(join(ctx.outputDir, 'report.md'), renderMarkdown(doc));
-    writeFileSync(join(ctx.outputDir, 'index.html'), renderIndexHtml(doc, plots, await readPageLibraries()));
-    writeFileSync(join(ctx.outputDir, 'effects.json'), readFileSync(effects.file));
     // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).
     const csvs = effectCsvs(measured);
-    writeFileSync(join(ctx.outputDir, 'differences.csv'), csvs.differences);
-    writeFileSync(join(ctx.outputDir, 'statistics.csv'), csvs.statistics);
+    const files = new Map<string, Buffer>([['effects.json', readFileSync(effects.file)]]);
     for (const name of ['requirements.json', 'rows.json']) {
       const f = findInputFile(ctx.inputs, name);
-      if (f) copyFileSync(f.file, join(ctx.outputDir, name));
+      if (f) files.set(name, readFileSync(f.file));
     }
-    // The one samples.csv format of every experiment: import-samples reads it back.
-    if (samplesFile) writeFileSync(join(ctx.outputDir, samplesCsvFile), samplesCsv(samples));
+    const commit = checkoutCommit();
+    const file = relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile;
+    const reproduce = reproduceDocument({
+      name: exp.name,
+      pipelineFileName: file,
+      // What the rows declare they need (requirements.json), and whether this host had it.
+      needs: [
+        'Debian 12 (bookworm) on x86_64; `./setup.sh` installs the Debian packages.',
+        ...requirements.map((r) => `${needLine(r)}: ${r.met ? 'met here' : `absent here (${r.detail}), so the rows that need it were not runnable`}.`),
+      ],
+      root: requirements.some((r) => r.id === 'root'),
+      commandNotes: [
+        `\`./bin/pipeline.js run\` publishes the new report to \`reports/${exp.name}/\`; a row whose requirement is absent on your host is reported as not runnable, never measured.`,
+      ],
+      howLong: [],
+      reproduced: `Compare your new \`reports/${exp.name}/\` with this folder using \`./bin/pipeline.js compare\`: each measured row's direction (after against before) should hold.`,
+      stages: Object.keys(ctx.inputs)
+        .sort()
+        .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
+      samplesSha256: null,
+      commit,
+      versions: host ? [`kernel ${host.kernel}`, `runsc: ${host.runsc ?? 'not found'}`] : null,
+    });
+    await publish(ctx, {
+      doc,
+      plots,
+      // The one samples.csv format of every experiment: import-samples reads it back.
+      csvs: { 'differences.csv': csvs.differences, 'statistics.csv': csvs.statistics, ...(samplesFile ? { [samplesCsvFile]: samplesCsv(samples) } : {}) },
+      reproduce,
+      files,
+    });
   },
 };
 

@@ -4,13 +4,15 @@
 // The engine copies the frozen outputs to reports/<experiment.name>/.
 // What run() needs is imported inside it, so a command that only plans (a
 // no-op rerun, status) does not load the renderer.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
+import type { Requirement } from '../harness/contract/requirement.js';
+import { projectRoot } from '../harness/process/project-root.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
 
 async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): Promise<T | null> {
@@ -39,17 +41,25 @@ const report: StageDefinition = {
   inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const [{ readLaunchRows }, { readPageLibraries }, { readProvenance }, { renderReport }, { reportOptions }, { readAdaptiveRecord }] = await Promise.all([
-      import('../harness/report/launch-rows.js'),
-      import('../harness/report/page-libraries.js'),
-      import('../harness/report/read-provenance.js'),
-      import('../harness/report/render-report.js'),
-      import('../harness/report/report-options.js'),
-      import('../harness/report/stopping-section.js'),
-    ]);
+    const [{ readLaunchRows }, { readProvenance }, { launchPublication }, { reportOptions }, { publish }, { usedParts }, { readAdaptiveRecord }] =
+      await Promise.all([
+        import('../harness/report/launch-rows.js'),
+        import('../harness/publish/provenance.js'),
+        import('../harness/report/render-report.js'),
+        import('../harness/publish/report-options.js'),
+        import('../harness/publish/publish.js'),
+        import('../harness/publish/used-tools.js'),
+        import('../harness/report/stopping-section.js'),
+      ]);
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const pins = findInputFile(ctx.inputs, 'pins.json');
-    const mirror = typeof ctx.config.artifacts?.['mirror'] === 'string' && pins ? (ctx.config.artifacts['mirror'] as string) : null;
+    const images = Object.values((ctx.config.artifacts?.['images'] ?? {}) as Record<string, { kind?: unknown }>);
+    // The Debian package set is provenance only of images built from it (mmdebstrap), never of images brought as they are.
+    const built = images.some((i) => i?.kind === 'mmdebstrap');
+    const mirror = typeof ctx.config.artifacts?.['mirror'] === 'string' && pins && built ? (ctx.config.artifacts['mirror'] as string) : null;
+    // What the sample stage declared and checked (requirements.json), when it wrote it.
+    const requirements = await readJson<Requirement[]>(ctx.inputs, 'requirements.json');
+    const used = usedParts(ctx.config, requirements ?? [], join(projectRoot(), 'harness'));
     const inputs: ReportInputs = {
       config: ctx.config,
       options: reportOptions(ctx.config.report),
@@ -69,6 +79,9 @@ const report: StageDefinition = {
       coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, ctx.config.design),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
       adaptive: readAdaptiveRecord(ctx.inputs),
+      tools: used.tools,
+      kernelFeatures: used.kernel,
+      requirements,
       provenance: readProvenance({
         dataDir: ctx.dataDir,
         sampleOutputDir: samples?.input.outputDir ?? null,
@@ -76,9 +89,7 @@ const report: StageDefinition = {
         mirror,
       }),
     };
-    const files = await renderReport(inputs, await readPageLibraries());
-    for (const [name, content] of files) await writeFile(join(ctx.outputDir, name), content);
-    ctx.log(`${[...files.keys()].join(', ')}`);
+    await publish(ctx, launchPublication(inputs));
   },
 };
 

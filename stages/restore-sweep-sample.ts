@@ -2,6 +2,8 @@
 // on the experiment model: per heap size in `with.heap_mib`, restore vs start
 // in gVisor, cold and warm, in design.sessions sessions of balanced rounds.
 // The analyze and report stages read its samples like any other.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { pinnedImageTar } from '../harness/contract/exchange-files.js';
 import { CheckFailed } from '../harness/errors.js';
@@ -30,13 +32,20 @@ const openRestoreSweepAdapter = registerAdapterFactory('restore-sweep-sample', a
   return { adapter, close: () => launcher.close() };
 });
 
+/** The host parts the sweep needs (harness/sandbox/sandbox-requirements.ts ids). */
+const NEEDS = ['root', 'runsc', 'drop-caches'];
+
 const restoreSweepSample: StageDefinition = {
   kind: 'restore-sweep-sample',
   description: 'gVisor restore of a checkpoint vs a fresh start of the same app, per heap size, cold and warm, in sessions of balanced rounds.',
   reads: ['experiment.name', 'design'],
   extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
-    const unmet = unmetOf(sandboxRequirements(), ['root', 'runsc', 'drop-caches']);
+    // What the sweep needs, checked here and recorded (requirements.json), so that its REPRODUCE.md names exactly these.
+    const all = sandboxRequirements();
+    const needed = NEEDS.map((id) => all.find((r) => r.id === id) ?? { id, part: id, met: false, detail: `unknown requirement '${id}'` });
+    writeFileSync(join(ctx.outputDir, 'requirements.json'), JSON.stringify(needed, null, 2) + '\n');
+    const unmet = unmetOf(needed, NEEDS);
     if (unmet.length)
       throw new CheckFailed(
         'the restore sweep cannot run here',

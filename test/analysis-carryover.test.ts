@@ -13,7 +13,7 @@ import { readSamples } from '../harness/analysis/read-samples.js';
 import type { AnalysisResult, CellStatistics } from '../harness/analysis/analysis-result.js';
 import { derivedLaunchOrder, launchOrderOf } from '../harness/analysis/launch-order.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
-import { samplesCsv } from '../harness/report/samples-csv.js';
+import { samplesCsv } from '../harness/publish/samples-csv.js';
 import { ratioOfMedians } from '../harness/stats/ratio-of-medians.js';
 import { randomInt, seededRandom } from '../harness/stats/seeded-random.js';
 import importSamples from '../stages/import-samples.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { sessionNoise, steadyBackground, MIN_SLOWDOWN } from '../harness/analysis/session-noise.js';
 import type { CanaryResult } from '../harness/analysis/canary-statistics.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/report/host-wording.js';
+import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/publish/host-wording.js';
 
 // Made-up session records: 10 minutes on 2 CPUs (1,200 s of capacity), the host's agent
 // (pid 1, "agent") at about 12% of it in every session, as on the published host kind.

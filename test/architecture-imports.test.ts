@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['executors'],
   ['commit', 'sandbox', 'history'],
   ['launch-arms', 'report', 'compare', 'cluster', 'measure'],
+  ['publish'], // the publishing kit every report stage writes with
   ['experiment'],
   ['analysis', 'launch'],
   ['services'],
@@ -137,4 +138,16 @@ test('no stage imports an executor: where sessions run is chosen in one place (e
     .filter((e) => e.from === 'stages' && e.to === 'executors')
     .map((e) => e.file);
   t.deepEqual(offending, []);
+});
+
+// report/ is the default experiment's narrative; the kit every experiment publishes with is publish/.
+const OTHER_EXPERIMENT_FOLDERS = ['commit', 'sandbox', 'history', 'launch-arms', 'compare', 'cluster', 'measure', 'cli'];
+const OTHER_EXPERIMENT_STAGES = /^stages\/(commit|effects|restore-sweep)-/;
+
+test("report/ (the default experiment's narrative) is imported by no other experiment's folder or stage", (t) => {
+  const root = projectRoot();
+  const sideways = crossImports(root)
+    .filter((e) => e.to === 'report' && (OTHER_EXPERIMENT_FOLDERS.includes(e.from) || OTHER_EXPERIMENT_STAGES.test(e.file)))
+    .map((e) => `${e.file}: ${e.from} -> report`);
+  t.deepEqual(sideways, []);
 });

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparisonDifferencesCsv, comparisonStatisticsCsv, type ComparisonLine } from '../harness/report/comparison-csv.js';
+import { comparisonDifferencesCsv, comparisonStatisticsCsv, type ComparisonLine } from '../harness/publish/comparison-csv.js';
 import { pairedComparison } from '../harness/stats/paired-comparison.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { pairSessions, type SessionRow } from '../harness/stats/two-level-bootstrap.js';

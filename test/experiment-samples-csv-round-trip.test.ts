@@ -10,7 +10,7 @@ import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitColumns, commitRowsOf, COMPRESSION_UNIT } from '../harness/commit/commit-columns.js';
 import type { SampleColumn, SampleRow } from '../harness/db/sample-columns.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { samplesCsv } from '../harness/report/samples-csv.js';
+import { samplesCsv } from '../harness/publish/samples-csv.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';

@@ -5,16 +5,16 @@ import { requirements, unmetRequirements, type Requirement } from '../harness/ar
 
 test('every unmet requirement is named with its detail and remedy, and a host that meets all gives none', (t) => {
   const reqs: Requirement[] = [
-    { name: 'binary dockerd', met: false, detail: 'not found', remedy: 'apt-get install -y docker.io' },
-    { name: 'root', met: true, detail: 'running as root', remedy: 'run as root' },
-    { name: '/dev/fuse', met: false, detail: 'missing', remedy: 'modprobe fuse' },
+    { id: 'binary-dockerd', part: 'binary dockerd', met: false, detail: 'not found', remedy: 'apt-get install -y docker.io' },
+    { id: 'root', part: 'root', met: true, detail: 'running as root', remedy: 'run as root' },
+    { id: 'dev-fuse', part: '/dev/fuse', met: false, detail: 'missing', remedy: 'modprobe fuse' },
   ];
   t.is(unmetRequirements(reqs), 'binary dockerd: not found (apt-get install -y docker.io); /dev/fuse: missing (modprobe fuse)');
   t.is(unmetRequirements(reqs.map((r) => ({ ...r, met: true }))), null);
 });
 
 test('the requirements of this host include the binaries of the real paths, the kernel file systems and root', (t) => {
-  const names = requirements().map((r) => r.name);
+  const names = requirements().map((r) => r.part);
   for (const n of ['binary dockerd', 'binary rclone', 'kernel file system erofs', 'kernel file system overlay', '/dev/fuse', 'root'])
     t.true(names.includes(n), n);
 });

@@ -4,7 +4,7 @@
 // report and stated once, and every number of the summary of measured rows
 // traces to the published differences.csv and statistics.csv.
 import test from 'ava';
-import { KVM_UNAVAILABLE } from '../harness/report/host-wording.js';
+import { KVM_UNAVAILABLE } from '../harness/publish/host-wording.js';
 import { firstTable, mainMarkdown, markdownWords, publishedCsv, publishedFile, repeatedMarkdownSentences } from './helpers/published-report.js';
 
 const md = publishedFile('sandbox-effects', 'report.md');

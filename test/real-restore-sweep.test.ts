@@ -40,6 +40,11 @@ rootTest('the restore sweep samples restore and start per heap size, cold and wa
       'heap-2mib/start/warm',
     ]);
     t.regex(readFileSync(join(out, 'differences.csv'), 'utf8'), /heap-16mib,cold,ready,restore,start/);
+    // REPRODUCE.md names only what the sweep uses: the requirements its sample stage recorded, none of another experiment's.
+    const reproduce = readFileSync(join(out, 'REPRODUCE.md'), 'utf8');
+    t.regex(reproduce, /runsc on PATH/);
+    t.regex(reproduce, /drop_caches/);
+    for (const word of [/docker/i, /\bcrun\b/, /mmdebstrap/i, /registry/i, /rclone/i]) t.notRegex(reproduce, word);
     for (const folder of [...r.stderr.matchAll(/checkpointed in (\S+)/g)].map((m) => m[1]!)) {
       t.deepEqual(sandboxLeftovers(folder), [], folder);
       t.false(existsSync(folder));

@@ -7,7 +7,7 @@ import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import type { Table } from '../harness/document/document-model.js';
-import { phaseBreakdown, phaseBreakdownDefinition } from '../harness/report/phase-breakdown.js';
+import { phaseBreakdown, phaseBreakdownDefinition, phaseMarksText } from '../harness/report/phase-breakdown.js';
 import { phasesColumns, phasesCsv } from '../harness/report/render-csv.js';
 import { madeUpPhaseSamples } from './helpers/phase-samples.js';
 
@@ -72,7 +72,7 @@ test('each span is shown with its median and interval, and each difference span 
 
 test('the breakdown says where the time is, in no causal words, and is left out for a cohort without marks', (t) => {
   const text = [
-    phaseBreakdownDefinition,
+    phaseBreakdownDefinition(phaseMarksText(a)!),
     ...phaseBreakdown(a, 'shell', 1).flatMap((b) => (b.kind === 'table' ? [b.caption ?? '', ...b.header, ...b.rows.flat()] : [])),
   ].join(' ');
   t.notRegex(text, /\b(because|due to|caused?|causes|results? in|leads? to)\b/i);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderSvg } from '../harness/report/plot-adapter.js';
+import { renderSvg } from '../harness/publish/plot-adapter.js';
 import { runReport } from './helpers/report-run.js';
 import { markSets, truncatedTexts } from './helpers/svg-checks.js';
 

@@ -21,7 +21,7 @@ import { sourceGapFacts } from '../harness/analysis/source-gap-facts.js';
 import { spanDifferenceTables, spanTables } from '../harness/report/phase-breakdown.js';
 import { differenceSides, splitLegend, splitSuffix } from '../harness/report/split-flag.js';
 import { runtimeHeldFixedPairs } from '../harness/report/source-gap-phrases.js';
-import { fixed } from '../harness/report/format-number.js';
+import { fixed } from '../harness/publish/format-number.js';
 import type { Table } from '../harness/document/document-model.js';
 import importSamples from '../stages/import-samples.js';
 import analyze from '../stages/analyze.js';

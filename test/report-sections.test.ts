@@ -47,11 +47,22 @@ test('dominance reads as "shorter than", never "precedes"', (t) => {
   t.notRegex(md, /precede/);
 });
 
-test('REPRODUCE.md of a pipeline with images gives the exact commands, root and kernel needs and what counts as reproduced', async (t) => {
+test('REPRODUCE.md of a pipeline with images and a lazy path gives the exact commands, root and the kernel needs its scripts use, and what counts as reproduced', async (t) => {
   const other = await mkdtemp(join(tmpdir(), 'benchgraph-reproduce-'));
   try {
     const out = await runReport(other, undefined, (cfg) => {
       cfg.artifacts = { images: { 'debian-minbase': { kind: 'mmdebstrap' } } };
+      // The lazy path runs the harness's lazy launcher: erofs over rclone's FUSE mount, an overlay, crun.
+      cfg.paths['lazy']!.launch = [
+        '{harness}/paths/lazy-launch.sh',
+        '{state}',
+        '{pair_dir}',
+        '{workspace}',
+        'http://127.0.0.1:1',
+        '{image.erofs_file}',
+        '--',
+        '{command}',
+      ];
     });
     reproduce = await readFile(join(out.reportDir, 'REPRODUCE.md'), 'utf8');
   } finally {
@@ -61,6 +72,8 @@ test('REPRODUCE.md of a pipeline with images gives the exact commands, root and 
   t.regex(reproduce, /- root: /);
   t.true(reproduce.includes('```\n./setup.sh\n./bin/pipeline.js run -f pipeline.yaml\n```'));
   t.regex(reproduce, /erofs.*overlay.*FUSE.*loop/);
+  t.regex(reproduce, /runs containers with crun/);
+  t.notRegex(reproduce, /Docker engine/, 'no path starts one');
   t.regex(reproduce, /## What counts as reproduced\n\n.*pipeline\.js compare/);
   t.notRegex(reproduce, /^pipeline run/m);
 });

@@ -12,13 +12,13 @@ import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { effectReportDocument, SUMMARY_HEADER, TALLY_HEADER, type EffectDocumentInput } from '../harness/sandbox/effect-report-document.js';
 import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
-import { renderSvg } from '../harness/report/plot-adapter.js';
+import { renderSvg } from '../harness/publish/plot-adapter.js';
 import { DEFAULT_PRACTICAL_FLOOR, practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { mainTexts, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
 import { renderMarkdown } from '../harness/document/render-markdown.js';
 import type { Block, Table } from '../harness/document/document-model.js';
-import { KVM_UNAVAILABLE } from '../harness/report/host-wording.js';
+import { KVM_UNAVAILABLE } from '../harness/publish/host-wording.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 
 function measured(id: string, factor: number, system: EffectRow['system'] = 'gVisor', requires: string[] = []): ReportedRow {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EffectRow } from '../harness/config/effects-section.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
-import { samplesCsv } from '../harness/report/samples-csv.js';
+import { samplesCsv } from '../harness/publish/samples-csv.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { UserError } from '../harness/errors.js';

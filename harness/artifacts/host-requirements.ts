@@ -4,12 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { BINARIES, whichBinary } from './binary-pins.js';
 
-export interface Requirement {
-  name: string;
-  met: boolean;
-  detail: string;
-  remedy: string;
-}
+import type { Requirement } from '../contract/requirement.js';
+
+export type { Requirement };
 
 /** Pure: which file systems /proc/filesystems lists. */
 export function kernelFilesystems(text: string): Set<string> {
@@ -30,7 +27,13 @@ export function requirements(): Requirement[] {
   ];
   for (const b of [...BINARIES, ...extra.map((e) => ({ ...e, versionArgs: null }))]) {
     const path = whichBinary(b.name, 'path' in b ? (b as { path?: string }).path : undefined);
-    reqs.push({ name: `binary ${b.name}`, met: path !== null, detail: path ?? 'not found', remedy: `apt-get install -y ${b.debianPackage}` });
+    reqs.push({
+      id: `binary-${b.name}`,
+      part: `binary ${b.name}`,
+      met: path !== null,
+      detail: path ?? 'not found',
+      remedy: `apt-get install -y ${b.debianPackage}`,
+    });
   }
   let fs = new Set<string>();
   try {
@@ -44,16 +47,24 @@ export function requirements(): Requirement[] {
     ['fuse', 'fuse'],
   ] as const) {
     reqs.push({
-      name: `kernel file system ${name}`,
+      id: `fs-${name}`,
+      part: `kernel file system ${name}`,
       met: fs.has(name),
       detail: fs.has(name) ? 'in /proc/filesystems' : 'not in /proc/filesystems',
       remedy: `modprobe ${mod}`,
     });
   }
-  reqs.push({ name: '/dev/fuse', met: existsSync('/dev/fuse'), detail: existsSync('/dev/fuse') ? 'present' : 'missing', remedy: 'modprobe fuse' });
+  reqs.push({
+    id: 'dev-fuse',
+    part: '/dev/fuse',
+    met: existsSync('/dev/fuse'),
+    detail: existsSync('/dev/fuse') ? 'present' : 'missing',
+    remedy: 'modprobe fuse',
+  });
   const root = process.getuid?.() === 0;
   reqs.push({
-    name: 'root',
+    id: 'root',
+    part: 'root',
     met: root,
     detail: root ? 'running as root' : `uid ${process.getuid?.() ?? '?'}`,
     remedy: 'run as root (mounts, dockerd and crun need it), e.g. sudo',
@@ -64,5 +75,5 @@ export function requirements(): Requirement[] {
 /** One line naming every unmet requirement and its remedy, or null when all are met. */
 export function unmetRequirements(reqs: readonly Requirement[]): string | null {
   const missing = reqs.filter((r) => !r.met);
-  return missing.length ? missing.map((r) => `${r.name}: ${r.detail} (${r.remedy})`).join('; ') : null;
+  return missing.length ? missing.map((r) => `${r.part}: ${r.detail}${r.remedy ? ` (${r.remedy})` : ''}`).join('; ') : null;
 }

@@ -19,9 +19,9 @@ export const doctorCommand: CliCommand = {
   flags: { quiet: { kind: 'boolean', help: 'do not print the apt-get line of the missing packages' } },
   run: async ({ flags }) => {
     const reqs = requirements();
-    const width = Math.max(...reqs.map((r) => r.name.length));
+    const width = Math.max(...reqs.map((r) => r.part.length));
     for (const r of reqs) {
-      process.stdout.write(`${r.met ? 'ok     ' : 'MISSING'} ${r.name.padEnd(width)}  ${r.detail}${r.met ? '' : `  -> ${r.remedy}`}\n`);
+      process.stdout.write(`${r.met ? 'ok     ' : 'MISSING'} ${r.part.padEnd(width)}  ${r.detail}${r.met || !r.remedy ? '' : `  -> ${r.remedy}`}\n`);
     }
     // Parts of effect rows: informational; a row missing one is reported as not runnable, never an error.
     process.stdout.write('\nparts of effect rows (pipelines/sandbox-effects.yaml lists a row that needs an absent one as not runnable here):\n');

@@ -17,7 +17,7 @@ import { orderRuns } from '../history/order-runs.js';
 import { readRunsOf } from '../history/read-runs.js';
 import { regressions } from '../history/regression-gate.js';
 import { changeLine, historyJson, renderHistoryHtml, renderHistoryMd, renderHistoryText } from '../history/render-history.js';
-import { renderSvg } from '../report/plot-adapter.js';
+import { renderSvg } from '../publish/plot-adapter.js';
 import type { CliCommand } from './cli-command.js';
 import { listFlag } from './parse-args.js';
 

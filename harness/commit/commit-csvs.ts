@@ -2,7 +2,7 @@
 // method and state), ratios.csv (naive/native per cell and state, wall and
 // engine CPU), growth.csv (both growth fits per sweep), compression.csv, and
 // commits.csv (one row per formal commit, the rows every figure comes from).
-import { csv } from '../report/format-number.js';
+import { csv } from '../publish/format-number.js';
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
 import { fixedText } from './commit-phrases.js';
 

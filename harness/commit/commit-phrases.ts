@@ -1,7 +1,7 @@
 // The commit-diff report's sentences and cells (pure): every phrase that
 // states a result lives here as a named function, so the document builder
 // only arranges them and a test can call each one on made-up analyses.
-import { fixed } from '../report/format-number.js';
+import { fixed } from '../publish/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
 import type { CellRatio, CommitAnalysis, Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';

@@ -2,7 +2,7 @@
 // every formal commit as a point (each round of each session, not only the
 // P50) and both fitted curves per engine, the power law t = s·n^b (dashed)
 // and the line t = floor + cost·n (solid), on log-log axes.
-import type { Plot } from '../report/plot-specs.js';
+import type { Plot } from '../publish/plot.js';
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
 import { dimLabel, fixedText } from './commit-phrases.js';
 

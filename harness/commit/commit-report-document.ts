@@ -4,8 +4,9 @@
 // sentences first; then growth (both fits), the source's claims against this
 // run, many-file initial commits, method and what is not established; every
 // long table in the appendix. Each number is said once in the main text.
-import type { Plot } from '../report/plot-specs.js';
-import { fixed } from '../report/format-number.js';
+import type { Plot } from '../publish/plot.js';
+import { fixed } from '../publish/format-number.js';
+import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';
 import type { CommitAnalysis } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
@@ -245,6 +246,7 @@ function appendix(inp: CommitReportInputs): Section[] {
         ].filter((s): s is string => s !== null),
       ),
     ]),
+    ...section('Sessions and host noise', hostNoiseBlocks(inp.sessionRecords ?? null)),
   ];
 }
 

@@ -1,4 +1,5 @@
-// Text for the terminal and reproduction.md for `pipeline compare`. Pure.
+// Text for the terminal and reproduction.md for `pipeline compare` (a
+// document, rendered like the reports). Pure.
 import {
   cellMoved,
   conclusionLabel,
@@ -10,6 +11,8 @@ import {
   type ReportComparison,
 } from './compare-reports.js';
 import { betweenRunTolerance, MIN_SPREAD_SESSIONS } from './magnitude-tolerance.js';
+import { paragraph, section, table, type ReportDocument } from '../document/document-model.js';
+import { renderMarkdown } from '../document/render-markdown.js';
 import { MIN_FACTOR_CELLS } from './common-factor.js';
 import { runIdentityText, type RunIdentity } from './run-identity.js';
 import type { PublishedDisk } from './published-report.js';
@@ -98,60 +101,85 @@ export function renderComparisonText(r: ReportComparison): string {
   return pad(conclusions) + '\n' + pad(cells) + '\n' + (moved.length ? moved.join('\n') + '\n\n' : '') + summaryLine(r) + '\n';
 }
 
-const md = (text: string): string => text.replace(/\|/g, '\\|');
-
-export function renderReproductionMd(
+/** reproduction.md as a document (rendered by the reports' Markdown renderer): the runs, the summary, the rules, the conclusions and the cell medians. */
+export function reproductionDocument(
   r: ReportComparison,
   baselineFolder: string,
   candidateFolder: string,
   host?: HostDifference,
   runs?: { baseline: RunIdentity; candidate: RunIdentity },
-): string {
+): ReportDocument {
   const withSessions = r.conclusions.some((c) => c.baselineSessions !== null || c.candidateSessions !== null);
   const withOrder = r.conclusions.some((c) => c.baselineOrderEffect !== null || c.candidateOrderEffect !== null);
-  const lines: string[] = [
-    '# Reproduction',
-    '',
-    `Baseline: \`${baselineFolder}\`${runs ? `, ${runIdentityText(runs.baseline)}` : ''}. Candidate: \`${candidateFolder}\`${runs ? `, ${runIdentityText(runs.candidate)}` : ''}. Written by \`pipeline compare\` from the two published report folders (differences.csv, statistics.csv and, when present, sessions.csv); no raw samples are read.`,
-    '',
-    `**${summaryLine(r)}.**`,
-    '',
-    ...(host
-      ? [
-          `${hostLine(host)}.${r.changed + r.lost > 0 && hostCause(host) ? ` ${hostCause(host)!.replace(/^possible cause/, 'Possible cause of what changed or was lost')}.` : ''}`,
-          '',
-        ]
-      : []),
-    'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected (its interval excludes 0), else "no difference". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
-    '',
-    toleranceRule,
-    '',
-    '## Conclusions',
-    '',
-    `| conclusion | baseline | candidate | in direction | in magnitude |${withSessions ? ' baseline sessions same direction | candidate sessions same direction |' : ''}${withOrder ? ' baseline order effect | candidate order effect |' : ''}\n` +
-      `|---|---|---|---|---|${withSessions ? '---|---|' : ''}${withOrder ? '---|---|' : ''}`,
-  ];
-  for (const c of r.conclusions) {
-    const cols = [md(conclusionLabel(c)), md(directionLabel(c.baseline, c.a, c.b)), md(directionLabel(c.candidate, c.a, c.b)), c.status, md(magnitudeLabel(c))];
-    if (withSessions) cols.push(c.baselineSessions ?? '–', c.candidateSessions ?? '–');
-    if (withOrder) cols.push(flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect));
-    lines.push(`| ${cols.join(' | ')} |`);
-  }
-  lines.push(
-    '',
-    '## Cell medians',
-    '',
-    `Ratio = candidate P50 / baseline P50; after factor = ratio / the common factor (${r.factor.cells ? `×${fixed(r.factor.ratio, 3)}` : 'none'}); tolerance = [1/T, T].`,
-    '',
-    '| cohort | path | state | metric | baseline P50 | candidate P50 | ratio | after factor | tolerance | size |',
-    '|---|---|---|---|---:|---:|---:|---:|---|---|',
-  );
-  for (const c of r.cells) {
-    lines.push(
-      `| ${c.cohort} | ${c.path} | ${c.state} | ${c.metric} | ${figure(c.baselineP50, c.unit)} | ${figure(c.candidateP50, c.unit)} | ${c.ratio === null ? '–' : c.ratio.toFixed(2)} | ${c.adjustedRatio === null ? '–' : c.adjustedRatio.toFixed(2)} | ${toleranceText(c)} | ${sizeText(c)} |`,
-    );
-  }
   const moved = movedLines(r);
-  if (moved.length) lines.push('', ...moved);
-  return lines.join('\n') + '\n';
+  return {
+    title: 'Reproduction',
+    opening: [
+      paragraph(
+        `Baseline: \`${baselineFolder}\`${runs ? `, ${runIdentityText(runs.baseline)}` : ''}. Candidate: \`${candidateFolder}\`${runs ? `, ${runIdentityText(runs.candidate)}` : ''}. Written by \`pipeline compare\` from the two published report folders (differences.csv, statistics.csv and, when present, sessions.csv); no raw samples are read.`,
+      ),
+      paragraph(`**${summaryLine(r)}.**`),
+      ...(host
+        ? [
+            paragraph(
+              `${hostLine(host)}.${r.changed + r.lost > 0 && hostCause(host) ? ` ${hostCause(host)!.replace(/^possible cause/, 'Possible cause of what changed or was lost')}.` : ''}`,
+            ),
+          ]
+        : []),
+      paragraph(
+        'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected (its interval excludes 0), else "no difference". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
+      ),
+      paragraph(toleranceRule),
+    ],
+    sections: [
+      ...section('Conclusions', [
+        table(
+          [
+            'conclusion',
+            'baseline',
+            'candidate',
+            'in direction',
+            'in magnitude',
+            ...(withSessions ? ['baseline sessions same direction', 'candidate sessions same direction'] : []),
+            ...(withOrder ? ['baseline order effect', 'candidate order effect'] : []),
+          ],
+          r.conclusions.map((c) => [
+            conclusionLabel(c),
+            directionLabel(c.baseline, c.a, c.b),
+            directionLabel(c.candidate, c.a, c.b),
+            c.status,
+            magnitudeLabel(c),
+            ...(withSessions ? [c.baselineSessions ?? '–', c.candidateSessions ?? '–'] : []),
+            ...(withOrder ? [flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect)] : []),
+          ]),
+        ),
+      ]),
+      ...section('Cell medians', [
+        paragraph(
+          `Ratio = candidate P50 / baseline P50; after factor = ratio / the common factor (${r.factor.cells ? `×${fixed(r.factor.ratio, 3)}` : 'none'}); tolerance = [1/T, T].`,
+        ),
+        table(
+          ['cohort', 'path', 'state', 'metric', 'baseline P50', 'candidate P50', 'ratio', 'after factor', 'tolerance', 'size'],
+          r.cells.map((c) => [
+            c.cohort,
+            c.path,
+            c.state,
+            c.metric,
+            figure(c.baselineP50, c.unit),
+            figure(c.candidateP50, c.unit),
+            c.ratio === null ? '–' : c.ratio.toFixed(2),
+            c.adjustedRatio === null ? '–' : c.adjustedRatio.toFixed(2),
+            toleranceText(c),
+            sizeText(c),
+          ]),
+        ),
+        ...moved.map(paragraph),
+      ]),
+    ],
+    appendix: [],
+  };
+}
+
+export function renderReproductionMd(...args: Parameters<typeof reproductionDocument>): string {
+  return renderMarkdown(reproductionDocument(...args));
 }

@@ -3,7 +3,7 @@
 // (a bar, 3 or more sessions), and the change points (a red rule before the
 // first run after a reported change; grey dashed for a significant one that is
 // not reported). Pure.
-import type { PlotSpec } from '../report/plot-adapter.js';
+import type { PlotSpec } from '../publish/plot-adapter.js';
 import type { CellSeries } from './build-history.js';
 
 export function cellPlot(cell: CellSeries, runIds: readonly string[]): PlotSpec {

@@ -1,7 +1,7 @@
 // Text, history.md and history.html of `pipeline history`, and its --json
 // shape. Pure (the HTML gets its plots as SVG text).
 import { escapeHtml } from '../document/inline-html.js';
-import { fixed } from '../report/format-number.js';
+import { fixed } from '../publish/format-number.js';
 import { describeInputs } from './attribution.js';
 import type { History, ReportedChange, SharedShift } from './build-history.js';
 import { MIN_SIDE_SESSIONS, SIGNIFICANCE, type Spread } from './change-points.js';

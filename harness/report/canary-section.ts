@@ -6,7 +6,7 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { CanaryMedian } from '../analysis/canary-statistics.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { canaryTracking, MIN_SESSIONS, type CanaryTracking } from '../analysis/canary-tracking.js';
-import { fixed, grouped } from './format-number.js';
+import { fixed, grouped } from '../publish/format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 
 const DESCRIPTION: Record<string, string> = {

@@ -2,7 +2,7 @@
 // effect and the predecessor effect with their intervals and the "order
 // effect" flag, as analysed (analysis/carryover-diagnostics.ts). Pure.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import { carryoverCpu, OWN_WORK_SHARE, type CarryoverCpuRow } from './carryover-cpu.js';

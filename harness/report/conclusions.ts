@@ -3,8 +3,8 @@
 // launches are left out of every statistic), how many rounds a comparison
 // used, and whether a difference is detected or its sessions disagree.
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
-import { fixed } from './format-number.js';
-import type { ReportOptions } from './report-options.js';
+import { fixed } from '../publish/format-number.js';
+import type { ReportOptions } from '../publish/report-options.js';
 
 export interface Formatters {
   ms: (v: number) => string;

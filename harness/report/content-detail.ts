@@ -1,7 +1,7 @@
 // The distinct content-byte counts of a cell with how many launches received
 // each (pure): a cell that varies is shown value by value, not as a range.
 import type { SampleRow } from '../db/sample-columns.js';
-import { grouped } from './format-number.js';
+import { grouped } from '../publish/format-number.js';
 
 export function distinctContentCounts(
   launches: readonly SampleRow[],

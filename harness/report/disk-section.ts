@@ -1,72 +1,11 @@
-// The sessions' disk probes (process/disk-probe.ts) in the report: disk.csv,
-// and a table that sets each cold full-pull cell's session medians beside its
-// sessions' disk figures, as an association only. Pure.
+// The default experiment's disk section: the kit's probe table
+// (publish/disk-section.ts) with each cold full-pull cell's session medians
+// beside the sessions' disk figures. Pure.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import type { DiskProbe } from '../process/disk-probe.js';
-import { csv, fixed } from './format-number.js';
-import { paragraph, table, type Block } from '../document/document-model.js';
-
-type Probed = SessionRecord & { disk: { start: DiskProbe; end: DiskProbe } };
-const probed = (records: readonly SessionRecord[] | null): Probed[] => (records ?? []).filter((r): r is Probed => !!r.disk);
-
-export const diskColumns = [
-  'session',
-  'attempt',
-  'moment',
-  'state',
-  'filesystem',
-  'bytes',
-  'write_ms',
-  'write_mb_s',
-  'read_ms',
-  'read_mb_s',
-  'read_mode',
-  'resident_before_read_bytes',
-  'dirty_ratio',
-  'dirty_background_ratio',
-  'dirty_bytes',
-  'dirty_background_bytes',
-  'dirty_expire_centisecs',
-  'dirty_writeback_centisecs',
-  'dirty_kb',
-  'writeback_kb',
-] as const;
-
-/** disk.csv (schemas/report-disk.schema.json); null when no session recorded a probe. */
-export function diskCsv(records: readonly SessionRecord[] | null): string | null {
-  const list = probed(records);
-  if (list.length === 0) return null;
-  const n = (v: number | null, d: number): string | null => (v === null ? null : fixed(v, d));
-  const rows = list.flatMap((r) =>
-    (['start', 'end'] as const).map((moment) => {
-      const p = r.disk[moment];
-      return [
-        r.session,
-        r.attempt,
-        moment,
-        p.state,
-        p.filesystem,
-        p.bytes,
-        n(p.writeMs, 1),
-        n(p.writeMBps, 1),
-        n(p.readMs, 1),
-        n(p.readMBps, 1),
-        p.readMode,
-        p.residentBeforeReadBytes,
-        p.dirty.dirtyRatio,
-        p.dirty.dirtyBackgroundRatio,
-        p.dirty.dirtyBytes,
-        p.dirty.dirtyBackgroundBytes,
-        p.dirty.dirtyExpireCentisecs,
-        p.dirty.dirtyWritebackCentisecs,
-        p.dirty.dirtyKb,
-        p.dirty.writebackKb,
-      ];
-    }),
-  );
-  return csv(diskColumns, rows);
-}
+import { fixed } from '../publish/format-number.js';
+import { diskProbeBlocks } from '../publish/disk-section.js';
+import type { Block } from '../document/document-model.js';
 
 /**
  * Cold full-pull cells: cold Ready cells whose median content bytes are at
@@ -88,37 +27,17 @@ export function coldFullPullCells(a: AnalysisResult, cohorts: string[], paths: s
   return out;
 }
 
-const probeText = (p: DiskProbe): string =>
-  p.state === 'ok'
-    ? `${fixed(p.writeMBps!, 0)} / ${fixed(p.readMBps!, 0)}${p.readMode === 'cache-dropped' ? '' : ` (${p.readMode} read)`}`
-    : `skipped: ${p.reason}`;
-
 export function diskSection(a: AnalysisResult, records: readonly SessionRecord[] | null, cohorts: string[], paths: string[], msDecimals: number): Block[] {
-  const list = probed(records);
-  if (list.length === 0) return [];
   const cells = coldFullPullCells(a, cohorts, paths);
-  const first = list[0]!.disk.start;
-  return [
-    paragraph(
-      `At each session's start and end the harness wrote ${fixed(first.bytes / 1024 / 1024, 0)} MiB to the data folder's file system (${first.filesystem}) with fsync, then read it back after dropping its pages from the page cache, in MB/s (10^6 bytes per second); disk.csv has every figure and the kernel's dirty-page settings ` +
-        `(at the first probe: dirty_ratio ${first.dirty.dirtyRatio ?? '-'}, dirty_background_ratio ${first.dirty.dirtyBackgroundRatio ?? '-'}, dirty_expire_centisecs ${first.dirty.dirtyExpireCentisecs ?? '-'}). ` +
-        (cells.length
-          ? 'Beside them, the session median Ready (ms) of each cold full-pull cell (cold cells that received at least half the largest cold content of their cohort). ' +
-            `This shows association only: with ${list.length} session${list.length === 1 ? '' : 's'} it cannot tell whether the disk made a session slow, or both followed something else.`
-          : 'No cold cell received content bytes, so no cell is set beside them.'),
-    ),
-    table(
-      ['session', 'attempt', 'write / read MB/s at start', 'at end', ...cells.map((c) => `${c.cohort} ${c.path} cold`)],
-      list.map((r) => [
-        String(r.session),
-        String(r.attempt),
-        probeText(r.disk.start),
-        probeText(r.disk.end),
-        ...cells.map((c) => {
-          const s = c.sessions.find((x) => x.session === r.session);
-          return s ? fixed(s.p50Ms, msDecimals) : '-';
-        }),
-      ]),
-    ),
-  ];
+  return diskProbeBlocks(
+    records,
+    cells.map((c) => ({
+      header: `${c.cohort} ${c.path} cold`,
+      valueOf: (session: number) => {
+        const s = c.sessions.find((x) => x.session === session);
+        return s ? fixed(s.p50Ms, msDecimals) : '-';
+      },
+    })),
+    'Beside them, the session median Ready (ms) of each cold full-pull cell (cold cells that received at least half the largest cold content of their cohort).',
+  );
 }

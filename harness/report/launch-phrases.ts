@@ -5,7 +5,7 @@
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import { fixed, grouped } from './format-number.js';
+import { fixed, grouped } from '../publish/format-number.js';
 import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
 import { twoLevelContainsZero } from './conclusions.js';

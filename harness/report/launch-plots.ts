@@ -4,7 +4,7 @@
 // cluster rule split, and the differences on a symmetric-log axis with the
 // source's intervals over them. Widths fit a 1100 px column.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import type { PlotSpec } from './plot-adapter.js';
+import type { PlotSpec } from '../publish/plot-adapter.js';
 import { formalOk, type LaunchPoint } from './launch-points.js';
 import { config, launchFields, launchTooltip, schema, type Plot } from './plot-specs.js';
 import type { FindingVerdict } from './source-findings.js';
@@ -211,6 +211,35 @@ export function modesPlot(a: AnalysisResult, points: readonly LaunchPoint[]): Pl
   };
 }
 
+/** A round step near `raw`: 1, 2 or 5 times a power of ten. */
+function niceStep(raw: number): number {
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/**
+ * Ticks of a symmetric-log axis across the data's range: 0, the powers of
+ * ten the domain reaches, and about five round values spread over the data's
+ * own range (so values of 250-450 ms get ticks between them, not only 0 and
+ * 100). Pure.
+ */
+export function symlogTicks(values: readonly number[]): number[] {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return [0];
+  const lo = Math.min(0, ...finite);
+  const hi = Math.max(0, ...finite);
+  const ticks = new Set<number>([0]);
+  for (let k = 1; k <= 7; k++) for (const v of [-(10 ** k), 10 ** k]) if (v >= lo && v <= hi) ticks.add(v);
+  const dlo = Math.min(...finite);
+  const dhi = Math.max(...finite);
+  if (dhi > dlo) {
+    const step = niceStep((dhi - dlo) / 4);
+    for (let v = Math.ceil(dlo / step) * step; v <= dhi + 1e-9; v += step) ticks.add(Math.round(v * 1e6) / 1e6);
+  } else ticks.add(Math.round(dlo * 1e6) / 1e6);
+  return [...ticks].sort((x, y) => x - y);
+}
+
 /**
  * Differences of Ready medians with their intervals on a symmetric-log axis
  * (so a 98 ms effect and a 7 s one are both visible), the source's intervals
@@ -248,11 +277,13 @@ export function differencesForestPlot(
     }))
     .filter((s) => rows.some((r) => r.cohort === s.cohort && r.state === s.state && r.comparison === s.comparison));
   const order = [...new Set(rows.map((r) => r.comparison))];
+  const values = [...rows, ...source].flatMap((r) => [r.lowMs!, r.highMs!, r.observedMs!]);
   const x = {
     type: 'quantitative',
     scale: { type: 'symlog', constant: 10 },
-    title: 'a − b, ms (symmetric log: linear within ±10 ms)',
-    axis: { values: [-10000, -1000, -100, 0, 100, 1000, 10000], format: ',d', grid: true },
+    // A short title, so that the titles of two panels side by side do not run together.
+    title: 'a − b (ms)',
+    axis: { values: symlogTicks(values), format: ',~r', grid: true, labelOverlap: 'greedy', labelFlush: true },
   };
   const y = { field: 'comparison', type: 'nominal', title: null, sort: order };
   const tip = [
@@ -264,10 +295,12 @@ export function differencesForestPlot(
   ];
   return {
     file: 'differences.svg',
-    caption:
-      'Ready differences of medians (a − b) with their 95% intervals on a symmetric-log axis, one panel per cohort and state; orange: the source report’s interval for the same comparison',
+    caption: `Ready differences of medians (a − b) with their 95% intervals on a symmetric-log axis, one panel per cohort and state${source.length ? '; orange: the source report’s interval for the same comparison' : ''}`,
     spec: spec({
-      title: { text: 'Ready differences, a − b', subtitle: 'blue: detected; grey: not detected; orange: the source’s interval; dashed: 0' },
+      title: {
+        text: 'Ready differences, a − b',
+        subtitle: `symmetric-log x axis (linear within ±10 ms); blue: detected; grey: not detected${source.length ? '; orange: the source’s interval' : ''}; dashed: 0`,
+      },
       data: { values: [...rows, ...source] },
       facet: {
         row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts], header: { labelAngle: 0, labelAlign: 'left' } },
@@ -277,11 +310,15 @@ export function differencesForestPlot(
         width: 300,
         layer: [
           { mark: { type: 'rule', color: '#555', strokeDash: [4, 3] }, encoding: { x: { datum: 0, ...x } } },
-          {
-            transform: [{ filter: "datum.run === 'source'" }],
-            mark: { type: 'rule', strokeWidth: 8, color: '#f28e2b', opacity: 0.5 },
-            encoding: { y, x: { field: 'lowMs', ...x }, x2: { field: 'highMs' }, tooltip: tip },
-          },
+          ...(source.length
+            ? [
+                {
+                  transform: [{ filter: "datum.run === 'source'" }],
+                  mark: { type: 'rule', strokeWidth: 8, color: '#f28e2b', opacity: 0.5 },
+                  encoding: { y, x: { field: 'lowMs', ...x }, x2: { field: 'highMs' }, tooltip: tip },
+                },
+              ]
+            : []),
           {
             transform: [{ filter: "datum.run === 'this run'" }],
             mark: { type: 'rule', strokeWidth: 3 },

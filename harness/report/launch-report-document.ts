@@ -5,24 +5,25 @@
 // said once in the main text, each definition once in the report.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import { comparisonRounds, countText, failedText, formatters, sessionsDisagreeInSize, type Formatters } from './conclusions.js';
-import { fixed, grouped, orDash } from './format-number.js';
+import { fixed, grouped, orDash } from '../publish/format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 import type { Plot } from './plot-specs.js';
 import { directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
-import { provenanceLines } from './render-provenance-md.js';
+import { provenanceLines } from '../publish/provenance-lines.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';
-import { phaseBreakdownDefinition, phaseBreakdownLead, spanDifferenceTables, spanTables } from './phase-breakdown.js';
+import { phaseBreakdownDefinition, phaseBreakdownLead, phaseMarksText, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
 import { coldSpansSentence, heldFixedHeader, runtimeHeldFixedPairs, sourceGapParagraph, unsplitStepSentence } from './source-gap-phrases.js';
 import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js';
 import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
 import { stoppingSection } from './stopping-section.js';
+import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
-import { steadyBackgroundSentence } from './host-wording.js';
+import { steadyBackgroundSentence } from '../publish/host-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
 import {
   accountingSentence,
@@ -156,6 +157,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       paragraph(scopeLine(c)),
       summaryTable(c),
       ...summaryFollowUp(c).map((s) => paragraph(s)),
+      ...identicalContentBlocks(cfg.cohorts as Record<string, { image?: string | null }> | undefined, inp.pins?.images),
       ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
       // the largest cold step of each cell is said by the spans under the summary, so not again here
       ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, inp.options.carryover)
@@ -176,7 +178,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
           : [],
       ),
       ...section('Every difference', differencesTables(c)),
-      ...section('Every phase span', [paragraph(phaseBreakdownDefinition), ...spanAppendix(c)]),
+      ...(phaseMarksText(a) ? section('Every phase span', [paragraph(phaseBreakdownDefinition(phaseMarksText(a)!)), ...spanAppendix(c)]) : []),
       ...section('Every cell', cellTables(c)),
       ...section('Dominance', dominanceTables(c)),
       ...section('Content transfer', contentBlocks(c)),
@@ -380,12 +382,13 @@ function clusterOutcome(c: Ctx): string {
  * span difference is in the appendix.
  */
 function coldTimeSection(c: Ctx): Section[] {
-  if (!(c.a.spans ?? []).length) return [];
+  const marks = phaseMarksText(c.a);
+  if (!(c.a.spans ?? []).length || !marks) return [];
   const inSummary = summarySpans(c) !== null;
   const key = keyPairs(c.a, c.verdicts);
   const tables = inSummary ? [] : c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs: key, withReady: false }));
   return section('Where the cold time goes', [
-    paragraph(phaseBreakdownLead(inSummary)),
+    paragraph(phaseBreakdownLead(marks, inSummary)),
     ...tables,
     takeFigure(c, 'cold-breakdown.svg'),
     sentences([hostFactsSentence(c.inp.sessions, c.f)]),
@@ -422,8 +425,9 @@ function methodSection(c: Ctx): Section[] {
     confirmationMethodSentence(a) ? paragraph(confirmationMethodSentence(a)!) : null,
     paragraph(
       "Completion ends when the process has exited and both its output streams are closed, so it includes the path's own teardown. " +
-        'Content bytes are HTTP body bytes of image data the client received; response bytes are every byte the counted services sent, headers included. ' +
-        'Service preparation is timed apart from the clients.',
+        (Object.keys(inp.config.services ?? {}).length
+          ? 'Content bytes are HTTP body bytes of image data a launch received from the services; response bytes are every byte the counted services sent, headers included. Service preparation is timed apart from the launches.'
+          : ''),
     ),
     paragraph(
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
@@ -626,7 +630,8 @@ function pinBlocks(inp: ReportInputs): Block[] {
   const host: string[] = [];
   if (pins.kernel) host.push(`kernel ${pins.kernel}`);
   if (pins.node) host.push(`Node ${pins.node}`);
-  for (const b of pins.binaries ?? []) host.push(`${b.name} ${b.version ?? '(version unknown)'}`);
+  // Only the tools this experiment used (publish/used-tools.ts), when known.
+  for (const b of pins.binaries ?? []) if (!inp.tools || inp.tools.includes(b.name)) host.push(`${b.name} ${b.version ?? '(version unknown)'}`);
   const images = Object.keys(pins.images ?? {})
     .sort()
     .map((id) => {

@@ -2,7 +2,7 @@
 // carries it: which cells of a difference are flagged, and the short notes the
 // summary and every conclusion using a flagged cell append. Pure.
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 
 const cellOf = (a: AnalysisResult, cohort: string, path: string, state: string, metric: string): CellStatistics | undefined =>
   a.cells.find((c) => c.cohort === cohort && c.path === path && c.state === state && c.metric === metric);

@@ -4,7 +4,7 @@
 // span by span (analysis.spanDifferences). The spans say where the time is,
 // not why. Pure.
 import type { AnalysisResult, SpanDifference, SpanStatistics } from '../analysis/analysis-result.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 import { table, type Block } from '../document/document-model.js';
 import { differenceSides, side } from './split-flag.js';
 
@@ -86,15 +86,27 @@ export function spanDifferenceTables(
   ];
 }
 
+/** The marks each path printed, in order ("docker: pull; oci-full: copy, unpack"), from the analysis' spans; null when no path printed one. */
+export function phaseMarksText(a: AnalysisResult): string | null {
+  const byPath = new Map<string, string[]>();
+  for (const s of [...a.spans].sort((x, y) => x.order - y.order)) {
+    if (s.name === 'to Ready') continue;
+    const names = byPath.get(s.path) ?? [];
+    if (!names.includes(s.name)) names.push(s.name);
+    byPath.set(s.path, names);
+  }
+  return byPath.size ? [...byPath.entries()].map(([path, names]) => `${path}: ${names.join(', ')}`).join('; ') : null;
+}
+
 /** What the spans are, in one sentence for the main text; the definition is in the appendix. inSummary: the summary already gives each compared side's cold spans. */
-export const phaseBreakdownLead = (inSummary: boolean): string =>
-  'A span runs from one phase mark of a launch to the next, the last to Ready; ' +
+export const phaseBreakdownLead = (marks: string, inSummary: boolean): string =>
+  `A span runs from one phase mark of a launch to the next, the last to Ready (the marks: ${marks}); ` +
   (inSummary ? "the summary gives each compared side's cold spans, " : '') +
   'the appendix "Every phase span" every span and difference with its interval.';
 
 /** What the spans are: said once per report. */
-export const phaseBreakdownDefinition =
-  'Paths print a phase mark on stderr when a step ends (docker: the pull; oci-full: the copy, then the unpack); each mark is timed when read, like the marker. ' +
+export const phaseBreakdownDefinition = (marks: string): string =>
+  `Paths print a phase mark on stderr when a step ends (${marks}); each mark is timed when read, like the marker. ` +
   'A span is the time between consecutive marks of one launch: the first from spawn, `to Ready` from the last mark to Ready (a path without marks has only that span). ' +
   'Each span has a median and a two-level bootstrap interval (sessions, then rounds); a difference is split into the median span of a minus that of b for each span, a span one path lacks counting as 0 there, with the paired interval and detection rule of the differences. ' +
   'Medians of spans add up to the median Ready, and span differences to the Ready difference, only approximately. The spans show where the time is, not what it is spent on. ' +

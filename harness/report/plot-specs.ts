@@ -1,26 +1,12 @@
 // Vega-Lite specs of the report's plots, built from the statistics and the
 // launch points (pure). Labels are never truncated (labelLimit 0), every facet
 // has its own x scale, and every point's hover names its launch.
-import type { PlotSpec } from './plot-adapter.js';
 import { formalOk, type LaunchPoint } from './launch-points.js';
 
-export interface Plot {
-  /** File name of the rendered SVG, e.g. differences.svg. */
-  file: string;
-  /** What the plot shows, one line (alt text and figure caption). */
-  caption: string;
-  spec: PlotSpec;
-}
-
-export const schema = 'https://vega.github.io/schema/vega-lite/v5.json';
-/** The look every report plot shares: labels never truncated. */
-export const config = {
-  font: 'sans-serif',
-  axis: { labelLimit: 0, titleLimit: 0, labelFontSize: 11, titleFontSize: 12 },
-  legend: { labelLimit: 0, titleLimit: 0, labelFontSize: 11 },
-  header: { labelLimit: 0, titleLimit: 0, labelFontSize: 12, labelFontWeight: 'bold' },
-  title: { limit: 0, fontSize: 14, subtitleFontSize: 11, anchor: 'start' },
-};
+import type { Plot } from '../publish/plot.js';
+export type { Plot };
+import { schema, config } from '../publish/plot.js';
+export { schema, config };
 
 /** What hovering a launch shows. */
 export const launchTooltip = [
@@ -65,7 +51,7 @@ export function ecdfPlot(cohort: string, points: readonly LaunchPoint[], paths: 
   const color = { field: 'path', type: 'nominal', title: 'path', sort: [...paths] };
   return {
     file: `ecdf-${safe(cohort)}.svg`,
-    caption: `Empirical distributions of Ready and Completion, ${cohort}, cold and warm clients, log x axis, every valid formal launch`,
+    caption: `Empirical distributions of Ready and Completion, ${cohort}, per state, log x axis, every valid formal launch`,
     spec: {
       $schema: schema,
       title: {
@@ -150,7 +136,7 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
     spec: {
       $schema: schema,
       title: {
-        text: 'Content bytes per launch (image data bytes received by the client)',
+        text: 'Content bytes per launch (image data bytes received)',
         subtitle: [
           'log x axis; one dot per launch, darker where launches received the same count',
           ...(zeroText.length ? ['launches with 0 bytes are not drawn (a log axis has no 0):', ...zeroText] : ['no launch received 0 bytes']),

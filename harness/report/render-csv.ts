@@ -1,8 +1,11 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import { csv, fixed } from './format-number.js';
+import { csv, fixed } from '../publish/format-number.js';
+import { comparisonColumns, launchDifferencesColumns, ms3, writeDifferencesCsv, type DifferenceRow } from '../publish/comparison-csv.js';
 import type { ReportInputs } from './report-inputs.js';
-import { measuredBetween } from './render-provenance-md.js';
+import { measuredBetween } from '../publish/provenance-lines.js';
+import { differenceOrderEffect } from './order-effect-notes.js';
+import { differenceVerdict } from './difference-verdict-text.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -106,6 +109,36 @@ export function statisticsCsv(a: AnalysisResult): string {
   return csv(statisticsColumns, rows);
 }
 
+/** The default experiment's differences.csv: every record, then the preparation costs (seconds). */
+export function differencesCsv(a: AnalysisResult): string {
+  const rows: DifferenceRow[] = a.differences.map((d) => ({
+    ...comparisonColumns(d, 'ms', ms3, {
+      kind: 'median_difference',
+      observed: d.observedMs,
+      low: d.lowMs,
+      high: d.highMs,
+      sessionLow: d.sessionLowMs,
+      sessionHigh: d.sessionHighMs,
+      confidence: d.confidence,
+      resamples: d.resamples,
+      rounds: d.rounds,
+      sessions: d.sessions,
+      sameDirection: d.sameDirection,
+      detected: d.detected,
+      verdict: differenceVerdict(a, d).verdict,
+    }),
+    order_effect: differenceOrderEffect(a, d).length > 0,
+    rerun_low: ms3(d.rerun?.lowMs ?? null),
+    rerun_high: ms3(d.rerun?.highMs ?? null),
+    cross_host_low: ms3(d.replicates?.crossHost?.lowMs ?? null),
+    cross_host_high: ms3(d.replicates?.crossHost?.highMs ?? null),
+  }));
+  for (const p of a.preparation ?? []) {
+    rows.push({ kind: 'preparation', service: p.service, artifact: p.artifact, operation: p.operation, unit: 's', value: fixed(p.seconds, 3), n: 1 });
+  }
+  return writeDifferencesCsv(rows, launchDifferencesColumns);
+}
+
 export const provenanceColumns = ['kind', 'name', 'version', 'sha256', 'detail'] as const;
 
 export function provenanceCsv(inp: ReportInputs): string {
@@ -130,7 +163,9 @@ export function provenanceCsv(inp: ReportInputs): string {
       for (const l of src ? (img.layers ?? []) : [])
         rows.push(['image-layer', id, l.mediaType ?? null, l.digest.replace(/^sha256:/, ''), `bytes=${l.size};diff_id=${l.diffId}`]);
     }
-    for (const b of [...(pins.binaries ?? [])].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+    // Only the tools this experiment used (publish/used-tools.ts), when known.
+    const used = (b: { name: string }): boolean => !inp.tools || inp.tools.includes(b.name);
+    for (const b of [...(pins.binaries ?? [])].filter(used).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
       rows.push(['binary', b.name, b.version ?? null, b.sha256 ?? null, b.path ?? null]);
     }
     if (pins.kernel) rows.push(['host', 'kernel', pins.kernel, null, null]);

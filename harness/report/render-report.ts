@@ -1,36 +1,36 @@
-// All report files from the gathered inputs: name -> content. Pure apart from
-// the plotting adapter (deterministic: headless renderer, no clock).
-import { differencesCsv } from './comparison-csv.js';
-import { phasesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
+// All report files of an experiment on the default report stage, from the
+// gathered inputs: the launch document, its plots, the CSVs and REPRODUCE.md,
+// through the kit's one skeleton (publish/publish.ts). Pure apart from the
+// plotting adapter (deterministic: headless renderer, no clock).
+import { differencesCsv, phasesCsv, sessionsCsv, provenanceCsv, statisticsCsv } from './render-csv.js';
 import { launchReportDocument } from './launch-report-document.js';
-import { renderMarkdown } from '../document/render-markdown.js';
-import { renderReproduce } from './render-reproduce.js';
-import { renderSvg } from './plot-adapter.js';
+import { reproduceDocumentOf } from './render-reproduce.js';
 import { reportPlots } from './report-plots.js';
-import { samplesCsv, samplesCsvFile } from './samples-csv.js';
+import { samplesCsv, samplesCsvFile } from '../publish/samples-csv.js';
 import type { ReportInputs } from './report-inputs.js';
-import { renderIndexHtml, type PageLibraries } from './render-index-html.js';
-import { diskCsv } from './disk-section.js';
+import type { PageLibraries } from '../publish/render-index-html.js';
+import { diskCsv } from '../publish/disk-section.js';
+import { publishedFiles, type Publication } from '../publish/publish.js';
 
-export async function renderReport(inp: ReportInputs, libraries: PageLibraries | null = null): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
+/** What the default report stage publishes, for the kit to write. */
+export function launchPublication(inp: ReportInputs): Publication {
   const a = inp.analysis;
   const plots = reportPlots(inp);
-  for (const p of plots) files.set(p.file, await renderSvg(p.spec));
-  const doc = launchReportDocument(inp, plots);
-  files.set('report.md', renderMarkdown(doc));
-  files.set('REPRODUCE.md', renderReproduce(inp));
+  const csvs = new Map<string, string>();
   if (a) {
-    files.set('statistics.csv', statisticsCsv(a));
-    files.set('differences.csv', differencesCsv(a));
-    files.set('sessions.csv', sessionsCsv(a));
+    csvs.set('statistics.csv', statisticsCsv(a));
+    csvs.set('differences.csv', differencesCsv(a));
+    csvs.set('sessions.csv', sessionsCsv(a));
     const phases = phasesCsv(a);
-    if (phases) files.set('phases.csv', phases);
+    if (phases) csvs.set('phases.csv', phases);
   }
-  if (inp.launches.length) files.set(samplesCsvFile, samplesCsv(inp.launches));
+  if (inp.launches.length) csvs.set(samplesCsvFile, samplesCsv(inp.launches));
   const disk = diskCsv(inp.sessions);
-  if (disk) files.set('disk.csv', disk);
-  files.set('provenance.csv', provenanceCsv(inp));
-  if (libraries) files.set('index.html', renderIndexHtml(doc, plots, libraries));
-  return new Map([...files.entries()].sort(([x], [y]) => (x < y ? -1 : 1)));
+  if (disk) csvs.set('disk.csv', disk);
+  csvs.set('provenance.csv', provenanceCsv(inp));
+  return { doc: launchReportDocument(inp, plots), plots, csvs, reproduce: reproduceDocumentOf(inp) };
+}
+
+export async function renderReport(inp: ReportInputs, libraries: PageLibraries | null = null): Promise<Map<string, string>> {
+  return (await publishedFiles(launchPublication(inp), libraries)) as Map<string, string>;
 }

@@ -1,9 +1,16 @@
-// REPRODUCE.md: a standalone manual to reproduce the report on another
-// machine: what the machine needs, the exact commands, how long and how much
-// disk the last run took (from its own records), what counts as reproduced,
-// and the versions, pins and digests to compare against.
-import { fixed, grouped } from './format-number.js';
-import { measuredBetween } from './render-provenance-md.js';
+// REPRODUCE.md of an experiment on the default report stage (the default
+// experiment, the restore sweep, a user's own), through the kit's document
+// (publish/reproduce-document.ts): what the machine needs comes from what the
+// experiment declares and used (its images' kinds, the tools its paths and
+// services run, its sample stage's requirements.json), never from another
+// experiment's list. Pure.
+import type { Block, ReportDocument, Section } from '../document/document-model.js';
+import { paragraph, section } from '../document/document-model.js';
+import { renderMarkdown } from '../document/render-markdown.js';
+import { BINARIES } from '../artifacts/binary-pins.js';
+import { fixed, grouped } from '../publish/format-number.js';
+import { measuredBetween } from '../publish/provenance-lines.js';
+import { needLine, reproduceDocument } from '../publish/reproduce-document.js';
 import type { ReportInputs } from './report-inputs.js';
 
 const mib = (bytes: number): string => `${grouped(bytes / 2 ** 20)} MiB`;
@@ -14,134 +21,170 @@ function durationText(seconds: number): string {
   return `${fixed(seconds / 3600, 1)} h`;
 }
 
-/** Does this pipeline run real container paths (needs root and kernel features)? */
-function needsRoot(inp: ReportInputs): boolean {
-  return (
-    Object.keys(inp.config.services ?? {}).length > 0 ||
-    Object.keys(((inp.config.artifacts as Record<string, unknown> | undefined)?.['images'] as object) ?? {}).length > 0
+type ImageSection = { kind?: string; file?: string; path?: string; reference?: string; digest?: string };
+const imagesOf = (inp: ReportInputs): [string, ImageSection][] =>
+  Object.entries(((inp.config.artifacts as Record<string, unknown> | undefined)?.['images'] ?? {}) as Record<string, ImageSection>);
+
+const BROUGHT = new Set(['oci-archive', 'docker-archive', 'oci-layout', 'registry']);
+const CONTAINER_TOOLS = ['crun', 'runsc', 'runc', 'dockerd'];
+const FEATURE_TEXT: Record<string, string> = {
+  erofs: 'erofs (`grep erofs /proc/filesystems`, or `modprobe erofs`)',
+  overlay: 'overlay (`modprobe overlay`)',
+  fuse: 'FUSE (`/dev/fuse`, `modprobe fuse`)',
+  loop: 'loop devices (`/dev/loop-control`, `modprobe loop`) for mounting erofs image files',
+};
+
+/** What the machine needs, from the experiment's images, used tools, kernel features, services and declared requirements. */
+export function machineNeeds(inp: ReportInputs): { needs: string[]; root: boolean } {
+  const tools = inp.tools ?? [];
+  const kernel = inp.kernelFeatures ?? [];
+  const images = imagesOf(inp);
+  const services = Object.keys(inp.config.services ?? {});
+  const declared = inp.requirements ?? [];
+  const containers = CONTAINER_TOOLS.filter((t) => tools.includes(t));
+  const root = images.length > 0 || services.length > 0 || containers.length > 0 || kernel.length > 0 || declared.some((r) => r.id === 'root');
+  if (!root) return { needs: ['Linux with Node 20 and /bin/sh; no root, no container runtime.'], root };
+  const needs: string[] = [];
+  const packages = [...new Set(BINARIES.filter((b) => tools.includes(b.name)).map((b) => b.debianPackage))];
+  needs.push(
+    `Debian 12 (bookworm) on x86_64, or a close Debian derivative; \`./setup.sh\` installs the Debian packages${packages.length ? ` of the tools this run used (${packages.join(', ')})` : ''}.`,
   );
+  const does = [
+    kernel.length ? 'mounts file systems' : null,
+    tools.includes('dockerd') ? 'starts a private Docker engine' : null,
+    containers.filter((t) => t !== 'dockerd').length ? `runs containers with ${containers.filter((t) => t !== 'dockerd').join(' and ')}` : null,
+  ].filter((x): x is string => x !== null);
+  if (!declared.some((r) => r.id === 'root')) needs.push(`root: the run ${does.length ? does.join(', ') : 'pins and prepares its images'}.`);
+  for (const r of declared) needs.push(r.id === 'root' && does.length ? `root: the run ${does.join(', ')}.` : `${needLine(r)}.`);
+  if (kernel.length) needs.push(`Kernel features: ${kernel.map((k) => FEATURE_TEXT[k] ?? k).join(', ')}.`);
+  for (const [id, i] of images) {
+    if (!BROUGHT.has(i.kind ?? '')) continue;
+    const what =
+      i.kind === 'registry'
+        ? `the image \`${i.reference ?? id}\` in its registry`
+        : `the image ${i.kind === 'oci-layout' ? 'layout' : 'archive'} \`${i.file ?? i.path ?? id}\` beside \`${inp.pipelineFileName}\``;
+    const pin = inp.pins?.images?.[id];
+    needs.push(
+      `Image ${id}: ${what} (${i.kind}${pin?.manifestDigest ? `, manifest ${pin.manifestDigest}` : ''}); it is not in this folder. ${i.digest ? 'The pin stage refuses an image with another digest than the pipeline file names.' : 'Compare its manifest digest with the one under "Versions and pins" (or add `digest:` to the pipeline file, and the pin stage refuses any other image).'}`,
+    );
+  }
+  const net: string[] = ['while `./setup.sh` installs packages'];
+  if (images.some(([, i]) => i.kind === 'mmdebstrap')) net.push('while the pin stage builds images with mmdebstrap from the Debian mirror');
+  if (images.some(([, i]) => i.kind === 'registry')) net.push('while the pin stage copies each image from its registry');
+  needs.push(
+    `Network: only ${net.join(' and ')}${services.length ? '; every service of the experiment listens on 127.0.0.1' : ''}${containers.length ? '; the containers have no network but loopback' : ''}.`,
+  );
+  return { needs, root };
 }
 
-export function renderReproduce(inp: ReportInputs): string {
+/** The pinned tools this run used, its images and the package set (only for images built from it). */
+function versionLines(inp: ReportInputs): string[] | null {
+  const pins = inp.pins;
+  if (!pins) return null;
   const L: string[] = [];
-  const file = inp.pipelineFileName;
-  const name = inp.config.experiment.name;
-  const root = needsRoot(inp);
-  L.push(`# Reproducing "${name}"`, '');
-  L.push(
-    `This folder (reports/${name}/) was produced by benchgraph from \`${file}\`. ` +
-      'This manual is all you need to run the experiment again and judge whether the result held.',
-    '',
-  );
-
-  L.push('## What the machine needs', '');
-  if (root) {
-    L.push(
-      '- Debian 12 (bookworm) on x86_64, or a close Debian derivative; `./setup.sh` installs the Debian packages (docker.io, docker-registry, nginx-light, rclone, erofs-utils, fuse3, crun, skopeo, umoci, mmdebstrap and the rest).',
-    );
-    L.push('- root: the run mounts file systems, starts a private Docker engine and runs containers with crun.');
-    L.push(
-      '- Kernel features: erofs (`grep erofs /proc/filesystems`, or `modprobe erofs`), overlay (`modprobe overlay`), FUSE (`/dev/fuse`, `modprobe fuse`) and loop devices (`/dev/loop-control`, `modprobe loop`) for mounting erofs image files.',
-    );
-    L.push(
-      '- Network: only to the Debian mirror while `./setup.sh` installs packages and while the pin stage builds images with mmdebstrap; every service of the experiment listens on 127.0.0.1 and containers run with `--network none`.',
-    );
-  } else {
-    L.push('- Linux with Node 20 and /bin/sh; no root, no container runtime.');
+  if (pins.kernel) L.push(`kernel: ${pins.kernel}`);
+  if (pins.node) L.push(`node: ${pins.node}`);
+  const used = inp.tools;
+  for (const b of pins.binaries ?? []) {
+    if (used && !used.includes(b.name)) continue;
+    L.push(`${b.name} ${b.version ?? '(version unknown)'}: sha256 ${b.sha256 ?? '-'}${b.path ? ` (${b.path})` : ''}`);
   }
-  L.push('- Node 20 (`node --version`).', '');
+  for (const id of Object.keys(pins.images ?? {}).sort()) {
+    const i = pins.images![id]!;
+    L.push(
+      `image ${id}: ${i.ref ?? ''}${i.manifestDigest ? ` manifest ${i.manifestDigest}` : ''}${i.tarSha256 ? ` tar sha256 ${i.tarSha256}` : ''}${i.erofsSha256 ? ` erofs sha256 ${i.erofsSha256}` : ''}`,
+    );
+  }
+  const ps = inp.provenance.packageSet;
+  if (ps)
+    L.push(
+      `Debian package set: mirror ${ps.mirror}${ps.builtAt ? `, as of ${ps.builtAt.slice(0, 16).replace('T', ' ')} UTC` : ''}; a later build fetches that day's packages, so the digests of the images built by mmdebstrap can differ while the experiment stays the same.`,
+    );
+  return L;
+}
 
-  L.push('## Commands', '');
-  L.push(`In a checkout of benchgraph at the commit below${root ? ', as root' : ''}:`, '');
-  L.push('```', './setup.sh', `./bin/pipeline.js run -f ${file}`, '```', '');
-  L.push(
-    `\`./setup.sh\` installs what is missing (as root on Debian), runs \`npm ci\` and builds. \`./bin/pipeline.js run\` runs every stage and publishes the new report to \`reports/${name}/\` beside \`${file}\`; ` +
-      `\`./bin/pipeline.js status -f ${file}\` says which stages are fresh, \`./bin/pipeline.js audit -f ${file}\` re-hashes every frozen output. ` +
-      `To re-analyse the published samples without measuring, import \`samples.csv\` with an \`import-samples\` stage (\`uses: import-samples\`, \`with: { file: samples.csv }\`) in place of the sampling stages.`,
-    '',
-  );
-
-  L.push('## How long and how much disk', '');
+function howLong(inp: ReportInputs): Block[] {
   // Only what the frozen samples say: a stage's own run time (its manifest) is not a product, and a report
   // that quoted it would differ between two runs of the same key (a pulled run re-analysed elsewhere).
+  const out: Block[] = [];
   const m = measuredBetween(inp.launches);
-  const t: string[] = [];
-  if (m) t.push(`the formal launches spanned ${durationText((Date.parse(m.last) - Date.parse(m.first)) / 1000)}`);
-  L.push(t.length ? `On the host described in report.md, ${t.join('; ')}.` : 'The inputs of this report record no stage durations.', '');
+  if (m)
+    out.push(paragraph(`On the host described in report.md, the formal launches spanned ${durationText((Date.parse(m.last) - Date.parse(m.first)) / 1000)}.`));
   const images = Object.entries(inp.pins?.images ?? {});
   const imageBytes = images.reduce((s, [, i]) => s + (i.tarBytes ?? 0) + (i.erofsBytes ?? 0), 0);
   if (imageBytes > 0) {
-    L.push(
-      `The pinned images alone take ${mib(imageBytes)} (${images.map(([id, i]) => `${id}: tar ${i.tarBytes ? mib(i.tarBytes) : '-'}, erofs ${i.erofsBytes ? mib(i.erofsBytes) : '-'}`).join('; ')}); ` +
-        "the registry storage, the cache folder, the Docker data root and each pair's unpacked root hold further copies while the run lasts, and node_modules takes about 200 MiB. These copies were not measured.",
-      '',
+    const tools = inp.tools ?? [];
+    const copies = [
+      tools.includes('docker-registry') ? 'the registry storage' : null,
+      tools.includes('nginx') || tools.includes('rclone') ? 'the cache folder' : null,
+      tools.includes('dockerd') ? 'the Docker data root' : null,
+      "each pair's unpacked root",
+    ].filter(Boolean);
+    out.push(
+      paragraph(
+        `The pinned images alone take ${mib(imageBytes)} (${images.map(([id, i]) => `${id}: tar ${i.tarBytes ? mib(i.tarBytes) : '-'}, erofs ${i.erofsBytes ? mib(i.erofsBytes) : '-'}`).join('; ')}); ` +
+          `${copies.join(', ')} hold${copies.length === 1 ? 's' : ''} further copies while the run lasts, and node_modules takes about 200 MiB. These copies were not measured.`,
+      ),
     );
   } else {
-    L.push('No image is pinned by this pipeline; the data folder holds the frozen stage outputs and samples.duckdb.', '');
+    out.push(paragraph('No image is pinned by this pipeline; the data folder holds the frozen stage outputs and samples.duckdb.'));
   }
-
-  L.push('## What counts as reproduced', '');
-  L.push(
-    `Compare your new \`reports/${name}/\` with this published folder using \`./bin/pipeline.js compare\` (it says which conclusions held, changed, were lost or gained; once sampling sessions are in, it judges each direction by how many sessions it held in). ` +
-      'Until that command is in your checkout, the result is reproduced when every difference that is detected here (differences.csv, `detected` true) is detected with the same sign in your run, every one not detected here is not detected in yours, ' +
-      'and the agrees/differs column of "Against the source report" in report.md is the same. Absolute times depend on the host: compare directions, not milliseconds.',
-    '',
-  );
-
-  L.push('## Stages and output digests', '');
-  for (const s of inp.stages) L.push(`- \`${s.id}\` (${s.kind}): ${s.outputDigest}`);
-  if (inp.stages.length === 0) L.push('- (no upstream stage)');
-  L.push('');
-  if (inp.samplesSha256) L.push(`Raw samples: samples.duckdb sha256 ${inp.samplesSha256} (its rows are samples.csv).`, '');
-  const c = inp.provenance.commit;
-  L.push(
-    c
-      ? `benchgraph commit: ${c.sha}${c.dirty ? ' (with uncommitted changes: the exact code is not recoverable from the commit alone)' : ''}.`
-      : 'benchgraph commit: not recorded.',
-    '',
-  );
-
-  L.push('## Versions and pins', '');
-  const pins = inp.pins;
-  if (!pins) {
-    L.push('No pin stage ran: artifacts, tools and host versions are not pinned by this pipeline.', '');
-  } else {
-    if (pins.kernel) L.push(`- kernel: ${pins.kernel}`);
-    if (pins.node) L.push(`- node: ${pins.node}`);
-    for (const b of pins.binaries ?? []) L.push(`- ${b.name} ${b.version ?? '(version unknown)'}: sha256 ${b.sha256 ?? '-'}${b.path ? ` (${b.path})` : ''}`);
-    for (const id of Object.keys(pins.images ?? {}).sort()) {
-      const i = pins.images![id]!;
-      L.push(
-        `- image ${id}: ${i.ref ?? ''}${i.manifestDigest ? ` manifest ${i.manifestDigest}` : ''}${i.tarSha256 ? ` tar sha256 ${i.tarSha256}` : ''}${i.erofsSha256 ? ` erofs sha256 ${i.erofsSha256}` : ''}`,
-      );
-    }
-    const ps = inp.provenance.packageSet;
-    if (ps)
-      L.push(
-        `- Debian package set: mirror ${ps.mirror}${ps.builtAt ? `, as of ${ps.builtAt.slice(0, 16).replace('T', ' ')} UTC` : ''}; a later build fetches that day's packages, so image digests can differ while the experiment stays the same.`,
-      );
-    L.push('');
-  }
-  const d = inp.config.design;
-  if (d) {
-    L.push('## Design', '');
-    L.push(
-      `seed \`${d.seed}\`, ${d.rounds} formal rounds, ${d.warmup_rounds} warmup rounds, ${d.preflight} preflight rounds, states ${d.states.join(', ')}, timeout ${d.timeout_s} s.`,
-      '',
-    );
-  }
-  const a = inp.analysis;
-  if (a) {
-    const r = a.rules;
-    L.push('## Analysis rules', '');
-    L.push(
-      `metrics ${r.metrics.join(', ')}; quantiles ${a.quantile}; P95 reference-only below n=${r.p95ReferenceBelowN}; ` +
-        `clusters: min_gap_ratio ${r.clusters.minGapRatio}, min_group_share ${fixed(r.clusters.minGroupShare, 3)}, min_group_n ${r.clusters.minGroupN ?? 2}, max_groups ${r.clusters.maxGroups}; ` +
-        `bootstrap: ${r.bootstrap.resamples} resamples, confidence ${r.bootstrap.confidence}, seed \`${r.bootstrap.seed}\`; ` +
-        (r.carryover ? `carryover: min_ratio ${r.carryover.minRatio}, min_group_n ${r.carryover.minGroupN}; ` : '') +
-        `comparisons: ${r.comparisons.length ? r.comparisons.map((c) => `${c.a} − ${c.b}`).join(', ') : 'every pair of sampled paths'}.`,
-      '',
-    );
-  }
-  return L.join('\n').trimEnd() + '\n';
+  return out;
 }
+
+function moreSections(inp: ReportInputs): Section[] {
+  const d = inp.config.design;
+  const a = inp.analysis;
+  return [
+    ...(d
+      ? section('Design', [
+          paragraph(
+            `seed \`${d.seed}\`, ${d.rounds} formal rounds, ${d.warmup_rounds} warmup rounds, ${d.preflight} preflight rounds, states ${d.states.join(', ')}, timeout ${d.timeout_s} s.`,
+          ),
+        ])
+      : []),
+    ...(a
+      ? section('Analysis rules', [
+          paragraph(
+            `metrics ${a.rules.metrics.join(', ')}; quantiles ${a.quantile}; P95 reference-only below n=${a.rules.p95ReferenceBelowN}; ` +
+              `clusters: min_gap_ratio ${a.rules.clusters.minGapRatio}, min_group_share ${fixed(a.rules.clusters.minGroupShare, 3)}, min_group_n ${a.rules.clusters.minGroupN ?? 2}, max_groups ${a.rules.clusters.maxGroups}; ` +
+              `bootstrap: ${a.rules.bootstrap.resamples} resamples, confidence ${a.rules.bootstrap.confidence}, seed \`${a.rules.bootstrap.seed}\`; ` +
+              (a.rules.carryover ? `carryover: min_ratio ${a.rules.carryover.minRatio}, min_group_n ${a.rules.carryover.minGroupN}; ` : '') +
+              `comparisons: ${a.rules.comparisons.length ? a.rules.comparisons.map((c) => `${c.a} − ${c.b}`).join(', ') : 'every pair of sampled paths'}.`,
+          ),
+        ])
+      : []),
+  ];
+}
+
+export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
+  const file = inp.pipelineFileName;
+  const name = inp.config.experiment.name;
+  const { needs, root } = machineNeeds(inp);
+  const source = !!inp.config.experiment.reference;
+  return reproduceDocument({
+    name,
+    pipelineFileName: file,
+    needs,
+    root,
+    commandNotes: [
+      `\`./setup.sh\` installs what is missing (as root on Debian), runs \`npm ci\` and builds. \`./bin/pipeline.js run\` runs every stage and publishes the new report to \`reports/${name}/\` beside \`${file}\`; ` +
+        `\`./bin/pipeline.js status -f ${file}\` says which stages are fresh, \`./bin/pipeline.js audit -f ${file}\` re-hashes every frozen output. ` +
+        `To re-analyse the published samples without measuring, import \`samples.csv\` with an \`import-samples\` stage (\`uses: import-samples\`, \`with: { file: samples.csv }\`) in place of the sampling stages.`,
+    ],
+    howLong: howLong(inp),
+    reproduced:
+      `Compare your new \`reports/${name}/\` with this published folder using \`./bin/pipeline.js compare\` (it says which conclusions held, changed, were lost or gained; once sampling sessions are in, it judges each direction by how many sessions it held in). ` +
+      'Until that command is in your checkout, the result is reproduced when every difference that is detected here (differences.csv, `detected` true) is detected with the same sign in your run, every one not detected here is not detected in yours' +
+      (source ? ', and the agrees/differs column of "Against the source" in report.md is the same' : '') +
+      '. Absolute times depend on the host: compare directions, not milliseconds.',
+    stages: inp.stages,
+    samplesSha256: inp.samplesSha256,
+    commit: inp.provenance.commit,
+    versions: versionLines(inp),
+    more: moreSections(inp),
+  });
+}
+
+/** REPRODUCE.md as Markdown. */
+export const renderReproduce = (inp: ReportInputs): string => renderMarkdown(reproduceDocumentOf(inp));

@@ -4,7 +4,11 @@ import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { AdaptiveRecordFile } from './stopping-section.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
-import type { ReportOptions } from './report-options.js';
+import type { ReportOptions } from '../publish/report-options.js';
+import type { Provenance } from '../publish/provenance.js';
+import type { Requirement } from '../contract/requirement.js';
+
+export type { HostDescription, Provenance } from '../publish/provenance.js';
 import type { BinaryPin, ImagePin, Pins as ContractPins, SamplingSummary, SessionRecord, VerifyResult } from '../contract/exchange-files.js';
 
 /**
@@ -24,30 +28,6 @@ export interface UpstreamStage {
   id: string;
   kind: string;
   outputDigest: string;
-}
-
-/** Facts about the host that ran the samples (read by the report stage; null when unknown). */
-export interface HostDescription {
-  cpuModel: string | null;
-  vcpus: number | null;
-  memoryBytes: number | null;
-  /** e.g. 'kvm', 'none' (bare metal), from systemd-detect-virt or /proc/cpuinfo. */
-  virtualization: string | null;
-  /** Filesystem type under the data folder, e.g. 'ext4', 'overlay'. */
-  storageDriver: string | null;
-  /** 'v1', 'v2' or 'hybrid'. */
-  cgroupVersion: string | null;
-  kernel: string | null;
-  /** Where the facts come from, e.g. 'sample stage manifest and the report host'. */
-  source: string;
-}
-
-export interface Provenance {
-  host: HostDescription | null;
-  /** The benchgraph checkout that rendered the report. */
-  commit: { sha: string; dirty: boolean } | null;
-  /** The Debian mirror the images were built from and when (the pin stage's start). */
-  packageSet: { mirror: string; builtAt: string | null } | null;
 }
 
 export interface ReportInputs {
@@ -72,6 +52,12 @@ export interface ReportInputs {
   coverageWarning?: string | null;
   /** The sample stage's adaptive.json (design.adaptive), for "What stopping saved"; absent or null when the run was not adaptive. */
   adaptive?: AdaptiveRecordFile | null;
+  /** The pinned tools the experiment used (publish/used-tools.ts); undefined: not known, every pin is listed. */
+  tools?: readonly string[];
+  /** Kernel features its scripts use: erofs, overlay, fuse, loop. */
+  kernelFeatures?: readonly string[];
+  /** The requirements its sample stage declared and checked (requirements.json), when it wrote them. */
+  requirements?: readonly Requirement[] | null;
 }
 
 /** Order of ids: as listed in the config first, then any others alphabetically. */

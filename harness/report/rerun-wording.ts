@@ -4,7 +4,7 @@
 // between-run figure the rerun interval stands on.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import type { HostEffect } from '../analysis/host-effects.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 
 /** ", rerun [lo, hi]" and "; hosts lo to hi" after a difference's 95% interval; '' without a rerun interval. */
 export function rerunText(d: DifferenceResult, msDecimals: number): string {

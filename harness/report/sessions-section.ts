@@ -4,14 +4,12 @@
 // the sessions x rounds recommended for the next run. Pure.
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import { fixed, grouped } from './format-number.js';
+import { fixed, grouped } from '../publish/format-number.js';
 import { sessionsDisagreeInSize } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 import { canaryBlocks } from './canary-section.js';
-import { noiseCell, noiseRuleSentence } from './host-wording.js';
-
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+import { hostNoiseBlocks } from '../publish/session-sections.js';
 
 export function sessionCount(a: AnalysisResult): number {
   // With design.confirm, the planned sessions: only the undecided cells had the extra one.
@@ -79,37 +77,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
         ),
       );
   }
-  if (records && records.length) {
-    appendix.push(
-      paragraph(
-        "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names). " +
-          `${noiseRuleSentence(a)} The load average is shown but not part of the rule, since it counts the run’s own launches too.`,
-      ),
-      table(
-        ['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],
-        records.map((r) => {
-          const n = r.noise;
-          const seconds = (Date.parse(r.endedAt) - Date.parse(r.startedAt)) / 1000;
-          const top = n.topForeign
-            .slice(0, 3)
-            .map((t) => `${t.name} ${fixed(t.cpuMs / 1000, 1)}`)
-            .join(', ');
-          return [
-            String(r.session),
-            String(r.attempt),
-            r.host,
-            r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ''),
-            seconds < 120 ? `${fixed(seconds, 1)} s` : `${fixed(seconds / 60, 1)} min`,
-            `${fixed(n.loadAverageStart[0], 2)} → ${fixed(n.loadAverageEnd[0], 2)}`,
-            pct(n.stealShare),
-            pct(n.iowaitShare),
-            `${fixed(n.foreignCpuMs / 1000, 1)}${top ? ` (${top})` : ''}`,
-            noiseCell(a, r),
-          ];
-        }),
-      ),
-    );
-  }
+  appendix.push(...hostNoiseBlocks(records, a));
   appendix.push(...canaryBlocks(a, records, msDecimals));
   const plan = a.nextRun;
   if (!plan.reachable) {

@@ -5,7 +5,8 @@
 import { intervalSign, judgeSource, judgeSources, type SourceFinding, type SourceReference, type SourceVerdict } from '../analysis/source-verdicts.js';
 import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
-import { fixed, grouped } from './format-number.js';
+import { fixed, grouped } from '../publish/format-number.js';
+import type { SourceReading } from '../publish/report-options.js';
 
 export {
   sourceReference,

@@ -9,7 +9,7 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { AnalysisWithSourceGap, ColdSpansFact, OnDemandReadFact } from '../analysis/source-gap-facts.js';
 import type { FindingVerdict } from './source-findings.js';
-import { fixed } from './format-number.js';
+import { fixed } from '../publish/format-number.js';
 
 export interface GapFormat {
   /** A duration in ms, without the unit. */

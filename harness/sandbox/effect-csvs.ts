@@ -1,7 +1,7 @@
 // Pure: the comparison files the effect report publishes like every
 // experiment (differences.csv: the after/before ratio per row; statistics.csv:
 // P50 of each side), for pipeline compare and for tracing the summary.
-import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../report/comparison-csv.js';
+import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../publish/comparison-csv.js';
 import type { MeasuredRow } from './effect-table-md.js';
 
 const metricOf = (r: MeasuredRow): string => r.row.metric.replace(/^printed:/, '');

@@ -1,7 +1,7 @@
 // The effect report's sentences and cells (pure): every phrase that states
 // a result lives here as a named function, so the document builder only
 // arranges them and a test can call each one on made-up rows.
-import { fixed } from '../report/format-number.js';
+import { fixed } from '../publish/format-number.js';
 import type { MeasuredRow } from './effect-table-md.js';
 import type { RowNote, RowRelation } from './effect-row-notes.js';
 import { floorText, type PracticalFloor } from './practical-floor.js';

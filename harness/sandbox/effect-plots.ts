@@ -3,7 +3,7 @@
 // a forest plot of the after/before ratio with its interval per row on a log
 // axis, the practical floor shaded. Both fit a 1000 px column.
 import type { SampleRow } from '../db/sample-columns.js';
-import type { Plot } from '../report/plot-specs.js';
+import type { Plot } from '../publish/plot.js';
 import { effectSessionRows } from './effect-cell.js';
 import type { MeasuredRow } from './effect-table-md.js';
 import type { RowNote } from './effect-row-notes.js';

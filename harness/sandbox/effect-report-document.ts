@@ -5,11 +5,14 @@
 // the plots; row detail, what measuring the rest would need, the method and
 // the provenance go to the appendix.
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';
-import type { Plot } from '../report/plot-specs.js';
+import type { Plot } from '../publish/plot.js';
 import { noteOf, type EffectReportNotes } from './effect-row-notes.js';
 import type { MeasuredRow, NotRunnableRow, ReportedRow } from './effect-table-md.js';
 import { beforeAfterCell, interpretation, ratioCell, relationText, valueText, verdictCell } from './effect-phrases.js';
-import { notRunnableGroups, type RequirementLine } from './not-runnable-groups.js';
+import { notRunnableGroups } from './not-runnable-groups.js';
+import type { Requirement } from '../contract/requirement.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import { hostNoiseBlocks } from '../publish/session-sections.js';
 import type { PracticalFloor } from './practical-floor.js';
 import { triedAndDroppedRule } from './tried-and-dropped.js';
 
@@ -21,13 +24,15 @@ export interface EffectDocumentInput {
   design: { sessions: number; rounds: number; seed: string; order: string };
   rows: readonly ReportedRow[];
   notes: EffectReportNotes;
-  requirements: readonly RequirementLine[];
+  requirements: readonly Requirement[];
   floor: PracticalFloor;
   /** experiment.unmeasured: what this run does not measure (appendix, method). */
   unmeasured: readonly string[];
   /** report.notes: context the data cannot state (appendix, method). */
   reportNotes: readonly string[];
   provenance: readonly string[];
+  /** Every sampling session's record, for the shared host-noise table; absent when none was given. */
+  sessions?: readonly SessionRecord[] | null;
   plots: readonly Plot[];
 }
 
@@ -188,6 +193,12 @@ export function effectReportDocument(inp: EffectDocumentInput): ReportDocument {
     title: inp.title,
     opening,
     sections: [...notRunnableSection(inp), ...missingSection(inp), ...section('Plots', plots)],
-    appendix: [...rowDetail(inp), ...needsSection(inp), ...methodSection(inp), ...section('Provenance', [inp.provenance.length ? list(inp.provenance) : null])],
+    appendix: [
+      ...rowDetail(inp),
+      ...needsSection(inp),
+      ...methodSection(inp),
+      ...section('Provenance', [inp.provenance.length ? list(inp.provenance) : null]),
+      ...section('Sessions and host noise', hostNoiseBlocks(inp.sessions ?? null)),
+    ],
   };
 }

@@ -5,13 +5,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, readlinkSync } from 'node:fs';
 
-export interface Requirement {
-  id: string;
-  part: string;
-  met: boolean;
-  /** Why not, or what was found. */
-  detail: string;
-}
+import type { Requirement } from '../contract/requirement.js';
+
+export type { Requirement };
 
 function onPath(bin: string): string | null {
   for (const dir of (process.env['PATH'] ?? '/usr/sbin:/usr/bin:/sbin:/bin').split(':')) {

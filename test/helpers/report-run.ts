@@ -7,7 +7,7 @@ import type { AnalysisResult } from '../../harness/analysis/analysis-result.js';
 import type { ReportDocument } from '../../harness/document/document-model.js';
 import { launchReportDocument } from '../../harness/report/launch-report-document.js';
 import { readLaunchRows } from '../../harness/report/launch-rows.js';
-import { reportOptions } from '../../harness/report/report-options.js';
+import { reportOptions } from '../../harness/publish/report-options.js';
 import type { ReportInputs } from '../../harness/report/report-inputs.js';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../../harness/config/pipeline-config.js';

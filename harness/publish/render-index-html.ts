@@ -6,7 +6,7 @@
 import { escapeHtml } from '../document/inline-html.js';
 import type { ReportDocument } from '../document/document-model.js';
 import { renderHtmlBody } from '../document/render-html.js';
-import type { Plot } from './plot-specs.js';
+import type { Plot } from './plot.js';
 
 /** Script texts of the libraries (the UMD builds of the npm packages). */
 export interface PageLibraries {

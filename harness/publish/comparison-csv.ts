@@ -2,18 +2,16 @@
 // experiment on the model). Every experiment's comparisons are written here
 // with the same columns (schemas/report-differences.schema.json), so
 // `pipeline compare` and `history` read every experiment's report folders
-// alike: the default experiment's records (analysis/difference-record.ts,
-// with its rerun and cross-host columns and its preparation costs), and the
-// ComparisonResults of the effect table and commit-diff. A ratio is written
+// alike: the default experiment's records (report/render-csv.ts gives them
+// with its rerun and cross-host columns and its preparation costs, through
+// comparisonColumns and writeDifferencesCsv), and the ComparisonResults of the
+// effect table and commit-diff. A ratio is written
 // as kind median_ratio (its null value is 1).
-import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { defaultPracticalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
 import type { DifferenceKey } from '../analysis/difference-record.js';
 import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
-import { differenceVerdict } from './difference-verdict-text.js';
 import { csv, fixed } from './format-number.js';
-import { differenceOrderEffect } from './order-effect-notes.js';
 
 export const differencesColumns = [
   'kind',
@@ -58,10 +56,10 @@ export function writeDifferencesCsv(rows: readonly DifferenceRow[], columns: rea
   );
 }
 
-type Format = (v: number | null) => Field;
+export type Format = (v: number | null) => Field;
 
 /** The columns of one comparison, its key and unit given, its numbers through fmt. */
-function comparisonColumns(
+export function comparisonColumns(
   key: DifferenceKey,
   unit: string,
   fmt: Format,
@@ -104,37 +102,7 @@ function comparisonColumns(
   };
 }
 
-const ms3: Format = (v) => (v === null ? null : fixed(v, 3));
-
-/** The default experiment's differences.csv: every record, then the preparation costs (seconds). */
-export function differencesCsv(a: AnalysisResult): string {
-  const rows: DifferenceRow[] = a.differences.map((d) => ({
-    ...comparisonColumns(d, 'ms', ms3, {
-      kind: 'median_difference',
-      observed: d.observedMs,
-      low: d.lowMs,
-      high: d.highMs,
-      sessionLow: d.sessionLowMs,
-      sessionHigh: d.sessionHighMs,
-      confidence: d.confidence,
-      resamples: d.resamples,
-      rounds: d.rounds,
-      sessions: d.sessions,
-      sameDirection: d.sameDirection,
-      detected: d.detected,
-      verdict: differenceVerdict(a, d).verdict,
-    }),
-    order_effect: differenceOrderEffect(a, d).length > 0,
-    rerun_low: ms3(d.rerun?.lowMs ?? null),
-    rerun_high: ms3(d.rerun?.highMs ?? null),
-    cross_host_low: ms3(d.replicates?.crossHost?.lowMs ?? null),
-    cross_host_high: ms3(d.replicates?.crossHost?.highMs ?? null),
-  }));
-  for (const p of a.preparation ?? []) {
-    rows.push({ kind: 'preparation', service: p.service, artifact: p.artifact, operation: p.operation, unit: 's', value: fixed(p.seconds, 3), n: 1 });
-  }
-  return writeDifferencesCsv(rows, launchDifferencesColumns);
-}
+export const ms3: Format = (v) => (v === null ? null : fixed(v, 3));
 
 export interface ComparisonLine {
   cohort: string;

@@ -7,8 +7,31 @@ import { cpus, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkoutState } from '../process/checkout-state.js';
 import { projectRoot } from '../process/project-root.js';
-import type { HostDescription, Provenance } from './report-inputs.js';
 import { dataFilesystem, describeFilesystem } from '../process/data-filesystem.js';
+
+/** Facts about the host that ran the samples (read by the report stage; null when unknown). */
+export interface HostDescription {
+  cpuModel: string | null;
+  vcpus: number | null;
+  memoryBytes: number | null;
+  /** e.g. 'kvm', 'none' (bare metal), from systemd-detect-virt or /proc/cpuinfo. */
+  virtualization: string | null;
+  /** Filesystem type under the data folder, e.g. 'ext4', 'overlay'. */
+  storageDriver: string | null;
+  /** 'v1', 'v2' or 'hybrid'. */
+  cgroupVersion: string | null;
+  kernel: string | null;
+  /** Where the facts come from, e.g. 'sample stage manifest and the report host'. */
+  source: string;
+}
+
+export interface Provenance {
+  host: HostDescription | null;
+  /** The benchgraph checkout that rendered the report. */
+  commit: { sha: string; dirty: boolean } | null;
+  /** The Debian mirror the images were built from and when (the pin stage's start). */
+  packageSet: { mirror: string; builtAt: string | null } | null;
+}
 
 function run(cmd: string, args: string[], cwd?: string): string | null {
   try {

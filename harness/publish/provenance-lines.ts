@@ -1,8 +1,9 @@
 // The report's provenance paragraph (pure): host, benchgraph commit,
-// measurement dates and the Debian package set the images were built from.
+// measurement dates and, only when an image was built from one, the Debian
+// package set.
 import type { SampleRow } from '../db/sample-columns.js';
 import { fixed } from './format-number.js';
-import type { Provenance } from './report-inputs.js';
+import type { Provenance } from './provenance.js';
 
 /** First and last start time of the formal launches (ISO strings sort in time order), or null. */
 export function measuredBetween(launches: readonly SampleRow[]): { first: string; last: string } | null {
@@ -24,7 +25,7 @@ export function measurementText(launches: readonly SampleRow[]): string {
     : `Measured from ${minute(m.first)} to ${minute(m.last)} UTC.`;
 }
 
-/** The provenance as list items: host, commit, measurement dates, package set. */
+/** The provenance as list items: host, commit, measurement dates, and the package set when there is one. */
 export function provenanceLines(p: Provenance, launches: readonly SampleRow[]): string[] {
   const L: string[] = [];
   const h = p.host;
@@ -48,10 +49,9 @@ export function provenanceLines(p: Provenance, launches: readonly SampleRow[]): 
       : 'benchgraph commit: unknown (not a git checkout).',
   );
   L.push(measurementText(launches));
-  L.push(
-    p.packageSet
-      ? `Images built with mmdebstrap from the Debian mirror ${p.packageSet.mirror}${p.packageSet.builtAt ? ` on ${minute(p.packageSet.builtAt)} UTC (start of the pin stage; the mirror's package set of that day)` : ' (build date not recorded)'}.`
-      : 'No image was built by this pipeline (no pin stage), so there is no Debian package set.',
-  );
+  if (p.packageSet)
+    L.push(
+      `Images built with mmdebstrap from the Debian mirror ${p.packageSet.mirror}${p.packageSet.builtAt ? ` on ${minute(p.packageSet.builtAt)} UTC (start of the pin stage; the mirror's package set of that day)` : ' (build date not recorded)'}.`,
+    );
   return L;
 }
