@@ -28,6 +28,10 @@ export interface CommitRowData {
   failureReason: string | null;
   wallMs: number | null;
   engineCpuMs: number | null;
+  /** The engine's user and system CPU and its read/write system calls; absent in runs before they were recorded. */
+  engineUserCpuMs?: number | null;
+  engineSysCpuMs?: number | null;
+  engineSyscalls?: number | null;
   diskReadBytes: number | null;
   readCharsBytes: number | null;
   layerBytes: number | null;
@@ -52,6 +56,9 @@ export interface CellStat {
   failed: number;
   p50WallMs: number | null;
   p50EngineCpuMs: number | null;
+  p50EngineUserCpuMs: number | null;
+  p50EngineSysCpuMs: number | null;
+  p50EngineSyscalls: number | null;
   p50DiskReadBytes: number | null;
   p50ReadCharsBytes: number | null;
   p50LayerBytes: number | null;
@@ -166,6 +173,9 @@ export function analyzeCommits(
           failed: rs.length - ok.length,
           p50WallMs: med(ok.map((r) => r.wallMs)),
           p50EngineCpuMs: med(ok.map((r) => r.engineCpuMs)),
+          p50EngineUserCpuMs: med(ok.map((r) => r.engineUserCpuMs ?? null)),
+          p50EngineSysCpuMs: med(ok.map((r) => r.engineSysCpuMs ?? null)),
+          p50EngineSyscalls: med(ok.map((r) => r.engineSyscalls ?? null)),
           p50DiskReadBytes: med(ok.map((r) => r.diskReadBytes)),
           p50ReadCharsBytes: med(ok.map((r) => r.readCharsBytes)),
           p50LayerBytes: med(ok.map((r) => r.layerBytes)),

@@ -16,6 +16,7 @@ import {
   cpuDropSentence,
   detectedCell,
   exponentArtifactSentence,
+  naiveFloorSentence,
   exponentCell,
   floorPowerCell,
   quadraticClaimSentence,
@@ -80,7 +81,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
           fits.map((g) => [g.dimension === 'file_count' ? 'files' : 'MB', g.method, g.state, lineCell(g), exponentCell(g), betterCell(g), floorPowerCell(g)]),
         )
       : null,
-    sentences([exponentArtifactSentence(a)]),
+    sentences([exponentArtifactSentence(a), naiveFloorSentence(a)]),
   ]);
 }
 
