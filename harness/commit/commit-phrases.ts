@@ -6,6 +6,7 @@ import type { ComparisonResult } from '../stats/paired-comparison.js';
 import type { CellRatio, CommitAnalysis, Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
+import type { VerdictChange } from './previous-run.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -273,4 +274,29 @@ export function naiveFloorSentence(a: CommitAnalysis): string | null {
         (offCpu > 0 ? `; for the other ${ms(offCpu)} of the naive commit the engine is off the CPU (waiting on I/O or on the commit's other steps).` : '.')
       : 'The naive commit takes no longer than the native one here.')
   );
+}
+
+/** "×1.37 [0.67, 2.55]". */
+const ratioText = (r: { value: number; low: number | null; high: number | null }): string =>
+  `×${fixed(r.value, 2)}${r.low !== null && r.high !== null ? ` [${fixed(r.low, 2)}, ${fixed(r.high, 2)}]` : ''}`;
+
+const sideOf = (r: { value: number; detected: boolean }): string => (!r.detected ? 'not detected' : r.value > 1 ? 'naive slower' : 'native slower');
+
+/**
+ * A verdict that did not hold since the archived previous run, naming that run
+ * (docs/VERDICTS.md: changed = opposite detected directions, here "flipped";
+ * lost = detected there, not here; gained = detected here only).
+ */
+export function verdictChangeSentence(c: VerdictChange, run: string): string {
+  const what = `The ${c.state} commit at ${cellText(c.dims)}`;
+  const was = `${ratioText(c.before)}, ${sideOf(c.before)}`;
+  const is = `${ratioText(c.now)}, ${sideOf(c.now)}`;
+  switch (c.status) {
+    case 'changed':
+      return `${what} flipped since run ${run}: naive/native ${was} there, ${is} in this run.`;
+    case 'lost':
+      return `${what} lost its verdict since run ${run}: naive/native ${was} there, ${is} in this run.`;
+    case 'gained':
+      return `${what} gained a verdict since run ${run}: naive/native ${was} there, ${is} in this run.`;
+  }
 }

@@ -17,6 +17,7 @@ import {
   detectedCell,
   exponentArtifactSentence,
   naiveFloorSentence,
+  verdictChangeSentence,
   exponentCell,
   floorPowerCell,
   quadraticClaimSentence,
@@ -130,6 +131,16 @@ function manyFileSection(a: CommitAnalysis): Section[] {
       ]),
     ),
     rows.every((r) => !r.comparison.findings.detected) ? paragraph(undecidedText(k)) : null,
+  ]);
+}
+
+function previousRunSection(inp: CommitReportInputs): Section[] {
+  const p = inp.previous;
+  if (!p) return [];
+  return section('Against the previous run', [
+    p.changes.length
+      ? list(p.changes.map((c) => verdictChangeSentence(c, p.run)))
+      : paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`),
   ]);
 }
 
@@ -268,6 +279,7 @@ export function commitReportDocument(inp: CommitReportInputs, plots: readonly Pl
       ...growthSection(a, plots),
       ...sourceSection(a),
       ...manyFileSection(a),
+      ...previousRunSection(inp),
       ...methodSection(inp),
       ...limitsSection(inp),
       ...section('Downloads', [downloads]),

@@ -1,6 +1,7 @@
 // What the commit-diff report is made from (types only): the analysis, every
 // formal commit row, the change-set checks, the sessions' facts and the pins.
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
+import type { VerdictChange } from './previous-run.js';
 
 export interface CommitReportInputs {
   experiment: { name: string; question?: string };
@@ -34,4 +35,6 @@ export interface CommitReportInputs {
   commit?: { sha: string; dirty: boolean } | null;
   /** report.notes of the pipeline file: context the data cannot state (e.g. that the machine was quiet). */
   notes?: string[];
+  /** The archived previous run the report stage was given (with.previous_run) and this run's verdicts that did not hold against it. */
+  previous?: { run: string; changes: VerdictChange[] } | null;
 }
