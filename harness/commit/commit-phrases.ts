@@ -3,7 +3,7 @@
 // only arranges them and a test can call each one on made-up analyses.
 import { fixed } from '../report/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
-import type { CellRatio, CommitAnalysis, Growth } from './commit-analysis.js';
+import { spreadBeyondDigits, type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
 import type { VerdictChange } from './previous-run.js';
@@ -33,10 +33,27 @@ export function cellText(d: Record<string, number>): string {
   return `${d['total_mb']} MB in ${d['file_count']} files, ${changeText} change`;
 }
 
-/** "9.32× [6.04, 11.69]": the ratio of medians and its two-level interval. */
-export function ratioCell(c: ComparisonResult | null): string {
+/**
+ * "9.32× [6.04, 11.69]": the ratio of medians and its two-level interval, the
+ * endpoints to `digits` decimals (those the bootstrap seeds agree on); when even
+ * those move with the seed, "[6.0, 11.7; seed ±0.48]".
+ */
+export function ratioCell(c: ComparisonResult | null, digits = 2, seedSpread: number | null = null): string {
   if (!c || c.observed === null) return '–';
-  return `${times(c.observed)} [${fixed(c.low!, 2)}, ${fixed(c.high!, 2)}]`;
+  const moves = spreadBeyondDigits(seedSpread, digits) ? `; seed ±${fixed(seedSpread!, digits)}` : '';
+  return `${times(c.observed)} [${fixed(c.low!, digits)}, ${fixed(c.high!, digits)}${moves}]`;
+}
+
+/** Said once under the tables when some interval is printed with fewer digits because its endpoints move with the bootstrap seed. */
+export function seedDigitsSentence(a: CommitAnalysis): string | null {
+  const fewer = a.ratios.filter((r) => r.seedSpread !== undefined && r.intervalDigits < 2);
+  if (!fewer.length) return null;
+  const worst = Math.max(...fewer.map((r) => r.seedSpread ?? 0));
+  const said = fewer.filter((r) => spreadBeyondDigits(r.seedSpread, r.intervalDigits)).length;
+  return (
+    `${fewer.length} of ${a.ratios.length} wall-time intervals rest on few commits per engine and their endpoints move by up to ${fixed(worst, 2)} when the bootstrap seed changes (two more seeds drawn): they are printed to the decimals the seeds agree on` +
+    (said ? `, and ${said} that move even at one decimal give the move ("seed ±").` : '.')
+  );
 }
 
 /** The verdict of a ratio in a few words: which engine is slower, or why none is named. */
