@@ -40,6 +40,7 @@ test.before(async () => {
   redirectBefore = readRedirectDir();
   dir = mkdtempSync(join(tmpdir(), 'bg-commit-diff-'));
   cpSync(join(projectRoot, 'pipelines', 'commit-diff-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+  cpSync(join(projectRoot, 'pipelines', 'commit-diff.yaml'), join(dir, 'commit-diff.yaml')); // the file it extends
   run = await runCli(['run'], dir);
 });
 
