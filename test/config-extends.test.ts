@@ -60,11 +60,7 @@ test('the commit-diff mini variant extends commit-diff.yaml and keeps its own im
 });
 
 for (const [name, files, message] of [
-  [
-    'a missing file',
-    { 'pipeline.yaml': 'experiment:\n  name: x\nextends: nowhere.yaml\n' },
-    /pipeline\.yaml:3:10: extends: no such file nowhere\.yaml/,
-  ],
+  ['a missing file', { 'pipeline.yaml': 'experiment:\n  name: x\nextends: nowhere.yaml\n' }, /pipeline\.yaml:3:10: extends: no such file nowhere\.yaml/],
   [
     'a cycle',
     { 'a.yaml': 'extends: b.yaml\n', 'b.yaml': 'extends: pipeline.yaml\n', 'pipeline.yaml': 'extends: a.yaml\n' + base },
