@@ -1,9 +1,11 @@
 // commit-report: report.md and index.html (one document, two renderings),
 // the CSVs (commits.csv: every formal commit), growth plots and REPRODUCE.md
 // of the commit-diff experiment; published to reports/<experiment.name>/.
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
-import type { StageDefinition } from '../harness/contract/stage.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
+import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
+import { readPreviousRun, verdictChanges } from '../harness/commit/previous-run.js';
 import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
 import { reportOptions } from '../harness/publish/report-options.js';
@@ -28,6 +30,25 @@ function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string):
   return found ? (JSON.parse(readFileSync(found.file, 'utf8')) as T) : null;
 }
 
+/** The archived previous run named by with.previous_run and the verdicts that did not hold against it; a folder without differences.csv is the user's error. */
+function previousRunOf(ctx: StageContext, analysis: CommitAnalysis): CommitReportInputs['previous'] {
+  const given = ctx.params['previous_run'];
+  if (typeof given !== 'string' || !given) return null;
+  const run = readPreviousRun(resolve(ctx.pipelineDir, given));
+  if (!run) {
+    const key = `stages.${ctx.id}.with.previous_run`;
+    const index = ctx.config.stages.findIndex((s) => s.id === ctx.id);
+    const src = parseYamlSource(ctx.pipelineFile, readFileSync(ctx.pipelineFile, 'utf8'));
+    const at = positionOf(src, ['stages', index, 'with', 'previous_run']);
+    throw new UserError(
+      `previous_run ${given} holds no differences.csv`,
+      { file: relative(process.cwd(), ctx.pipelineFile) || ctx.pipelineFile, line: at.line, col: at.col, key },
+      'name an archived run folder of this experiment (reports/<experiment>/runs/<date>-<digest>)',
+    );
+  }
+  return { run: run.name, changes: verdictChanges(analysis.ratios, run) };
+}
+
 const commitReport: StageDefinition = {
   kind: 'commit-report',
   description:
@@ -35,6 +56,8 @@ const commitReport: StageDefinition = {
   reads: ['experiment', 'report'],
   readsObservations: true, // the sessions' host (CPUs) and the sampling's duration
   publishDir: (config) => 'reports/' + config.experiment.name,
+  // The archived previous run's differences.csv joins the key: another previous run renders again.
+  inputFiles: (params) => (typeof params['previous_run'] === 'string' && params['previous_run'] ? [join(params['previous_run'], 'differences.csv')] : []),
   async run(ctx) {
     const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
     if (!analysis)
@@ -72,6 +95,7 @@ const commitReport: StageDefinition = {
       commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
       sessionRecords: sessions,
+      previous: previousRunOf(ctx, analysis),
     };
     const plots: Plot[] = [];
     for (const dimension of ['file_count', 'total_mb']) {

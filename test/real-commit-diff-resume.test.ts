@@ -2,7 +2,7 @@
 // middle of sampling resumes at the first unfinished cell-round, keeps the
 // finished ones and counts nothing twice.
 import test from 'ava';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
@@ -17,6 +17,7 @@ rootTest('a commit-diff run interrupted after its first cell-round resumes there
   const dir = mkdtempSync(join(tmpdir(), 'bg-commit-resume-'));
   const yaml = readFileSync(join(projectRoot, 'pipelines', 'commit-diff-mini.fragment.yaml'), 'utf8');
   t.regex(yaml, /compression: \{[^}]*rounds: 1 \}/);
+  cpSync(join(projectRoot, 'pipelines', 'commit-diff.yaml'), join(dir, 'commit-diff.yaml')); // the file it extends
   writeFileSync(join(dir, 'pipeline.yaml'), yaml.replace(/(compression: \{[^}]*rounds: )1 \}/, '$10 }')); // sampling only
   const child = startCli(['run'], dir);
   let stderr = '';

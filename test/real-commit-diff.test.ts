@@ -40,6 +40,7 @@ test.before(async () => {
   redirectBefore = readRedirectDir();
   dir = mkdtempSync(join(tmpdir(), 'bg-commit-diff-'));
   cpSync(join(projectRoot, 'pipelines', 'commit-diff-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+  cpSync(join(projectRoot, 'pipelines', 'commit-diff.yaml'), join(dir, 'commit-diff.yaml')); // the file it extends
   run = await runCli(['run'], dir);
 });
 
@@ -72,6 +73,18 @@ rootTest('the naive incremental commit is slower than the native one at the larg
   const r = a.ratios.find((x) => x.state === 'incremental' && x.dims['total_mb'] === largest)!;
   t.is(r.comparison.rounds, 2);
   t.true(r.medianA! > r.medianB!, `naive P50 ${r.medianA} ms, native P50 ${r.medianB} ms`);
+});
+
+rootTest("every commit records the engine's user and system CPU and its system calls, and the report says what the naive floor is", (t) => {
+  const a = JSON.parse(readFileSync(stageOutput('commit-analyze', 'commit-analysis.json'), 'utf8')) as CommitAnalysis;
+  for (const c of a.cells) {
+    t.true(c.p50EngineUserCpuMs !== null && c.p50EngineSysCpuMs !== null, `${c.cell} ${c.method} ${c.state}`);
+    t.true(c.p50EngineSyscalls! > 0, `${c.cell} ${c.method} ${c.state}: ${c.p50EngineSyscalls} system calls`);
+  }
+  t.regex(
+    readFileSync(join(dir, 'reports', 'commit-diff-mini', 'report.md'), 'utf8'),
+    /What the naive floor is: .* ms user, .* ms system; \d+ read\/write system calls/,
+  );
 });
 
 rootTest('the overlay redirect_dir setting is back to its value before the run and its record is gone', (t) => {

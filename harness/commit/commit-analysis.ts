@@ -8,6 +8,8 @@
 // beside the straight line t = floor + cost·n with intervals, and which of the
 // two misses the observations less on the log scale.
 // Per cell and state, also the engine CPU ratio naive/native, the same way.
+// The wall-time interval is drawn again with two other seeds: the digits it is
+// printed with are those the seeds agree on.
 import { median } from '../stats/quantile.js';
 import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
 import { pairSessions } from '../stats/two-level-bootstrap.js';
@@ -28,6 +30,10 @@ export interface CommitRowData {
   failureReason: string | null;
   wallMs: number | null;
   engineCpuMs: number | null;
+  /** The engine's user and system CPU and its read/write system calls; absent in runs before they were recorded. */
+  engineUserCpuMs?: number | null;
+  engineSysCpuMs?: number | null;
+  engineSyscalls?: number | null;
   diskReadBytes: number | null;
   readCharsBytes: number | null;
   layerBytes: number | null;
@@ -52,6 +58,9 @@ export interface CellStat {
   failed: number;
   p50WallMs: number | null;
   p50EngineCpuMs: number | null;
+  p50EngineUserCpuMs: number | null;
+  p50EngineSysCpuMs: number | null;
+  p50EngineSyscalls: number | null;
   p50DiskReadBytes: number | null;
   p50ReadCharsBytes: number | null;
   p50LayerBytes: number | null;
@@ -73,6 +82,42 @@ export interface CellRatio {
   engineCpu: ComparisonResult | null;
   cpuMedianA: number | null;
   cpuMedianB: number | null;
+  /** How far the two-level interval's endpoints move when the bootstrap seed changes (seedCheckSeeds), the larger of the two; null without an interval. */
+  seedSpread: number | null;
+  /** Decimals the interval is printed with: the most (2, else 1) whose half-unit covers seedSpread; at 1 decimal a larger spread is printed beside the interval. */
+  intervalDigits: number;
+}
+
+/**
+ * Other seeds the wall-time interval is drawn again with (issue 33: intervals
+ * resting on 6 values per arm had endpoints that moved with the seed).
+ */
+export const seedCheckSeeds = ['seed-check-1', 'seed-check-2'] as const;
+
+/**
+ * Pure: the most decimals (`min` to `max`) whose half-unit of the last digit
+ * covers `spread`, so a printed endpoint does not change with the seed. Never
+ * below `min`: a ratio interval rounded to whole numbers could print 1.10 as 1,
+ * on the null value; a spread beyond `min`'s half-unit is said beside it instead.
+ */
+export function intervalDigits(spread: number | null, max = 2, min = 1): number {
+  if (spread === null) return max;
+  for (let d = max; d > min; d--) if (spread <= 0.5 * 10 ** -d) return d;
+  return min;
+}
+
+/** Pure: the spread moves the endpoints by more than the half-unit of `digits` decimals. */
+export const spreadBeyondDigits = (spread: number | null, digits: number): boolean => spread !== null && spread > 0.5 * 10 ** -digits;
+
+/** Pure: the largest move of either endpoint between the interval and its redraws under other seeds. */
+export function endpointSpread(c: ComparisonResult, redraws: readonly ComparisonResult[]): number | null {
+  if (c.low === null || c.high === null) return null;
+  let spread = 0;
+  for (const r of redraws) {
+    if (r.low === null || r.high === null) continue;
+    spread = Math.max(spread, Math.abs(r.low - c.low), Math.abs(r.high - c.high));
+  }
+  return spread;
 }
 
 export interface Growth {
@@ -166,6 +211,9 @@ export function analyzeCommits(
           failed: rs.length - ok.length,
           p50WallMs: med(ok.map((r) => r.wallMs)),
           p50EngineCpuMs: med(ok.map((r) => r.engineCpuMs)),
+          p50EngineUserCpuMs: med(ok.map((r) => r.engineUserCpuMs ?? null)),
+          p50EngineSysCpuMs: med(ok.map((r) => r.engineSysCpuMs ?? null)),
+          p50EngineSyscalls: med(ok.map((r) => r.engineSyscalls ?? null)),
           p50DiskReadBytes: med(ok.map((r) => r.diskReadBytes)),
           p50ReadCharsBytes: med(ok.map((r) => r.readCharsBytes)),
           p50LayerBytes: med(ok.map((r) => r.layerBytes)),
@@ -176,6 +224,9 @@ export function analyzeCommits(
         .map((r) => ({ session: r.session, round: r.round, path: r.method, value: r.wallMs! }));
       const sessions = pairSessions(wallRows, 'naive', 'native');
       const c = pairedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}` });
+      const redraws =
+        c.low === null ? [] : seedCheckSeeds.map((s) => pairedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}/${s}` }));
+      const seedSpread = endpointSpread(c, redraws);
       const rounds = sessions.flatMap((s) => s.rounds).filter((r) => r.a.length && r.b.length);
       const cpuRows = formal
         .filter((r) => r.cell === cell && r.state === state && r.ok && r.engineCpuMs !== null)
@@ -194,6 +245,8 @@ export function analyzeCommits(
         engineCpu: cpu && cpu.observed !== null ? cpu : null,
         cpuMedianA: med(cpuRows.filter((r) => r.path === 'naive').map((r) => r.value)),
         cpuMedianB: med(cpuRows.filter((r) => r.path === 'native').map((r) => r.value)),
+        seedSpread,
+        intervalDigits: intervalDigits(seedSpread),
       });
     }
   }

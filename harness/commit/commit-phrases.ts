@@ -3,9 +3,10 @@
 // only arranges them and a test can call each one on made-up analyses.
 import { fixed } from '../publish/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
-import type { CellRatio, CommitAnalysis, Growth } from './commit-analysis.js';
+import { spreadBeyondDigits, type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
+import type { VerdictChange } from './previous-run.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -32,10 +33,27 @@ export function cellText(d: Record<string, number>): string {
   return `${d['total_mb']} MB in ${d['file_count']} files, ${changeText} change`;
 }
 
-/** "9.32× [6.04, 11.69]": the ratio of medians and its two-level interval. */
-export function ratioCell(c: ComparisonResult | null): string {
+/**
+ * "9.32× [6.04, 11.69]": the ratio of medians and its two-level interval, the
+ * endpoints to `digits` decimals (those the bootstrap seeds agree on); when even
+ * those move with the seed, "[6.0, 11.7; seed ±0.48]".
+ */
+export function ratioCell(c: ComparisonResult | null, digits = 2, seedSpread: number | null = null): string {
   if (!c || c.observed === null) return '–';
-  return `${times(c.observed)} [${fixed(c.low!, 2)}, ${fixed(c.high!, 2)}]`;
+  const moves = spreadBeyondDigits(seedSpread, digits) ? `; seed ±${fixed(seedSpread!, digits)}` : '';
+  return `${times(c.observed)} [${fixed(c.low!, digits)}, ${fixed(c.high!, digits)}${moves}]`;
+}
+
+/** Said once under the tables when some interval is printed with fewer digits because its endpoints move with the bootstrap seed. */
+export function seedDigitsSentence(a: CommitAnalysis): string | null {
+  const fewer = a.ratios.filter((r) => r.seedSpread !== undefined && r.intervalDigits < 2);
+  if (!fewer.length) return null;
+  const worst = Math.max(...fewer.map((r) => r.seedSpread ?? 0));
+  const said = fewer.filter((r) => spreadBeyondDigits(r.seedSpread, r.intervalDigits)).length;
+  return (
+    `${fewer.length} of ${a.ratios.length} wall-time intervals rest on few commits per engine and their endpoints move by up to ${fixed(worst, 2)} when the bootstrap seed changes (two more seeds drawn): they are printed to the decimals the seeds agree on` +
+    (said ? `, and ${said} that move even at one decimal give the move ("seed ±").` : '.')
+  );
 }
 
 /** The verdict of a ratio in a few words: which engine is slower, or why none is named. */
@@ -227,4 +245,75 @@ export function manyFileVerdict(r: CellRatio): string {
 export function undecidedText(sessions: number): string {
   const chance = 2 * 0.5 ** sessions;
   return `These ${sessions} sessions cannot decide it. Even ${sessions} of ${sessions} sessions on one side of 1 happens by chance with probability ${fixed(chance, 2)} when the engines are equal.`;
+}
+
+/** The smallest cell of the sweeps (fewest files, then the smallest base and change): where a commit's floor shows. */
+export function floorCell(a: CommitAnalysis): Record<string, number> | null {
+  const key = (d: Record<string, number>): number[] => [d['file_count'] ?? 0, d['total_mb'] ?? 0, d['change_bytes'] ?? 0];
+  const sorted = [...a.cells].sort((p, q) => {
+    const [x, y] = [key(p.dims), key(q.dims)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  });
+  return sorted[0]?.dims ?? null;
+}
+
+/**
+ * What the naive incremental commit's floor is made of, from the engine's
+ * measured CPU at the smallest cell (issue 33: the ~0.4 s naive floor against
+ * native's 65 ms was not explained): the engine's CPU time (user and system,
+ * and its read/write system calls when recorded) against the wall time, beside
+ * native's. Null without CPU figures for both engines.
+ */
+export function naiveFloorSentence(a: CommitAnalysis): string | null {
+  const d = floorCell(a);
+  if (!d) return null;
+  const stat = (method: string) =>
+    a.cells.find((c) => c.method === method && c.state === 'incremental' && Object.entries(d).every(([k, v]) => c.dims[k] === v));
+  const naive = stat('naive');
+  const native = stat('native');
+  if (!naive || !native || naive.p50WallMs === null || native.p50WallMs === null || naive.p50EngineCpuMs === null || native.p50EngineCpuMs === null)
+    return null;
+  const split = (c: NonNullable<typeof naive>): string => {
+    const parts: string[] = [];
+    if (c.p50EngineUserCpuMs !== null && c.p50EngineSysCpuMs !== null) parts.push(`${ms(c.p50EngineUserCpuMs)} user, ${ms(c.p50EngineSysCpuMs)} system`);
+    if (c.p50EngineSyscalls !== null) parts.push(`${fixed(c.p50EngineSyscalls, 0)} read/write system calls`);
+    return parts.length ? ` (${parts.join('; ')})` : '';
+  };
+  const extraCpu = naive.p50EngineCpuMs - native.p50EngineCpuMs;
+  const extraWall = naive.p50WallMs - native.p50WallMs;
+  const offCpu = naive.p50WallMs - naive.p50EngineCpuMs;
+  const share = extraWall > 0 ? `${fixed((100 * Math.max(0, extraCpu)) / extraWall, 0)}%` : null;
+  return (
+    `What the naive floor is: at ${cellText(d)}, the naive incremental commit takes ${ms(naive.p50WallMs)} (P50) and its engine uses ${ms(naive.p50EngineCpuMs)} of CPU${split(naive)}, ` +
+    `against native's ${ms(native.p50WallMs)} with ${ms(native.p50EngineCpuMs)}${split(native)}. ` +
+    (share !== null
+      ? `The engine's extra CPU (the naive diff walks the lower and merged trees) is ${share} of the extra wall time` +
+        (offCpu > 0 ? `; for the other ${ms(offCpu)} of the naive commit the engine is off the CPU (waiting on I/O or on the commit's other steps).` : '.')
+      : 'The naive commit takes no longer than the native one here.')
+  );
+}
+
+/** "×1.37 [0.67, 2.55]". */
+const ratioText = (r: { value: number; low: number | null; high: number | null }): string =>
+  `×${fixed(r.value, 2)}${r.low !== null && r.high !== null ? ` [${fixed(r.low, 2)}, ${fixed(r.high, 2)}]` : ''}`;
+
+const sideOf = (r: { value: number; detected: boolean }): string => (!r.detected ? 'not detected' : r.value > 1 ? 'naive slower' : 'native slower');
+
+/**
+ * A verdict that did not hold since the archived previous run, naming that run
+ * (docs/VERDICTS.md: changed = opposite detected directions, here "flipped";
+ * lost = detected there, not here; gained = detected here only).
+ */
+export function verdictChangeSentence(c: VerdictChange, run: string): string {
+  const what = `The ${c.state} commit at ${cellText(c.dims)}`;
+  const was = `${ratioText(c.before)}, ${sideOf(c.before)}`;
+  const is = `${ratioText(c.now)}, ${sideOf(c.now)}`;
+  switch (c.status) {
+    case 'changed':
+      return `${what} flipped since run ${run}: naive/native ${was} there, ${is} in this run.`;
+    case 'lost':
+      return `${what} lost its verdict since run ${run}: naive/native ${was} there, ${is} in this run.`;
+    case 'gained':
+      return `${what} gained a verdict since run ${run}: naive/native ${was} there, ${is} in this run.`;
+  }
 }

@@ -17,6 +17,9 @@ import {
   cpuDropSentence,
   detectedCell,
   exponentArtifactSentence,
+  naiveFloorSentence,
+  seedDigitsSentence,
+  verdictChangeSentence,
   exponentCell,
   floorPowerCell,
   quadraticClaimSentence,
@@ -63,7 +66,17 @@ export function summaryTable(a: CommitAnalysis): Block | null {
   const rows = a.states.flatMap((state) => {
     const r = ratioAt(a, big, state);
     if (!r) return [];
-    return [[state, cellText(big), ms(r.medianA), ms(r.medianB), ratioCell(r.comparison), detectedCell(r.comparison), sourceCell(state)]];
+    return [
+      [
+        state,
+        cellText(big),
+        ms(r.medianA),
+        ms(r.medianB),
+        ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
+        detectedCell(r.comparison),
+        sourceCell(state),
+      ],
+    ];
   });
   return rows.length ? table(summaryHeader, rows) : null;
 }
@@ -81,7 +94,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
           fits.map((g) => [g.dimension === 'file_count' ? 'files' : 'MB', g.method, g.state, lineCell(g), exponentCell(g), betterCell(g), floorPowerCell(g)]),
         )
       : null,
-    sentences([exponentArtifactSentence(a)]),
+    sentences([exponentArtifactSentence(a), naiveFloorSentence(a)]),
   ]);
 }
 
@@ -124,7 +137,7 @@ function manyFileSection(a: CommitAnalysis): Section[] {
         cellText(r.dims),
         ms(r.medianA),
         ms(r.medianB),
-        ratioCell(r.comparison),
+        ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
         r.comparison.sessionLow !== null ? `${fixed(r.comparison.sessionLow, 2)}–${fixed(r.comparison.sessionHigh!, 2)}` : '–',
         manyFileVerdict(r),
       ]),
@@ -133,16 +146,29 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   ]);
 }
 
+function previousRunSection(inp: CommitReportInputs): Section[] {
+  const p = inp.previous;
+  if (!p) return [];
+  return section('Against the previous run', [
+    p.changes.length
+      ? list(p.changes.map((c) => verdictChangeSentence(c, p.run)))
+      : paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`),
+  ]);
+}
+
 function methodSection(inp: CommitReportInputs): Section[] {
   const s = inp.session;
   return section('Method', [
-    list([
-      "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
-      '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
-      `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
-      `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). With 3 or more sessions, also a Student t interval over per-session log ratios; "detected" needs both to exclude 1.`,
-      ...(inp.notes ?? []).map((n) => n.trim()),
-    ]),
+    list(
+      [
+        "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
+        '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
+        `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
+        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). With 3 or more sessions, also a Student t interval over per-session log ratios; "detected" needs both to exclude 1.`,
+        seedDigitsSentence(inp.analysis),
+        ...(inp.notes ?? []).map((n) => n.trim()),
+      ].filter((s): s is string => s !== null),
+    ),
   ]);
 }
 
@@ -170,7 +196,7 @@ function appendix(inp: CommitReportInputs): Section[] {
           r.state,
           ms(r.medianA),
           ms(r.medianB),
-          ratioCell(r.comparison),
+          ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
           r.comparison.sessionLow !== null ? `${fixed(r.comparison.sessionLow, 2)}–${fixed(r.comparison.sessionHigh!, 2)}` : '–',
           `${r.naiveSlowerSessions} of ${r.comparison.sessions}`,
           detectedCell(r.comparison),
@@ -269,6 +295,7 @@ export function commitReportDocument(inp: CommitReportInputs, plots: readonly Pl
       ...growthSection(a, plots),
       ...sourceSection(a),
       ...manyFileSection(a),
+      ...previousRunSection(inp),
       ...methodSection(inp),
       ...limitsSection(inp),
       ...section('Downloads', [downloads]),

@@ -2,6 +2,7 @@
 // formal commit row, the change-set checks, the sessions' facts and the pins.
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
+import type { VerdictChange } from './previous-run.js';
 
 export interface CommitReportInputs {
   experiment: { name: string; question?: string };
@@ -37,4 +38,6 @@ export interface CommitReportInputs {
   notes?: string[];
   /** Every sampling session's record (host, times, the host's other load), for the shared host-noise table. */
   sessionRecords?: readonly SessionRecord[] | null;
+  /** The archived previous run the report stage was given (with.previous_run) and this run's verdicts that did not hold against it. */
+  previous?: { run: string; changes: VerdictChange[] } | null;
 }

@@ -4,7 +4,8 @@
 // measured: `docker commit`, after the untimed settle (experiment/settle.ts). incremental: a container from that committed
 // image writes one file of C bytes; measured: `docker commit` again. Each
 // measured commit is timed by the C launch helper (CLOCK_MONOTONIC around the
-// docker CLI process); the engine's CPU and bytes read are read from /proc
+// docker CLI process); the engine's CPU (user and system), read/write system
+// calls and bytes read are read from /proc
 // right before and after it.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -32,6 +33,9 @@ export interface CommitObservation {
   failureReason: string | null;
   wallMs: number | null;
   engineCpuMs: number | null;
+  engineUserCpuMs: number | null;
+  engineSysCpuMs: number | null;
+  engineSyscalls: number | null;
   diskReadBytes: number | null;
   readCharsBytes: number | null;
   layerBytes: number | null;
@@ -93,6 +97,9 @@ async function measuredCommit(
     failureReason,
     wallMs: ok ? result.completionMs : null,
     engineCpuMs: ok ? used.cpuMs : null,
+    engineUserCpuMs: ok ? used.userCpuMs : null,
+    engineSysCpuMs: ok ? used.sysCpuMs : null,
+    engineSyscalls: ok ? used.syscalls : null,
     diskReadBytes: ok ? used.diskReadBytes : null,
     readCharsBytes: ok ? used.readCharsBytes : null,
     layerBytes: ok ? (await imageSize(engine, image)) - (await imageSize(engine, parent)) : null,

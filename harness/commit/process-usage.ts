@@ -1,6 +1,8 @@
 // Effects + pure parsing: CPU time and bytes read of a process and its
 // descendants, from /proc. CPU = utime + stime of every live process of the
-// tree plus cutime + cstime (descendants it already reaped); bytes read =
+// tree plus cutime + cstime (descendants it already reaped), also split into
+// user (utime + cutime) and system (stime + cstime) time; system calls =
+// syscr + syscw of /proc/PID/io (read- and write-type calls); bytes read =
 // read_bytes (what the tree made the block layer fetch) and rchar (what it
 // read through system calls, page cache included) of every live process.
 import { execFileSync } from 'node:child_process';
@@ -8,6 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessUsage {
   cpuMs: number;
+  userCpuMs: number;
+  sysCpuMs: number;
+  /** Read- and write-type system calls (syscr + syscw). */
+  syscalls: number;
   diskReadBytes: number;
   readCharsBytes: number;
   processes: number;
@@ -24,6 +30,9 @@ export interface StatFields {
   ppid: number;
   /** utime + stime + cutime + cstime, in clock ticks. */
   cpuTicks: number;
+  /** utime + cutime, and stime + cstime. */
+  userTicks: number;
+  sysTicks: number;
 }
 
 /** Pure: the fields of a /proc/PID/stat line we need (the command name may hold spaces and parentheses). */
@@ -33,13 +42,13 @@ export function parseStat(line: string): StatFields {
   const rest = line.slice(close + 2).split(' ');
   // rest[0] is field 3 (state); utime is field 14 -> rest[11]
   const n = (i: number) => Number(rest[i]);
-  return { pid, ppid: n(1), cpuTicks: n(11) + n(12) + n(13) + n(14) };
+  return { pid, ppid: n(1), cpuTicks: n(11) + n(12) + n(13) + n(14), userTicks: n(11) + n(13), sysTicks: n(12) + n(14) };
 }
 
-/** Pure: read_bytes and rchar of a /proc/PID/io text. */
-export function parseIo(text: string): { readBytes: number; rchar: number } {
+/** Pure: read_bytes, rchar and the system call counts of a /proc/PID/io text. */
+export function parseIo(text: string): { readBytes: number; rchar: number; syscalls: number } {
   const get = (k: string) => Number(new RegExp(`^${k}:\\s*(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  return { readBytes: get('read_bytes'), rchar: get('rchar') };
+  return { readBytes: get('read_bytes'), rchar: get('rchar'), syscalls: get('syscr') + get('syscw') };
 }
 
 function readOr(path: string): string | null {
@@ -70,24 +79,35 @@ export function processTreeUsage(rootPid: number): ProcessUsage {
     todo.push(...(children.get(pid) ?? []));
   }
   let ticks = 0;
+  let userTicks = 0;
+  let sysTicks = 0;
   let diskReadBytes = 0;
   let readCharsBytes = 0;
+  let syscalls = 0;
   for (const pid of tree) {
-    ticks += byPid.get(pid)!.cpuTicks;
+    const s = byPid.get(pid)!;
+    ticks += s.cpuTicks;
+    userTicks += s.userTicks;
+    sysTicks += s.sysTicks;
     const io = readOr(`/proc/${pid}/io`);
     if (io) {
       const v = parseIo(io);
       diskReadBytes += v.readBytes;
       readCharsBytes += v.rchar;
+      syscalls += v.syscalls;
     }
   }
-  return { cpuMs: (ticks * 1000) / clockTicks(), diskReadBytes, readCharsBytes, processes: tree.length };
+  const msOf = (t: number): number => (t * 1000) / clockTicks();
+  return { cpuMs: msOf(ticks), userCpuMs: msOf(userTicks), sysCpuMs: msOf(sysTicks), syscalls, diskReadBytes, readCharsBytes, processes: tree.length };
 }
 
 /** Pure: after minus before (a process that ended between them can make a term negative; clamp at 0). */
 export function usageDelta(before: ProcessUsage, after: ProcessUsage): ProcessUsage {
   return {
     cpuMs: Math.max(0, after.cpuMs - before.cpuMs),
+    userCpuMs: Math.max(0, after.userCpuMs - before.userCpuMs),
+    sysCpuMs: Math.max(0, after.sysCpuMs - before.sysCpuMs),
+    syscalls: Math.max(0, after.syscalls - before.syscalls),
     diskReadBytes: Math.max(0, after.diskReadBytes - before.diskReadBytes),
     readCharsBytes: Math.max(0, after.readCharsBytes - before.readCharsBytes),
     processes: after.processes,

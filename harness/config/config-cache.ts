@@ -21,6 +21,7 @@ import { sha256Hex } from '../digest/sha256.js';
 import type { LoadOptions } from './load-pipeline.js';
 import type { PipelineConfig } from './pipeline-config.js';
 import { validatorsFile } from './validators-file.js';
+import { hasExtends } from './pipeline-extends.js';
 
 /** Bump when an entry's layout or what the key covers changes. */
 const FORMAT = 1;
@@ -59,7 +60,8 @@ export async function loadPipelineCached(
   } catch {
     // the full load names the problem
   }
-  const key = text === null ? null : inputKey(abs, text, options, loading);
+  // A file that extends another has inputs beyond its own bytes: the full load, uncached.
+  const key = text === null || hasExtends(text) ? null : inputKey(abs, text, options, loading);
   const entryFile = cacheDir && key ? join(cacheDir, `${sha256Hex(abs).slice(0, 32)}.json`) : null;
   if (entryFile && key) {
     const config = readEntry(entryFile, key);

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseYamlSource } from './yaml-source.js';
+import { resolveExtends } from './pipeline-extends.js';
 import { applyOverride, parseOverride } from './set-override.js';
 import { validatePipeline, validateStageParams } from './schema-validator.js';
 import { checkCrossRules } from './cross-rules.js';
@@ -46,7 +47,7 @@ export function loadPipelineText(file: string, text: string, options: LoadOption
   if (src.value === null || typeof src.value !== 'object' || Array.isArray(src.value)) {
     throw new UserError('the pipeline file must be a mapping of sections', { file: shown, line: 1, col: 1 }, 'start with experiment: and stages:');
   }
-  let value = src.value as Record<string, unknown>;
+  let value = resolveExtends(src, abs);
   for (const text of options.sets ?? []) {
     const o = parseOverride(text);
     value = applyOverride(value, o) as Record<string, unknown>;

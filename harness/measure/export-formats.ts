@@ -2,6 +2,7 @@
 // CSV keep hyperfine's field names and units (seconds) so tools that read
 // hyperfine's exports read these; our additions (P95, Ready, failures, groups,
 // pairs with intervals) are extra fields.
+import { csv } from '../db/csv-text.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { MeasureSummary } from './measure-summary.js';
 import type { Observation } from './observation.js';
@@ -74,12 +75,6 @@ export function exportJson(
   return JSON.stringify({ results, pairs, bootstrap: summary.bootstrap, ...(until ? { until } : {}) }, null, 2) + '\n';
 }
 
-function csvCell(v: string | number | null): string {
-  if (v === null) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function exportCsv(summary: MeasureSummary, commands: readonly MeasuredCommand[]): string {
   const params = [...new Set(commands.flatMap((c) => Object.keys(c.parameters)))];
   const header = ['command', 'mean', 'stddev', 'median', 'user', 'system', 'min', 'max', 'p95', 'runs', 'failures', ...params.map((p) => `parameter_${p}`)];
@@ -97,7 +92,7 @@ export function exportCsv(summary: MeasureSummary, commands: readonly MeasuredCo
     s.failures,
     ...params.map((p) => commands[s.index]!.parameters[p] ?? null),
   ]);
-  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+  return csv(header, rows);
 }
 
 export function exportMarkdown(summary: MeasureSummary, unit: TimeUnit): string {

@@ -12,7 +12,7 @@ import type { SampleRow } from '../db/sample-columns.js';
 import { UserError } from '../errors.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { Observation } from './observation.js';
-import { sampleCsv } from './sample-csv.js';
+import { samplesCsv } from '../db/samples-csv.js';
 
 export const RECORD_COHORT = 'measure';
 
@@ -89,7 +89,7 @@ export class MeasureRecord {
   async finish(): Promise<string> {
     const rows = await this.journal.rows();
     const csv = join(this.dir, 'samples.csv');
-    writeFileSync(csv, sampleCsv(rows));
+    writeFileSync(csv, samplesCsv(rows, [], { allColumns: true }));
     await this.close();
     return csv;
   }

@@ -22,33 +22,10 @@ mkdir "$ws/upper" "$ws/work" "$ws/rootfs" "$ws/runsc-state"
 id="bg-$(basename "$ws")-$$"
 
 . "$(dirname "$0")/oci-config-lib.sh"
-args_json=$(json_args "$@")
-caps=$OCI_CAPS
-cat > "$ws/config.json" <<JSON
-{
-  "ociVersion": "1.0.0",
-  "process": {
-    "terminal": false,
-    "user": { "uid": 0, "gid": 0 },
-    "args": [ $args_json ],
-    "env": [ "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "HOSTNAME=bench" ],
-    "cwd": "/",
-    "capabilities": { "bounding": [ $caps ], "effective": [ $caps ], "permitted": [ $caps ] },
-    "noNewPrivileges": true
-  },
-  "root": { "path": "$ws/rootfs", "readonly": false },
-  "hostname": "bench",
-  "mounts": [
-    { "destination": "/proc", "type": "proc", "source": "proc" },
-    { "destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": [ "nosuid", "strictatime", "mode=755", "size=65536k" ] },
-    { "destination": "/dev/shm", "type": "tmpfs", "source": "shm", "options": [ "nosuid", "noexec", "nodev", "mode=1777", "size=65536k" ] },
-    { "destination": "/sys", "type": "sysfs", "source": "sysfs", "options": [ "nosuid", "noexec", "nodev", "ro" ] }
-  ],
-  "linux": {
-    "namespaces": [ { "type": "pid" }, { "type": "network" }, { "type": "ipc" }, { "type": "uts" }, { "type": "mount" } ]
-  }
-}
-JSON
+OCI_VERSION=1.0.0 OCI_ARGS=$(json_args "$@") OCI_ENV="$OCI_ENV_PATH, \"HOSTNAME=bench\"" OCI_CAPS_LIST=$OCI_CAPS OCI_RLIMITS=
+OCI_ROOT=$ws/rootfs OCI_READONLY=false OCI_NET=$OCI_NS_NET OCI_LINUX_EXTRA=
+OCI_MOUNTS=$(oci_mounts "$OCI_MOUNT_PROC" "$OCI_MOUNT_DEV" "$OCI_MOUNT_SHM" "$OCI_MOUNT_SYS")
+oci_config "$ws/config.json"
 
 exec unshare --mount --propagation private /bin/sh -c '
   set -e

@@ -24,38 +24,14 @@ id="bg-$(basename "$ws")-$$"
 nofile=$(ulimit -Hn); [ "$nofile" = unlimited ] && nofile=1048576
 
 . "$(dirname "$0")/oci-config-lib.sh"
-args_json=$(json_args "$@")
-caps=$OCI_CAPS
-cat > "$ws/config.json" <<JSON
-{
-  "ociVersion": "1.0.2",
-  "process": {
-    "terminal": false,
-    "user": { "uid": 0, "gid": 0 },
-    "args": [ $args_json ],
-    "env": [ "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "HOSTNAME=bench" ],
-    "cwd": "/",
-    "capabilities": { "bounding": [ $caps ], "effective": [ $caps ], "permitted": [ $caps ] },
-    "rlimits": [ { "type": "RLIMIT_NOFILE", "hard": $nofile, "soft": $nofile } ],
-    "noNewPrivileges": true
-  },
-  "root": { "path": "$ws/rootfs", "readonly": false },
-  "hostname": "bench",
-  "mounts": [
-    { "destination": "/proc", "type": "proc", "source": "proc" },
-    { "destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": [ "nosuid", "strictatime", "mode=755", "size=65536k" ] },
-    { "destination": "/dev/pts", "type": "devpts", "source": "devpts", "options": [ "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" ] },
-    { "destination": "/dev/shm", "type": "tmpfs", "source": "shm", "options": [ "nosuid", "noexec", "nodev", "mode=1777", "size=65536k" ] },
-    { "destination": "/dev/mqueue", "type": "mqueue", "source": "mqueue", "options": [ "nosuid", "noexec", "nodev" ] },
-    { "destination": "/sys", "type": "sysfs", "source": "sysfs", "options": [ "nosuid", "noexec", "nodev", "ro" ] }
-  ],
-  "linux": {
-    "namespaces": [ { "type": "pid" }, { "type": "network" }, { "type": "ipc" }, { "type": "uts" }, { "type": "mount" } ],
+OCI_VERSION=1.0.2 OCI_ARGS=$(json_args "$@") OCI_ENV="$OCI_ENV_PATH, \"HOSTNAME=bench\"" OCI_CAPS_LIST=$OCI_CAPS
+OCI_RLIMITS="{ \"type\": \"RLIMIT_NOFILE\", \"hard\": $nofile, \"soft\": $nofile }"
+OCI_ROOT=$ws/rootfs OCI_READONLY=false OCI_NET=$OCI_NS_NET
+OCI_MOUNTS=$(oci_mounts "$OCI_MOUNT_PROC" "$OCI_MOUNT_DEV" "$OCI_MOUNT_DEVPTS" "$OCI_MOUNT_SHM" "$OCI_MOUNT_MQUEUE" "$OCI_MOUNT_SYS")
+OCI_LINUX_EXTRA=',
     "maskedPaths": [ "/proc/acpi", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware", "/proc/scsi" ],
-    "readonlyPaths": [ "/proc/asound", "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger" ]
-  }
-}
-JSON
+    "readonlyPaths": [ "/proc/asound", "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger" ]'
+oci_config "$ws/config.json"
 
 exec unshare --mount --propagation private /bin/sh -c '
   set -e

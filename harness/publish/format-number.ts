@@ -19,13 +19,5 @@ export function orDash(value: number | null, format: (v: number) => string): str
   return value === null || !Number.isFinite(value) ? '-' : format(value);
 }
 
-/** A CSV field: quoted when it holds a comma, quote or line break. */
-export function csvField(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const s = String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function csv(header: readonly string[], rows: readonly (readonly (string | number | boolean | null)[])[]): string {
-  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\n') + '\n';
-}
+/** The one CSV writer lives in db/csv-text.ts. */
+export { csv, csvField } from '../db/csv-text.js';

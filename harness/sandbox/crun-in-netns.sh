@@ -14,28 +14,10 @@ row=$(cd "$1" && pwd -P); rootfs=$(cd "$2" && pwd -P); ns="benchgraph-$(basename
 b="$row/crun-$id"
 mkdir -p "$b" "$row/crun-state"
 . "$(dirname "$0")/../paths/oci-config-lib.sh"
-args_json=$(json_args "$@")
-cat > "$b/config.json" <<JSON
-{
-  "ociVersion": "1.0.2",
-  "process": {
-    "terminal": false, "user": { "uid": 0, "gid": 0 }, "args": [ $args_json ],
-    "env": [ "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "PYTHONDONTWRITEBYTECODE=1" ],
-    "cwd": "/", "noNewPrivileges": true,
-    "capabilities": { "bounding": [ "CAP_NET_BIND_SERVICE", "CAP_KILL" ], "effective": [ "CAP_NET_BIND_SERVICE", "CAP_KILL" ], "permitted": [ "CAP_NET_BIND_SERVICE", "CAP_KILL" ] }
-  },
-  "root": { "path": "$rootfs", "readonly": true },
-  "hostname": "bench",
-  "mounts": [
-    { "destination": "/proc", "type": "proc", "source": "proc" },
-    { "destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": [ "nosuid", "strictatime", "mode=755", "size=65536k" ] },
-    { "destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": [ "nosuid", "nodev", "mode=1777" ] }
-  ],
-  "linux": {
-    "namespaces": [ { "type": "pid" }, { "type": "network", "path": "/run/netns/$ns" }, { "type": "ipc" }, { "type": "uts" }, { "type": "mount" } ]
-  }
-}
-JSON
+OCI_VERSION=1.0.2 OCI_ARGS=$(json_args "$@") OCI_ENV="$OCI_ENV_PATH, \"PYTHONDONTWRITEBYTECODE=1\"" OCI_CAPS_LIST='"CAP_NET_BIND_SERVICE", "CAP_KILL"' OCI_RLIMITS=
+OCI_ROOT=$rootfs OCI_READONLY=true OCI_NET="{ \"type\": \"network\", \"path\": \"/run/netns/$ns\" }" OCI_LINUX_EXTRA=
+OCI_MOUNTS=$(oci_mounts "$OCI_MOUNT_PROC" "$OCI_MOUNT_DEV" "$OCI_MOUNT_TMP")
+oci_config "$b/config.json"
 case "$mode" in run) detach= ;; detach) detach=--detach ;; *) echo "crun-in-netns: mode must be run or detach, not $mode" >&2; exit 64 ;; esac
 exec unshare --mount --propagation private /bin/sh -c '
   set -e

@@ -11,31 +11,9 @@ set -eu
 rootfs=$(cd "$1" && pwd -P); bundle=$2; shift 3
 mkdir -p "$bundle"
 . "$(dirname "$0")/../paths/oci-config-lib.sh"
-args_json=$(json_args "$@")
-if [ -n "${NETNS_PATH:-}" ]; then net="{ \"type\": \"network\", \"path\": \"$NETNS_PATH\" }"; else net='{ "type": "network" }'; fi
-cat > "$bundle/config.json.tmp" <<JSON
-{
-  "ociVersion": "1.0.0",
-  "process": {
-    "terminal": false,
-    "user": { "uid": 0, "gid": 0 },
-    "args": [ $args_json ],
-    "env": [ "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "PYTHONDONTWRITEBYTECODE=1" ],
-    "cwd": "/",
-    "capabilities": { "bounding": [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ], "effective": [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ], "permitted": [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ] },
-    "noNewPrivileges": true
-  },
-  "root": { "path": "$rootfs", "readonly": true },
-  "hostname": "bench",
-  "mounts": [
-    { "destination": "/proc", "type": "proc", "source": "proc" },
-    { "destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": [ "nosuid", "strictatime", "mode=755", "size=65536k" ] },
-    { "destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": [ "nosuid", "nodev", "mode=1777" ] },
-    { "destination": "/sys", "type": "sysfs", "source": "sysfs", "options": [ "nosuid", "noexec", "nodev", "ro" ] }
-  ],
-  "linux": {
-    "namespaces": [ { "type": "pid" }, $net, { "type": "ipc" }, { "type": "uts" }, { "type": "mount" } ]
-  }
-}
-JSON
+OCI_VERSION=1.0.0 OCI_ARGS=$(json_args "$@") OCI_ENV="$OCI_ENV_PATH, \"PYTHONDONTWRITEBYTECODE=1\"" OCI_CAPS_LIST='"CAP_KILL", "CAP_NET_BIND_SERVICE"' OCI_RLIMITS=
+OCI_ROOT=$rootfs OCI_READONLY=true OCI_LINUX_EXTRA=
+if [ -n "${NETNS_PATH:-}" ]; then OCI_NET="{ \"type\": \"network\", \"path\": \"$NETNS_PATH\" }"; else OCI_NET=$OCI_NS_NET; fi
+OCI_MOUNTS=$(oci_mounts "$OCI_MOUNT_PROC" "$OCI_MOUNT_DEV" "$OCI_MOUNT_TMP" "$OCI_MOUNT_SYS")
+oci_config "$bundle/config.json.tmp"
 mv "$bundle/config.json.tmp" "$bundle/config.json"
