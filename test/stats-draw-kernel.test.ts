@@ -64,3 +64,28 @@ test('the rounds kernel counts rounds first + randomInt(n) and adds up their tab
   t.deepEqual([...counts], [...expected]);
   t.deepEqual([...sums], [sum, high]);
 });
+
+test('without the kernel (BENCHGRAPH_DRAW_KERNEL=0) the two-level and ratio bootstraps give the same numbers (made-up data)', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const script = `
+    const { twoLevelBootstrap } = await import(${JSON.stringify(new URL('../harness/stats/two-level-bootstrap.js', import.meta.url).href)});
+    const { ratioOfMedians } = await import(${JSON.stringify(new URL('../harness/stats/ratio-of-medians.js', import.meta.url).href)});
+    const { drawKernel } = await import(${JSON.stringify(new URL('../harness/stats/draw-kernel.js', import.meta.url).href)});
+    let s = 11;
+    const next = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const sessions = [203, 57, 130].map((n, i) => ({ session: i + 1, rounds: Array.from({ length: n }, () => ({ a: [100 + 20 * next()], b: [90 + 20 * next()] })) }));
+    const o = { resamples: 301, confidence: 0.95, seed: 'fallback' };
+    const num = Array.from({ length: 1001 }, () => 100 + 30 * next());
+    const den = Array.from({ length: 998 }, () => 95 + 30 * next());
+    console.log(JSON.stringify({ kernel: drawKernel() !== null, two: twoLevelBootstrap(sessions, o), ratio: ratioOfMedians(num, den, o) }));`;
+  const run = (flag: string): { kernel: boolean; two: unknown; ratio: unknown } =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, BENCHGRAPH_DRAW_KERNEL: flag }, encoding: 'utf8' }),
+    );
+  const withKernel = run('1');
+  const plain = run('0');
+  t.true(withKernel.kernel);
+  t.false(plain.kernel);
+  t.deepEqual(plain.two, withKernel.two);
+  t.deepEqual(plain.ratio, withKernel.ratio);
+});
