@@ -1,5 +1,5 @@
 import test from 'ava';
-import { quantileSorted } from '../harness/stats/quantile.js';
+import { quantile, quantileSorted } from '../harness/stats/quantile.js';
 import { summarizeSorted } from '../harness/stats/cell-summary.js';
 import { summarizeBytes, relativeReduction } from '../harness/stats/byte-summary.js';
 import { dominanceSorted } from '../harness/stats/dominance.js';
@@ -46,4 +46,24 @@ test('dominance holds only when every observation of one path precedes every obs
   t.is(dominanceSorted([1, 4], [3, 5]), 'overlap');
   t.is(dominanceSorted([1, 3], [3, 5]), 'overlap');
   t.is(dominanceSorted([], [3, 5]), 'empty');
+});
+
+test('quantile() by selection gives the plain sort and type-7 numbers, ties, zeros and -0 included (made-up values)', (t) => {
+  const plain = (xs: number[], p: number): number =>
+    quantileSorted(
+      [...xs].sort((x, y) => x - y),
+      p,
+    );
+  let s = 7;
+  const next = (): number => (s = (s * 16807) % 2147483647) / 2147483647;
+  const sets = [
+    Array.from({ length: 1001 }, () => Math.round(next() * 50) / 10),
+    Array.from({ length: 10 }, () => 0),
+    [3, -0, 0, 1],
+    [5, Number.NaN, 1],
+    [2, Infinity, -Infinity, 1],
+    [4],
+  ];
+  for (const xs of sets)
+    for (const p of [0, 0.025, 0.5, 0.95, 0.975, 1]) t.true(Object.is(quantile(xs, p), plain(xs, p)), `${xs.slice(0, 5).join(',')} p=${p}`);
 });

@@ -16,7 +16,10 @@
 // while drawing, so it goes only the few ranks between the pivot and the
 // resample's median, not up from the smallest value: O(n) draws plus a short
 // walk per resample. The walk ends on the value a walk from the smallest
-// would (test/stats-ratio-of-medians-fast.test.ts keeps the plain one).
+// would (test/stats-ratio-of-medians-fast.test.ts keeps the plain one). The
+// draws go four at a time through the SIMD kernel (draw-kernel.ts) where there
+// is one, the same numbers as the plain loop below.
+import { drawKernel, kernelMemory, stepped, type DrawKernel } from './draw-kernel.js';
 import { median } from './quantile.js';
 import { mulberry32State } from './mulberry32-state.js';
 import { selectQuantile } from './select-quantile.js';
@@ -42,13 +45,16 @@ export function ratioOfMedians(numerator: readonly number[], denominator: readon
   const observedNum = median(numerator);
   if (!(observedDen > 0) || !(observedNum > 0)) return null;
   const random = { state: mulberry32State(o.seed) };
-  const num = countedGroup(numerator);
-  const den = countedGroup(denominator);
+  const kernel = drawKernel();
+  // the counts of both groups in the kernel's memory, after its 16 bytes of scratch
+  const memory = kernel ? kernelMemory(kernel, 16 + 4 * (numerator.length + denominator.length)) : null;
+  const num = countedGroup(numerator, memory, 16);
+  const den = countedGroup(denominator, memory, 16 + 4 * numerator.length);
   const ratios = new Float64Array(o.resamples);
   for (let s = 0; s < o.resamples; s++) {
     // draws in the documented order: every numerator index, then every denominator index
-    draw(num, random);
-    draw(den, random);
+    draw(num, random, kernel);
+    draw(den, random, kernel);
     ratios[s] = countedMedian(num) / countedMedian(den);
   }
   const tail = (1 - o.confidence) / 2;
@@ -72,10 +78,13 @@ interface CountedGroup {
   /** The pivot rank, and how many of the current draws fell below it. */
   pivot: number;
   under: number;
+  /** Byte offset of `counts` in the kernel's memory (when there is a kernel). */
+  at: number;
 }
 
-function countedGroup(values: readonly number[]): CountedGroup {
-  return { sorted: Float64Array.from(values).sort(), counts: new Int32Array(values.length), pivot: (values.length - 1) >> 1, under: 0 };
+function countedGroup(values: readonly number[], memory: ArrayBuffer | null, at: number): CountedGroup {
+  const counts = memory ? new Int32Array(memory, at, values.length) : new Int32Array(values.length);
+  return { sorted: Float64Array.from(values).sort(), counts, pivot: (values.length - 1) >> 1, under: 0, at };
 }
 
 /**
@@ -83,14 +92,21 @@ function countedGroup(values: readonly number[]): CountedGroup {
  * is randomInt for n < 2^31), with seededRandom's generator stepped inline
  * from `random.state` (mulberry32-state.ts).
  */
-function draw(g: CountedGroup, random: { state: number }): void {
+function draw(g: CountedGroup, random: { state: number }, kernel: DrawKernel | null): void {
   const n = g.counts.length;
   const counts = g.counts;
   const pivot = g.pivot;
   counts.fill(0);
   let under = 0;
   let state = random.state;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  if (kernel) {
+    // the first n - n % 4 draws in the kernel, the rest below, in order
+    i = n - (n & 3);
+    under = kernel.counted(state, n, i, g.at, pivot);
+    state = stepped(state, i);
+  }
+  for (; i < n; i++) {
     state = (state + 0x6d2b79f5) | 0;
     let t = Math.imul(state ^ (state >>> 15), state | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
