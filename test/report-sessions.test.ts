@@ -63,7 +63,7 @@ test('a session that reverses a difference makes the two-level interval cross 0,
     const r = await runCli(['run'], dir);
     t.is(r.code, 0, r.stderr);
     const report = await readFile(join(dir, 'reports', 'rev', 'report.md'), 'utf8');
-    t.regex(report, /\| c \| cold \| ready \| a − b \| [^|]+ \| \[-[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 2 of 3 \| not detected \|/);
+    t.regex(report, /\| c \| cold \| ready \| a‡? − b‡? \| [^|]+ \| \[-[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 2 of 3 \| not detected \|/);
     const diffs = (await readFile(join(dir, 'reports', 'rev', 'differences.csv'), 'utf8')).trim().split('\n');
     const header = diffs[0]!.split(',');
     const ready = diffs.find((l) => l.includes(',c,cold,ready,a,b,'))!.split(',');
@@ -111,9 +111,9 @@ test('sessions that agree in direction but not in size: the two-level interval e
     const report = await readFile(join(dir, 'reports', 'rev', 'report.md'), 'utf8');
     t.regex(
       report,
-      /\| c \| cold \| ready \| a − b \| [^|]+ \| \[[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 3 of 3 \| sessions disagree in size \|/,
+      /\| c \| cold \| ready \| a‡? − b‡? \| [^|]+ \| \[[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 3 of 3 \| sessions disagree in size \|/,
     );
-    t.regex(report, /^\| c \| cold \| [^|]+ \| [\d.]+ \[[\d.]+, [\d.]+\] rerun \[-?[\d.]+, -?[\d.]+\], ×[\d.]+, sessions disagree in size \|/m);
+    t.regex(report, /^\| c \| cold \| [^|]+ \| [\d.]+ \[[\d.]+, [\d.]+\] rerun \[-?[\d.]+, -?[\d.]+\], ×[\d.]+, sessions disagree in size(; ‡ split: [^|]+)? \|/m);
     t.regex(report, /sessions disagree in size, so they are not called detected: c cold ready a − b \(per session [\d.]+, [\d.]+, [\d.]+ ms/);
   } finally {
     await rm(dir, { recursive: true, force: true });
