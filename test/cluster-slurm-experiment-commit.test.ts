@@ -16,6 +16,9 @@ import { Database } from '../harness/db/duckdb.js';
 import { readRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { twoNodeClusterTests } from './helpers/two-node-cluster.js';
+import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
+
+takeTurnsWithOverlayUsers();
 
 const rootTest = twoNodeClusterTests('cluster-slurm-experiment-commit');
 

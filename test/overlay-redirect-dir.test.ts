@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from './helpers/cli.js';
 import { lockRedirectDirWindow, readRedirectDir, redirectDirRecordFile, restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
+import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
+
+takeTurnsWithOverlayUsers();
 
 const isRoot = process.getuid?.() === 0 && existsSync('/sys/module/overlay/parameters/redirect_dir');
 const rootTest = isRoot ? test.serial : test.skip;

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { projectRoot, runCli, startCli } from './helpers/cli.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { Database } from '../harness/db/duckdb.js';
+import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
+
+takeTurnsWithOverlayUsers();
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;

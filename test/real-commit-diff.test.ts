@@ -9,6 +9,9 @@ import { projectRoot, runCli, type CliResult } from './helpers/cli.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { readRedirectDir, redirectDirRecordFile } from '../harness/process/overlay-redirect-dir.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
+import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
+
+takeTurnsWithOverlayUsers();
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test.serial : test.skip;
