@@ -24,9 +24,9 @@ const analyze: StageDefinition = {
   reads: ['analysis', 'experiment', 'report.paths', 'report.source'],
   readsObservations: true, // preparation times go into analysis.json
   // with: { replicates: FOLDER } — archived runs (reports/<experiment>/runs); their run.json and samples.csv join the key.
-  inputFiles: (params) => {
+  inputFiles: (params, { pipelineDir, needs }) => {
     const dir = replicatesParam(params);
-    return dir ? replicateFiles(dir) : [];
+    return dir ? replicateFiles(dir, Object.values(needs), pipelineDir) : [];
   },
   async run(ctx) {
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');

@@ -10,7 +10,8 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
-import { readReplicates } from '../harness/analysis/read-replicates.js';
+import { readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
+import analyzeStage from '../stages/analyze.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
 import { projectRoot } from '../harness/process/project-root.js';
@@ -50,6 +51,29 @@ test('an archived run has as replicates the other runs with its sample key, not 
   t.deepEqual(
     readReplicates(RUNS, sample).map((r) => r.id),
     [OTHER],
+  );
+});
+
+test("the analyze key's archive files leave out the archived copy of the run under analysis, so publishing that run does not change its key", (t) => {
+  const all = replicateFiles(RUNS);
+  const own = replicateFiles(RUNS, [sample.outputDigest]);
+  t.true(all.includes(join(RUNS, THIS, 'run.json')));
+  t.false(
+    own.some((f) => f.startsWith(join(RUNS, THIS))),
+    'this run, archived, is not among its own key files',
+  );
+  t.deepEqual(
+    own,
+    all.filter((f) => !f.startsWith(join(RUNS, THIS) + '/')),
+  );
+  // the stage asks with its upstream outputs and the pipeline folder (the folder is relative to it)
+  const fromStage = analyzeStage.inputFiles!(
+    { replicates: 'reports/lazy-startup/runs' },
+    { pipelineDir: projectRoot(), needs: { sample: sample.outputDigest } },
+  );
+  t.deepEqual(
+    fromStage,
+    own.map((f) => f.slice(projectRoot().length + 1)),
   );
 });
 

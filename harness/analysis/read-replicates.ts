@@ -4,7 +4,7 @@
 // key. A run whose sample output is the one being analysed is this run
 // itself, archived, and is left out.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { HostFingerprint } from '../process/host-fingerprint.js';
 import { hostOf, replicateRowsFromCsv, type ReplicateRun } from './replicate-runs.js';
@@ -25,10 +25,25 @@ function runFolders(dir: string): string[] {
     .sort();
 }
 
-/** The files of the archive the analysis reads: they enter its key. */
-export function replicateFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return runFolders(dir).flatMap((name) => [join(dir, name, 'run.json'), join(dir, name, 'samples.csv')]);
+/**
+ * The files of the archive the analysis reads: they enter its key. A run
+ * whose record holds one of `ownOutputs` (the upstream sample output under
+ * analysis) is this run archived, which readReplicates leaves out, so it is
+ * left out of the key too: publishing the run must not change its analysis.
+ */
+export function replicateFiles(dir: string, ownOutputs: readonly string[] = [], baseDir = '.'): string[] {
+  if (!existsSync(resolve(baseDir, dir))) return [];
+  return runFolders(resolve(baseDir, dir))
+    .filter((name) => {
+      if (!ownOutputs.length) return true;
+      try {
+        const record = JSON.parse(readFileSync(resolve(baseDir, dir, name, 'run.json'), 'utf8')) as ArchivedRecord;
+        return !Object.values(record.stages ?? {}).some((s) => ownOutputs.includes(s.outputDigest));
+      } catch {
+        return true; // unreadable: its digest joins the key, and readReplicates names the file
+      }
+    })
+    .flatMap((name) => [join(dir, name, 'run.json'), join(dir, name, 'samples.csv')]);
 }
 
 export interface SampleIdentity {

@@ -82,9 +82,12 @@ export interface StageDefinition {
   /**
    * Files outside the store this stage reads (absolute, or relative to the
    * pipeline file's folder), from its parameters: their sha256 joins the key,
-   * so editing such a file reruns the stage.
+   * so editing such a file reruns the stage. `at` gives the pipeline file's
+   * folder and the output digests of the stage's upstream stages (by id), for
+   * a stage whose files depend on them (analyze leaves out the archived copy
+   * of the run it analyses).
    */
-  inputFiles?: (params: Record<string, unknown>) => string[];
+  inputFiles?: (params: Record<string, unknown>, at: { pipelineDir: string; needs: Readonly<Record<string, string>> }) => string[];
   /**
    * What of the config slice enters the key, when not all of it should: e.g.
    * the pin stage keys an image the user brought by its digest, not by the

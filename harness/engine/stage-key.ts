@@ -47,6 +47,10 @@ export function inputFileDigests(names: readonly string[], baseDir: string): Rec
   return out;
 }
 
+/** The upstream output digests of a needs map, without the `+obs:` digest a stage reading observations adds. */
+const outputDigestsOf = (needs: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(needs).map(([id, d]) => [id, d.split('+obs:')[0]!]));
+
 /** Key inputs of a stage (reads its input files). */
 export function keyInputsFor(
   def: Pick<StageDefinition, 'kind' | 'reads' | 'inputFiles' | 'keyConfig'>,
@@ -61,7 +65,7 @@ export function keyInputsFor(
     code,
     config: def.keyConfig ? def.keyConfig(configSlice(config, def.reads), pipelineDir) : configSlice(config, def.reads),
     params,
-    files: inputFileDigests(def.inputFiles?.(params) ?? [], pipelineDir),
+    files: inputFileDigests(def.inputFiles?.(params, { pipelineDir, needs: outputDigestsOf(needs) }) ?? [], pipelineDir),
     needs,
   };
 }
