@@ -13,6 +13,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { inlinePlain } from '../harness/document/inline-html.js';
+import { openPageWidths, type PageWidth } from './helpers/page-width.js';
 
 const root = process.cwd();
 const pages = readdirSync(join(root, 'reports'))
@@ -30,7 +31,7 @@ const chromiumArgs = [
 ];
 
 interface PageWidths {
-  widths: { viewport: number; scrollWidth: number; widest: string }[];
+  widths: PageWidth[];
   anchors: { href: string; target: boolean }[];
 }
 
@@ -49,24 +50,7 @@ test.before(async () => {
     const anchors = await page.$$eval('nav.contents a', (as) =>
       as.map((a) => ({ href: a.getAttribute('href') ?? '', target: !!document.getElementById(decodeURIComponent((a.getAttribute('href') ?? '').slice(1))) })),
     );
-    await page.$$eval('details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-    const widths: PageWidths['widths'] = [];
-    for (const viewport of [1400, 390]) {
-      await page.setViewportSize({ width: viewport, height: 900 });
-      await page.waitForTimeout(300);
-      widths.push(
-        await page.evaluate((w) => {
-          let widest = '';
-          let right = 0;
-          for (const e of document.querySelectorAll('body *')) {
-            if (e.closest('.table, .view, pre')) continue;
-            const r = e.getBoundingClientRect().right;
-            if (r > right) [right, widest] = [r, `${e.tagName}: ${(e.textContent ?? '').slice(0, 60)}`];
-          }
-          return { viewport: w, scrollWidth: document.documentElement.scrollWidth, widest };
-        }, viewport),
-      );
-    }
+    const widths = await openPageWidths(page, [1400, 390]);
     results.set(name, { widths, anchors });
     await page.close();
   }

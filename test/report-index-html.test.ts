@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { runReport } from './helpers/report-run.js';
+import { openPageWidths, type PageWidth } from './helpers/page-width.js';
 
 // Debian's chromium, headless, offline; playwright-core never downloads a browser.
 const chromiumArgs = [
@@ -25,7 +26,7 @@ interface PageResult {
   tooltip: string;
   /** Page width at a 1400 px window, and at a 390 px phone, with every collapsed section opened. */
   scrollWidth: number;
-  openWidths: { viewport: number; scrollWidth: number; widest: string }[];
+  openWidths: PageWidth[];
   /** Every contents link and whether its target exists. */
   anchors: { href: string; target: boolean }[];
   /** The first element of the body after the title, by tag. */
@@ -101,25 +102,7 @@ test.before(async () => {
         .textContent()
         .catch(() => '')) ?? '';
     await page.screenshot({ path: join(dir, 'index.png'), fullPage: true });
-    await page.$$eval('details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-    const openWidths: PageResult['openWidths'] = [];
-    for (const viewport of [1400, 390]) {
-      await page.setViewportSize({ width: viewport, height: 900 });
-      await page.waitForTimeout(300);
-      openWidths.push(
-        await page.evaluate((w) => {
-          // the element reaching furthest right outside a scrolling box: what makes the page scroll sideways
-          let widest = '';
-          let right = 0;
-          for (const e of document.querySelectorAll('body *')) {
-            if (e.closest('.table, .view, pre')) continue;
-            const r = e.getBoundingClientRect().right;
-            if (r > right) [right, widest] = [r, `${e.tagName}: ${(e.textContent ?? '').slice(0, 60)}`];
-          }
-          return { viewport: w, scrollWidth: document.documentElement.scrollWidth, widest };
-        }, viewport),
-      );
-    }
+    const openWidths = await openPageWidths(page, [1400, 390]);
     if (process.env['BENCHGRAPH_KEEP_TEST_DIR']) await page.screenshot({ path: join(dir, 'index-390.png'), fullPage: true });
     result = {
       views,
