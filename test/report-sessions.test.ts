@@ -113,7 +113,10 @@ test('sessions that agree in direction but not in size: the two-level interval e
       report,
       /\| c \| cold \| ready \| a‡? − b‡? \| [^|]+ \| \[[\d.]+, [\d.]+\] \| \[-[\d.]+, [\d.]+\] \| 60 of 60 \| 3 of 3 \| sessions disagree in size \|/,
     );
-    t.regex(report, /^\| c \| cold \| [^|]+ \| [\d.]+ \[[\d.]+, [\d.]+\] rerun \[-?[\d.]+, -?[\d.]+\], ×[\d.]+, sessions disagree in size(; ‡ split: [^|]+)? \|/m);
+    t.regex(
+      report,
+      /^\| c \| cold \| [^|]+ \| [\d.]+ \[[\d.]+, [\d.]+\] rerun \[-?[\d.]+, -?[\d.]+\], ×[\d.]+, sessions disagree in size(; ‡ split: [^|]+)? \|/m,
+    );
     t.regex(report, /sessions disagree in size, so they are not called detected: c cold ready a − b \(per session [\d.]+, [\d.]+, [\d.]+ ms/);
   } finally {
     await rm(dir, { recursive: true, force: true });
