@@ -51,8 +51,8 @@ export function seedDigitsSentence(a: CommitAnalysis): string | null {
   const worst = Math.max(...fewer.map((r) => r.seedSpread ?? 0));
   const said = fewer.filter((r) => spreadBeyondDigits(r.seedSpread, r.intervalDigits)).length;
   return (
-    `${fewer.length} of ${a.ratios.length} wall-time intervals rest on few commits per engine and their endpoints move by up to ${fixed(worst, 2)} when the bootstrap seed changes (two more seeds drawn): they are printed to the decimals the seeds agree on` +
-    (said ? `, and ${said} that move even at one decimal give the move ("seed ±").` : '.')
+    `${fewer.length} of ${a.ratios.length} wall-time intervals rest on few commits per engine, and their endpoints move by up to ${fixed(worst, 2)} with the bootstrap seed (two more seeds drawn): they are printed to the decimals the seeds agree on` +
+    (said ? `, with "seed ±" on the ${said} that move even at one decimal.` : '.')
   );
 }
 
@@ -214,10 +214,7 @@ export function exponentArtifactSentence(a: CommitAnalysis): string | null {
   const g = growthOf(a, 'file_count', 'naive', 'incremental');
   if (!g?.fit || betterModel(g) !== 'line' || !g.line || g.line.floor <= 0) return null;
   const excludes = g.fit.high < 1 ? ', whose interval excludes 1,' : '';
-  return (
-    `The naive incremental commit's small exponent against the file count${excludes} is an artifact of fitting a power law to a cost with a floor. ` +
-    'The floor dominates at small counts; the cost per file does not shrink, and the straight line misses the commits less on the log scale.'
-  );
+  return `The naive incremental commit's small exponent against the file count${excludes} is an artifact of fitting a power law to a cost with a floor, which dominates the small counts.`;
 }
 
 /** The engine CPU drop at a cell, as the source states it (−75%): 1 − native/naive, with the interval of the ratio carried over. */

@@ -85,7 +85,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Two models per engine and commit, each by least squares over every commit: the straight line t = floor + cost × n, and the power law t = s × n^b (a line on log-log axes). Intervals resample the commits within each size. The better model is the one with the smaller root mean square log residual (in brackets: line vs power law; within 5% they fit alike). The last column fits t = floor + c × n^k by relative least squares with an interval on k, and counts the sizes whose every commit lies above the floor interval: with fewer than three, no shape is named. Each plot shows every commit, the power law dashed and floor + cost solid, per engine.',
+      'Three least-squares fits per engine and commit, over every commit: the line t = floor + cost × n (solid in the plots), the power law t = s × n^b (dashed), and t = floor + c × n^k with an interval on k, which names a shape only when three or more sizes have every commit above the floor interval. The better fit has the smaller root mean square log residual (line vs power law in brackets; within 5%: alike). Intervals resample the commits within each size.',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
     fits.length

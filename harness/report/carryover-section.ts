@@ -105,12 +105,15 @@ export function carryoverSection(
     );
   }
   const unresolved = cells.filter((c) => c.carryover === 'unresolved');
-  if (unresolved.length)
+  if (unresolved.length) {
+    const whose = `whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1`;
     main.push(
       paragraph(
-        `Unresolved Ready cells, whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`,
+        `${unresolved.length} of ${cells.length} Ready cells are unresolved, ${whose} (named in "Carryover detail" and statistics.csv's carryover column).`,
       ),
     );
+    appendix.push(paragraph(`Unresolved Ready cells, ${whose}: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`));
+  }
   const cpu = carryoverCpu(cells, extra.launches ?? []);
   const [answer, detail] = extra.measuredCause ? firstSentence(extra.measuredCause) : ['', ''];
   const cause = [answer ? `What carries over, measured apart: ${answer}.` : null, cpuSentence(cpu, ms)].filter((x): x is string => x !== null);

@@ -155,7 +155,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     title,
     opening: [
       paragraph(scopeLine(c)),
-      summaryTable(c),
+      ...summaryTable(c),
       ...summaryFollowUp(c).map((s) => paragraph(s)),
       ...identicalContentBlocks(cfg.cohorts as Record<string, { image?: string | null }> | undefined, inp.pins?.images),
       ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
@@ -233,8 +233,8 @@ function measured(inp: ReportInputs): string | null {
   return `measured ${t[0]!.slice(0, 10)}${t[t.length - 1]!.slice(0, 10) !== t[0]!.slice(0, 10) ? ` to ${t[t.length - 1]!.slice(0, 10)}` : ''}`;
 }
 
-/** Cohort × state: the fastest path, the key differences with intervals and P50 ratios, and the source's verdicts. */
-function summaryTable(c: Ctx): Block {
+/** Cohort × state: the fastest path, the key differences with intervals and P50 ratios, and the source's verdicts; then what its words mean (after the table, so the headline figure is on the first screen). */
+function summaryTable(c: Ctx): Block[] {
   const key = keyPairs(c.a, c.verdicts);
   const held = heldFixed(c, key);
   // the runtime-held-fixed comparison first: it answers how much the on-demand reads save
@@ -260,7 +260,7 @@ function summaryTable(c: Ctx): Block {
         ...(hasSource ? [sourceCell(c.verdicts, cohort, state)] : []),
       ]),
   );
-  return table(
+  const summary = table(
     [
       'cohort',
       'state',
@@ -270,15 +270,17 @@ function summaryTable(c: Ctx): Block {
       ...(hasSource ? ['against the source'] : []),
     ],
     rows,
-    // each verdict word is defined only when a cell of the table uses it
-    `**Answer.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
-      (rows.some((r) => r.some((x) => x.includes('not detected'))) ? '; "not detected" means its interval, or the between-session one, contains 0' : '') +
-      (rows.some((r) => r.some((x) => x.includes('equivalent within')))
-        ? `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
-        : '') +
-      '.' +
-      (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : ''),
   );
+  // each verdict word is defined only when a cell of the table uses it
+  const legend =
+    `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
+    (rows.some((r) => r.some((x) => x.includes('not detected'))) ? '; "not detected" means its interval, or the between-session one, contains 0' : '') +
+    (rows.some((r) => r.some((x) => x.includes('equivalent within')))
+      ? `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
+      : '') +
+    '.' +
+    (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : '');
+  return [summary, paragraph(legend)];
 }
 
 /** The headline pair's twin with the runtime held fixed (the question as asked: what reading on demand saves), when the headline pair mixes two stacks. */

@@ -46,8 +46,7 @@ export const hostKindDrift: HostKindDrift = {
   degreesOfFreedom: 1,
   ratioRunLogVariance: 0.0004471,
   hostKind: '2 vCPU VM of the published kind',
-  source:
-    'measured on two same-key archived runs on one host, reports/lazy-startup/runs/2026-12-01-7804b9079418 and 2026-12-01-7b4874506693 (harness/stats/host-kind-drift.ts)',
+  source: 'two same-key archived runs on one host (harness/stats/host-kind-drift.ts names them)',
   runs: ['2026-12-01-7804b9079418', '2026-12-01-7b4874506693'],
 };
 
