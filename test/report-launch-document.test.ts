@@ -27,7 +27,7 @@ test.after.always(async () => {
 
 const tables = (blocks: readonly Block[]): Table[] => blocks.flatMap((b) => (b.kind === 'table' ? [b] : b.kind === 'section' ? tables(b.blocks) : []));
 
-test('the opening is the scope line, then the summary table, then at most five sentences of interpretation', (t) => {
+test('the opening is the scope line, then the summary table and its legend, then at most five sentences of interpretation', (t) => {
   t.is(doc.opening[0]!.kind, 'paragraph');
   t.regex((doc.opening[0] as { text: string }).text, /^\*\*Scope:\*\* .+\*\*Design:\*\* \d+ session/);
   const summary = doc.opening[1] as Table;
@@ -35,7 +35,8 @@ test('the opening is the scope line, then the summary table, then at most five s
   t.is(tables([...doc.opening, ...doc.sections])[0], summary, 'the summary is the first table');
   t.deepEqual(summary.header.slice(0, 3), ['cohort', 'state', 'lowest Ready P50']);
   t.true(summary.header.includes('docker − lazy, ms [95% CI] rerun [interval], P50 ratio'));
-  const after = doc.opening.slice(2);
+  t.regex((doc.opening[2] as { text: string }).text, /^\*\*Reading the table\.\*\* Ready is the time/);
+  const after = doc.opening.slice(3);
   t.true(after.every((b) => b.kind === 'paragraph'));
   t.true(after.length <= 5);
 });

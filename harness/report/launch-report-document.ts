@@ -171,8 +171,8 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
         c.verdicts.length
           ? [
               table(
-                ['finding', 'source', 'this run', 'verdict'],
-                c.verdicts.map((v) => [v.finding.id, v.source, v.ours, v.verdict === 'differs' ? '**differs**' : v.verdict]),
+                ['finding', 'source says', 'source', 'this run', 'verdict'],
+                c.verdicts.map((v) => [v.finding.id, statementOf(c, v), v.source, v.ours, v.verdict === 'differs' ? '**differs**' : v.verdict]),
               ),
             ]
           : [],
@@ -322,9 +322,9 @@ function sourceSection(c: Ctx): Section[] {
         'A finding agrees only when both parts hold.',
     ),
     table(
-      ['finding', 'source says', 'source', 'direction', 'magnitude', 'verdict'],
-      c.verdicts.map((v) => [v.finding.id, statementOf(c, v), v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
-      'This run\'s figure for each finding is in the summary, the P50 tables below, or the appendix "Against the source, in full".',
+      ['finding', 'source', 'direction', 'magnitude', 'verdict'],
+      c.verdicts.map((v) => [v.finding.id, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
+      'The source\'s words and this run\'s figure for each finding are in the appendix "Against the source, in full".',
     ),
     takeFigure(c, 'differences.svg'),
   ]);
