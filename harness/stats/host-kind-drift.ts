@@ -46,7 +46,7 @@ export const hostKindDrift: HostKindDrift = {
   degreesOfFreedom: 1,
   ratioRunLogVariance: 0.0004471,
   hostKind: '2 vCPU VM of the published kind',
-  source: 'two same-key archived runs on one host (harness/stats/host-kind-drift.ts names them)',
+  source: 'two same-key runs on one host (harness/stats/host-kind-drift.ts)',
   runs: ['2026-12-01-7804b9079418', '2026-12-01-7b4874506693'],
 };
 
