@@ -216,7 +216,7 @@ function scopeLine(c: Ctx): string {
     ? inp.options.scope.trim().replace(/\.$/, '')
     : `one host${h?.vcpus ? ` with ${h.vcpus} vCPUs` : ''}${Object.keys(inp.config.services ?? {}).length ? ', every service on local loopback' : ''}; the conclusions hold for this setup only`;
   const design =
-    `${k} session${k === 1 ? '' : 's'} × ${rounds} formal round${rounds === 1 ? '' : 's'}, ${grouped(launches)} formal launches` +
+    `${k} session${k === 1 ? '' : 's'} × ${rounds} formal round${rounds === 1 ? '' : 's'}, ${grouped(launches)} launches` +
     `${failures ? `, ${failures} failed` : ', none failed'}`;
   const when = measured(inp);
   const rerun = rerunScopeSentence(a);
