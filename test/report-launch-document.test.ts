@@ -52,7 +52,7 @@ test('the headline difference with its interval is within the first 200 words', 
 test('one run: the scope line says the intervals cover this run only and names the host-kind figure its rerun intervals assume', (t) => {
   const scope = (doc.opening[0] as { text: string }).text;
   t.regex(scope, /\*\*Rerun:\*\* 95% intervals cover this run's sessions and rounds only/);
-  t.regex(scope, /With one run, that drift is assumed to be the host kind's: .*harness\/stats\/host-kind-drift\.ts/);
+  t.regex(scope, /With one run, it is assumed to be the host kind's: .*harness\/stats\/host-kind-drift\.ts/);
   const summary = doc.opening[1] as Table;
   const col = summary.header.indexOf('docker − lazy, ms [95% CI] rerun [interval], P50 ratio');
   t.regex(summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!, /\] rerun \[-?\d+\.\d, -?\d+\.\d\]/);
