@@ -195,17 +195,18 @@ export function shapeSentence(g: Growth): string | null {
 export function quadraticClaimSentence(a: CommitAnalysis): string | null {
   const f = growthOf(a, 'file_count', 'naive', 'incremental')?.floorPower;
   if (!f) return null;
-  const k = `k = ${fixed(f.exponent, 2)} [${fixed(f.exponentLow, 2)}, ${fixed(f.exponentHigh, 2)}]`;
+  // the summary's shape sentence gives k and its interval; said once, so referred to here
+  const k = 'the interval on k of the floor + c·n^k fit against the file count (summary)';
   switch (growthShape(f)) {
     case 'not-identified':
       return `Not tested: quadratic growth in entries needs sizes above the commit's floor to show, and only ${f.sizesAboveFloor} of ${f.sizes} file counts ${f.sizesAboveFloor === 1 ? 'rises' : 'rise'} above it.`;
     case 'quadratic':
     case 'superquadratic':
-      return `Supported: the floor + c·n^k fit against the file count gives ${k}.`;
+      return `Supported: ${k} holds 2 or more.`;
     case 'unresolved':
-      return `Not decided: the floor + c·n^k fit against the file count gives ${k}, which holds both 1 and 2.`;
+      return `Not decided: ${k} holds both 1 and 2.`;
     default:
-      return `Not supported: the floor + c·n^k fit against the file count gives ${k}, which excludes 2.`;
+      return `Not supported: ${k} excludes 2.`;
   }
 }
 
@@ -281,11 +282,11 @@ export function naiveFloorSentence(a: CommitAnalysis): string | null {
   const offCpu = naive.p50WallMs - naive.p50EngineCpuMs;
   const share = extraWall > 0 ? `${fixed((100 * Math.max(0, extraCpu)) / extraWall, 0)}%` : null;
   return (
-    `What the naive floor is: at ${cellText(d)}, the naive incremental commit takes ${ms(naive.p50WallMs)} (P50) and its engine uses ${ms(naive.p50EngineCpuMs)} of CPU${split(naive)}, ` +
-    `against native's ${ms(native.p50WallMs)} with ${ms(native.p50EngineCpuMs)}${split(native)}. ` +
+    `What the naive floor is: at ${cellText(d)}, the naive incremental commit takes ${ms(naive.p50WallMs)} (P50), its engine ${ms(naive.p50EngineCpuMs)} of CPU${split(naive)}, ` +
+    `against native's ${ms(native.p50WallMs)} and ${ms(native.p50EngineCpuMs)}${split(native)}. ` +
     (share !== null
-      ? `The engine's extra CPU (the naive diff walks the lower and merged trees) is ${share} of the extra wall time` +
-        (offCpu > 0 ? `; for the other ${ms(offCpu)} of the naive commit the engine is off the CPU (waiting on I/O or on the commit's other steps).` : '.')
+      ? `The extra engine CPU, the naive diff walking the lower and merged trees, is ${share} of the extra wall time` +
+        (offCpu > 0 ? `; for the other ${ms(offCpu)} the engine is off the CPU (waiting on I/O or the commit's other steps).` : '.')
       : 'The naive commit takes no longer than the native one here.')
   );
 }
