@@ -124,12 +124,12 @@ function sourceSection(a: CommitAnalysis): Section[] {
   const initial = big ? ratioAt(a, big, 'initial') : undefined;
   return section("The source's claims against this run", [
     paragraph(
-      "The source (Sealos DevBox) says containerd's double-walk diff compares every entry of one tree with the other: O(n²) in the number of entries. Reading the overlay upperdir instead is O(m) in the change. Its figures are for a 10 GB base; the summary puts them beside this run's.",
+      "The source (Sealos DevBox) says containerd's double-walk diff compares every entry of one tree with the other: O(n²) in the number of entries. Reading the overlay upperdir instead is O(m) in the change.",
     ),
     list(
       [
         initial && !initial.comparison.findings.detected
-          ? 'Contradicted: the source has commits falling "from 15 minutes to 1 second" and its P99 from over 900 s to about 180 s; here the initial commit at the largest base gains nothing from the native diff.'
+          ? 'Contradicted: the source has commits falling "from 15 minutes to 1 second" and its P99 from over 900 s to about 180 s; not so for the initial commit here (summary).'
           : null,
         small && small.medianA !== null && small.medianA < 5000
           ? `Contradicted in size: a 100-file, 100 MB base commits incrementally in ${ms(small.medianA)} with the naive diff, not in tens of seconds.`
@@ -305,7 +305,7 @@ export function commitReportDocument(inp: CommitReportInputs, plots: readonly Pl
   const interp = sentences(interpretation(a));
   if (interp) opening.push(interp);
   const downloads = paragraph(
-    `Downloads (beside this report): \`${commitsCsvFile}\` (one row per formal commit: cell, engine, state, session, round, wall and engine CPU ms, bytes read, layer bytes); \`ratios.csv\`, \`cells.csv\`, \`growth.csv\`, \`compression.csv\`; \`samples.csv\` in the format every experiment shares.`,
+    `Downloads (beside this report): \`${commitsCsvFile}\` (one row per formal commit: wall and engine CPU ms, bytes read, layer bytes); \`ratios.csv\`, \`cells.csv\`, \`growth.csv\`, \`compression.csv\`; \`samples.csv\` in the format every experiment shares.`,
   );
   return {
     title: `${inp.experiment.name}: docker commit, naive double walk vs native upperdir diff`,

@@ -41,5 +41,5 @@ export function steadyBackgroundSentence(a: Pick<AnalysisResult, 'noise'>): stri
   const steady = a.noise?.steady ?? [];
   if (!steady.length) return null;
   const list = steady.map((s) => `${s.name} ${s.lowShare === s.highShare ? pct(s.lowShare) : `${pct(s.lowShare)}–${pct(s.highShare)}`}`).join(', ');
-  return `**Background:** ${list} of the CPU capacity in every session: steady load, not counted as noise.`;
+  return `**Background:** ${list} of the CPU capacity in every session: steady, not counted as noise.`;
 }
