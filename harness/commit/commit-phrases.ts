@@ -51,7 +51,7 @@ export function seedDigitsSentence(a: CommitAnalysis): string | null {
   const worst = Math.max(...fewer.map((r) => r.seedSpread ?? 0));
   const said = fewer.filter((r) => spreadBeyondDigits(r.seedSpread, r.intervalDigits)).length;
   return (
-    `${fewer.length} of ${a.ratios.length} wall-time intervals rest on few commits per engine, and their endpoints move by up to ${fixed(worst, 2)} with the bootstrap seed (two more seeds drawn): they are printed to the decimals the seeds agree on` +
+    `${fewer.length} of ${a.ratios.length} wall-time intervals rest on few commits per engine, and their endpoints move by up to ${fixed(worst, 2)} with the bootstrap seed (two more seeds drawn): printed to the decimals the seeds agree on` +
     (said ? `, with "seed ±" on the ${said} that move even at one decimal.` : '.')
   );
 }

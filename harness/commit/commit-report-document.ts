@@ -182,7 +182,7 @@ function methodSection(inp: CommitReportInputs): Section[] {
         "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
         '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
         `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
-        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). With 3 or more sessions, also a Student t interval over per-session log ratios; "detected" needs both to exclude 1.`,
+        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). ${(s.sessions ?? 1) >= 3 ? 'Also a Student t interval over the per-session log ratios; "detected" needs both to exclude 1.' : 'With 3 or more sessions, also a Student t interval over per-session log ratios; "detected" needs both to exclude 1.'}`,
         seedDigitsSentence(inp.analysis),
         ...(inp.notes ?? []).map((n) => n.trim()),
       ].filter((s): s is string => s !== null),
@@ -194,7 +194,7 @@ function limitsSection(inp: CommitReportInputs): Section[] {
   const maxMb = Math.max(...inp.analysis.cells.map((c) => c.dims['total_mb'] ?? 0));
   return section('What is not established', [
     list([
-      "containerd was not measured: Docker 20.10's overlay2 driver stands in for its diff service (same idea, different code).",
+      "containerd was not measured: Docker 20.10's overlay2 driver stands in for its diff service.",
       `Bases stop at ${maxMb} MB on this host; the source used 10 GB, so its absolute times are not expected here.`,
       'The time is all of `docker commit`, not the diff alone; no profiler was attached.',
       'The page cache was not dropped between commits.',
