@@ -48,7 +48,7 @@ export function growthPlot(a: CommitAnalysis, rows: readonly CommitRowData[], st
   const color = { field: 'method', type: 'nominal', title: 'engine', scale: { domain: ['naive', 'native'], range: ['#d95f02', '#1b9e77'] } };
   return {
     file: growthPlotFile(state, dimension),
-    caption: `${state} commit against ${label} (${fixedText(fixedDims)}), log-log`,
+    caption: `${state} commit against ${label} (${fixedText(fixedDims)})`,
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       title: `${state} commit against ${label}, log-log`,

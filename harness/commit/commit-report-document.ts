@@ -85,7 +85,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Least-squares fits per engine and commit, over every commit: the line t = floor + cost × n (solid in the plots), and t = floor + c × n^k with an interval on k, which names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size. The power law t = s × n^b (dashed) is in the appendix "Growth: the power law beside the line".',
+      'Least-squares fits per engine and commit, over every commit: the line t = floor + cost × n (solid in the log-log plots), and t = floor + c × n^k with an interval on k, which names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size. The power law t = s × n^b (dashed) is in the appendix "Growth: the power law beside the line".',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
     fits.length
