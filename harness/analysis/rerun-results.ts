@@ -69,7 +69,7 @@ export function withRerun(
     driftDegreesOfFreedom: pooled?.driftDegreesOfFreedom ?? 0,
     figureSource:
       measured !== null
-        ? `${runs!.length} runs with this sample-stage key (this run and ${replicates!.runs.map((r) => r.id).join(', ')} from ${replicates!.folder}) on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'}, pooled with the host kind's figure (harness/stats/host-kind-drift.ts) at ${hostKindDrift.degreesOfFreedom} degree of freedom against their ${pooled!.driftDegreesOfFreedom}`
+        ? `${runs!.length} same-key runs on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'} (this and ${replicates!.runs.map((r) => r.id).join(', ')}), pooled with the host kind's figure (harness/stats/host-kind-drift.ts; ${hostKindDrift.degreesOfFreedom} degree of freedom to their ${pooled!.driftDegreesOfFreedom})`
         : `${hostKindDrift.source}, on a ${hostKindDrift.hostKind}`,
     intervalLevels: ['sessions', 'rounds'],
     rerunLevels: ['runs', 'sessions', 'rounds'],
