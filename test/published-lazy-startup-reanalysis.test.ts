@@ -28,11 +28,19 @@ const rerun = (async () => {
   const dir = await mkdtemp(join(tmpdir(), 'benchgraph-reanalysis-'));
   try {
     const cfg = loadPipeline('pipeline.yaml', { knownKinds: knownStageKinds() });
-    const [imp, ana, rep] = ['import', 'analyze', 'report'].map((k) => join(dir, k));
-    for (const d of [imp, ana, rep]) await mkdir(d!);
-    await importSamples.run({ ...stageContext(dir, 'import', imp!, {}, cfg, { file: 'reports/lazy-startup/samples.csv' }), pipelineDir: process.cwd() });
-    const samples = stageInput('import', imp!, 'a');
-    await analyze.run(stageContext(dir, 'analyze', ana!, { import: samples }, cfg));
+    // the imported samples stand where the store keeps the sample stage's outputs (<kind>/<key>/outputs),
+    // with its published key and digest, so analyze pools the archived replicates as the run did and
+    // leaves out the archived copy of this run
+    const published = (JSON.parse(await readFile('pipeline.lock', 'utf8')) as { stages: Record<string, { key: string; outputDigest: string }> }).stages[
+      'sample'
+    ]!;
+    const imp = join(dir, 'stages', 'sample', published.key, 'outputs');
+    const [ana, rep] = ['analyze', 'report'].map((k) => join(dir, k));
+    for (const d of [imp, ana, rep]) await mkdir(d!, { recursive: true });
+    await importSamples.run({ ...stageContext(dir, 'import', imp, {}, cfg, { file: 'reports/lazy-startup/samples.csv' }), pipelineDir: process.cwd() });
+    const samples = { ...stageInput('import', imp, 'a'), outputDigest: published.outputDigest };
+    const analyzeWith = (cfg.stages.find((s) => s.id === 'analyze')?.with ?? {}) as Record<string, unknown>;
+    await analyze.run({ ...stageContext(dir, 'analyze', ana!, { import: samples }, cfg, analyzeWith), pipelineDir: process.cwd() });
     await report.run(stageContext(dir, 'report', rep!, { import: samples, analyze: stageInput('analyze', ana!, 'b') }, cfg));
     const read = (f: string): Promise<string> => readFile(join(rep!, f), 'utf8');
     return {

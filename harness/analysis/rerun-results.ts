@@ -69,7 +69,7 @@ export function withRerun(
     driftDegreesOfFreedom: pooled?.driftDegreesOfFreedom ?? 0,
     figureSource:
       measured !== null
-        ? `${runs!.length} same-key runs on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'} (this and ${replicates!.runs.map((r) => r.id).join(', ')}), pooled with the host kind's figure (harness/stats/host-kind-drift.ts; ${hostKindDrift.degreesOfFreedom} degree of freedom to their ${pooled!.driftDegreesOfFreedom})`
+        ? `${runs!.length} same-key runs on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'} (this and ${replicates!.runs.map((r) => r.id).join(', ')}), pooled with the host kind's figure (harness/stats/host-kind-drift.ts, docs/STATISTICS.md)`
         : `${hostKindDrift.source}, on a ${hostKindDrift.hostKind}`,
     intervalLevels: ['sessions', 'rounds'],
     rerunLevels: ['runs', 'sessions', 'rounds'],
