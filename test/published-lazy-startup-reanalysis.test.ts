@@ -6,7 +6,7 @@
 // shape schemas/analysis-findings.schema.json gives, and the published
 // report's stack sentence is the wording of the analysis's stack finding.
 import test from 'ava';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
@@ -38,9 +38,25 @@ const rerun = (async () => {
     const [ana, rep] = ['analyze', 'report'].map((k) => join(dir, k));
     for (const d of [imp, ana, rep]) await mkdir(d!, { recursive: true });
     await importSamples.run({ ...stageContext(dir, 'import', imp, {}, cfg, { file: 'reports/lazy-startup/samples.csv' }), pipelineDir: process.cwd() });
+    // the run's session records (their host fingerprints say which host it ran on), from its archived copy;
+    // the archive keeps a summary of each session's noise, not the record the noise flag reads
+    const runs = join('reports', 'lazy-startup', 'runs');
+    const sessions = join(dir, 'sessions');
+    await mkdir(sessions);
+    for (const name of await readdir(runs)) {
+      const record = JSON.parse(await readFile(join(runs, name, 'run.json'), 'utf8')) as {
+        stages: Record<string, { outputDigest: string }>;
+        sessions: unknown[];
+      };
+      if (Object.values(record.stages ?? {}).some((x) => x.outputDigest === published.outputDigest))
+        await writeFile(join(sessions, 'sessions.json'), JSON.stringify(record.sessions.map((x) => ({ ...(x as object), noise: undefined }))));
+    }
     const samples = { ...stageInput('import', imp, 'a'), outputDigest: published.outputDigest };
     const analyzeWith = (cfg.stages.find((s) => s.id === 'analyze')?.with ?? {}) as Record<string, unknown>;
-    await analyze.run({ ...stageContext(dir, 'analyze', ana!, { import: samples }, cfg, analyzeWith), pipelineDir: process.cwd() });
+    await analyze.run({
+      ...stageContext(dir, 'analyze', ana!, { import: samples, sessions: stageInput('sessions', sessions, 'c') }, cfg, analyzeWith),
+      pipelineDir: process.cwd(),
+    });
     await report.run(stageContext(dir, 'report', rep!, { import: samples, analyze: stageInput('analyze', ana!, 'b') }, cfg));
     const read = (f: string): Promise<string> => readFile(join(rep!, f), 'utf8');
     return {

@@ -124,9 +124,9 @@ function slowerPieces(canary: CanaryResult, session: number): SlowerPiece[] | nu
   return judged ? out : null;
 }
 
-/** analysis.json `noise`; null without session records. */
+/** analysis.json `noise`; null without session records that carry a noise account (an imported run's records may not). */
 export function sessionNoise(records: readonly SessionRecord[], canary: CanaryResult | null | undefined): SessionNoiseResult | null {
-  const latest = latestRecords(records);
+  const latest = latestRecords(records).filter((r) => r.noise !== undefined && r.noise !== null);
   if (latest.length === 0) return null;
   const steady = steadyBackground(latest);
   const names = new Set(steady.map((s) => s.name));
