@@ -67,8 +67,8 @@ const statisticsQuotes: Quote[] = [
   },
   {
     csv: 'reports/lazy-startup/differences.csv',
-    where: { kind: 'median_difference', cohort: 'numpy', state: 'cold', metric: 'ready', a: 'docker', b: 'gvisor-lazy' },
-    text: (r) => `Numpy cold docker − gvisor-lazy, ${minus(f0(r['value']!))} ms [${minus(f0(r['low']!))}, ${minus(f0(r['high']!))}]`,
+    where: { kind: 'median_difference', cohort: 'numpy', state: 'cold', metric: 'ready', a: 'docker', b: 'oci-full' },
+    text: (r) => `Numpy cold docker − oci-full, ${minus(f0(r['value']!))} ms [${minus(f0(r['low']!))}, ${minus(f0(r['high']!))}]`,
   },
   {
     csv: 'reports/lazy-startup/runs/2026-12-01-25bf80d30cc6/statistics.csv',

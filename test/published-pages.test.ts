@@ -65,13 +65,8 @@ test('there are published pages to check', (t) => {
   t.true(pages.length >= 3, pages.join(', '));
 });
 
-// Published before the page CSS wrapped long code and digests (issue #33 item 6): these fail until their
-// experiments are republished; test.failing turns them into a reminder that fails once a page is fixed.
-const KNOWN_WIDE = new Set(['sandbox-effects']);
-const KNOWN_BROKEN_MD_LINKS = new Set<string>([]);
-
 for (const name of pages) {
-  (KNOWN_WIDE.has(name) ? test.failing : test)(`reports/${name}/index.html does not scroll sideways at 1400 px nor at 390 px, every section open`, (t) => {
+  test(`reports/${name}/index.html does not scroll sideways at 1400 px nor at 390 px, every section open`, (t) => {
     const r = results.get(name)!;
     for (const w of r.widths) t.true(w.scrollWidth <= w.viewport, `${w.viewport} px window: page ${w.scrollWidth} px wide (widest: ${w.widest})`);
   });
@@ -87,25 +82,22 @@ for (const name of pages) {
 
   const md = join(root, 'reports', name, 'report.md');
   if (existsSync(md)) {
-    (KNOWN_BROKEN_MD_LINKS.has(name) ? test.failing : test)(
-      `reports/${name}/report.md: every in-page link lands on a heading as GitHub renders the markdown`,
-      (t) => {
-        const text = readFileSync(md, 'utf8');
-        const slugger = new GithubSlugger();
-        const ids = new Set<string>();
-        let fenced = false;
-        for (const line of text.split('\n')) {
-          if (line.startsWith('```')) fenced = !fenced;
-          const m = !fenced && /^#{1,6} (.+?)\s*#*$/.exec(line);
-          if (m) ids.add(slugger.slug(inlinePlain(m[1]!)));
-        }
-        const links = [...text.matchAll(/\]\(#([^)\s]+)\)/g)].map((m) => decodeURIComponent(m[1]!));
-        t.true(links.length > 0);
-        t.deepEqual(
-          links.filter((l) => !ids.has(l)),
-          [],
-        );
-      },
-    );
+    test(`reports/${name}/report.md: every in-page link lands on a heading as GitHub renders the markdown`, (t) => {
+      const text = readFileSync(md, 'utf8');
+      const slugger = new GithubSlugger();
+      const ids = new Set<string>();
+      let fenced = false;
+      for (const line of text.split('\n')) {
+        if (line.startsWith('```')) fenced = !fenced;
+        const m = !fenced && /^#{1,6} (.+?)\s*#*$/.exec(line);
+        if (m) ids.add(slugger.slug(inlinePlain(m[1]!)));
+      }
+      const links = [...text.matchAll(/\]\(#([^)\s]+)\)/g)].map((m) => decodeURIComponent(m[1]!));
+      t.true(links.length > 0);
+      t.deepEqual(
+        links.filter((l) => !ids.has(l)),
+        [],
+      );
+    });
   }
 }
