@@ -70,7 +70,7 @@ export function withRerun(
     figureSource:
       measured !== null
         ? `${runs!.length} same-key runs on ${pooled!.hosts} host${pooled!.hosts === 1 ? '' : 's'} (this and ${replicates!.runs.map((r) => r.id).join(', ')}), pooled with the host kind's figure (harness/stats/host-kind-drift.ts, docs/STATISTICS.md)`
-        : `${hostKindDrift.source}, on a ${hostKindDrift.hostKind}`,
+        : hostKindDrift.source,
     intervalLevels: ['sessions', 'rounds'],
     rerunLevels: ['runs', 'sessions', 'rounds'],
     runs: pooled ? pooled.runs : [{ id: thisRunId, host: replicates?.host ?? 'unknown' }],

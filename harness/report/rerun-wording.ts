@@ -25,7 +25,7 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   const covers = `${conf}% intervals cover this run's sessions and rounds only; the rerun interval, where a rerun should land, adds between-run drift`;
   const drift = `${factorAtOneSd(r.runLogVariance)} per cell, ${factorAtOneSd(r.ratioRunLogVariance ?? 0)} between two paths, at one sd`;
   if (r.source === 'host kind') {
-    return `**Rerun:** ${covers}. With one run, it is assumed to be the host kind's: ${drift}, from ${r.figureSource.replace(/, on an? .*$/, '')}.`;
+    return `**Rerun:** ${covers}. With one run, it is assumed to be the host kind's: ${drift}, from ${r.figureSource}.`;
   }
   const hosts = r.hosts >= 2 ? `; between hosts ${factorAtOneSd(r.hostLogVariance ?? 0)} per cell, and "hosts" is the range of the hosts' estimates` : '';
   const effects = hostEffectText(r.hostEffects ?? []);
