@@ -12,6 +12,7 @@ import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
 import type { ReplicateInput } from '../harness/analysis/rerun-results.js';
+import type { AdaptiveLooks } from '../harness/analysis/sequential-verdicts.js';
 
 /** with: { replicates: FOLDER }, relative to the pipeline file. */
 const replicatesParam = (params: Record<string, unknown>): string | null =>
@@ -80,7 +81,12 @@ const analyze: StageDefinition = {
       undefined,
       replicates,
     );
-    const result = withFindings(analysed, findingsConfig(ctx.config));
+    // design.adaptive: the run looked after every session, so its verdicts are the sequential rule's (sequential-verdicts.ts).
+    const adaptiveFile = findInputFile(ctx.inputs, 'adaptive.json');
+    const looks = adaptiveFile ? (JSON.parse(await readFile(adaptiveFile.file, 'utf8')) as AdaptiveLooks) : null;
+    const { withSequentialVerdicts } = await import('../harness/analysis/sequential-verdicts.js');
+    const judged = looks ? withSequentialVerdicts(analysed, data.values, looks, rules.practical) : analysed;
+    const result = withFindings(judged, findingsConfig(ctx.config));
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

@@ -153,6 +153,11 @@ const cases: Case[] = [
     text: minimal + 'analysis:\n  comparisons: [{ a: p, b: q }]\n',
     expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,
   },
+  {
+    name: 'an adaptive comparison naming a misspelt path',
+    text: minimal + 'design:\n  adaptive:\n    comparisons: [{ a: p, b: q }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: design\.adaptive\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,
+  },
   { name: 'a --set on the graph', text: minimal, args: ['--set', 'stages.0.id=x'], expect: /^--set: stages cannot be changed with --set/ },
   { name: 'an unknown flag', text: minimal, args: ['--frobnicate'], expect: /^--frobnicate: unknown flag/ },
   { name: 'a missing file', text: '', args: ['-f', 'nowhere.yaml'], expect: /^nowhere\.yaml: no such pipeline file/ },

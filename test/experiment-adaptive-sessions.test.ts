@@ -101,3 +101,40 @@ test('an adaptive run killed with SIGKILL in an added session resumes there: its
   }
   t.is(adaptiveJson(ctx).sessionsRun, 5);
 });
+
+interface AdaptiveBudgetJson extends AdaptiveJson {
+  stopped: string;
+  launches: number;
+}
+
+test('design.adaptive.comparisons decides only the pairs it names, and added sessions visit only their arms (toy adapter)', async (t) => {
+  const ctx = context({ min_sessions: 3, max_sessions: 4, comparisons: [{ a: 'a', b: 'b' }] });
+  await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
+  const j = adaptiveJson(ctx);
+  t.deepEqual([...new Set(j.comparisons.map((c) => `${c.a}-${c.b}`))], ['a-b']);
+  const added = (await sessionsByUnit(ctx)).get(4);
+  if (added) t.deepEqual([...added].sort(), ['noisy:a', 'noisy:b'], 'session 4 visits the undecided pair only');
+  else
+    t.true(
+      j.comparisons.every((c) => c.decided),
+      'no session added only when every named pair was decided',
+    );
+});
+
+test('an absolute margin (min_ms) wider than the noise makes the noisy unit decided at min_sessions (toy adapter)', async (t) => {
+  const ctx = context({ min_sessions: 3, max_sessions: 5, min_ms: 1000 });
+  await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
+  t.deepEqual([...(await sessionsByUnit(ctx)).keys()].sort(), [1, 2, 3]);
+  t.true(adaptiveJson(ctx).comparisons.every((c) => c.decided));
+});
+
+test('max_launches stops before the session that would pass it, and the record says so (toy adapter)', async (t) => {
+  // 3 sessions x 2 units x 4 rounds x 3 arms = 72 formal launches; one added session over the noisy unit is 12 more
+  const ctx = context({ min_sessions: 3, max_sessions: 8, max_launches: 90 });
+  await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
+  const j = adaptiveJson(ctx) as AdaptiveBudgetJson;
+  t.is(j.sessionsRun, 4);
+  t.is(j.launches, 84);
+  t.is(j.stopped, 'max_launches');
+  t.true(j.comparisons.some((c) => c.verdict === 'undecided'));
+});

@@ -23,3 +23,18 @@ export function sequentialDecision(perSessionLogRatio: readonly number[], plan: 
   const stop = sessions >= plan.maxSessions || (interval !== null && v.verdict !== 'undecided');
   return { ...v, sessions, interval, stop };
 }
+
+/**
+ * The decision taken at the first look (from the plan's first, in session
+ * order) at which the rule stops, and kept: later sessions, run for other
+ * comparisons, do not reopen it. With fewer sessions than the first look, or
+ * no look stopping yet, the decision of the last look so far (not stopped).
+ */
+export function firstStoppingDecision(perSessionLogRatio: readonly number[], plan: SequentialPlan, halfWidth: number): SequentialDecision {
+  let decision = sequentialDecision(perSessionLogRatio.slice(0, Math.min(perSessionLogRatio.length, plan.minSessions)), plan, halfWidth);
+  for (let k = plan.minSessions; k <= Math.min(perSessionLogRatio.length, plan.maxSessions); k++) {
+    decision = sequentialDecision(perSessionLogRatio.slice(0, k), plan, halfWidth);
+    if (decision.stop) break;
+  }
+  return decision;
+}

@@ -137,7 +137,7 @@ export const templateRules: Rule = (value) => {
 };
 
 /**
- * analysis.comparisons name two declared paths: a name that is no path fails
+ * analysis.comparisons and design.adaptive.comparisons name two declared paths: a name that is no path fails
  * when the config loads, not in analyze ("has no formal samples"), and a
  * cohort or state named there is told apart from a typo.
  */
@@ -146,20 +146,25 @@ export const comparisonRules: Rule = (value) => {
   if (paths.length === 0) return [];
   const cohorts = Object.keys((value['cohorts'] ?? {}) as Record<string, unknown>);
   const states = ((value['design'] as { states?: string[] } | undefined)?.states ?? []) as string[];
-  const comparisons = ((value['analysis'] as { comparisons?: { a?: string; b?: string }[] } | undefined)?.comparisons ?? []) as { a?: string; b?: string }[];
+  type Named = { a?: string; b?: string }[];
+  const lists: [(string | number)[], Named][] = [
+    [['analysis', 'comparisons'], ((value['analysis'] as { comparisons?: Named } | undefined)?.comparisons ?? []) as Named],
+    [['design', 'adaptive', 'comparisons'], ((value['design'] as { adaptive?: { comparisons?: Named } } | undefined)?.adaptive?.comparisons ?? []) as Named],
+  ];
   const out: Finding[] = [];
-  comparisons.forEach((c, i) => {
-    for (const side of ['a', 'b'] as const) {
-      const name = c[side];
-      if (typeof name !== 'string' || paths.includes(name)) continue;
-      const what = cohorts.includes(name) ? 'a cohort' : states.includes(name) ? 'a state' : null;
-      const near = closest(name, paths);
-      out.push({
-        path: ['analysis', 'comparisons', i, side],
-        message: what ? `'${name}' is ${what}, not a path: a comparison is between two paths, with cohort and state held fixed` : `unknown path '${name}'`,
-        hint: near && !what ? `did you mean '${near}'? (paths: ${paths.join(', ')})` : `the paths are: ${paths.join(', ')}`,
-      });
-    }
-  });
+  for (const [at, comparisons] of lists)
+    comparisons.forEach((c, i) => {
+      for (const side of ['a', 'b'] as const) {
+        const name = c[side];
+        if (typeof name !== 'string' || paths.includes(name)) continue;
+        const what = cohorts.includes(name) ? 'a cohort' : states.includes(name) ? 'a state' : null;
+        const near = closest(name, paths);
+        out.push({
+          path: [...at, i, side],
+          message: what ? `'${name}' is ${what}, not a path: a comparison is between two paths, with cohort and state held fixed` : `unknown path '${name}'`,
+          hint: near && !what ? `did you mean '${near}'? (paths: ${paths.join(', ')})` : `the paths are: ${paths.join(', ')}`,
+        });
+      }
+    });
   return out;
 };

@@ -1,8 +1,12 @@
 // Pure: design.adaptive on the experiment model. Sessions are added one at a
 // time, from min_sessions to max_sessions, until every comparison (every pair
-// of arms, per unit and condition) is decided under the sequential rule
-// (analysis/sequential-decision.ts: lower, higher or equivalent within
-// +-margin) or the budget is spent. A later session visits only the units of
+// of arms named in `comparisons`, or every pair, per unit and condition) is
+// decided under the sequential rule (analysis/sequential-decision.ts: lower,
+// higher or equivalent within +-margin, the band the wider of `margin` and
+// `min_ms` over b's median so far) or the budget is spent: max_sessions, and
+// optionally max_launches (formal launches) and max_minutes (sampling time, a
+// next session priced at the pace so far), each checked before a session is
+// added, so none is passed. A later session visits only the units of
 // the comparisons still undecided, and in them only the arms those involve,
 // as design.confirm does for the default experiment.
 //
@@ -14,7 +18,8 @@
 // journal's rows, so a run interrupted in an added session resumes at the same
 // session with the same visits.
 import { UserError } from '../errors.js';
-import { sequentialDecision, type SequentialDecision } from '../analysis/sequential-decision.js';
+import { firstStoppingDecision, type SequentialDecision } from '../analysis/sequential-decision.js';
+import { referenceMedian, sessionLogRatios, type LogRatioRow } from '../analysis/session-log-ratios.js';
 import type { ConfirmVisit } from '../analysis/undecided-differences.js';
 import { defaultSequentialPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
 
@@ -25,23 +30,39 @@ export interface AdaptiveDesign {
   metric: string;
   /** Relative half width of "equivalent" (0.05 = +-5%). */
   marginRelative: number;
+  /** Absolute half width in the metric's unit (ms), relative to b's median so far: the band is the wider of the two; 0 for none. */
+  minMs: number;
+  /** The pairs of arms decided (either order); null: every pair. */
+  comparisons: { a: string; b: string }[] | null;
+  /** Budget in formal launches: no session is added that would pass it; null: none. */
+  maxLaunches: number | null;
+  /** Budget in minutes of sampling: no session is added that would pass it by the pace so far; null: none. */
+  maxMinutes: number | null;
 }
 
 /** design.adaptive with its defaults; null when the key is absent or false (off). */
 export function adaptiveDesign(section: unknown): AdaptiveDesign | null {
   if (section === undefined || section === null || section === false) return null;
   const s = (typeof section === 'object' ? section : {}) as Record<string, unknown>;
-  const int = (k: string, d: number): number => (typeof s[k] === 'number' ? (s[k] as number) : d);
-  const minSessions = int('min_sessions', defaultSequentialPlan.minSessions);
-  const maxSessions = int('max_sessions', defaultSequentialPlan.maxSessions);
+  const num = (k: string, d: number): number => (typeof s[k] === 'number' ? (s[k] as number) : d);
+  const optional = (k: string): number | null => (typeof s[k] === 'number' ? (s[k] as number) : null);
+  const minSessions = num('min_sessions', defaultSequentialPlan.minSessions);
+  const maxSessions = num('max_sessions', defaultSequentialPlan.maxSessions);
   if (maxSessions < minSessions) {
     throw new UserError(`is below min_sessions (${minSessions})`, { key: 'design.adaptive.max_sessions' }, `give at least ${minSessions}`);
   }
+  const comparisons = Array.isArray(s['comparisons'])
+    ? (s['comparisons'] as { a: unknown; b: unknown }[]).map((c) => ({ a: String(c.a), b: String(c.b) }))
+    : null;
   return {
     minSessions,
     maxSessions,
     metric: typeof s['metric'] === 'string' ? (s['metric'] as string) : 'completion_ms',
-    marginRelative: typeof s['margin'] === 'number' ? (s['margin'] as number) : 0.05,
+    marginRelative: num('margin', 0.05),
+    minMs: num('min_ms', 0),
+    comparisons,
+    maxLaunches: optional('max_launches'),
+    maxMinutes: optional('max_minutes'),
   };
 }
 
@@ -50,16 +71,7 @@ export function planOf(d: AdaptiveDesign): SequentialPlan {
 }
 
 /** The part of a sample row this plan reads. */
-export interface AdaptiveRow {
-  session: number;
-  cohort: string;
-  path: string;
-  state: string;
-  round: number;
-  phase?: unknown;
-  ok?: unknown;
-  [column: string]: unknown;
-}
+export type AdaptiveRow = LogRatioRow;
 
 export interface AdaptiveComparison {
   cohort: string;
@@ -72,73 +84,97 @@ export interface AdaptiveComparison {
   sessions: number;
 }
 
+/** Why no further session is added: every comparison decided, or which budget is spent. */
+export type AdaptiveStop = 'decided' | 'max_sessions' | 'max_launches' | 'max_minutes';
+
 export interface AdaptiveStep {
   comparisons: AdaptiveComparison[];
   /** The next session to run (its number), or null: all decided, or the budget spent. */
   next: number | null;
   /** What the next session visits. */
   visits: ConfirmVisit[];
+  /** Why next is null (null while a session is to be added). */
+  stopped: AdaptiveStop | null;
+  /** Formal launches and sampling minutes of the sessions so far. */
+  spent: { launches: number; minutes: number };
 }
 
-/** Per session (ascending) the mean log ratio a / b of the metric; sessions without a pair of both are left out. */
-export function sessionLogRatios(
-  rows: readonly AdaptiveRow[],
-  c: { cohort: string; state: string; a: string; b: string },
-  metric: string,
-  upTo: number,
-): number[] {
-  const bySession = new Map<number, Map<number, { a?: number; b?: number }>>();
-  for (const r of rows) {
-    if (r.session > upTo || r.cohort !== c.cohort || r.state !== c.state || (r.path !== c.a && r.path !== c.b)) continue;
-    if ((r.phase !== undefined && r.phase !== 'formal') || r.ok === false) continue;
-    const v = r[metric];
-    if (typeof v !== 'number' || !(v > 0)) continue;
-    const rounds = bySession.get(r.session) ?? new Map<number, { a?: number; b?: number }>();
-    const p = rounds.get(r.round) ?? {};
-    p[r.path === c.a ? 'a' : 'b'] = Math.log(v);
-    rounds.set(r.round, p);
-    bySession.set(r.session, rounds);
-  }
-  const out: number[] = [];
-  for (const session of [...bySession.keys()].sort((x, y) => x - y)) {
-    const d = [...bySession.get(session)!.values()].filter((p) => p.a !== undefined && p.b !== undefined).map((p) => p.a! - p.b!);
-    if (d.length) out.push(d.reduce((s, v) => s + v, 0) / d.length);
+/** The pairs of arms one unit and condition compares: the design's list, or every pair. */
+function pairsOf(arms: readonly string[], design: AdaptiveDesign): { a: string; b: string }[] {
+  const out: { a: string; b: string }[] = [];
+  for (let i = 0; i < arms.length; i++) {
+    for (let j = i + 1; j < arms.length; j++) {
+      const [x, y] = [arms[i]!, arms[j]!];
+      if (!design.comparisons) out.push({ a: x, b: y });
+      else {
+        const named = design.comparisons.find((c) => (c.a === x && c.b === y) || (c.a === y && c.b === x));
+        if (named) out.push(named);
+      }
+    }
   }
   return out;
 }
 
-/** The decisions after `completedSessions` sessions, and what the next session visits. */
+/** Formal launches and the minutes from the first row's start to the last row's end, over the sessions up to `upTo` (every phase: preflight, warmup and canary are the sessions' cost too). */
+export function spentSoFar(rows: readonly AdaptiveRow[], upTo: number): { launches: number; minutes: number } {
+  let launches = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const r of rows) {
+    if (r.session > upTo) continue;
+    if (r.phase === undefined || r.phase === 'formal') launches++;
+    const started = typeof r['started_at'] === 'string' ? Date.parse(r['started_at'] as string) : NaN;
+    if (!Number.isFinite(started)) continue;
+    const took = typeof r['completion_ms'] === 'number' ? (r['completion_ms'] as number) : 0;
+    first = Math.min(first, started);
+    last = Math.max(last, started + took);
+  }
+  return { launches, minutes: Number.isFinite(first) && last > first ? (last - first) / 60000 : 0 };
+}
+
+/**
+ * The decisions after `completedSessions` sessions, and what the next session
+ * visits. `nextLaunches` gives the formal launches a session over these
+ * visits would make, for the launch and minute budgets (the minutes a session
+ * takes are estimated at the pace so far, minutes per formal launch).
+ */
 export function adaptiveStep(
   rows: readonly AdaptiveRow[],
   dims: { units: readonly string[]; arms: readonly string[]; conditions: readonly string[] },
   design: AdaptiveDesign,
   completedSessions: number,
+  nextLaunches: (visits: readonly ConfirmVisit[]) => number = () => 0,
 ): AdaptiveStep {
   const plan = planOf(design);
   const comparisons: AdaptiveComparison[] = [];
   for (const cohort of dims.units) {
     for (const state of dims.conditions) {
-      for (let i = 0; i < dims.arms.length; i++) {
-        for (let j = i + 1; j < dims.arms.length; j++) {
-          const c = { cohort, state, a: dims.arms[i]!, b: dims.arms[j]! };
-          const values = sessionLogRatios(rows, c, design.metric, completedSessions);
-          // The first look that stops decides; later sessions do not reopen it.
-          let decision = sequentialDecision(values.slice(0, Math.min(values.length, plan.minSessions)), plan, design.marginRelative);
-          for (let k = plan.minSessions; k <= Math.min(values.length, plan.maxSessions); k++) {
-            decision = sequentialDecision(values.slice(0, k), plan, design.marginRelative);
-            if (decision.stop) break;
-          }
-          comparisons.push({ ...c, decision, sessions: decision.sessions });
-        }
+      for (const pair of pairsOf(dims.arms, design)) {
+        const c = { cohort, state, ...pair };
+        const values = sessionLogRatios(rows, c, design.metric, completedSessions);
+        const reference = design.minMs > 0 ? referenceMedian(rows, c, design.metric, completedSessions) : null;
+        const half = Math.max(design.marginRelative, reference !== null && reference > 0 ? design.minMs / reference : 0);
+        const decision = firstStoppingDecision(values, plan, half);
+        comparisons.push({ ...c, decision, sessions: decision.sessions });
       }
     }
   }
+  const spent = spentSoFar(rows, completedSessions);
   const open = comparisons.filter((c) => !c.decision.stop);
-  const next = open.length && completedSessions < design.maxSessions ? completedSessions + 1 : null;
   const byCohort = new Map<string, Set<string>>();
-  for (const c of next === null ? [] : open) byCohort.set(c.cohort, (byCohort.get(c.cohort) ?? new Set<string>()).add(c.a).add(c.b));
+  for (const c of open) byCohort.set(c.cohort, (byCohort.get(c.cohort) ?? new Set<string>()).add(c.a).add(c.b));
   const visits = [...byCohort.entries()].map(([cohort, paths]) => ({ cohort, paths: dims.arms.filter((a) => paths.has(a)) }));
-  return { comparisons, next, visits };
+  const more = visits.length ? nextLaunches(visits) : 0;
+  const stopped: AdaptiveStop | null = !open.length
+    ? 'decided'
+    : completedSessions >= design.maxSessions
+      ? 'max_sessions'
+      : design.maxLaunches !== null && spent.launches + more > design.maxLaunches
+        ? 'max_launches'
+        : design.maxMinutes !== null && spent.launches > 0 && spent.minutes + (spent.minutes / spent.launches) * more > design.maxMinutes
+          ? 'max_minutes'
+          : null;
+  return { comparisons, next: stopped === null ? completedSessions + 1 : null, visits: stopped === null ? visits : [], stopped, spent };
 }
 
 /** adaptive.json, the sample stage's record of what was decided when. */
@@ -149,7 +185,13 @@ export function adaptiveRecord(step: AdaptiveStep, design: AdaptiveDesign, sessi
     maxSessions: design.maxSessions,
     metric: design.metric,
     margin: design.marginRelative,
+    minMs: design.minMs,
+    maxLaunches: design.maxLaunches,
+    maxMinutes: design.maxMinutes,
     sessionsRun,
+    stopped: step.stopped,
+    launches: step.spent.launches,
+    minutes: Math.round(step.spent.minutes * 100) / 100,
     comparisons: step.comparisons.map((c) => ({
       cohort: c.cohort,
       state: c.state,

@@ -200,7 +200,13 @@ function launchesOf(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWor
 /** design.adaptive as the driver's added sessions: min_sessions planned, then one at a time over the undecided comparisons; adaptive.json at the end. */
 export function adaptiveSessions(ctx: StageContext, adapter: ExperimentAdapter, adaptive: AdaptiveDesign): AddedSessions {
   const dims = { units: adapter.units, arms: adapter.arms, conditions: adapter.conditions };
-  const step = async (journal: SampleJournal, done: number) => adaptiveStep((await journal.rows()) as unknown as AdaptiveRow[], dims, adaptive, done);
+  // An added session runs, in every visited unit, the union of the visits' arms (unionArms below), every condition, design.rounds rounds.
+  const nextLaunches = (visits: readonly ConfirmVisit[]): number => {
+    const union = new Set(visits.flatMap((v) => v.paths));
+    return visits.length * union.size * adapter.conditions.length * ctx.config.design.rounds;
+  };
+  const step = async (journal: SampleJournal, done: number) =>
+    adaptiveStep((await journal.rows()) as unknown as AdaptiveRow[], dims, adaptive, done, nextLaunches);
   return {
     planned: adaptive.minSessions,
     next: async (journal, done) => {
@@ -218,7 +224,15 @@ export function adaptiveSessions(ctx: StageContext, adapter: ExperimentAdapter, 
     finish: async (journal, done) => {
       const s = await step(journal, done);
       const undecided = s.comparisons.filter((c) => !c.decision.stop || c.decision.verdict === 'undecided').length;
-      ctx.log(`adaptive: stopped after ${done} session(s), ${s.comparisons.length - undecided} of ${s.comparisons.length} comparison(s) decided`);
+      const why = {
+        decided: 'every comparison decided',
+        max_sessions: 'max_sessions reached',
+        max_launches: 'max_launches would be passed',
+        max_minutes: 'max_minutes would be passed',
+      }[s.stopped ?? 'decided'];
+      ctx.log(
+        `adaptive: stopped after ${done} session(s) (${why}), ${s.comparisons.length - undecided} of ${s.comparisons.length} comparison(s) decided, ${s.spent.launches} formal launches`,
+      );
       writeFileSync(join(ctx.outputDir, 'adaptive.json'), JSON.stringify(adaptiveRecord(s, adaptive, done), null, 2) + '\n');
     },
   };

@@ -274,7 +274,11 @@ function summaryTable(c: Ctx): Block[] {
   // each verdict word is defined only when a cell of the table uses it
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
-    (rows.some((r) => r.some((x) => x.includes('not detected'))) ? '; "not detected" means its interval, or the between-session one, contains 0' : '') +
+    (c.a.decision?.rule === 'sequential'
+      ? `; the run sampled until decided, so a difference is lower or higher (else "not detected") by its sequential interval of the ratio, looked at after every session (docs/STATISTICS.md, Sequential decisions), while the ${conf}% CI describes the sessions run`
+      : rows.some((r) => r.some((x) => x.includes('not detected')))
+        ? '; "not detected" means its interval, or the between-session one, contains 0'
+        : '') +
     (rows.some((r) => r.some((x) => x.includes('equivalent within')))
       ? `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
       : '') +

@@ -20,7 +20,12 @@ export interface AdaptiveRecordFile {
   maxSessions: number;
   metric: string;
   margin: number;
+  /** Absent in records written before the absolute margin and the budgets. */
+  minMs?: number;
   sessionsRun: number;
+  stopped?: 'decided' | 'max_sessions' | 'max_launches' | 'max_minutes' | null;
+  maxLaunches?: number | null;
+  maxMinutes?: number | null;
   comparisons: { cohort: string; state: string; a: string; b: string; verdict: string; decided: boolean; sessions: number }[];
 }
 
@@ -62,6 +67,12 @@ export function stoppingFigures(a: AdaptiveRecordFile, launches: readonly Sample
 const pct = (part: number, whole: number): string => (whole > 0 ? `${Math.round((100 * part) / whole)}%` : '–');
 const min = (v: number | null): string => (v === null ? '–' : v.toFixed(1));
 
+const budgetWords: Record<string, string> = {
+  max_sessions: 'max_sessions reached',
+  max_launches: 'one more session would pass max_launches',
+  max_minutes: 'one more session would pass max_minutes',
+};
+
 /** The report's "What stopping saved" section; nothing when the run was not adaptive. */
 export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly SampleRow[], sessions: readonly SessionRecord[] | null): Section[] {
   if (!a || !launches.some((r) => r['phase'] === 'formal')) return [];
@@ -69,7 +80,7 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
   const decided = a.comparisons.length - f.undecided.length;
   return section('What stopping saved', [
     paragraph(
-      `Sampled until decided (\`design.adaptive\`, ${a.minSessions} to ${a.maxSessions} sessions, ${a.metric}, equivalent within ±${Math.round(a.margin * 100)}%): ` +
+      `Sampled until decided (\`design.adaptive\`, ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? `, at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''}, ${a.metric}, equivalent within ±${Math.round(a.margin * 100)}%${a.minMs ? ` or ±${a.minMs} ms of b's median, the wider` : ''}): ` +
         `${a.sessionsRun} session(s) ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
         `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions; its minutes are estimated from this run's minutes per formal launch.`,
     ),
@@ -81,7 +92,9 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
       ],
     ),
     f.undecided.length
-      ? paragraph(`${f.undecided.length} comparison(s) ran out of budget, undecided after ${a.maxSessions} sessions:`)
+      ? paragraph(
+          `${f.undecided.length} comparison(s) ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}), undecided after ${a.sessionsRun} sessions:`,
+        )
       : paragraph('No comparison ran out of budget.'),
     f.undecided.length ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b} (${c.sessions} sessions)`)) : null,
   ]);
