@@ -10,7 +10,12 @@
 // --reuse-stages pin,prepare every later run starts with hard links of the
 // first run's frozen pin and prepare stages (and its artifact cache), which the
 // engine reuses as fresh (same keys): only warmup, sample and analyze rerun.
-// Run: npx tsc -p . && node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE] [--reuse-stages pin,prepare]
+// With --adaptive JSON every run samples until decided (--set design.adaptive=JSON)
+// and the tally is of the sequential rule's verdicts in each run's analysis.json
+// (lower or higher: a false positive; equivalent; undecided), each checked
+// against a recomputation from the run's samples, with the sessions and formal
+// launches the runs took.
+// Run: npx tsc -p . && node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE] [--reuse-stages pin,prepare] [--adaptive JSON] [--set KEY=VALUE ...]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -24,6 +29,10 @@ const csvAt = process.argv.indexOf('--csv');
 const csvFile = csvAt > 0 ? process.argv[csvAt + 1] : undefined;
 const reuseAt = process.argv.indexOf('--reuse-stages');
 const reuseStages = reuseAt > 0 ? process.argv[reuseAt + 1]!.split(',') : [];
+const adaptiveAt = process.argv.indexOf('--adaptive');
+const adaptiveJson = adaptiveAt > 0 ? process.argv[adaptiveAt + 1]! : null;
+// --set KEY=VALUE (repeatable) goes to every run, e.g. design.canary=false: the host canary has no part in the rule's error rate
+const sets = process.argv.flatMap((a, i) => (a === '--set' && process.argv[i + 1] ? ['--set', process.argv[i + 1]!] : []));
 if (!pipelineArg || !runsArg || !outArg) {
   console.error('usage: node dist/bench/aa-calibration.js PIPELINE RUNS OUT [--csv FILE]');
   process.exit(2);
@@ -70,12 +79,110 @@ for (let i = 0; i < runs; i++) {
       if (cp.status !== 0) throw new Error(`cp -al ${part}: ${cp.stderr}`);
     }
   }
-  const r = spawnSync(process.execPath, [cli, 'run', '-f', pipeline, '--data', data, '--set', `design.seed=aa-${i}`], { cwd: out, encoding: 'utf8' });
+  const args = [
+    cli,
+    'run',
+    '-f',
+    pipeline,
+    '--data',
+    data,
+    '--set',
+    `design.seed=aa-${i}`,
+    ...(adaptiveJson ? ['--set', `design.adaptive=${adaptiveJson}`] : []),
+    ...sets,
+  ];
+  const r = spawnSync(process.execPath, args, { cwd: out, encoding: 'utf8' });
   if (r.status !== 0) {
     console.error(`run ${i} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
     process.exit(1);
   }
   console.error(`run ${i + 1}/${runs} done, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+if (adaptiveJson) {
+  await tallyAdaptive();
+  process.exit(0);
+}
+
+/** The sequential rule's verdicts of the adaptive runs, recomputed from their samples, with the false-positive rate. */
+async function tallyAdaptive(): Promise<void> {
+  const { firstStoppingDecision } = await import('../harness/analysis/sequential-decision.js');
+  const { sessionLogRatios } = await import('../harness/analysis/session-log-ratios.js');
+  const { marginHalfWidth } = await import('../harness/analysis/comparison-verdict.js');
+  const { defaultSequentialPlan } = await import('../harness/stats/sequential-session-interval.js');
+  const byKey = new Map<string, string[]>();
+  const sessionsRun: number[] = [];
+  const launches: number[] = [];
+  const lines = ['run,cohort,state,metric,a,b,look,verdict'];
+  let mismatches = 0;
+  for (let i = 0; i < runs; i++) {
+    const data = join(out, `run-${i}`);
+    const analysis = JSON.parse(readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'outputs', 'analysis.json'), 'utf8')) as AdaptiveAnalysis;
+    const sample = sampleFolderOf(data);
+    const record = JSON.parse(readFileSync(join(sample, 'outputs', 'adaptive.json'), 'utf8')) as {
+      sessionsRun: number;
+      minSessions: number;
+      maxSessions: number;
+    };
+    sessionsRun.push(record.sessionsRun);
+    const db = await Database.open(join(sample, 'outputs', 'samples.duckdb'), { readOnly: true });
+    try {
+      launches.push(Number((await db.all(`SELECT count(*) AS n FROM samples WHERE phase = 'formal'`))[0]!['n']));
+      const plan = { ...defaultSequentialPlan, minSessions: record.minSessions, maxSessions: record.maxSessions };
+      for (const d of analysis.differences) {
+        const column = d.metric === 'ready' ? 'ready_ms' : 'completion_ms';
+        const rows = (
+          await db.all(`SELECT session, round, path, cohort, state, ${column} AS v FROM samples WHERE phase = 'formal' AND ok AND cohort = ? AND state = ?`, [
+            d.cohort,
+            d.state,
+          ])
+        ).map((r) => ({
+          session: Number(r['session']),
+          round: Number(r['round']),
+          path: String(r['path']),
+          cohort: String(r['cohort']),
+          state: String(r['state']),
+          [column]: Number(r['v']),
+        }));
+        const reference = analysis.cells.find((c) => c.cohort === d.cohort && c.path === d.b && c.state === d.state && c.metric === d.metric)?.p50Ms ?? null;
+        const decision = firstStoppingDecision(sessionLogRatios(rows, d, column), plan, marginHalfWidth(analysis.rules.practical, reference));
+        const verdict = decision.stop ? decision.verdict : 'undecided';
+        if (verdict !== d.sequential?.verdict) mismatches++;
+        const key = `${d.cohort} ${d.state} ${d.metric} ${d.a} - ${d.b}`;
+        byKey.set(key, [...(byKey.get(key) ?? []), verdict]);
+        lines.push([i, d.cohort, d.state, d.metric, d.a, d.b, decision.sessions, verdict].join(','));
+      }
+    } finally {
+      db.close();
+    }
+  }
+  const pct = (x: number): string => (100 * x).toFixed(1);
+  const med = (v: number[]): number => [...v].sort((x, y) => x - y)[Math.floor((v.length - 1) / 2)]!;
+  console.log(`A/A calibration of ${pipelineArg}, sampled until decided (design.adaptive ${adaptiveJson}): ${runs} runs, tallied ${started.toISOString()}`);
+  console.log(
+    `sessions per run: median ${med(sessionsRun)}, range ${Math.min(...sessionsRun)}-${Math.max(...sessionsRun)}; formal launches: median ${med(launches)}`,
+  );
+  console.log('| difference | lower or higher (false positive) | equivalent | undecided |');
+  console.log('|---|---|---|---|');
+  for (const [key, v] of byKey) {
+    const fp = aaRate(
+      v.map((x) => x === 'lower' || x === 'higher'),
+      0,
+    );
+    const eq = v.filter((x) => x === 'equivalent').length;
+    console.log(
+      `| ${key} | ${fp.successes}/${fp.trials} = ${pct(fp.rate)}% [${pct(fp.low)}, ${pct(fp.high)}] | ${eq}/${v.length} = ${pct(eq / v.length)}% | ${v.filter((x) => x === 'undecided').length}/${v.length} |`,
+    );
+  }
+  console.log(`verdicts that differ from the runs' own analysis.json: ${mismatches}`);
+  if (csvFile) writeFileSync(csvFile, lines.join('\n') + '\n');
+  if (mismatches > 0) process.exit(1);
+}
+
+interface AdaptiveAnalysis {
+  rules: { practical: { relative: number; absoluteMs: number } };
+  cells: { cohort: string; path: string; state: string; metric: string; p50Ms: number | null }[];
+  differences: { cohort: string; state: string; metric: string; a: string; b: string; sequential?: { verdict: string } }[];
 }
 
 const verdicts = new Map<string, { k1: boolean[]; k3: boolean[] }>();

@@ -58,6 +58,7 @@ test('added sessions visit only the undecided unit, and the budget ends them wit
   t.is(j.sessionsRun, 5);
   t.true(j.comparisons.filter((c) => c.cohort === 'clear').every((c) => c.decided && c.sessions === 3));
   t.true(j.comparisons.some((c) => c.cohort === 'noisy' && c.verdict === 'undecided' && c.sessions === 5));
+  t.is((j as AdaptiveBudgetJson).stopped, 'max_sessions', 'the record says the budget ended it, not a decision');
 });
 
 test('an adaptive run that fails in an added session resumes there with the same visits (toy adapter)', async (t) => {

@@ -165,9 +165,10 @@ export function adaptiveStep(
   for (const c of open) byCohort.set(c.cohort, (byCohort.get(c.cohort) ?? new Set<string>()).add(c.a).add(c.b));
   const visits = [...byCohort.entries()].map(([cohort, paths]) => ({ cohort, paths: dims.arms.filter((a) => paths.has(a)) }));
   const more = visits.length ? nextLaunches(visits) : 0;
-  const stopped: AdaptiveStop | null = !open.length
+  const undecided = comparisons.some((c) => !c.decision.stop || c.decision.verdict === 'undecided');
+  const stopped: AdaptiveStop | null = !undecided
     ? 'decided'
-    : completedSessions >= design.maxSessions
+    : !open.length || completedSessions >= design.maxSessions
       ? 'max_sessions'
       : design.maxLaunches !== null && spent.launches + more > design.maxLaunches
         ? 'max_launches'
