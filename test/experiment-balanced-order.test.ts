@@ -54,3 +54,19 @@ test('balanced order is reproducible from the seed and differs between sessions 
   t.not(seq('s', 1), seq('s', 2));
   t.not(seq('s', 1), seq('t', 1));
 });
+
+for (const n of [3, 5]) {
+  test(`balanced order of ${n} arms (odd): the first ${n} rounds of every cycle hold every arm once in each position`, (t) => {
+    const arms = Array.from({ length: n }, (_, i) => `p${i}`);
+    for (const session of [1, 2, 3]) {
+      for (const cycle of [0, 1]) {
+        const orders = Array.from({ length: n }, (_, r) =>
+          armOrder('balanced', { seed: 'half-cycle', session, unit: 'u', phase: 'formal', round: cycle * 2 * n + r + 1 }, arms),
+        );
+        const { positions } = balanceCounts(orders);
+        t.is(positions.size, n * n, `session ${session} cycle ${cycle}: every arm in every position`);
+        for (const [k, c] of positions) t.is(c, 1, `session ${session} cycle ${cycle}: ${k}`);
+      }
+    }
+  });
+}

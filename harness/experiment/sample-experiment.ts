@@ -200,11 +200,9 @@ function launchesOf(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWor
 /** design.adaptive as the driver's added sessions: min_sessions planned, then one at a time over the undecided comparisons; adaptive.json at the end. */
 export function adaptiveSessions(ctx: StageContext, adapter: ExperimentAdapter, adaptive: AdaptiveDesign): AddedSessions {
   const dims = { units: adapter.units, arms: adapter.arms, conditions: adapter.conditions };
-  // An added session runs, in every visited unit, the union of the visits' arms (unionArms below), every condition, design.rounds rounds.
-  const nextLaunches = (visits: readonly ConfirmVisit[]): number => {
-    const union = new Set(visits.flatMap((v) => v.paths));
-    return visits.length * union.size * adapter.conditions.length * ctx.config.design.rounds;
-  };
+  // An added session runs, in every visited unit, the arms of its undecided comparisons, every condition, design.rounds rounds.
+  const nextLaunches = (visits: readonly ConfirmVisit[]): number =>
+    visits.reduce((n, v) => n + v.paths.length, 0) * adapter.conditions.length * ctx.config.design.rounds;
   const step = async (journal: SampleJournal, done: number) =>
     adaptiveStep((await journal.rows()) as unknown as AdaptiveRow[], dims, adaptive, done, nextLaunches);
   return {
@@ -217,7 +215,7 @@ export function adaptiveSessions(ctx: StageContext, adapter: ExperimentAdapter, 
       return {
         session: s.next,
         visits: s.visits,
-        unionArms: true,
+        unionArms: false,
         note: `adaptive: ${open} comparison(s) undecided after ${done} session(s); session ${s.next} over ${s.visits.map((v) => v.cohort).join(', ')}: ${arms.join(', ')}`,
       };
     },
