@@ -104,7 +104,7 @@ export interface DesignSection {
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */
   tail_bytes: number;
-  /** Sweeps: blocks of dimension -> values; see harness/launch-arms/design-matrix.ts. */
+  /** Sweeps: blocks of dimension -> values; see harness/experiment/design-matrix.ts. */
   matrix?: Record<string, (number | string)[]>[];
 }
 
