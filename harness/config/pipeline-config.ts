@@ -144,7 +144,8 @@ export interface DataSection {
 
 /** Where sampling sessions run (not part of any stage key). */
 export interface ExecutorSection {
-  kind: 'local' | 'slurm';
+  /** One of the kinds in executors/session-executor.ts's registry (the schema's enum lists them; a test keeps the two equal). */
+  kind: string;
   partition?: string;
   constraint?: string;
   nodelist?: string;
