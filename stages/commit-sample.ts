@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { CheckFailed, UserError } from '../harness/errors.js';
 import { Launcher } from '../harness/launch/launcher.js';
-import { matrixCells, type MatrixBlock } from '../harness/launch-arms/design-matrix.js';
+import { matrixCells, type MatrixBlock } from '../harness/experiment/design-matrix.js';
 import { restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { commitMatrixProblems } from '../harness/commit/commit-cell.js';

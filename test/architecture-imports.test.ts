@@ -140,6 +140,36 @@ test('no stage imports an executor: where sessions run is chosen in one place (e
   t.deepEqual(offending, []);
 });
 
+// The experiment wings: each experiment's own folders and stages. report/ is the default
+// experiment's narrative, so it belongs to lazy-startup's wing beside its arm adapter.
+// A stage that names no other experiment (pin, prepare, sample, ...) counts as lazy-startup's.
+const WINGS: readonly { experiment: string; folders: readonly string[]; stages: RegExp | null }[] = [
+  { experiment: 'commit-diff', folders: ['commit'], stages: /^stages\/commit-/ },
+  { experiment: 'sandbox-effects and restore-sweep', folders: ['sandbox'], stages: /^stages\/(effects|restore-sweep)-/ },
+  { experiment: 'lazy-startup', folders: ['launch-arms', 'report'], stages: null },
+];
+
+function wingOfFolder(folder: string): string | undefined {
+  return WINGS.find((w) => w.folders.includes(folder))?.experiment;
+}
+
+function wingOfFile(folder: string, file: string): string | undefined {
+  if (folder !== 'stages') return wingOfFolder(folder);
+  return (WINGS.find((w) => w.stages?.test(file)) ?? WINGS.find((w) => w.stages === null))!.experiment;
+}
+
+test("no experiment folder imports another: an experiment's folders and stages import no other experiment's folder", (t) => {
+  const root = projectRoot();
+  const sideways = crossImports(root)
+    .filter((e) => {
+      const from = wingOfFile(e.from, e.file);
+      const to = wingOfFolder(e.to);
+      return from !== undefined && to !== undefined && to !== from;
+    })
+    .map((e) => `${e.file}: ${e.from} -> ${e.to}`);
+  t.deepEqual(sideways, []);
+});
+
 // report/ is the default experiment's narrative; the kit every experiment publishes with is publish/.
 const OTHER_EXPERIMENT_FOLDERS = ['commit', 'sandbox', 'history', 'launch-arms', 'compare', 'cluster', 'measure', 'cli'];
 const OTHER_EXPERIMENT_STAGES = /^stages\/(commit|effects|restore-sweep)-/;

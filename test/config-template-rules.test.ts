@@ -4,7 +4,7 @@
 // listed, and the rule accepts every field launchValues would flatten.
 import test from 'ava';
 import type { ImagePin, PreparedImages } from '../harness/contract/exchange-files.js';
-import { flattenValues } from '../harness/launch-arms/command-template.js';
+import { flattenValues } from '../harness/experiment/command-template.js';
 import { IMAGE_TEMPLATE_FIELDS } from '../harness/config/template-rules.js';
 
 const pin: Required<Omit<ImagePin, 'source' | 'layers'>> = {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { matrixCells, matrixDimensions } from '../harness/launch-arms/design-matrix.js';
+import { matrixCells, matrixDimensions } from '../harness/experiment/design-matrix.js';
 
 test('the cells of a matrix are every combination within each block, a cell shared by two blocks only once', (t) => {
   const blocks = [

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QUICK, projectRoot, runCli, smokeProject, startCli, tempDir } from './helpers/cli.js';
+import { QUICK, runCli, smokeProject, startCli, tempDir } from './helpers/cli.js';
+import { writePipelineVariant } from './helpers/pipeline-variant.js';
 
 test('gc removes frozen outputs the lock file no longer references and keeps the rest', async (t) => {
   const dir = smokeProject();
@@ -83,8 +84,7 @@ test('gc --dry-run lists each folder that would go with its bytes and removes no
 
 test('gc removes build-cache entries no kept frozen pin references and keeps the one the locked pin uses', async (t) => {
   const dir = tempDir();
-  const yaml = readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8');
-  writeFileSync(join(dir, 'pipeline.yaml'), yaml);
+  const yaml = writePipelineVariant(dir, 'real-mini.fragment.yaml');
   const first = await runCli(['run', '--only', 'pin'], dir);
   t.is(first.code, 0, first.stderr);
   const cache = join(dir, '.data', 'artifacts');

@@ -1,10 +1,11 @@
 // Fault on real parts (root only; CI runs it as root): a service killed with
 // SIGKILL in the middle of a real-mini sampling session.
 import test from 'ava';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, runCli, startCli } from './helpers/cli.js';
+import { runCli, startCli } from './helpers/cli.js';
+import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { isAlive } from '../harness/process/pid.js';
@@ -38,11 +39,7 @@ for (const f of FAULTS) {
       t.timeout(400_000);
       const dir = mkdtempSync(join(tmpdir(), `bg-fault-${f.service}-`));
       // verify accepts failed samples here: the failures this fault causes are the record, not a reason to stop the report.
-      const yaml = readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8').replace(
-        /( +)uses: verify\n/,
-        '$1uses: verify\n$1with: { allow_failed_samples: true }\n',
-      );
-      writeFileSync(join(dir, 'pipeline.yaml'), yaml);
+      writePipelineVariant(dir, 'real-mini.fragment.yaml', (y) => y.replace(/( +)uses: verify\n/, '$1uses: verify\n$1with: { allow_failed_samples: true }\n'));
 
       const child = startCli(['run', ...ROUNDS], dir);
       let stderr = '';
@@ -114,11 +111,7 @@ rootTest(
   async (t) => {
     t.timeout(400_000);
     const dir = mkdtempSync(join(tmpdir(), 'bg-fault-rclone-'));
-    const yaml = readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8').replace(
-      /( +)uses: verify\n/,
-      '$1uses: verify\n$1with: { allow_failed_samples: true }\n',
-    );
-    writeFileSync(join(dir, 'pipeline.yaml'), yaml);
+    writePipelineVariant(dir, 'real-mini.fragment.yaml', (y) => y.replace(/( +)uses: verify\n/, '$1uses: verify\n$1with: { allow_failed_samples: true }\n'));
     const child = startCli(['run', ...ROUNDS], dir);
     let stderr = '';
     let killed: number | null = null;

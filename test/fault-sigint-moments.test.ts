@@ -6,10 +6,11 @@
 // moments were hit. BENCHGRAPH_SIGINT_MOMENTS (default 20) and
 // BENCHGRAPH_SIGINT_SEED (default 12) change how many and which.
 import test from 'ava';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, runCli, startCli } from './helpers/cli.js';
+import { runCli, startCli } from './helpers/cli.js';
+import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { processesMentioning } from './helpers/processes.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
@@ -48,7 +49,7 @@ rootTest('SIGINT at seeded random moments of real-mini runs leaves nothing behin
   t.timeout(count * 120_000 + 300_000);
   const random = prng(seed);
   const dir = mkdtempSync(join(tmpdir(), 'bg-fault-sigint-'));
-  writeFileSync(join(dir, 'pipeline.yaml'), readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8'));
+  writePipelineVariant(dir, 'real-mini.fragment.yaml');
   const hits: string[] = [];
   for (let i = 0; i < count; i++) {
     const m = MOMENTS[Math.floor(random() * MOMENTS.length)]!;

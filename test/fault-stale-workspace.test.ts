@@ -3,10 +3,11 @@
 // launch ids repeat from run to run, so a workspace the lazy and oci-full
 // launchers had filled (upper/, work/, rootfs/) would make their `mkdir` fail.
 import test from 'ava';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
+import { writePipelineVariant } from './helpers/pipeline-variant.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;
@@ -15,7 +16,7 @@ rootTest('a preflight launch whose workspace an interrupted run left behind star
   t.timeout(300_000);
   const dir = mkdtempSync(join(tmpdir(), 'bg-stale-ws-'));
   try {
-    writeFileSync(join(dir, 'pipeline.yaml'), readFileSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), 'utf8'));
+    writePipelineVariant(dir, 'real-mini.fragment.yaml');
     const sets = ['--set', 'design.rounds=1', '--set', 'design.warmup_rounds=0', '--set', 'design.disk_probe_mb=0'];
     const first = await runCli(['run', ...sets], dir);
     t.is(first.code, 0, first.stderr.slice(-1500));

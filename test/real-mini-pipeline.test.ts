@@ -3,10 +3,11 @@
 // the real registry, nginx, private dockerd, rclone, erofs and crun; no failed
 // launch, full pulls on cold docker/oci-full, and nothing left running or mounted.
 import test from 'ava';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, runCli, startCli } from './helpers/cli.js';
+import { runCli, startCli } from './helpers/cli.js';
+import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { processesMentioning } from './helpers/processes.js';
@@ -22,7 +23,7 @@ rootTest(
   async (t) => {
     t.timeout(300_000);
     const dir = mkdtempSync(join(tmpdir(), 'bg-real-mini-'));
-    cpSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+    writePipelineVariant(dir, 'real-mini.fragment.yaml');
     const r = await runCli(['run', '--set', 'design.rounds=3'], dir);
     t.is(r.code, 0, r.stderr);
     const sampleDir = join(dir, '.data', 'stages', 'sample');
@@ -83,7 +84,7 @@ rootTest(
 rootTest('SIGINT during sampling of real-mini leaves no mount, no service process and no engine folder', async (t) => {
   t.timeout(300_000);
   const dir = mkdtempSync(join(tmpdir(), 'bg-real-sigint-'));
-  cpSync(join(projectRoot, 'pipelines', 'real-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+  writePipelineVariant(dir, 'real-mini.fragment.yaml');
   const enginesBefore = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-')));
   const child = startCli(['run', '--set', 'design.rounds=200'], dir);
   let stderr = '';

@@ -3,11 +3,12 @@
 // checkpoint restore against a fresh start, cold and warm, in two sessions,
 // through the shared analyze and report stages, and leaves nothing behind.
 import test from 'ava';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
-import { projectRoot, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
+import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -18,7 +19,7 @@ rootTest('the restore sweep samples restore and start per heap size, cold and wa
   t.timeout(300_000);
   const dir = mkdtempSync(join(tmpdir(), 'bg-sweep-'));
   try {
-    cpSync(join(projectRoot, 'pipelines', 'restore-sweep-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
+    writePipelineVariant(dir, 'restore-sweep-mini.fragment.yaml');
     const r = await runCli(['run'], dir);
     t.is(r.code, 0, r.stderr.slice(-2000));
     const out = join(dir, 'reports', 'restore-sweep-mini');

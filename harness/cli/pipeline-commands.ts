@@ -46,7 +46,11 @@ const RUN_FLAGS: FlagSpec = {
   only: { kind: 'list', value: 'ID,..', help: 'run only these stages (others are reused)' },
   force: { kind: 'list', value: 'ID,..', help: 'rerun these stages even when fresh' },
   'dry-run': { kind: 'boolean', help: 'print what would run and what would be reused, run nothing' },
-  executor: { kind: 'string', value: 'local|slurm', help: 'where sampling sessions run (overrides executor.kind; not part of any key)' },
+  executor: {
+    kind: 'string',
+    value: 'KIND',
+    help: 'where sampling sessions run, as executor.kind (overrides it; a wrong KIND lists the kinds; not part of any key)',
+  },
   'allow-dirty': { kind: 'boolean', help: 'publish even when the git work tree of the report folder has uncommitted changes (the report says so)' },
   label: { kind: 'string', value: 'TEXT', help: 'label of the run filed in the report archive, e.g. a release (for history --by label; not part of any key)' },
 };
@@ -61,8 +65,9 @@ export const runCommand: CliCommand = {
     const { config, dataDir } = await load(flags);
     const executor = flags['executor'];
     if (executor !== undefined) {
-      if (executor !== 'local' && executor !== 'slurm')
-        throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, 'use local or slurm');
+      const { EXECUTOR_KINDS, isExecutorKind } = await import('../executors/session-executor.js');
+      if (typeof executor !== 'string' || !isExecutorKind(executor))
+        throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, `use one of: ${EXECUTOR_KINDS.join(', ')}`);
       config.executor = { ...config.executor, kind: executor };
     }
     const [{ runPipeline }, { diskFullFailure }, { acquireDataLock }] = await Promise.all([

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import { pinnedImageTar } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-columns.js';
-import type { Cell } from '../launch-arms/design-matrix.js';
+import type { Cell } from '../experiment/design-matrix.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
 import { settleColumns, visitColumns } from '../experiment/launch-columns.js';

@@ -1,7 +1,7 @@
 // Pure: a matrix cell of the commit-diff experiment as a workload. Dimensions:
 // total_mb (base data written by the initial container, MB = 1e6 bytes),
 // file_count (files it is split into) and change_bytes (the incremental file).
-import type { Cell } from '../launch-arms/design-matrix.js';
+import type { Cell } from '../experiment/design-matrix.js';
 import type { WorkloadCell } from './commit-workload.js';
 
 export const COMMIT_DIMENSIONS = ['total_mb', 'file_count', 'change_bytes'] as const;

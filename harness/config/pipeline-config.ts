@@ -104,7 +104,7 @@ export interface DesignSection {
   timeout_s: number;
   /** Bytes of stdout/stderr tail kept per launch. */
   tail_bytes: number;
-  /** Sweeps: blocks of dimension -> values; see harness/launch-arms/design-matrix.ts. */
+  /** Sweeps: blocks of dimension -> values; see harness/experiment/design-matrix.ts. */
   matrix?: Record<string, (number | string)[]>[];
 }
 
@@ -144,7 +144,8 @@ export interface DataSection {
 
 /** Where sampling sessions run (not part of any stage key). */
 export interface ExecutorSection {
-  kind: 'local' | 'slurm';
+  /** One of the kinds in executors/session-executor.ts's registry (the schema's enum lists them; a test keeps the two equal). */
+  kind: string;
   partition?: string;
   constraint?: string;
   nodelist?: string;

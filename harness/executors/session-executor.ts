@@ -7,8 +7,10 @@
 //   local: the sessions run in this process, one after the other.
 //   slurm: one exclusive job per session (slurm-sessions.ts), each running
 //          `pipeline session-job SPEC` on its node (session-job.ts).
-// A third (Kubernetes, docs/SCALE.md) is one more file beside slurm-sessions.ts
-// and one more line in sessionExecutorFor.
+// A third (Kubernetes, docs/SCALE.md) is one more file beside slurm-sessions.ts,
+// one more entry in SESSION_EXECUTORS and its kind in the executor schema's
+// enum (a test keeps the enum equal to this registry); the CLI's --executor
+// check and the kinds it names come from here.
 import { inProcessSessions, installSessionExecutors, type SessionExecutor } from '../experiment/session-executor-port.js';
 import { runSessionsOnSlurm } from './slurm-sessions.js';
 
@@ -23,11 +25,19 @@ export const slurmSessions: SessionExecutor = {
   },
 };
 
+/** The one registry of executors: executor.kind -> implementation. */
+const SESSION_EXECUTORS = { local: localSessions, slurm: slurmSessions } as const satisfies Record<string, SessionExecutor>;
+
+export type ExecutorKind = keyof typeof SESSION_EXECUTORS;
+
+/** Every executor.kind, in registry order. */
+export const EXECUTOR_KINDS = Object.keys(SESSION_EXECUTORS) as ExecutorKind[];
+
+export const isExecutorKind = (kind: string): kind is ExecutorKind => (EXECUTOR_KINDS as string[]).includes(kind);
+
 /** The one place an executor is chosen. */
 export function sessionExecutorFor(kind: string): SessionExecutor | null {
-  if (kind === 'local') return localSessions;
-  if (kind === 'slurm') return slurmSessions;
-  return null;
+  return isExecutorKind(kind) ? SESSION_EXECUTORS[kind] : null;
 }
 
 installSessionExecutors(sessionExecutorFor);

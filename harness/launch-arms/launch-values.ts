@@ -2,7 +2,7 @@
 // docs/CONTRACTS.md), and the environment of the launch and its hooks.
 import type { CohortSection, PathSection } from '../config/pipeline-config.js';
 import type { RunningServices } from '../contract/running-services.js';
-import { flattenValues, type TemplateValues } from './command-template.js';
+import { flattenValues, type TemplateValues } from '../experiment/command-template.js';
 
 export interface LaunchPlace {
   launchId: string;

@@ -5,8 +5,8 @@
 // condition), with the row's metric in ready_ms, completion_ms or value.
 import type { SettleSection } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
-import { expandArgv } from '../launch-arms/command-template.js';
-import { runHook } from '../launch-arms/run-hook.js';
+import { expandArgv } from '../experiment/command-template.js';
+import { runHook } from '../experiment/run-hook.js';
 import { launchId, type Phase } from '../experiment/session-plan.js';
 import { settle } from '../experiment/settle.js';
 import { launchColumns, settleColumns } from '../experiment/launch-columns.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SettleSection } from '../config/pipeline-config.js';
 import type { SampleRow } from '../db/sample-columns.js';
-import { runHook } from '../launch-arms/run-hook.js';
+import { runHook } from '../experiment/run-hook.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
 import { settle } from '../experiment/settle.js';
