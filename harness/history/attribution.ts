@@ -110,6 +110,9 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
         if (x.files?.[f] !== y.files?.[f]) fileChange(`input file ${f}`, f, x.files?.[f], y.files?.[f]);
     }
   }
+  const pinKey = (stages: Record<string, ArchivedStage> | null): string | null =>
+    stages ? (Object.values(stages).find((x) => /(^|-)pin$/.test(x.uses))?.key ?? null) : null;
+  const samePin = pinKey(a) !== null && pinKey(a) === pinKey(b);
   const items = (r: HistoryRun): Map<string, { version: string; sha256: string }> => new Map(r.provenance.map((p) => [`${p.kind}\u0000${p.name}`, p]));
   const pa = items(before);
   const pb = items(after);
@@ -118,7 +121,9 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
     const x = pa.get(k);
     const y = pb.get(k);
     if (!x || !y) {
-      if (pa.size && pb.size)
+      // A report lists the pinned tools its experiment used (since 2026-12-03), so a binary on one list only
+      // is a recording difference when the pin stage is the same stage: its pins are the same by construction.
+      if (pa.size && pb.size && !samePin)
         push({
           kind: kind === 'binary' ? 'binary' : 'image',
           key: `${kind} ${name}`,

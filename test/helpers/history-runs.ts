@@ -23,6 +23,8 @@ export interface MadeUpRun {
   /** Code file digests of the sample and analyze stages (default: one file each, the same in every run). */
   sampleCode?: Record<string, string>;
   analyzeCode?: Record<string, string>;
+  /** The pin stage's key; no pin stage when absent. */
+  pinKey?: string;
 }
 
 export const HOST: HostFingerprint = {
@@ -89,6 +91,7 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
     experiment: 'made-up',
     source: 'published',
     stages: {
+      ...(run.pinKey ? { pin: stage('pin', {}, undefined, run.pinKey) } : {}),
       sample: stage('sample', run.config, run.sampleCode, run.sampleKey),
       analyze: stage('analyze', { analysis: { bootstrap: { resamples: 2000 } } }, run.analyzeCode),
     },
