@@ -144,8 +144,9 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
   }
   const la = loadOf(before);
   const lb = loadOf(after);
-  if (la && lb && (la.noisy !== lb.noisy || Math.abs(la.idle - lb.idle) >= LOAD_IDLE_POINTS / 100)) {
-    const show = (l: NonNullable<ReturnType<typeof loadOf>>): string => `${l.noisy} noisy, idle ${Math.round(l.idle * 100)}%, load ${l.load.toFixed(1)}`;
+  // flags by two different rules are not compared: only the idle share then says the load moved
+  if (la && lb && ((la.rule === lb.rule && la.noisy !== lb.noisy) || Math.abs(la.idle - lb.idle) >= LOAD_IDLE_POINTS / 100)) {
+    const show = (l: NonNullable<ReturnType<typeof loadOf>>): string => `${l.noisy}, idle ${Math.round(l.idle * 100)}%, load ${l.load.toFixed(1)}`;
     push({ kind: 'load', key: 'sessions', before: show(la), after: show(lb) });
   }
   return {
@@ -160,12 +161,26 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
 /** A difference of this many points in the mean idle share of the CPUs counts as a load change. */
 export const LOAD_IDLE_POINTS = 20;
 
-function loadOf(r: HistoryRun): { noisy: string; idle: number; load: number } | null {
+/**
+ * The sessions' noise flags of a run: `1/3 noisy` from the flag calibrated on the canary (run.json `rule:
+ * 'canary'`, what the report says), `3/3 noisy (fixed thresholds)` from a run archived before run.json kept it,
+ * whose flag was the fixed thresholds' (on for every session of the published host kind); null when not recorded.
+ */
+export function noisyFlags(r: HistoryRun): { text: string; rule: 'canary' | 'fixed' } | null {
   const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n): n is NonNullable<typeof n> => !!n);
   if (!loads.length) return null;
+  const rule = loads.every((n) => n.rule === 'canary') ? 'canary' : 'fixed';
+  return { text: `${loads.filter((n) => n.noisy).length}/${loads.length} noisy${rule === 'fixed' ? ' (fixed thresholds)' : ''}`, rule };
+}
+
+function loadOf(r: HistoryRun): { noisy: string; rule: 'canary' | 'fixed'; idle: number; load: number } | null {
+  const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n): n is NonNullable<typeof n> => !!n);
+  const flags = noisyFlags(r);
+  if (!loads.length || !flags) return null;
   const mean = (f: (n: (typeof loads)[number]) => number): number => loads.reduce((s, n) => s + f(n), 0) / loads.length;
   return {
-    noisy: `${loads.filter((n) => n.noisy).length}/${loads.length}`,
+    noisy: flags.text,
+    rule: flags.rule,
     idle: mean((n) => n.idleShare),
     load: mean((n) => (n.loadAverageStart + n.loadAverageEnd) / 2),
   };

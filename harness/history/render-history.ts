@@ -2,7 +2,7 @@
 // shape. Pure (the HTML gets its plots as SVG text).
 import { escapeHtml } from '../document/inline-html.js';
 import { fixed } from '../publish/format-number.js';
-import { describeInputs } from './attribution.js';
+import { describeInputs, noisyFlags } from './attribution.js';
 import type { History, ReportedChange, SharedShift } from './build-history.js';
 import { MIN_SIDE_SESSIONS, SIGNIFICANCE, type Spread } from './change-points.js';
 import { MIN_FACTOR_CELLS } from './run-drift.js';
@@ -63,10 +63,9 @@ export const METHOD =
   `Ratio: after/before, 95% t interval. Causes named: inputs of the stages that make the samples (sample, and pin, prepare, warmup before it), pins, host fingerprint, host load; ` +
   `code of the stages that only read samples (verify, analyze, report) is counted, never named.`;
 
-/** `2/2 noisy` from the archived sessions' load, '' when not recorded. */
+/** `1/3 noisy` (the flag calibrated on the canary), `3/3 noisy (fixed thresholds)` (an older run's), '' when not recorded. */
 function noisyOf(r: History['runs'][number]): string {
-  const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n) => !!n);
-  return loads.length ? `${loads.filter((n) => n!.noisy).length}/${loads.length} noisy` : '';
+  return noisyFlags(r)?.text ?? '';
 }
 
 function pad(rows: string[][]): string {

@@ -17,7 +17,7 @@ export interface MadeUpRun {
   fingerprint?: Partial<HostFingerprint>;
   binaries?: Record<string, string>;
   /** The sessions' load (all sessions alike); none recorded when absent. */
-  load?: { noisy: boolean; idleShare: number };
+  load?: { noisy: boolean; idleShare: number; rule?: 'canary' };
   /** The sample stage's key (default: one of its own per run, so no two runs are replicates). */
   sampleKey?: string;
   /** Code file digests of the sample and analyze stages (default: one file each, the same in every run). */
@@ -102,7 +102,17 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
       startedAt: run.time,
       endedAt: run.time,
       fingerprint,
-      noise: run.load ? { noisy: run.load.noisy, reasons: [], loadAverageStart: 1, loadAverageEnd: 1, idleShare: run.load.idleShare, stealShare: 0 } : null,
+      noise: run.load
+        ? {
+            noisy: run.load.noisy,
+            reasons: [],
+            ...(run.load.rule ? { rule: run.load.rule } : {}),
+            loadAverageStart: 1,
+            loadAverageEnd: 1,
+            idleShare: run.load.idleShare,
+            stealShare: 0,
+          }
+        : null,
     })),
   }).folder;
 }
