@@ -19,6 +19,7 @@
 import { directionStatus } from '../analysis/direction-status.js';
 import { differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
+import { canaryRatio, canaryText, type CanaryRatio } from './run-canary.js';
 import {
   betweenRunTolerance,
   cellMagnitude,
@@ -86,6 +87,8 @@ export interface ReportComparison {
   cells: CellRatio[];
   /** The factor every time cell shares, candidate / baseline, said once. */
   factor: CommonFactor;
+  /** The host canary's ratio candidate / baseline, said beside the factor (run-canary.ts). */
+  canary: CanaryRatio;
   held: number;
   changed: number;
   lost: number;
@@ -210,6 +213,7 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     conclusions,
     cells,
     factor,
+    canary: canaryRatio([baseline.canary ?? null], [candidate.canary ?? null], { before: 'the baseline', after: 'the candidate' }),
     held: count('held'),
     changed: count('changed'),
     lost: count('lost'),
@@ -249,11 +253,11 @@ export function magnitudeLabel(
   return `not held: ${[...effect, ...c.movedCells].join('; ')}`;
 }
 
-/** `every cell ×1.12 [1.10, 1.15] (the common factor of 40 time cells)`, said once; or why there is none. */
-export function factorLine(f: CommonFactor): string {
+/** `every cell ×1.12 [1.10, 1.15], canary ×1.11 (the common factor of 40 time cells; …)`, said once; or why there is none. */
+export function factorLine(f: CommonFactor, canary: CanaryRatio | null = null): string {
   if (f.cells === 0) return 'no common factor (fewer than 3 time cells): cells judged as they are';
   const range = f.low !== null && f.high !== null ? ` [${f.low.toFixed(2)}, ${f.high.toFixed(2)}]` : '';
-  return `every cell ×${f.ratio.toFixed(2)}${range} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}; magnitudes judged after it)`;
+  return `every cell ×${f.ratio.toFixed(2)}${range}${canary ? `, ${canaryText(canary)}` : ''} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}; magnitudes judged after it)`;
 }
 
 const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c.metric}`;
@@ -261,7 +265,7 @@ const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c
 /** "20 of 24 conclusions held in direction, 18 in magnitude, 17 in both; every cell ×1.12 …; 4 changed: …; 1 lost: …; 2 not held in magnitude: …; 1 cell beyond the common factor: …" */
 export function summaryLine(r: ReportComparison): string {
   const n = r.conclusions.length;
-  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`, factorLine(r.factor)];
+  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`, factorLine(r.factor, r.canary)];
   for (const status of ['changed', 'lost', 'gained', 'unmatched'] as const) {
     const list = r.conclusions.filter((c) => c.status === status);
     if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
@@ -313,6 +317,7 @@ export function comparisonJson(r: ReportComparison): {
   heldInMagnitude: number;
   heldInBoth: number;
   factor: CommonFactor;
+  canary: CanaryRatio;
 } {
   return {
     conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude }) => ({
@@ -334,5 +339,6 @@ export function comparisonJson(r: ReportComparison): {
     heldInMagnitude: r.heldInMagnitude,
     heldInBoth: r.heldInBoth,
     factor: r.factor,
+    canary: r.canary,
   };
 }

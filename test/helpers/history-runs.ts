@@ -25,6 +25,8 @@ export interface MadeUpRun {
   analyzeCode?: Record<string, string>;
   /** The pin stage's key; no pin stage when absent. */
   pinKey?: string;
+  /** The run's host canary: piece -> its run median (ms), each session at that median; none when absent. */
+  canary?: Record<string, number>;
 }
 
 export const HOST: HostFingerprint = {
@@ -95,6 +97,15 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
       sample: stage('sample', run.config, run.sampleCode, run.sampleKey),
       analyze: stage('analyze', { analysis: { bootstrap: { resamples: 2000 } } }, run.analyzeCode),
     },
+    canary: run.canary
+      ? {
+          pieces: Object.entries(run.canary).map(([piece, m]) => ({ piece, medianMs: m, lowMs: m * 0.99, highMs: m * 1.01 })),
+          sessions: Array.from({ length: sessionCount }, (_, i) => ({
+            session: i + 1,
+            pieces: Object.entries(run.canary!).map(([piece, m]) => ({ piece, medianMs: m })),
+          })),
+        }
+      : null,
     sessions: Array.from({ length: sessionCount }, (_, i) => ({
       session: i + 1,
       attempt: 1,
