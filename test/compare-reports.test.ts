@@ -90,7 +90,7 @@ test('the published report compared with itself holds every conclusion and exits
   t.is(r.code, 0, r.stderr);
   t.regex(
     r.stdout,
-    /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\], canary: no canary recorded in the baseline or the candidate \(the common factor of \d+ time cells; magnitudes judged after it\)\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
+    /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\], canary: no canary recorded in the baseline or the candidate \(the common factor of \d+ time cells; magnitudes judged after it\); magnitude judged against the baseline's rerun interval for \1, the tolerance for 0\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
   );
 });
 
@@ -136,7 +136,7 @@ test('--json ends with the conclusions and the counts of each status', async (t)
     'canary',
     'host',
   ]);
-  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude']);
+  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude', 'magnitudeRule']);
   t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
   t.like(
     json.conclusions.find(

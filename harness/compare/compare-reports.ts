@@ -27,6 +27,7 @@ import {
   toleranceOf,
   type CellMagnitude,
   type Magnitude,
+  type MagnitudeRule,
   type ToleranceSource,
 } from './magnitude-tolerance.js';
 import type { PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
@@ -47,6 +48,9 @@ export interface ConclusionComparison {
   status: Status;
   /** The magnitude part: the effect after the common factor within the tolerance carried from its cells. */
   magnitude: Magnitude;
+  /** Which rule judged the magnitude (a report's rerun interval, else the tolerance), and the rerun interval it used. */
+  magnitudeRule: MagnitudeRule;
+  rerunInterval: { low: number; high: number } | null;
   /** The candidate's effect after the common factor (d_C / F, or (a/b)_C), and the half-width allowed around the baseline's. */
   adjustedValue: number | null;
   allowed: number | null;
@@ -121,6 +125,10 @@ export function directionOf(d: PublishedDifference | undefined): Direction {
 
 const detected = (d: Direction): boolean => d === 'a>b' || d === 'a<b';
 
+/** A row's rerun interval, or null when the report has none. */
+const rerunOf = (d: PublishedDifference | undefined): { low: number; high: number } | null =>
+  d && typeof d.rerunLow === 'number' && typeof d.rerunHigh === 'number' ? { low: d.rerunLow, high: d.rerunHigh } : null;
+
 /** The direction verdict in the one vocabulary (analysis/direction-status.ts), or 'unmatched' when a side lacks the conclusion. */
 export function statusOf(baseline: Direction, candidate: Direction): Status {
   if (baseline === candidate) return 'held';
@@ -182,8 +190,10 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
             a: { p50: ca.baselineP50, tolerance: ca.tolerance },
             b: { p50: cb.baselineP50, tolerance: cb.tolerance },
             factor: ca.unit === 'bytes' ? 1 : factor.ratio,
+            baselineRerun: rerunOf(b),
+            candidateRerun: rerunOf(c),
           })
-        : { magnitude: 'not-estimated' as const, adjusted: null, allowed: null };
+        : { magnitude: 'not-estimated' as const, adjusted: null, allowed: null, rule: 'tolerance' as const, interval: null };
     return {
       kind: any.kind,
       cohort: any.cohort,
@@ -195,6 +205,8 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       candidate: candidateDirection,
       status: statusOf(baselineDirection, candidateDirection),
       magnitude: effect.magnitude,
+      magnitudeRule: effect.rule,
+      rerunInterval: effect.interval,
       adjustedValue: effect.adjusted,
       allowed: effect.allowed,
       movedCells: own.flatMap((cell) =>
@@ -240,10 +252,26 @@ export function directionLabel(d: Direction, a: string, b: string): string {
 
 /** `held`, `not held: difference 5820.0 after the common factor, against 3820.0 ± 381.2; docker ×1.42 (tolerance ×1.16)`, `not estimated` */
 export function magnitudeLabel(
-  c: Pick<ConclusionComparison, 'magnitude' | 'movedCells' | 'adjustedValue' | 'allowed' | 'baselineValue'> & { kind?: 'median_difference' | 'median_ratio' },
+  c: Pick<ConclusionComparison, 'magnitude' | 'movedCells' | 'adjustedValue' | 'allowed' | 'baselineValue'> & {
+    kind?: 'median_difference' | 'median_ratio';
+    magnitudeRule?: MagnitudeRule;
+    rerunInterval?: { low: number; high: number } | null;
+  },
 ): string {
   if (c.magnitude === 'held') return 'held';
   if (c.magnitude !== 'not-held') return 'not estimated';
+  if (c.magnitudeRule && c.magnitudeRule !== 'tolerance' && c.rerunInterval && c.adjustedValue !== null) {
+    const digits = c.kind === 'median_ratio' ? 2 : 1;
+    const what =
+      c.magnitudeRule === 'baseline rerun interval'
+        ? c.kind === 'median_ratio'
+          ? `ratio ×${c.adjustedValue.toFixed(2)}`
+          : `difference ${c.adjustedValue.toFixed(1)} after the common factor`
+        : c.kind === 'median_ratio'
+          ? `the baseline's ratio ×${c.adjustedValue.toFixed(2)}`
+          : `the baseline's difference × the common factor, ${c.adjustedValue.toFixed(1)},`;
+    return `not held: ${what} outside the ${c.magnitudeRule.replace(' rerun interval', '')}'s rerun interval [${c.rerunInterval.low.toFixed(digits)}, ${c.rerunInterval.high.toFixed(digits)}]${c.movedCells.length ? `; ${c.movedCells.join('; ')}` : ''}`;
+  }
   const effect =
     c.adjustedValue === null || c.allowed === null || c.baselineValue === null
       ? []
@@ -285,6 +313,12 @@ export function summaryLine(r: ReportComparison): string {
         ? `${beyond.length} cell${beyond.length === 1 ? '' : 's'} beyond the common factor: ${beyond.map((c) => `${cellName(c)} ×${c.adjustedRatio!.toFixed(2)}`).join(', ')}`
         : `${beyond.length} cells beyond the common factor (the cell table names them)`,
     );
+  const byRule = (rule: MagnitudeRule): number => r.conclusions.filter((c) => c.magnitude !== 'not-estimated' && c.magnitudeRule === rule).length;
+  const rerunRules = byRule('baseline rerun interval') + byRule('candidate rerun interval');
+  if (rerunRules)
+    parts.push(
+      `magnitude judged against the ${byRule('candidate rerun interval') ? (byRule('baseline rerun interval') ? "baseline's or candidate's" : "candidate's") : "baseline's"} rerun interval for ${rerunRules}, the tolerance for ${byRule('tolerance')}`,
+    );
   const notEstimated = r.conclusions.filter((c) => c.magnitude === 'not-estimated').length;
   if (notEstimated) parts.push(`${notEstimated} with magnitude not estimated (a value or a baseline P50 is missing)`);
   const few = r.cells.filter((c) => c.toleranceSource === 'between-run, fewer than 3 sessions').length;
@@ -308,6 +342,7 @@ export function comparisonJson(r: ReportComparison): {
     candidate: Direction;
     status: Status;
     magnitude: Magnitude;
+    magnitudeRule: MagnitudeRule;
   }[];
   held: number;
   changed: number;
@@ -320,7 +355,7 @@ export function comparisonJson(r: ReportComparison): {
   canary: CanaryRatio;
 } {
   return {
-    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude }) => ({
+    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude, magnitudeRule }) => ({
       cohort,
       state,
       metric,
@@ -330,6 +365,7 @@ export function comparisonJson(r: ReportComparison): {
       candidate,
       status,
       magnitude,
+      magnitudeRule,
     })),
     held: r.held,
     changed: r.changed,

@@ -25,6 +25,9 @@ export interface PublishedDifference extends DifferenceKey {
   orderEffect: boolean | null;
   /** The record's four-outcome verdict (`verdict`); null when the report has no such column (written before it). */
   verdict: Verdict | null;
+  /** The rerun interval (`rerun_low`, `rerun_high`): where a rerun's estimate should fall; null when the report has none. */
+  rerunLow?: number | null;
+  rerunHigh?: number | null;
 }
 
 /** One row of statistics.csv. */

@@ -66,6 +66,8 @@ export function readPublishedReport(folder: string): PublishedReport {
         sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
         orderEffect: flag(r['order_effect']),
         verdict: verdicts.includes(r['verdict'] as Verdict) ? (r['verdict'] as Verdict) : null,
+        rerunLow: num(r['rerun_low']),
+        rerunHigh: num(r['rerun_high']),
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
