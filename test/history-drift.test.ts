@@ -157,3 +157,27 @@ test('a shared shift says the canary over the same runs beside it, in the text a
     /^ {2}every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\], canary: no canary recorded in runs 1–3, between run 3 and run 4/m,
   );
 });
+
+test('history names a data folder that gained a journal as the cause of a change, in words, though the host changed too (made-up data)', async (t) => {
+  const root = series({
+    shared: 1,
+    moved: { cell: 'numpy lazy warm ready', extra: 1.4 },
+    run: (i) => ({
+      sampleKey: 'same-sample-key',
+      fingerprint:
+        i >= 3
+          ? { cpuModel: 'AMD EPYC', dataJournal: 'journal', dataMountOptions: 'rw,relatime,rw' }
+          : { cpuModel: 'Intel(R) Xeon(R) Processor', dataJournal: 'no journal', dataMountOptions: 'rw,relatime,rw,discard' },
+    }),
+  });
+  const { json } = await history([root], root);
+  t.is(json.changes.length, 1);
+  t.deepEqual(
+    json.changes[0]!.changed.filter((c) => c.kind === 'host').map((c) => c.key),
+    ['data folder', 'cpuModel'],
+  );
+  t.regex(
+    (await runCli(['history', root], root)).stdout,
+    /host: data folder \(ext4 without a journal → ext4 with a journal\), cpuModel \(Intel\(R\) Xeon\(R\) Processor → AMD EPYC\)/,
+  );
+});
