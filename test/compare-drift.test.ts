@@ -76,7 +76,7 @@ test('compare of two same-key runs 15% apart in host factor holds every conclusi
   t.is(text.stdout.match(/every cell ×1\.1\d/g)?.length, 1, text.stdout);
   t.regex(
     text.stdout,
-    /16 of 16 conclusions held in direction, 16 in magnitude, 16 in both; every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\] \(the common factor of 20 time cells; magnitudes judged after it\)\n/,
+    /16 of 16 conclusions held in direction, 16 in magnitude, 16 in both; every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\], canary: no canary recorded in the baseline or the candidate \(the common factor of 20 time cells; magnitudes judged after it\)\n/,
   );
 });
 
@@ -138,4 +138,27 @@ test('the median interval agrees with SciPy’s sign-test order statistics', (t)
     t.true(Math.abs(m.median - median) < 1e-12 && m.low === low && m.high === high, `n=${n}: ${JSON.stringify(m)} against ${py}`);
   }
   t.false(medianInterval([1, 2, 3, 4, 5])!.exact);
+});
+
+/** run.json with only a canary: each piece's run median (ms). */
+function withCanary(dir: string, medians: Record<string, number>): string {
+  const pieces = Object.entries(medians).map(([piece, m]) => ({ piece, medianMs: m, lowMs: m * 0.99, highMs: m * 1.01 }));
+  writeFileSync(join(dir, 'run.json'), JSON.stringify({ canary: { pieces, sessions: [] } }));
+  return dir;
+}
+
+test('compare says the canary beside the shared factor, from each run’s run.json, and says so when one run has none (made-up reports)', async (t) => {
+  const base = withCanary(folder('base', steady(cells('baseline', () => 1))), { cpu: 100, fs: 40 });
+  const cand = withCanary(folder('cand', steady(cells('candidate', () => 1.15))), { cpu: 112, fs: 46 });
+  const r = compareReports(readPublishedReport(base), readPublishedReport(cand));
+  t.true(Math.abs(r.canary.ratio! - Math.sqrt(1.12 * 1.15)) < 1e-9, String(r.canary.ratio));
+  const text = await runCli(['compare', base, cand], projectRoot);
+  t.regex(text.stdout, /every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\], canary ×1\.13 \(pieces ×1\.12–×1\.15\) \(the common factor of 20 time cells/);
+  const json = JSON.parse((await runCli(['compare', base, cand, '--json'], projectRoot)).stdout) as { canary: { ratio: number } };
+  t.true(Math.abs(json.canary.ratio - 1.135) < 0.001);
+  const none = folder('none', steady(cells('candidate', () => 1.15)));
+  t.regex(
+    (await runCli(['compare', base, none], projectRoot)).stdout,
+    /every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\], canary: no canary recorded in the candidate \(/,
+  );
 });

@@ -7,9 +7,9 @@
 import test from 'ava';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareReports } from '../harness/compare/compare-reports.js';
+import { compareReports, magnitudeLabel } from '../harness/compare/compare-reports.js';
 import { readPublishedReport } from '../harness/compare/read-published-report.js';
-import { betweenRunTolerance, toleranceOf } from '../harness/compare/magnitude-tolerance.js';
+import { betweenRunTolerance, effectMagnitude, toleranceOf } from '../harness/compare/magnitude-tolerance.js';
 import { runDigest, runId } from '../harness/history/archive-run.js';
 import type { RunRecord } from '../harness/history/run-record.js';
 import { projectRoot, runCli, tempDir } from './helpers/cli.js';
@@ -125,4 +125,39 @@ test('a folder with no archived run is named as such, with the date of its forma
   await runCli(['compare', base, folder('cand', baseline), '--write', out], projectRoot);
   const md = readFileSync(join(out, 'reproduction.md'), 'utf8');
   t.true(md.includes(`Baseline: \`${base}\`, no archived run (run digest unknown), measured 2026-12-01T01:14:10.875Z.`), md.split('\n')[2]);
+});
+
+test('a report’s rerun interval is the magnitude rule where it has one: the baseline’s for the candidate’s effect after the factor, else the candidate’s for the baseline’s carried by it, else the tolerance', (t) => {
+  const cells = { a: { p50: 1000, tolerance: 1.05 }, b: { p50: 500, tolerance: 1.05 } };
+  const base = { kind: 'median_difference' as const, baselineValue: 500, a: cells.a, b: cells.b, factor: 1.2 };
+  // 672 / 1.2 = 560: inside the baseline's rerun interval [420, 580], though 60 from 500 is beyond the tolerance's ± 54.5
+  const inside = effectMagnitude({ ...base, candidateValue: 672, baselineRerun: { low: 420, high: 580 } });
+  t.like(inside, { magnitude: 'held', rule: 'baseline rerun interval', adjusted: 560 });
+  t.like(effectMagnitude({ ...base, candidateValue: 672 }), { magnitude: 'not-held', rule: 'tolerance' });
+  const outside = effectMagnitude({ ...base, candidateValue: 720, baselineRerun: { low: 420, high: 580 } });
+  t.like(outside, { magnitude: 'not-held', rule: 'baseline rerun interval' });
+  t.is(
+    magnitudeLabel({
+      ...outside,
+      kind: 'median_difference',
+      movedCells: [],
+      allowed: null,
+      baselineValue: 500,
+      adjustedValue: outside.adjusted,
+      magnitudeRule: outside.rule,
+      rerunInterval: outside.interval,
+    }),
+    "not held: difference 600.0 after the common factor outside the baseline's rerun interval [420.0, 580.0]",
+  );
+  // only the candidate has one: 500 × 1.2 = 600 against the candidate's [560, 700]
+  t.like(effectMagnitude({ ...base, candidateValue: 620, candidateRerun: { low: 560, high: 700 } }), {
+    magnitude: 'held',
+    rule: 'candidate rerun interval',
+    adjusted: 600,
+  });
+  // a ratio is judged as it is: the factor cancels in it
+  t.like(effectMagnitude({ ...base, kind: 'median_ratio', baselineValue: 2, candidateValue: 2.3, baselineRerun: { low: 1.7, high: 2.2 } }), {
+    magnitude: 'not-held',
+    adjusted: 2.3,
+  });
 });

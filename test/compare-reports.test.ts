@@ -90,7 +90,7 @@ test('the published report compared with itself holds every conclusion and exits
   t.is(r.code, 0, r.stderr);
   t.regex(
     r.stdout,
-    /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\] \(the common factor of \d+ time cells; magnitudes judged after it\)\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
+    /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\], canary: no canary recorded in the baseline or the candidate \(the common factor of \d+ time cells; magnitudes judged after it\); magnitude judged against the baseline's rerun interval for \1, the tolerance for 0\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
   );
 });
 
@@ -101,7 +101,7 @@ test('a reversed conclusion exits 1 and names it', async (t) => {
   t.is(r.code, 1);
   t.regex(
     r.stdout,
-    /\n12 of 16 conclusions held in direction, 12 in magnitude, 12 in both; every cell ×1\.00 \[1\.00, 1\.00\] \(the common factor of 24 time cells; magnitudes judged after it\); 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/,
+    /\n12 of 16 conclusions held in direction, 12 in magnitude, 12 in both; every cell ×1\.00 \[1\.00, 1\.00\], canary: no canary recorded in the baseline or the candidate \(the common factor of 24 time cells; magnitudes judged after it\); 4 changed: numpy cold ready: docker − oci-full, numpy cold completion: docker − oci-full, shell cold ready/,
   );
   t.regex(r.stderr, /changed: shell cold completion: docker − oci-full \(docker < oci-full → docker > oci-full\)/);
 });
@@ -123,8 +123,20 @@ test('--json ends with the conclusions and the counts of each status', async (t)
   editDifferences(candidate, dockerVsOciCold, reverse);
   const r = await runCli(['compare', copyReport('baseline'), candidate, '--json'], projectRoot);
   const json = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown> & { conclusions: Record<string, unknown>[] };
-  t.deepEqual(Object.keys(json), ['conclusions', 'held', 'changed', 'lost', 'gained', 'unmatched', 'heldInMagnitude', 'heldInBoth', 'factor', 'host']);
-  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude']);
+  t.deepEqual(Object.keys(json), [
+    'conclusions',
+    'held',
+    'changed',
+    'lost',
+    'gained',
+    'unmatched',
+    'heldInMagnitude',
+    'heldInBoth',
+    'factor',
+    'canary',
+    'host',
+  ]);
+  t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude', 'magnitudeRule']);
   t.like(json, { held: 12, changed: 4, lost: 0, gained: 0, unmatched: 0 });
   t.like(
     json.conclusions.find(

@@ -127,3 +127,25 @@ test('the residual spread of replicate runs is scaled by C / (C − 1), its degr
   t.true(Math.abs(change!.spread.sd - pooled.sd * Math.sqrt(4 / 3)) < 1e-12, `${change!.spread.sd} against ${pooled.sd}`);
   t.true(Math.abs(change!.spread.df - 12) < 1e-12);
 });
+
+test('a step between two runs whose inputs did not change is judged on the runs of their block alone, not on runs across other input changes (made-up levels)', (t) => {
+  // a cell that rises over several input changes; runs 2 and 3 are replicates (no input change at run 3)
+  const known = (): Spread => ({ sd: 0.03, df: KNOWN_DF, source: 'host-kind', runs: [] });
+  const levels = series([100, 102, 109, 111, 113, 114]);
+  // without knowing where the inputs changed, {1, 2} against {3 … 6} is the step that explains most
+  t.deepEqual(
+    levelSteps(levels, known, 30).map((s) => s.run),
+    [3],
+  );
+  // knowing them, 102 → 109 between replicates is within the between-run sd; the rise is placed where an input changed
+  const steps = levelSteps({ ...levels, inputChanges: [2, 4, 5, 6] }, known, 30);
+  t.false(
+    steps.some((s) => s.run === 3),
+    JSON.stringify(steps.map((s) => s.run)),
+  );
+  // a step between replicates large enough for their block is still found there
+  t.deepEqual(
+    levelSteps({ ...series([100, 100, 100, 140, 140, 140]), inputChanges: [] }, known, 30).map((s) => s.run),
+    [4],
+  );
+});

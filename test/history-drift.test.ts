@@ -75,7 +75,7 @@ test('the text gives each change one line, and the shift once', async (t) => {
   const root = series({ shared: 1.15, moved: { cell: 'numpy lazy warm ready', extra: 1.4 } });
   const r = await runCli(['history', root], root);
   const lines = r.stdout.split('\n');
-  t.is(lines.filter((l) => l.startsWith('  every cell +15%')).length, 1, r.stdout);
+  t.is(lines.filter((l) => /^ {2}every cell ×1\.1\d \[/.test(l)).length, 1, r.stdout);
   t.is(lines.filter((l) => /^ {2}numpy lazy warm ready \+\d+% .* beyond the shared factor, between run 3 and run 4/.test(l)).length, 1, r.stdout);
 });
 
@@ -140,5 +140,44 @@ test('two runs of two sessions say what they cannot show instead of "no change r
   t.regex(
     (await runCli(['history', flat], flat)).stdout,
     /6 runs of 3 sessions cannot show a cell change smaller than ±\d+% or a shift of every cell smaller than ±\d+%/,
+  );
+});
+
+test('a shared shift says the canary over the same runs beside it, in the text and in the JSON, and says so where runs have none (made-up data)', async (t) => {
+  const root = series({ shared: 1.15, run: (i) => ({ canary: { cpu: i >= 3 ? 113 : 100, fs: i >= 3 ? 45.2 : 40 } }) });
+  const { json } = await history([root], root);
+  t.is(json.shifts.length, 1);
+  const c = (json.shifts[0] as unknown as { canary: { ratio: number } }).canary;
+  t.true(Math.abs(c.ratio - 1.13) < 1e-9, String(c.ratio));
+  const text = (await runCli(['history', root], root)).stdout;
+  t.regex(text, /^ {2}every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\], canary ×1\.13 \(pieces ×1\.13–×1\.13\), between run 3 and run 4/m);
+  const partly = series({ shared: 1.15, run: (i) => (i >= 3 ? { canary: { cpu: 113 } } : {}) });
+  t.regex(
+    (await runCli(['history', partly], partly)).stdout,
+    /^ {2}every cell ×1\.1\d \[1\.\d\d, 1\.\d\d\], canary: no canary recorded in runs 1–3, between run 3 and run 4/m,
+  );
+});
+
+test('history names a data folder that gained a journal as the cause of a change, in words, though the host changed too (made-up data)', async (t) => {
+  const root = series({
+    shared: 1,
+    moved: { cell: 'numpy lazy warm ready', extra: 1.4 },
+    run: (i) => ({
+      sampleKey: 'same-sample-key',
+      fingerprint:
+        i >= 3
+          ? { cpuModel: 'AMD EPYC', dataJournal: 'journal', dataMountOptions: 'rw,relatime,rw' }
+          : { cpuModel: 'Intel(R) Xeon(R) Processor', dataJournal: 'no journal', dataMountOptions: 'rw,relatime,rw,discard' },
+    }),
+  });
+  const { json } = await history([root], root);
+  t.is(json.changes.length, 1);
+  t.deepEqual(
+    json.changes[0]!.changed.filter((c) => c.kind === 'host').map((c) => c.key),
+    ['data folder', 'cpuModel'],
+  );
+  t.regex(
+    (await runCli(['history', root], root)).stdout,
+    /host: data folder \(ext4 without a journal → ext4 with a journal\), cpuModel \(Intel\(R\) Xeon\(R\) Processor → AMD EPYC\)/,
   );
 });

@@ -198,7 +198,7 @@ test('a change that comes with noisy sessions names the host load beside the inp
         cells: { 'shell oci-full cold ready': around(level) },
         config: {},
         time: `2026-11-1${i}T10:00:00.000Z`,
-        load: i >= 3 ? { noisy: true, idleShare: 0 } : { noisy: false, idleShare: 0.6 },
+        load: i >= 3 ? { noisy: true, idleShare: 0, rule: 'canary' } : { noisy: false, idleShare: 0.6, rule: 'canary' },
       },
       i + 1,
     ),

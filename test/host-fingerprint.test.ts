@@ -1,5 +1,6 @@
 import test from 'ava';
-import { cpuinfoField, isolcpusOf, mountOf, stealOf } from '../harness/process/host-fingerprint.js';
+import { cpuinfoField, isolcpusOf, journalOf, mountOf, stealOf } from '../harness/process/host-fingerprint.js';
+import { fingerprintChanges } from '../harness/process/fingerprint-diff.js';
 
 test('the first model name and microcode are read from /proc/cpuinfo text', (t) => {
   const text = 'processor\t: 0\nmodel name\t: AMD EPYC 7B13\nmicrocode\t: 0xa0011d1\n\nprocessor\t: 1\nmodel name\t: other\n';
@@ -28,4 +29,29 @@ test('steal counts as present from 1% of CPU time, and as unknown when it was no
   t.is(stealOf(0.01), 'present');
   t.is(stealOf(0.009), 'none');
   t.is(stealOf(null), 'unknown');
+});
+
+test('the fingerprint says whether the data folder’s ext4 has a journal, from the names in /proc/fs/jbd2', (t) => {
+  const mountinfo = ['22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard', '40 22 7:0 / /work/data rw,relatime shared:9 - ext4 /dev/loop0 rw'].join(
+    '\n',
+  );
+  t.is(journalOf(mountinfo, '/work/data/stages', ['loop0-8']), 'journal');
+  t.is(journalOf(mountinfo, '/work/other', ['loop0-8']), 'no journal');
+  t.is(journalOf(mountinfo, '/work/other', null), 'unknown');
+  t.is(journalOf('22 1 0:40 / / rw - tmpfs tmpfs rw', '/x', []), 'unknown');
+});
+
+test('a data folder that gained a journal is named in words, instead of its mount option strings, even beside a host change', (t) => {
+  const before = { cpuModel: 'Intel(R) Xeon(R) Processor', dataFsType: 'ext4', dataMountOptions: 'rw,relatime,rw,discard', dataJournal: 'no journal' as const };
+  const after = { cpuModel: 'AMD EPYC', dataFsType: 'ext4', dataMountOptions: 'rw,relatime,rw', dataJournal: 'journal' as const };
+  t.deepEqual(fingerprintChanges(before, after), [
+    { field: 'data folder', before: 'ext4 without a journal', after: 'ext4 with a journal' },
+    { field: 'cpuModel', before: 'Intel(R) Xeon(R) Processor', after: 'AMD EPYC' },
+  ]);
+  // a record from before the field: the mount options are all there is to show
+  const { dataJournal: _, ...old } = before;
+  t.deepEqual(
+    fingerprintChanges(old, after).map((c) => c.field),
+    ['cpuModel', 'dataMountOptions'],
+  );
 });

@@ -32,7 +32,7 @@ export const compareCommand: CliCommand = {
   flags: {
     json: {
       kind: 'boolean',
-      help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"heldInMagnitude":N,"heldInBoth":N,"factor":{"ratio","low","high","cells","exact"},"host":{...}}',
+      help: 'print JSON: {"conclusions":[...],"held":N,"changed":N,"lost":N,"gained":N,"unmatched":N,"heldInMagnitude":N,"heldInBoth":N,"factor":{"ratio","low","high","cells","exact"},"canary":{"ratio","pieces","missing"},"host":{...}}',
     },
     write: { kind: 'string', value: 'FOLDER', help: 'also write FOLDER/reproduction.md' },
     ca: { kind: 'string', value: 'FILE', help: 'CA file of the registry a REF@RUN argument names (or $BENCHGRAPH_REGISTRY_CA)' },

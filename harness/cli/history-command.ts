@@ -34,7 +34,7 @@ export const historyCommand: CliCommand = {
     'shares; its shifts are reported once, as a run or host effect; a cell change is a step beyond it, judged',
     'against the between-run variation (replicate runs with the same sample-stage key, else the host-kind figure),',
     'with what could have caused it: inputs of the sample stage, pinned binaries, images, host fingerprint, load.',
-    '--json has "shifts":[{"run","ratio","low","high","cells","cause"}] and ends with',
+    '--json has "shifts":[{"run","ratio","low","high","cells","cause","canary"}] and ends with',
     '{"runs":[{"id","folder","time"}],"changes":[{"cohort","path","state","metric","run","ratio","low","high","changed":[..]}]}.',
   ].join('\n'),
   flags: {

@@ -19,6 +19,7 @@
 import { directionStatus } from '../analysis/direction-status.js';
 import { differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
+import { canaryRatio, canaryText, type CanaryRatio } from './run-canary.js';
 import {
   betweenRunTolerance,
   cellMagnitude,
@@ -26,6 +27,7 @@ import {
   toleranceOf,
   type CellMagnitude,
   type Magnitude,
+  type MagnitudeRule,
   type ToleranceSource,
 } from './magnitude-tolerance.js';
 import type { PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
@@ -46,6 +48,9 @@ export interface ConclusionComparison {
   status: Status;
   /** The magnitude part: the effect after the common factor within the tolerance carried from its cells. */
   magnitude: Magnitude;
+  /** Which rule judged the magnitude (a report's rerun interval, else the tolerance), and the rerun interval it used. */
+  magnitudeRule: MagnitudeRule;
+  rerunInterval: { low: number; high: number } | null;
   /** The candidate's effect after the common factor (d_C / F, or (a/b)_C), and the half-width allowed around the baseline's. */
   adjustedValue: number | null;
   allowed: number | null;
@@ -86,6 +91,8 @@ export interface ReportComparison {
   cells: CellRatio[];
   /** The factor every time cell shares, candidate / baseline, said once. */
   factor: CommonFactor;
+  /** The host canary's ratio candidate / baseline, said beside the factor (run-canary.ts). */
+  canary: CanaryRatio;
   held: number;
   changed: number;
   lost: number;
@@ -117,6 +124,10 @@ export function directionOf(d: PublishedDifference | undefined): Direction {
 }
 
 const detected = (d: Direction): boolean => d === 'a>b' || d === 'a<b';
+
+/** A row's rerun interval, or null when the report has none. */
+const rerunOf = (d: PublishedDifference | undefined): { low: number; high: number } | null =>
+  d && typeof d.rerunLow === 'number' && typeof d.rerunHigh === 'number' ? { low: d.rerunLow, high: d.rerunHigh } : null;
 
 /** The direction verdict in the one vocabulary (analysis/direction-status.ts), or 'unmatched' when a side lacks the conclusion. */
 export function statusOf(baseline: Direction, candidate: Direction): Status {
@@ -179,8 +190,10 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
             a: { p50: ca.baselineP50, tolerance: ca.tolerance },
             b: { p50: cb.baselineP50, tolerance: cb.tolerance },
             factor: ca.unit === 'bytes' ? 1 : factor.ratio,
+            baselineRerun: rerunOf(b),
+            candidateRerun: rerunOf(c),
           })
-        : { magnitude: 'not-estimated' as const, adjusted: null, allowed: null };
+        : { magnitude: 'not-estimated' as const, adjusted: null, allowed: null, rule: 'tolerance' as const, interval: null };
     return {
       kind: any.kind,
       cohort: any.cohort,
@@ -192,6 +205,8 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       candidate: candidateDirection,
       status: statusOf(baselineDirection, candidateDirection),
       magnitude: effect.magnitude,
+      magnitudeRule: effect.rule,
+      rerunInterval: effect.interval,
       adjustedValue: effect.adjusted,
       allowed: effect.allowed,
       movedCells: own.flatMap((cell) =>
@@ -210,6 +225,7 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     conclusions,
     cells,
     factor,
+    canary: canaryRatio([baseline.canary ?? null], [candidate.canary ?? null], { before: 'the baseline', after: 'the candidate' }),
     held: count('held'),
     changed: count('changed'),
     lost: count('lost'),
@@ -236,10 +252,26 @@ export function directionLabel(d: Direction, a: string, b: string): string {
 
 /** `held`, `not held: difference 5820.0 after the common factor, against 3820.0 ± 381.2; docker ×1.42 (tolerance ×1.16)`, `not estimated` */
 export function magnitudeLabel(
-  c: Pick<ConclusionComparison, 'magnitude' | 'movedCells' | 'adjustedValue' | 'allowed' | 'baselineValue'> & { kind?: 'median_difference' | 'median_ratio' },
+  c: Pick<ConclusionComparison, 'magnitude' | 'movedCells' | 'adjustedValue' | 'allowed' | 'baselineValue'> & {
+    kind?: 'median_difference' | 'median_ratio';
+    magnitudeRule?: MagnitudeRule;
+    rerunInterval?: { low: number; high: number } | null;
+  },
 ): string {
   if (c.magnitude === 'held') return 'held';
   if (c.magnitude !== 'not-held') return 'not estimated';
+  if (c.magnitudeRule && c.magnitudeRule !== 'tolerance' && c.rerunInterval && c.adjustedValue !== null) {
+    const digits = c.kind === 'median_ratio' ? 2 : 1;
+    const what =
+      c.magnitudeRule === 'baseline rerun interval'
+        ? c.kind === 'median_ratio'
+          ? `ratio ×${c.adjustedValue.toFixed(2)}`
+          : `difference ${c.adjustedValue.toFixed(1)} after the common factor`
+        : c.kind === 'median_ratio'
+          ? `the baseline's ratio ×${c.adjustedValue.toFixed(2)}`
+          : `the baseline's difference × the common factor, ${c.adjustedValue.toFixed(1)},`;
+    return `not held: ${what} outside the ${c.magnitudeRule.replace(' rerun interval', '')}'s rerun interval [${c.rerunInterval.low.toFixed(digits)}, ${c.rerunInterval.high.toFixed(digits)}]${c.movedCells.length ? `; ${c.movedCells.join('; ')}` : ''}`;
+  }
   const effect =
     c.adjustedValue === null || c.allowed === null || c.baselineValue === null
       ? []
@@ -249,11 +281,11 @@ export function magnitudeLabel(
   return `not held: ${[...effect, ...c.movedCells].join('; ')}`;
 }
 
-/** `every cell ×1.12 [1.10, 1.15] (the common factor of 40 time cells)`, said once; or why there is none. */
-export function factorLine(f: CommonFactor): string {
+/** `every cell ×1.12 [1.10, 1.15], canary ×1.11 (the common factor of 40 time cells; …)`, said once; or why there is none. */
+export function factorLine(f: CommonFactor, canary: CanaryRatio | null = null): string {
   if (f.cells === 0) return 'no common factor (fewer than 3 time cells): cells judged as they are';
   const range = f.low !== null && f.high !== null ? ` [${f.low.toFixed(2)}, ${f.high.toFixed(2)}]` : '';
-  return `every cell ×${f.ratio.toFixed(2)}${range} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}; magnitudes judged after it)`;
+  return `every cell ×${f.ratio.toFixed(2)}${range}${canary ? `, ${canaryText(canary)}` : ''} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}; magnitudes judged after it)`;
 }
 
 const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c.metric}`;
@@ -261,7 +293,7 @@ const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c
 /** "20 of 24 conclusions held in direction, 18 in magnitude, 17 in both; every cell ×1.12 …; 4 changed: …; 1 lost: …; 2 not held in magnitude: …; 1 cell beyond the common factor: …" */
 export function summaryLine(r: ReportComparison): string {
   const n = r.conclusions.length;
-  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`, factorLine(r.factor)];
+  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`, factorLine(r.factor, r.canary)];
   for (const status of ['changed', 'lost', 'gained', 'unmatched'] as const) {
     const list = r.conclusions.filter((c) => c.status === status);
     if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
@@ -280,6 +312,12 @@ export function summaryLine(r: ReportComparison): string {
       beyond.length <= 5
         ? `${beyond.length} cell${beyond.length === 1 ? '' : 's'} beyond the common factor: ${beyond.map((c) => `${cellName(c)} ×${c.adjustedRatio!.toFixed(2)}`).join(', ')}`
         : `${beyond.length} cells beyond the common factor (the cell table names them)`,
+    );
+  const byRule = (rule: MagnitudeRule): number => r.conclusions.filter((c) => c.magnitude !== 'not-estimated' && c.magnitudeRule === rule).length;
+  const rerunRules = byRule('baseline rerun interval') + byRule('candidate rerun interval');
+  if (rerunRules)
+    parts.push(
+      `magnitude judged against the ${byRule('candidate rerun interval') ? (byRule('baseline rerun interval') ? "baseline's or candidate's" : "candidate's") : "baseline's"} rerun interval for ${rerunRules}, the tolerance for ${byRule('tolerance')}`,
     );
   const notEstimated = r.conclusions.filter((c) => c.magnitude === 'not-estimated').length;
   if (notEstimated) parts.push(`${notEstimated} with magnitude not estimated (a value or a baseline P50 is missing)`);
@@ -304,6 +342,7 @@ export function comparisonJson(r: ReportComparison): {
     candidate: Direction;
     status: Status;
     magnitude: Magnitude;
+    magnitudeRule: MagnitudeRule;
   }[];
   held: number;
   changed: number;
@@ -313,9 +352,10 @@ export function comparisonJson(r: ReportComparison): {
   heldInMagnitude: number;
   heldInBoth: number;
   factor: CommonFactor;
+  canary: CanaryRatio;
 } {
   return {
-    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude }) => ({
+    conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude, magnitudeRule }) => ({
       cohort,
       state,
       metric,
@@ -325,6 +365,7 @@ export function comparisonJson(r: ReportComparison): {
       candidate,
       status,
       magnitude,
+      magnitudeRule,
     })),
     held: r.held,
     changed: r.changed,
@@ -334,5 +375,6 @@ export function comparisonJson(r: ReportComparison): {
     heldInMagnitude: r.heldInMagnitude,
     heldInBoth: r.heldInBoth,
     factor: r.factor,
+    canary: r.canary,
   };
 }

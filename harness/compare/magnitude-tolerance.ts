@@ -17,6 +17,15 @@
 //   median ratio: (a/b)_C / (a/b)_B lies within exp(± √(ln² T_a + ln² T_b))
 //     (the factor cancels in a ratio).
 // Without the values or the baseline P50s the magnitude is not estimated.
+//
+// Where a report gives the conclusion a rerun interval (`rerun_low`,
+// `rerun_high` of differences.csv: where a rerun's estimate should fall, the
+// between-run component included; analysis/rerun-results.ts), that interval
+// is the rule instead of the tolerance (issue 28): the baseline's, when it has
+// one: the candidate's effect after the common factor (d_C / F; a ratio as it
+// is) lies inside it; else the candidate's: the baseline's effect carried by
+// the factor (d_B · F; a ratio as it is) lies inside the candidate's. Only
+// with neither is the tolerance above used.
 import { CELL_LOG_SD } from '../stats/host-kind-drift.js';
 
 /** The session spread counts toward a tolerance only from this many sessions: two session medians say little of the spread (×1.31 "within", ×0.84 "not held" were seen with two). */
@@ -59,28 +68,49 @@ export interface EffectInput {
   b: { p50: number | null; tolerance: number };
   /** The common factor candidate / baseline. */
   factor: number;
+  /** The rerun intervals of the two reports' rows, when they have them. */
+  baselineRerun?: { low: number; high: number } | null;
+  candidateRerun?: { low: number; high: number } | null;
 }
+
+/** Which rule judged the magnitude: a report's rerun interval, or the tolerance carried from the cells. */
+export type MagnitudeRule = 'baseline rerun interval' | 'candidate rerun interval' | 'tolerance';
 
 export interface EffectMagnitude {
   magnitude: Magnitude;
-  /** The candidate's effect after the factor: d_C / F, or (a/b)_C for a ratio. */
+  /** The candidate's effect after the factor: d_C / F, or (a/b)_C for a ratio; with the candidate's rerun interval, the baseline's effect carried by it (d_B · F). */
   adjusted: number | null;
-  /** The half-width allowed around the baseline: in the unit for a difference, a factor for a ratio. */
+  /** The half-width allowed around the baseline: in the unit for a difference, a factor for a ratio (tolerance rule only). */
   allowed: number | null;
+  rule: MagnitudeRule;
+  /** The rerun interval judged against (rerun rules only). */
+  interval: { low: number; high: number } | null;
 }
 
 export function effectMagnitude(e: EffectInput): EffectMagnitude {
-  if (e.baselineValue === null || e.candidateValue === null || e.a.p50 === null || e.b.p50 === null)
-    return { magnitude: 'not-estimated', adjusted: null, allowed: null };
+  const none = { magnitude: 'not-estimated' as const, adjusted: null, allowed: null, rule: 'tolerance' as const, interval: null };
+  if (e.baselineValue !== null && e.candidateValue !== null && (e.baselineRerun || e.candidateRerun)) {
+    const ratio = e.kind === 'median_ratio';
+    const interval = (e.baselineRerun ?? e.candidateRerun)!;
+    const adjusted = e.baselineRerun ? (ratio ? e.candidateValue : e.candidateValue / e.factor) : ratio ? e.baselineValue : e.baselineValue * e.factor;
+    return {
+      magnitude: adjusted >= interval.low && adjusted <= interval.high ? 'held' : 'not-held',
+      adjusted,
+      allowed: null,
+      rule: e.baselineRerun ? 'baseline rerun interval' : 'candidate rerun interval',
+      interval,
+    };
+  }
+  if (e.baselineValue === null || e.candidateValue === null || e.a.p50 === null || e.b.p50 === null) return none;
   const la = Math.log(e.a.tolerance);
   const lb = Math.log(e.b.tolerance);
   if (e.kind === 'median_ratio') {
-    if (!(e.baselineValue > 0 && e.candidateValue > 0)) return { magnitude: 'not-estimated', adjusted: null, allowed: null };
+    if (!(e.baselineValue > 0 && e.candidateValue > 0)) return none;
     const allowed = Math.exp(Math.sqrt(la * la + lb * lb));
     const q = e.candidateValue / e.baselineValue;
-    return { magnitude: q <= allowed && q >= 1 / allowed ? 'held' : 'not-held', adjusted: e.candidateValue, allowed };
+    return { magnitude: q <= allowed && q >= 1 / allowed ? 'held' : 'not-held', adjusted: e.candidateValue, allowed, rule: 'tolerance', interval: null };
   }
   const adjusted = e.candidateValue / e.factor;
   const allowed = Math.sqrt((Math.abs(e.a.p50) * la) ** 2 + (Math.abs(e.b.p50) * lb) ** 2);
-  return { magnitude: Math.abs(adjusted - e.baselineValue) <= allowed ? 'held' : 'not-held', adjusted, allowed };
+  return { magnitude: Math.abs(adjusted - e.baselineValue) <= allowed ? 'held' : 'not-held', adjusted, allowed, rule: 'tolerance', interval: null };
 }

@@ -5,6 +5,7 @@
 
 import type { Verdict } from '../analysis/comparison-verdict.js';
 import type { DifferenceKey } from '../analysis/difference-record.js';
+import type { RunCanary } from '../history/run-record.js';
 
 /** One row of differences.csv with kind = median_difference: the comparison record (analysis/difference-record.ts) as published. */
 export interface PublishedDifference extends DifferenceKey {
@@ -24,6 +25,9 @@ export interface PublishedDifference extends DifferenceKey {
   orderEffect: boolean | null;
   /** The record's four-outcome verdict (`verdict`); null when the report has no such column (written before it). */
   verdict: Verdict | null;
+  /** The rerun interval (`rerun_low`, `rerun_high`): where a rerun's estimate should fall; null when the report has none. */
+  rerunLow?: number | null;
+  rerunHigh?: number | null;
 }
 
 /** One row of statistics.csv. */
@@ -49,6 +53,8 @@ export interface PublishedReport {
   cells: PublishedCell[];
   /** disk.csv: each session's disk probe at its start and end; empty when the report has none. */
   disks: PublishedDisk[];
+  /** The run's host canary from its run.json (run-canary.ts); null or absent when none is recorded. */
+  canary?: RunCanary | null;
 }
 
 /** One row of disk.csv. */

@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import { parseCsvTable, type CsvTable } from './csv-table.js';
 import type { PublishedCell, PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
 import { verdicts, type Verdict } from '../analysis/comparison-verdict.js';
+import { folderCanary } from './run-canary.js';
 
 const FOLDER_HINT = 'pass a published report folder such as reports/lazy-startup/, which holds statistics.csv and differences.csv';
 
@@ -65,6 +66,8 @@ export function readPublishedReport(folder: string): PublishedReport {
         sessionsSameDirection: r['sessions_same_direction'] !== undefined && r['sessions_same_direction'] !== '' ? r['sessions_same_direction'] : null,
         orderEffect: flag(r['order_effect']),
         verdict: verdicts.includes(r['verdict'] as Verdict) ? (r['verdict'] as Verdict) : null,
+        rerunLow: num(r['rerun_low']),
+        rerunHigh: num(r['rerun_high']),
       };
     });
   const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
@@ -80,7 +83,7 @@ export function readPublishedReport(folder: string): PublishedReport {
     sessionSpread: spreads.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null,
     sessions: sessions.size ? (sessions.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null) : null,
   }));
-  return { folder, differences, cells, disks: readDisks(folder) };
+  return { folder, differences, cells, disks: readDisks(folder), canary: folderCanary(folder) };
 }
 
 /**

@@ -44,6 +44,7 @@ const sizeText = (c: CellRatio): string => (c.magnitude === 'not-estimated' ? 'n
 /** The tolerance rule, said once in reproduction.md (README and docs/CONTRACTS.md say the same). */
 export const toleranceRule =
   `Magnitude is judged on the effect, after the factor every cell shares: the common factor F is the median over the time cells (${MIN_FACTOR_CELLS} or more) of the P50 ratio candidate / baseline, with its sign-test 95% interval, said once. ` +
+  'Where the baseline gives the conclusion a rerun interval (rerun_low, rerun_high of differences.csv: where a rerun should land, the between-run component included), it holds in magnitude when the candidate’s difference / F (a ratio as it is) lies inside it; where only the candidate gives one, when the baseline’s difference × F does; the tolerance below is used only where neither report has one. ' +
   `A cell's tolerance is T = max(S, ${fixed(betweenRunTolerance, 3)}): S the baseline's between-session spread of the cell (largest / smallest session median, \`cell_session_spread\` of sessions.csv), used from ${MIN_SPREAD_SESSIONS} sessions on; ` +
   `${fixed(betweenRunTolerance, 3)} = exp(1.96 · √2 · 0.03), the between-run figure of this host kind (harness/stats/host-kind-drift.ts). ` +
   'A cell whose ratio / F lies outside [1/T, T] moved beyond the common factor. A median difference held in magnitude when the candidate’s difference / F lies within ± √((P50_a · ln T_a)² + (P50_b · ln T_b)²) of the baseline’s; ' +

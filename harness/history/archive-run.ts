@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseCsvTable } from '../compare/csv-table.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { sha256Hex } from '../digest/sha256.js';
-import { ARCHIVED_FILES, RUN_FILE, RUN_FORMAT, type ArchivedSession, type ArchivedStage, type RunRecord } from './run-record.js';
+import { ARCHIVED_FILES, RUN_FILE, RUN_FORMAT, type ArchivedSession, type ArchivedStage, type RunCanary, type RunRecord } from './run-record.js';
 
 export interface ArchiveInput {
   /** The report folder whose CSVs are archived. */
@@ -20,6 +20,7 @@ export interface ArchiveInput {
   label?: string | null;
   stages: Record<string, ArchivedStage> | null;
   sessions: ArchivedSession[];
+  canary?: RunCanary | null;
 }
 
 export interface ArchiveOutcome {
@@ -84,6 +85,7 @@ export function archiveRun(input: ArchiveInput): ArchiveOutcome {
     stages: input.stages,
     sessions: input.sessions,
     files,
+    ...(input.canary ? { canary: input.canary } : {}),
   };
   const same = archivedRecords(input.runsDir).find((r) => identity(r.record.files) === identity(files));
   if (same) return { id: same.id, folder: join(input.runsDir, same.id), action: 'already archived' };

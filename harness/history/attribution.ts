@@ -110,6 +110,9 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
         if (x.files?.[f] !== y.files?.[f]) fileChange(`input file ${f}`, f, x.files?.[f], y.files?.[f]);
     }
   }
+  const pinKey = (stages: Record<string, ArchivedStage> | null): string | null =>
+    stages ? (Object.values(stages).find((x) => /(^|-)pin$/.test(x.uses))?.key ?? null) : null;
+  const samePin = pinKey(a) !== null && pinKey(a) === pinKey(b);
   const items = (r: HistoryRun): Map<string, { version: string; sha256: string }> => new Map(r.provenance.map((p) => [`${p.kind}\u0000${p.name}`, p]));
   const pa = items(before);
   const pb = items(after);
@@ -118,7 +121,9 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
     const x = pa.get(k);
     const y = pb.get(k);
     if (!x || !y) {
-      if (pa.size && pb.size)
+      // A report lists the pinned tools its experiment used (since 2026-12-03), so a binary on one list only
+      // is a recording difference when the pin stage is the same stage: its pins are the same by construction.
+      if (pa.size && pb.size && !samePin)
         push({
           kind: kind === 'binary' ? 'binary' : 'image',
           key: `${kind} ${name}`,
@@ -139,8 +144,9 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
   }
   const la = loadOf(before);
   const lb = loadOf(after);
-  if (la && lb && (la.noisy !== lb.noisy || Math.abs(la.idle - lb.idle) >= LOAD_IDLE_POINTS / 100)) {
-    const show = (l: NonNullable<ReturnType<typeof loadOf>>): string => `${l.noisy} noisy, idle ${Math.round(l.idle * 100)}%, load ${l.load.toFixed(1)}`;
+  // flags by two different rules are not compared: only the idle share then says the load moved
+  if (la && lb && ((la.rule === lb.rule && la.noisy !== lb.noisy) || Math.abs(la.idle - lb.idle) >= LOAD_IDLE_POINTS / 100)) {
+    const show = (l: NonNullable<ReturnType<typeof loadOf>>): string => `${l.noisy}, idle ${Math.round(l.idle * 100)}%, load ${l.load.toFixed(1)}`;
     push({ kind: 'load', key: 'sessions', before: show(la), after: show(lb) });
   }
   return {
@@ -155,12 +161,26 @@ export function attribute(before: HistoryRun, after: HistoryRun): Attribution {
 /** A difference of this many points in the mean idle share of the CPUs counts as a load change. */
 export const LOAD_IDLE_POINTS = 20;
 
-function loadOf(r: HistoryRun): { noisy: string; idle: number; load: number } | null {
+/**
+ * The sessions' noise flags of a run: `1/3 noisy` from the flag calibrated on the canary (run.json `rule:
+ * 'canary'`, what the report says), `3/3 noisy (fixed thresholds)` from a run archived before run.json kept it,
+ * whose flag was the fixed thresholds' (on for every session of the published host kind); null when not recorded.
+ */
+export function noisyFlags(r: HistoryRun): { text: string; rule: 'canary' | 'fixed' } | null {
   const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n): n is NonNullable<typeof n> => !!n);
   if (!loads.length) return null;
+  const rule = loads.every((n) => n.rule === 'canary') ? 'canary' : 'fixed';
+  return { text: `${loads.filter((n) => n.noisy).length}/${loads.length} noisy${rule === 'fixed' ? ' (fixed thresholds)' : ''}`, rule };
+}
+
+function loadOf(r: HistoryRun): { noisy: string; rule: 'canary' | 'fixed'; idle: number; load: number } | null {
+  const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n): n is NonNullable<typeof n> => !!n);
+  const flags = noisyFlags(r);
+  if (!loads.length || !flags) return null;
   const mean = (f: (n: (typeof loads)[number]) => number): number => loads.reduce((s, n) => s + f(n), 0) / loads.length;
   return {
-    noisy: `${loads.filter((n) => n.noisy).length}/${loads.length}`,
+    noisy: flags.text,
+    rule: flags.rule,
     idle: mean((n) => n.idleShare),
     load: mean((n) => (n.loadAverageStart + n.loadAverageEnd) / 2),
   };

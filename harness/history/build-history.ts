@@ -9,6 +9,7 @@ import { attribute, forCell, sampleStageKey, type Attribution, type ChangedInput
 import { CONFIDENCE, type CellChange, type Spread } from './change-points.js';
 import { cellKey, type HistoryRun } from './history-run.js';
 import { runDrift } from './run-drift.js';
+import { canaryRatio, type CanaryRatio } from '../compare/run-canary.js';
 
 export interface CellPoint {
   /** 1-based run number in the series. */
@@ -82,6 +83,8 @@ export interface SharedShift {
   /** `run effect` (same sample-stage key, same host), `host effect`, `input change`, or `run effect or unrecorded input`. */
   kind: 'run effect' | 'host effect' | 'input change' | 'run effect or unrecorded input';
   attribution: Attribution;
+  /** The host canary's ratio over the same runs (after / before), or why there is none. */
+  canary: CanaryRatio;
 }
 
 export interface History {
@@ -98,6 +101,8 @@ export interface History {
   /** The smallest cell change and shared shift (factors ≥ 1) these runs could show; null when they can show none. */
   smallest: { cell: number | null; shift: number | null };
 }
+
+const runsText = (from: number, to: number): string => (from === to ? `run ${from}` : `runs ${from}–${to}`);
 
 export function shiftKind(a: Attribution): SharedShift['kind'] {
   if (a.changed.some((c) => c.kind === 'inputs')) return 'run effect or unrecorded input';
@@ -185,6 +190,11 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     spread: s.spread,
     kind: shiftKind(at(s.run)),
     attribution: at(s.run),
+    canary: canaryRatio(
+      runs.slice(s.before.fromRun - 1, s.before.toRun).map((r) => r.report.canary ?? null),
+      runs.slice(s.after.fromRun - 1, s.after.toRun).map((r) => r.report.canary ?? null),
+      { before: runsText(s.before.fromRun, s.before.toRun), after: runsText(s.after.fromRun, s.after.toRun) },
+    ),
   }));
   return { runs: [...runs], cells, conclusions, changes, shifts, factors: drift.factors, factorCells: drift.factorCells, smallest: drift.smallest };
 }

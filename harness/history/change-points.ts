@@ -26,6 +26,9 @@
 // it is significant there too. A ×1.3 step against a run sd of 0.054 lands one
 // run off in about 3% of series otherwise (bench/history-drift-simulation.ts),
 // and a step one run off is a false change at one run and a missed one at the other.
+// Blocks: where `inputChanges` is given, a boundary with no input change lies
+// inside a block of replicate runs, and its step is judged on that block's runs
+// only (sides()); a step where the inputs changed sees the whole segment.
 import { studentTCdf, studentTQuantile } from '../stats/student-t.js';
 
 export const SIGNIFICANCE = 0.05;
@@ -89,14 +92,35 @@ interface Candidate {
   after: number[];
 }
 
+/**
+ * The runs (0-based indices, present in the segment) a step between present[j − 1] and present[j] compares.
+ * Where the series records its input changes and none lies between those two runs, they are replicates of
+ * one block (the runs between two input changes): a step there can only be run-to-run variation or an
+ * unrecorded input, and is judged on that block's runs alone. Runs across an input change are not replicates
+ * of it, and letting them in made a cell that moved over two host changes look like a step between two
+ * same-key runs of one host (numpy docker warm completion between archived runs 2 and 3 of lazy-startup,
+ * issue 28). A step where the inputs changed compares the whole segment on each side, as before.
+ */
+function sides(s: LevelSeries, present: readonly number[], j: number): { before: number[]; after: number[] } {
+  if (!s.inputChanges) return { before: present.slice(0, j), after: present.slice(j) };
+  const changes = new Set(s.inputChanges);
+  const block = (i: number): number => {
+    let b = 0;
+    for (let r = 2; r <= i + 1; r++) if (changes.has(r)) b++;
+    return b;
+  };
+  const at = block(present[j]!);
+  if (block(present[j - 1]!) !== at) return { before: present.slice(0, j), after: present.slice(j) };
+  return { before: present.slice(0, j).filter((i) => block(i) === at), after: present.slice(j).filter((i) => block(i) === at) };
+}
+
 /** The candidate steps of a segment [from, to) of run indices (0-based): every run boundary with enough sessions on both sides. */
 function candidates(s: LevelSeries, from: number, to: number): Candidate[] {
   const present = [];
   for (let i = from; i < to; i++) if (s.levels[i] !== null && s.levels[i] !== undefined) present.push(i);
   const out: Candidate[] = [];
   for (let j = 1; j < present.length; j++) {
-    const before = present.slice(0, j);
-    const after = present.slice(j);
+    const { before, after } = sides(s, present, j);
     const count = (ix: number[]): number => ix.reduce((n, i) => n + s.sessions[i]!, 0);
     if (count(before) >= MIN_SIDE_SESSIONS && count(after) >= MIN_SIDE_SESSIONS) out.push({ run: present[j]! + 1, before, after });
   }
@@ -156,13 +180,13 @@ export function levelSteps(s: LevelSeries, spreadBefore: SpreadBefore, family: n
     if (present.length < 2) return;
     let best = { j: 0, score: -1 };
     for (let j = 1; j < present.length; j++) {
-      const x = present.slice(0, j).map((i) => s.levels[i]!);
-      const y = present.slice(j).map((i) => s.levels[i]!);
-      const score = ((x.length * y.length) / present.length) * (mean(y) - mean(x)) ** 2;
+      const side = sides(s, present, j);
+      const x = side.before.map((i) => s.levels[i]!);
+      const y = side.after.map((i) => s.levels[i]!);
+      const score = ((x.length * y.length) / (x.length + y.length)) * (mean(y) - mean(x)) ** 2;
       if (score > best.score + 1e-15) best = { j, score };
     }
-    const before = present.slice(0, best.j);
-    const after = present.slice(best.j);
+    const { before, after } = sides(s, present, best.j);
     const at = present[best.j]!;
     const count = (ix: number[]): number => ix.reduce((n, i) => n + s.sessions[i]!, 0);
     let split = at;
@@ -174,8 +198,7 @@ export function levelSteps(s: LevelSeries, spreadBefore: SpreadBefore, family: n
         // the neighbouring boundaries where the inputs changed, nearest first (ties: the earlier)
         for (const j of [best.j - 1, best.j + 1]) {
           if (j < 1 || j >= present.length || !inputs.has(present[j]! + 1)) continue;
-          const b = present.slice(0, j);
-          const a = present.slice(j);
+          const { before: b, after: a } = sides(s, present, j);
           if (count(b) < MIN_SIDE_SESSIONS || count(a) < MIN_SIDE_SESSIONS) continue;
           const there = judge(s, { run: present[j]! + 1, before: b, after: a }, spreadBefore, Math.max(1, family), from, to);
           if (there.pValue <= SIGNIFICANCE) {

@@ -1,12 +1,16 @@
 // What `pipeline run` files when it publishes a launch report: the report's
 // CSVs, each stage's own key inputs (code, config slice, parameters, files;
 // not the digests of the stages it needs, which change with every new sample)
-// and every session's host and fingerprint from the sampling observations.
+// and every session's host and fingerprint from the sampling observations;
+// from the analyze stage's analysis.json, each session's noise flag as the
+// report words it (calibrated on the canary) and the run's host canary.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { archiveRun, type ArchiveOutcome } from './archive-run.js';
-import type { ArchivedSession, ArchivedStage } from './run-record.js';
+import type { CanaryResult } from '../analysis/canary-statistics.js';
+import type { SessionNoiseResult } from '../analysis/session-noise.js';
+import type { ArchivedSession, ArchivedStage, RunCanary } from './run-record.js';
 
 /** The name of the archive folder inside a published report folder. */
 export const RUNS_DIR = 'runs';
@@ -25,24 +29,72 @@ export function isLaunchReport(folder: string): boolean {
   return existsSync(join(folder, 'statistics.csv')) && existsSync(join(folder, 'differences.csv'));
 }
 
-export function sessionsOf(stages: readonly FrozenStage[]): ArchivedSession[] {
+/** What run.json keeps of the analyze stage's analysis.json: the calibrated noise flag and the host canary. */
+interface AnalysisParts {
+  noise: SessionNoiseResult | null;
+  canary: CanaryResult | null;
+}
+
+/**
+ * The analyze stage's noise and canary, read from its outputs (the store keeps a stage's observations and
+ * outputs side by side: <stage>/observations, <stage>/outputs); null without an analyze stage or analysis.json.
+ */
+export function analysisPartsOf(stages: readonly FrozenStage[]): AnalysisParts | null {
+  const analyze = stages.find((s) => /(^|-)analyze$/.test(s.uses));
+  const file = analyze ? join(dirname(analyze.observationsDir), 'outputs', 'analysis.json') : null;
+  if (!file || !existsSync(file)) return null;
+  const a = JSON.parse(readFileSync(file, 'utf8')) as { noise?: SessionNoiseResult; canary?: CanaryResult | null };
+  return { noise: a.noise ?? null, canary: a.canary ?? null };
+}
+
+/** run.json's canary: the run's median per piece with its interval, and each session's median. */
+export function runCanaryOf(c: CanaryResult | null): RunCanary | null {
+  if (!c) return null;
+  return {
+    pieces: c.run.map((p) => ({ piece: p.piece, medianMs: p.medianMs, lowMs: p.lowMs, highMs: p.highMs })),
+    sessions: c.sessions.map((s) => ({ session: s.session, pieces: s.pieces.map((p) => ({ piece: p.piece, medianMs: p.medianMs })) })),
+  };
+}
+
+/** The calibrated flag of a session (analysis/session-noise.ts) as run.json's `noisy` and `reasons`; null when the analysis did not judge it. */
+export function calibratedFlag(noise: SessionNoiseResult | null, session: number): { noisy: boolean; reasons: string[] } | null {
+  const v = noise?.sessions.find((s) => s.session === session);
+  if (!v || v.verdict === 'not judged') return null;
+  return {
+    noisy: v.verdict === 'noisy',
+    reasons: [...v.slower.map((p) => `canary ${p.piece} ×${p.ratio.toFixed(2)} the other sessions`), ...v.account],
+  };
+}
+
+export function sessionsOf(stages: readonly FrozenStage[], noise: SessionNoiseResult | null = null): ArchivedSession[] {
   const out: ArchivedSession[] = [];
   for (const s of stages) {
     const file = join(s.observationsDir, 'sessions.json');
     if (!existsSync(file)) continue;
     for (const r of JSON.parse(readFileSync(file, 'utf8')) as SessionRecord[]) {
       const n = r.noise;
-      const noise = n
+      // the flag the report uses, calibrated on the canary, where the analysis judged the session; else the fixed thresholds
+      const calibrated = calibratedFlag(noise, r.session);
+      const load = n
         ? {
-            noisy: n.noisy,
-            reasons: n.reasons,
+            noisy: calibrated ? calibrated.noisy : n.noisy,
+            reasons: calibrated ? calibrated.reasons : n.reasons,
+            ...(calibrated ? { rule: 'canary' as const } : {}),
             loadAverageStart: n.loadAverageStart[0],
             loadAverageEnd: n.loadAverageEnd[0],
             idleShare: n.idleShare,
             stealShare: n.stealShare,
           }
         : null;
-      out.push({ session: r.session, attempt: r.attempt, host: r.host, startedAt: r.startedAt, endedAt: r.endedAt, fingerprint: r.fingerprint ?? null, noise });
+      out.push({
+        session: r.session,
+        attempt: r.attempt,
+        host: r.host,
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
+        fingerprint: r.fingerprint ?? null,
+        noise: load,
+      });
     }
   }
   return out.sort((a, b) => a.session - b.session || a.attempt - b.attempt);
@@ -62,6 +114,7 @@ export function filePublishedRun(publishedDir: string, experiment: string, stage
       ...(s.keyInputs.files ? { files: s.keyInputs.files } : {}),
     };
   }
+  const analysis = analysisPartsOf(stages);
   return archiveRun({
     reportDir: publishedDir,
     runsDir: join(publishedDir, RUNS_DIR),
@@ -69,6 +122,7 @@ export function filePublishedRun(publishedDir: string, experiment: string, stage
     source: 'published',
     label,
     stages: archived,
-    sessions: sessionsOf(stages),
+    sessions: sessionsOf(stages, analysis?.noise ?? null),
+    canary: runCanaryOf(analysis?.canary ?? null),
   });
 }

@@ -2,11 +2,12 @@
 // shape. Pure (the HTML gets its plots as SVG text).
 import { escapeHtml } from '../document/inline-html.js';
 import { fixed } from '../publish/format-number.js';
-import { describeInputs } from './attribution.js';
+import { describeInputs, noisyFlags } from './attribution.js';
 import type { History, ReportedChange, SharedShift } from './build-history.js';
 import { MIN_SIDE_SESSIONS, SIGNIFICANCE, type Spread } from './change-points.js';
 import { MIN_FACTOR_CELLS } from './run-drift.js';
 import { BETWEEN_RUN_SOURCE } from '../stats/host-kind-drift.js';
+import { canaryText } from '../compare/run-canary.js';
 
 const pct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${fixed((ratio - 1) * 100, 0)}%`;
 const figure = (v: number | null, unit: string): string => (v === null ? '–' : unit === 'bytes' ? fixed(v, 0) : fixed(v, 1));
@@ -26,9 +27,10 @@ export function shiftCause(s: SharedShift, verbose = false): string {
   return `${s.kind}: ${describeInputs(s.attribution.changed, s.attribution, verbose)}`;
 }
 
-/** "every cell +15% [12, 18] between run 3 and run 4 (shared factor of 6 cells, p = …): run effect: no input of the sample stage changed …" */
+/** "every cell ×1.15 [1.12, 1.18], canary ×1.13 (pieces …), between run 3 and run 4 (shared factor of 6 cells, p = …): run effect: …" */
 export function shiftLine(s: SharedShift, verbose = false): string {
-  return `every cell ${pct(s.ratio)}${interval(s.low, s.high)} between run ${s.run - 1} and run ${s.run} (shared factor of ${s.cells} cells, p = ${fixed(s.pValue, 3)}; ${spreadText(s.spread)}); ${shiftCause(s, verbose)}`;
+  const range = Number.isFinite(s.low) ? ` [${fixed(s.low, 2)}, ${fixed(s.high, 2)}]` : '';
+  return `every cell ×${fixed(s.ratio, 2)}${range}, ${canaryText(s.canary)}, between run ${s.run - 1} and run ${s.run} (shared factor of ${s.cells} cells, p = ${fixed(s.pValue, 3)}; ${spreadText(s.spread)}); ${shiftCause(s, verbose)}`;
 }
 
 const sessionsText = (h: History): string => {
@@ -59,14 +61,15 @@ export const METHOD =
   `A factor shared by every cell of a run (median polish over ${MIN_FACTOR_CELLS} or more cells) is taken out first; a step of that factor is a shift of every cell, reported once with its cause; ` +
   `a cell change is a step of the cell's level beyond it. A step compares the runs before it with the runs from it on against the between-run SD of one run's level: ` +
   `pooled from the replicate runs (same sample-stage key, same side of the step, each group around its own mean), else the ${BETWEEN_RUN_SOURCE}; never from the sessions of one run. ` +
+  `A step between two runs whose inputs did not change (replicates) compares only the runs between the input changes around it. ` +
+  `A shift is said with the host canary's ratio over the same runs, where run.json recorded one. ` +
   `Binary segmentation, two-sided t test, Bonferroni-corrected over every candidate step at ${SIGNIFICANCE}; each side needs ${MIN_SIDE_SESSIONS} sessions. ` +
   `Ratio: after/before, 95% t interval. Causes named: inputs of the stages that make the samples (sample, and pin, prepare, warmup before it), pins, host fingerprint, host load; ` +
   `code of the stages that only read samples (verify, analyze, report) is counted, never named.`;
 
-/** `2/2 noisy` from the archived sessions' load, '' when not recorded. */
+/** `1/3 noisy` (the flag calibrated on the canary), `3/3 noisy (fixed thresholds)` (an older run's), '' when not recorded. */
 function noisyOf(r: History['runs'][number]): string {
-  const loads = (r.record?.sessions ?? []).map((s) => s.noise).filter((n) => !!n);
-  return loads.length ? `${loads.filter((n) => n!.noisy).length}/${loads.length} noisy` : '';
+  return noisyFlags(r)?.text ?? '';
 }
 
 function pad(rows: string[][]): string {
@@ -220,7 +223,7 @@ export function historyJson(h: History): Record<string, unknown> {
       points: c.points.map((p) => ({ run: p.run, p50: p.p50, sessions: p.sessions, low: p.low, high: p.high })),
     })),
     conclusions: h.conclusions,
-    shifts: h.shifts.map((s) => ({ run: s.run, ratio: s.ratio, low: s.low, high: s.high, cells: s.cells, cause: shiftCause(s) })),
+    shifts: h.shifts.map((s) => ({ run: s.run, ratio: s.ratio, low: s.low, high: s.high, cells: s.cells, cause: shiftCause(s), canary: s.canary })),
     smallest: h.smallest,
     runs: h.runs.map((r) => ({ id: r.id, folder: r.folder, time: r.time })),
     changes: h.changes.map((c) => ({

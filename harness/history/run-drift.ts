@@ -10,7 +10,7 @@
 // f = 0. A step of f (change-points.ts, on the series of f) is a shift of every
 // cell, reported once as a run or host effect. A step of a cell's residual is
 // a change of that cell beyond the shared factor: only these are cell changes.
-// Between-run SDs: from the replicate runs of the segment (same sample-stage
+// Between-run SDs: from the replicate runs of the whole series (same sample-stage
 // key and the same side of the step, each group around its own mean, so the
 // step never measures itself), pooled over groups (and, for the residuals,
 // over cells), else the host-kind figures of
@@ -132,11 +132,13 @@ export function runDrift(input: DriftInput): DriftResult {
   const changes = inputChanges(input);
   const cellSeries: LevelSeries[] = residual.map((l, c) => ({ levels: l, sessions: sessions[c]!, inputChanges: changes }));
   const cellSpreads = new Map<string, Spread>();
-  const cellSpread = (run: number, fromRun: number, toRun: number): Spread => {
-    const at = `${run}:${fromRun}:${toRun}`;
+  // The replicate groups of the whole series, not only of the segment being searched: a same-key group is a
+  // measure of run-to-run variation wherever it lies, and a segment cut down by earlier steps held one pair or none.
+  const cellSpread = (run: number): Spread => {
+    const at = String(run);
     const known = cellSpreads.get(at);
     if (known) return known;
-    const per = residual.map((l) => replicateGroups(input.sampleKeys, run, fromRun, toRun, (r) => l[r] ?? null));
+    const per = residual.map((l) => replicateGroups(input.sampleKeys, run, 1, runs, (r) => l[r] ?? null));
     const spread = spreadOf(
       pooledSpread(per.flatMap((p) => p.groups)),
       [...new Set(per.flatMap((p) => p.runs))].sort((a, b) => a - b),
@@ -158,8 +160,8 @@ export function runDrift(input: DriftInput): DriftResult {
       sessions: Array.from({ length: runs }, (_, r) => Math.max(0, ...sessions.map((s) => s[r]!))),
       inputChanges: changes,
     };
-    const factorSpread = (run: number, fromRun: number, toRun: number): Spread => {
-      const p = replicateGroups(input.sampleKeys, run, fromRun, toRun, (r) => factorSeries.levels[r] ?? null);
+    const factorSpread = (run: number): Spread => {
+      const p = replicateGroups(input.sampleKeys, run, 1, runs, (r) => factorSeries.levels[r] ?? null);
       return spreadOf(pooledSpread(p.groups), p.runs, RUN_FACTOR_LOG_SD);
     };
     const family = candidateCount(factorSeries);

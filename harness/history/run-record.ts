@@ -34,13 +34,27 @@ export interface ArchivedSession {
 }
 
 export interface SessionLoad {
+  /**
+   * The session's noise flag: with `rule: 'canary'`, the calibrated flag the report uses
+   * (analysis/session-noise.ts: the session's canary slower than the run's other sessions beyond its interval);
+   * without `rule` (runs archived before 2026-12-04, or a run without a canary), the fixed thresholds of
+   * process/host-noise.ts, which flagged every session on the published host kind.
+   */
   noisy: boolean;
+  /** The canary pieces that were slower, then the CPU account (steady background taken out); or the fixed thresholds crossed. */
   reasons: string[];
+  rule?: 'canary';
   /** 1-minute load averages at the session's start and end. */
   loadAverageStart: number;
   loadAverageEnd: number;
   idleShare: number;
   stealShare: number;
+}
+
+/** The run's host canary (analysis.json `canary`): per piece the run's median completion time and its interval, and each session's median. */
+export interface RunCanary {
+  pieces: { piece: string; medianMs: number | null; lowMs: number | null; highMs: number | null }[];
+  sessions: { session: number; pieces: { piece: string; medianMs: number | null }[] }[];
 }
 
 export interface RunRecord {
@@ -57,4 +71,6 @@ export interface RunRecord {
   sessions: ArchivedSession[];
   /** File name -> sha256 of every other file of the run folder. */
   files: Record<string, string>;
+  /** The host canary; absent when the run had none, or was archived before run.json kept it (2026-12-04). */
+  canary?: RunCanary;
 }

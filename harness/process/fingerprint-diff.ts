@@ -20,7 +20,18 @@ const MEMORY_TOLERANCE = 0.02;
  */
 export function fingerprintChanges(a: Partial<HostFingerprint>, b: Partial<HostFingerprint>): FingerprintChange[] {
   const out: FingerprintChange[] = [];
-  const keys = (Object.keys(a) as (keyof HostFingerprint)[]).filter((k) => k in b).sort();
+  // The data folder's file system in words ("ext4 without a journal → ext4 with a journal") where both records
+  // say whether it has a journal: the cause a reader needs, rather than the mount option strings that came with it.
+  const folder = (f: Partial<HostFingerprint>): string | null =>
+    f.dataJournal && f.dataJournal !== 'unknown' ? `${f.dataFsType ?? 'unknown'} ${f.dataJournal === 'journal' ? 'with' : 'without'} a journal` : null;
+  const fa = folder(a);
+  const fb = folder(b);
+  const worded = fa !== null && fb !== null && fa !== fb;
+  if (worded) out.push({ field: 'data folder', before: fa, after: fb });
+  const keys = (Object.keys(a) as (keyof HostFingerprint)[])
+    .filter((k) => k in b)
+    .filter((k) => !(worded && (k === 'dataJournal' || k === 'dataFsType' || k === 'dataMountOptions')))
+    .sort();
   for (const k of keys) {
     const x = a[k];
     const y = b[k];

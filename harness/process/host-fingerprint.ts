@@ -2,14 +2,14 @@
 // the experiment: CPU (model, microcode, governor, boost, SMT), the CPU
 // vulnerability mitigations, the kernel and its command line, the cgroup
 // version, the Docker storage driver, the data folder's file system and mount
-// options, virtualization and steal. Recorded per sampling session, diffed by
+// options and whether its ext4 has a journal, virtualization and steal. Recorded per sampling session, diffed by
 // `pipeline compare` and `pipeline history`. Parsing is pure; reading /proc,
 // /sys and two small commands is `readHostFingerprint`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { cpus, release, totalmem, version } from 'node:os';
 import { resolve } from 'node:path';
-import { mountEntryOf, parseMountinfo } from './data-filesystem.js';
+import { ext4Journal, mountEntryOf, parseMountinfo } from './data-filesystem.js';
 
 export interface HostFingerprint {
   cpuModel: string;
@@ -36,6 +36,11 @@ export interface HostFingerprint {
   /** The data folder's mount: file system type and mount options. */
   dataFsType: string;
   dataMountOptions: string;
+  /**
+   * Whether the data folder's ext4 has a journal in use (/proc/fs/jbd2, `noload`: data-filesystem.ts): `journal`,
+   * `no journal`, or `unknown` (another file system, or not readable); absent in records before 2026-12-04.
+   */
+  dataJournal?: 'journal' | 'no journal' | 'unknown';
   /** systemd-detect-virt's answer (`none` on bare metal), or `unknown`. */
   virtualization: string;
   /** `present` when steal took at least STEAL_PRESENT_SHARE of CPU time over the session, else `none`; `unknown` when not measured. */
@@ -64,6 +69,21 @@ export function isolcpusOf(cmdline: string): string {
 export function mountOf(mountinfo: string, dir: string): { fsType: string; options: string } | null {
   const m = mountEntryOf(parseMountinfo(mountinfo), resolve(dir));
   return m ? { fsType: m.fsType, options: [m.mountOptions, m.superOptions].filter(Boolean).join(',') } : null;
+}
+
+/** Pure: the fingerprint's dataJournal from the data folder's mount and the names in /proc/fs/jbd2 (null: unreadable). */
+export function journalOf(mountinfo: string, dir: string, jbd2Names: readonly string[] | null): NonNullable<HostFingerprint['dataJournal']> {
+  const m = mountEntryOf(parseMountinfo(mountinfo), resolve(dir));
+  const j = m ? ext4Journal(m, jbd2Names) : null;
+  return j === null ? 'unknown' : j ? 'journal' : 'no journal';
+}
+
+function jbd2Names(): string[] | null {
+  try {
+    return readdirSync('/proc/fs/jbd2');
+  } catch {
+    return existsSync('/proc/fs') ? [] : null; // no jbd2 folder at all: no ext4 journal is in use
+  }
 }
 
 /** Pure: steal over a session as the fingerprint records it. */
@@ -130,7 +150,8 @@ export function readHostFingerprint(o: FingerprintOptions): HostFingerprint {
   } catch {
     // not created yet: its parents decide the mount
   }
-  const mount = mountOf(readOr('/proc/self/mountinfo', ''), dataDir);
+  const mountinfo = readOr('/proc/self/mountinfo', '');
+  const mount = mountOf(mountinfo, dataDir);
   return {
     cpuModel: cpuinfoField(cpuinfo, 'model name') ?? cpus()[0]?.model ?? 'unknown',
     microcode: cpuinfoField(cpuinfo, 'microcode') ?? 'unknown',
@@ -148,6 +169,7 @@ export function readHostFingerprint(o: FingerprintOptions): HostFingerprint {
     dockerStorageDriver: o.dockerSocket ? commandOr('docker', ['-H', `unix://${o.dockerSocket}`, 'info', '--format', '{{.Driver}}'], 'unknown') : 'no engine',
     dataFsType: mount?.fsType ?? 'unknown',
     dataMountOptions: mount?.options ?? 'unknown',
+    dataJournal: journalOf(mountinfo, dataDir, jbd2Names()),
     virtualization: commandOr('systemd-detect-virt', [], 'unknown'),
     steal: stealOf(o.stealShare),
   };

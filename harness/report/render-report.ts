@@ -10,6 +10,7 @@ import { samplesCsv, samplesCsvFile } from '../publish/samples-csv.js';
 import type { ReportInputs } from './report-inputs.js';
 import type { PageLibraries } from '../publish/render-index-html.js';
 import { diskCsv } from '../publish/disk-section.js';
+import { varianceCsv } from '../analysis/variance-csv.js';
 import { publishedFiles, type Publication } from '../publish/publish.js';
 
 /** What the default report stage publishes, for the kit to write. */
@@ -23,6 +24,8 @@ export function launchPublication(inp: ReportInputs): Publication {
     csvs.set('sessions.csv', sessionsCsv(a));
     const phases = phasesCsv(a);
     if (phases) csvs.set('phases.csv', phases);
+    const variance = varianceCsv(a); // the variance components over replicate runs, when pooled (issue 28)
+    if (variance) csvs.set('variance.csv', variance);
   }
   if (inp.launches.length) csvs.set(samplesCsvFile, samplesCsv(inp.launches));
   const disk = diskCsv(inp.sessions);

@@ -17,12 +17,16 @@ export interface MadeUpRun {
   fingerprint?: Partial<HostFingerprint>;
   binaries?: Record<string, string>;
   /** The sessions' load (all sessions alike); none recorded when absent. */
-  load?: { noisy: boolean; idleShare: number };
+  load?: { noisy: boolean; idleShare: number; rule?: 'canary' };
   /** The sample stage's key (default: one of its own per run, so no two runs are replicates). */
   sampleKey?: string;
   /** Code file digests of the sample and analyze stages (default: one file each, the same in every run). */
   sampleCode?: Record<string, string>;
   analyzeCode?: Record<string, string>;
+  /** The pin stage's key; no pin stage when absent. */
+  pinKey?: string;
+  /** The run's host canary: piece -> its run median (ms), each session at that median; none when absent. */
+  canary?: Record<string, number>;
 }
 
 export const HOST: HostFingerprint = {
@@ -89,9 +93,19 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
     experiment: 'made-up',
     source: 'published',
     stages: {
+      ...(run.pinKey ? { pin: stage('pin', {}, undefined, run.pinKey) } : {}),
       sample: stage('sample', run.config, run.sampleCode, run.sampleKey),
       analyze: stage('analyze', { analysis: { bootstrap: { resamples: 2000 } } }, run.analyzeCode),
     },
+    canary: run.canary
+      ? {
+          pieces: Object.entries(run.canary).map(([piece, m]) => ({ piece, medianMs: m, lowMs: m * 0.99, highMs: m * 1.01 })),
+          sessions: Array.from({ length: sessionCount }, (_, i) => ({
+            session: i + 1,
+            pieces: Object.entries(run.canary!).map(([piece, m]) => ({ piece, medianMs: m })),
+          })),
+        }
+      : null,
     sessions: Array.from({ length: sessionCount }, (_, i) => ({
       session: i + 1,
       attempt: 1,
@@ -99,7 +113,17 @@ export function fileMadeUpRun(scratch: string, runsDir: string, run: MadeUpRun, 
       startedAt: run.time,
       endedAt: run.time,
       fingerprint,
-      noise: run.load ? { noisy: run.load.noisy, reasons: [], loadAverageStart: 1, loadAverageEnd: 1, idleShare: run.load.idleShare, stealShare: 0 } : null,
+      noise: run.load
+        ? {
+            noisy: run.load.noisy,
+            reasons: [],
+            ...(run.load.rule ? { rule: run.load.rule } : {}),
+            loadAverageStart: 1,
+            loadAverageEnd: 1,
+            idleShare: run.load.idleShare,
+            stealShare: 0,
+          }
+        : null,
     })),
   }).folder;
 }

@@ -1,0 +1,66 @@
+// The host canary of a run as `pipeline compare` and `pipeline history` read
+// it: run.json's `canary` (harness/history/published-run.ts, from the analyze
+// stage's analysis.json), of the folder itself or of the archived run of a
+// published folder; and the canary's ratio between two groups of runs, said
+// beside the factor every cell shares ("every cell ×1.12 [1.10, 1.15], canary
+// ×1.11"), so a shared shift can be read against the host's own speed.
+// Runs archived before run.json kept the canary (2026-12-04) have none: that
+// is said, never guessed.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunCanary } from '../history/run-record.js';
+import { archivedRunsOf } from './archived-runs-of.js';
+
+/** The canary of a report folder's run, or null when none is recorded. */
+export function folderCanary(folder: string): RunCanary | null {
+  const own = join(folder, 'run.json');
+  const files = existsSync(own) ? [own] : [...archivedRunsOf(folder)].map((r) => r.runJson);
+  for (const file of files) {
+    const record = JSON.parse(readFileSync(file, 'utf8')) as { canary?: RunCanary };
+    if (record.canary) return record.canary;
+  }
+  return null;
+}
+
+export interface CanaryRatio {
+  /** after / before: the geometric mean over the pieces of each piece's ratio; null without a canary on a side. */
+  ratio: number | null;
+  /** Each piece's ratio of the runs' medians (geometric mean over each side's runs). */
+  pieces: { piece: string; ratio: number }[];
+  /** Why there is no ratio, e.g. "no canary recorded in the baseline"; null when there is one. */
+  missing: string | null;
+}
+
+const logMedian = (c: RunCanary, piece: string): number | null => {
+  const m = c.pieces.find((p) => p.piece === piece)?.medianMs;
+  return typeof m === 'number' && m > 0 ? Math.log(m) : null;
+};
+
+/**
+ * Pure: the canary's ratio of the `after` runs over the `before` runs (each side: its runs with a canary; a
+ * side without any gives no ratio, `names` saying which). Pieces in every run of both sides count.
+ */
+export function canaryRatio(
+  before: readonly (RunCanary | null)[],
+  after: readonly (RunCanary | null)[],
+  names: { before: string; after: string },
+): CanaryRatio {
+  const b = before.filter((c): c is RunCanary => !!c);
+  const a = after.filter((c): c is RunCanary => !!c);
+  const none = [...(b.length ? [] : [names.before]), ...(a.length ? [] : [names.after])];
+  if (none.length) return { ratio: null, pieces: [], missing: `no canary recorded in ${none.join(' or ')}` };
+  const all = [...b, ...a];
+  const pieces = all[0]!.pieces.map((p) => p.piece).filter((piece) => all.every((c) => logMedian(c, piece) !== null));
+  if (!pieces.length) return { ratio: null, pieces: [], missing: 'no canary piece was timed in every run' };
+  const mean = (v: number[]): number => v.reduce((s, x) => s + x, 0) / v.length;
+  const per = pieces.map((piece) => ({ piece, ratio: Math.exp(mean(a.map((c) => logMedian(c, piece)!)) - mean(b.map((c) => logMedian(c, piece)!))) }));
+  return { ratio: Math.exp(mean(per.map((p) => Math.log(p.ratio)))), pieces: per, missing: null };
+}
+
+/** "canary ×1.11 (pieces ×1.02–×1.25)", or "canary: no canary recorded in the baseline". */
+export function canaryText(c: CanaryRatio): string {
+  if (c.ratio === null) return `canary: ${c.missing}`;
+  const rs = c.pieces.map((p) => p.ratio);
+  const range = rs.length > 1 ? ` (pieces ×${Math.min(...rs).toFixed(2)}–×${Math.max(...rs).toFixed(2)})` : '';
+  return `canary ×${c.ratio.toFixed(2)}${range}`;
+}
