@@ -10,7 +10,6 @@
 // A third (Kubernetes, docs/SCALE.md) is one more file beside slurm-sessions.ts
 // and one more line in sessionExecutorFor.
 import { inProcessSessions, installSessionExecutors, type SessionExecutor } from '../experiment/session-executor-port.js';
-import { runSessionsOnSlurm } from './slurm-sessions.js';
 
 export type { SessionBatch, SessionExecutor } from '../experiment/session-executor-port.js';
 
@@ -19,6 +18,8 @@ export const localSessions: SessionExecutor = inProcessSessions;
 export const slurmSessions: SessionExecutor = {
   kind: 'slurm',
   run: async (b) => {
+    // imported when a batch goes to Slurm, so a local or no-op run does not load the Slurm client
+    const { runSessionsOnSlurm } = await import('./slurm-sessions.js');
     await runSessionsOnSlurm(b.ctx, b.journal, b.sessions, b.attempt, { priorRows: true, recordsDir: b.recordsDir, ...b.options });
   },
 };
