@@ -3,7 +3,9 @@
 // a slow path, with services started before and closed after each session.
 // The estimator is our own logic, so the clock and the launches are fakes.
 import test from 'ava';
-import { addRounds, cellOf, RunEta, type PlannedSession } from '../harness/experiment/run-eta.js';
+import type { SessionRecord } from '../harness/contract/exchange-files.js';
+import { etaCheck, sessionEta } from '../harness/experiment/eta-check.js';
+import { addRounds, cellOf, RunEta, type PlannedSession, type ShownEstimate } from '../harness/experiment/run-eta.js';
 import { formatEta } from '../harness/experiment/progress-line.js';
 
 const PATHS = ['fast', 'slow'];
@@ -38,6 +40,7 @@ function drive(
   rounds: number,
   jitter: () => number,
   at: (e: ReturnType<RunEta['estimate']>, truth: { runMs: number; sessionMs: number }, where: { session: number; launch: number }) => void,
+  ended: (session: number, shown: ShownEstimate | null, startMs: number, endMs: number) => void = () => undefined,
 ): void {
   let clock = 0;
   const eta = new RunEta(plan(sessions, rounds), () => clock);
@@ -64,7 +67,7 @@ function drive(
       at(eta.estimate(), { runMs: runEndMs - endMs, sessionMs: e.endMs - endMs }, { session: e.session, launch: i + 1 });
     });
     clock = e.endMs;
-    eta.endSession();
+    ended(e.session, eta.endSession(), e.starts, e.endMs);
   }
 }
 
@@ -115,6 +118,38 @@ test('with durations jittered by up to 30% (made-up, seeded), the run ETA after 
   });
   t.true(worst > 0, 'the jitter makes the estimate inexact');
   t.true(worst < 0.2, `worst relative error ${worst.toFixed(3)}`);
+});
+
+test('each session hands its record the ETA its line showed last and when; checked after the run against the real remaining time, it is exact after the first session with steady made-up durations', (t) => {
+  const records: SessionRecord[] = [];
+  const shownAt: number[] = [];
+  let lastShownMs = 0;
+  drive(
+    3,
+    4,
+    () => 1,
+    (e) => {
+      lastShownMs = e.runMs;
+    },
+    (session, shown, startMs, endMs) => {
+      t.truthy(shown);
+      t.is(shown!.runMs, lastShownMs); // the last estimate the session made
+      shownAt.push(shown!.atMs);
+      const eta = sessionEta(shown)!;
+      const iso = (ms: number): string => new Date(ms).toISOString();
+      records.push({ session, attempt: 1, host: 'made-up', startedAt: iso(startMs), endedAt: iso(endMs), noise: {} as SessionRecord['noise'], eta });
+    },
+  );
+  const rows = etaCheck(records.slice().reverse());
+  t.deepEqual(
+    rows.map((r) => r.session),
+    [1, 2, 3],
+  );
+  const runEndMs = Date.parse(records.at(-1)!.endedAt);
+  rows.forEach((r, i) => t.is(r.realMs, runEndMs - shownAt[i]!));
+  t.not(rows[0]!.ratio, 1); // the first session knows no session overhead yet
+  for (const r of rows.slice(1)) t.true(Math.abs(r.ratio - 1) < 1e-3, `session ${r.session}: ${r.ratio}`); // ms rounding
+  t.is(sessionEta({ runMs: Number.NaN, sessionMs: Number.NaN, upperBound: false, atMs: 0 }), null); // before a timed launch: no figure to check
 });
 
 test('the line reads the run ETA with the session in brackets, ≤ while an undecided confirmation session is counted, and ? before a launch was timed', (t) => {

@@ -21,7 +21,7 @@ import { sha256Hex } from '../digest/sha256.js';
 import type { LoadOptions } from './load-pipeline.js';
 import type { PipelineConfig } from './pipeline-config.js';
 import { validatorsFile } from './validators-file.js';
-import { hasExtends } from './pipeline-extends.js';
+import { hasExtends } from './has-extends.js';
 
 /** Bump when an entry's layout or what the key covers changes. */
 const FORMAT = 1;

@@ -50,6 +50,3 @@ export function resolveExtends(src: YamlSource, abs: string, chain: readonly str
   const { extends: _dropped, ...own } = value;
   return deepMerge(base, own) as Mapping;
 }
-
-/** Pure: the text starts an `extends:` chain (a top-level extends key), so its inputs are more than its own bytes. */
-export const hasExtends = (text: string): boolean => /^extends\s*:/m.test(text);

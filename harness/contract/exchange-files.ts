@@ -116,6 +116,16 @@ export interface SessionRecord {
   disk?: { start: DiskProbe; end: DiskProbe };
   /** The host canary of the session (experiment/host-canary.ts); absent when design.canary is off and in records written before it. */
   canary?: SessionCanary;
+  /** The whole-run ETA the session's progress line showed last (experiment/run-eta.ts); absent in a session job's record (it sees its session only), before a timed launch, and in records written before it. */
+  eta?: SessionEta;
+}
+
+/** An ETA as shown: when, the run's remaining time and the session's, and whether it counted a session that may not run. */
+export interface SessionEta {
+  shownAt: string;
+  runMs: number;
+  sessionMs: number;
+  upperBound: boolean;
 }
 
 /** The host canary of one session: its launches (journaled as phase 'canary' rows), its cost, and the host's own counters from its start to the session's end. */

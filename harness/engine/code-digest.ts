@@ -15,7 +15,7 @@
 // a no-op run does not load the TypeScript parser.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../digest/sha256.js';
 import { projectRoot } from '../process/project-root.js';
 
@@ -96,6 +96,11 @@ export class CodeDigester {
     return sorted;
   }
 
+  /** The mtime of a file a stageDigests() call of this command stat'ed (undefined for one it did not). */
+  statedMtimeMs(abs: string): number | undefined {
+    return this.seen.get(abs)?.mtimeMs;
+  }
+
   /** Writes the cache back if anything new was computed. */
   save(): void {
     if (!this.dirty || !this.cacheFile) return;
@@ -129,7 +134,8 @@ export class CodeDigester {
 
 /** dist/harness/x/y.js -> harness/x/y.ts; other files relative to the root. */
 function sourceLabel(root: string, abs: string): string {
-  const rel = relative(root, abs);
+  // paths here are resolved: under the root, a prefix cut is path.relative's answer, without its cost per file
+  const rel = abs.startsWith(root + sep) ? abs.slice(root.length + 1) : relative(root, abs);
   return rel.startsWith('dist/') && rel.endsWith('.js') ? rel.slice('dist/'.length, -3) + '.ts' : rel;
 }
 

@@ -36,7 +36,7 @@ export function projectStageRegistry(dataDir: string | null): StageRegistry {
     load: loadStage,
     code: (def) => {
       const code = digester.stageDigests(def.kind, def.extraCode ?? []);
-      assertBuilt(code, builtChecked);
+      assertBuilt(code, builtChecked, (abs) => digester.statedMtimeMs(abs));
       return code;
     },
     close: () => digester.save(),
@@ -61,13 +61,14 @@ async function loadStage(kind: string): Promise<StageDefinition> {
  * Keys hash the compiled JavaScript that runs; a source newer than its build
  * would run old code while the user believes the edit is in effect.
  */
-function assertBuilt(code: Record<string, string>, builtChecked: Set<string>): void {
+function assertBuilt(code: Record<string, string>, builtChecked: Set<string>, statedMtimeMs: (abs: string) => number | undefined): void {
   const root = projectRoot();
   for (const rel of Object.keys(code)) {
     if (!rel.endsWith('.ts') || builtChecked.has(rel)) continue;
-    const source = join(root, rel);
+    const source = statSync(join(root, rel), { throwIfNoEntry: false });
     const built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
-    if (existsSync(source) && statSync(built).mtimeMs + 1 < statSync(source).mtimeMs) {
+    // the digester has just stat'ed the built module it digested
+    if (source && (statedMtimeMs(built) ?? statSync(built).mtimeMs) + 1 < source.mtimeMs) {
       throw new UserError(`the build is older than ${rel}`, { file: rel }, "run 'npm run build' so the code that runs is the code you edited");
     }
     builtChecked.add(rel);

@@ -12,7 +12,6 @@
 // enum (a test keeps the enum equal to this registry); the CLI's --executor
 // check and the kinds it names come from here.
 import { inProcessSessions, installSessionExecutors, type SessionExecutor } from '../experiment/session-executor-port.js';
-import { runSessionsOnSlurm } from './slurm-sessions.js';
 
 export type { SessionBatch, SessionExecutor } from '../experiment/session-executor-port.js';
 
@@ -21,6 +20,8 @@ export const localSessions: SessionExecutor = inProcessSessions;
 export const slurmSessions: SessionExecutor = {
   kind: 'slurm',
   run: async (b) => {
+    // imported when a batch goes to Slurm, so a local or no-op run does not load the Slurm client
+    const { runSessionsOnSlurm } = await import('./slurm-sessions.js');
     await runSessionsOnSlurm(b.ctx, b.journal, b.sessions, b.attempt, { priorRows: true, recordsDir: b.recordsDir, ...b.options });
   },
 };

@@ -17,6 +17,12 @@ export interface PlannedSession {
   upperBound?: boolean;
 }
 
+/** The last estimate of a session (what its progress line showed last) and when it was made: journaled in the session record. */
+export interface ShownEstimate extends RunEstimate {
+  /** The clock's time of the estimate (ms, Date.now for the sampling stage). */
+  atMs: number;
+}
+
 export interface RunEstimate {
   /** Remaining time of the whole run; NaN while no launch has been timed. */
   runMs: number;
@@ -58,6 +64,8 @@ export class RunEta {
   private current: CurrentSession | null = null;
   /** Plan index of the first session not yet started. */
   private next = 0;
+  /** The last estimate made during the current session. */
+  private shown: ShownEstimate | null = null;
 
   constructor(
     plan: readonly PlannedSession[],
@@ -75,6 +83,7 @@ export class RunEta {
     }
     this.next = index;
     this.current = { index, startedMs: this.now(), lastMs: null, left: new Map(this.plan[index]!.launches), done: new Map(), openingMs: null };
+    this.shown = null;
   }
 
   /** A launch of the current session ended (a failed one too: it took its time). */
@@ -95,16 +104,23 @@ export class RunEta {
     s.done.set(cell, (s.done.get(cell) ?? 0) + 1);
   }
 
-  /** The current session ended: what it took beyond its launches is one more overhead measurement. */
-  endSession(): void {
+  /**
+   * The current session ended: what it took beyond its launches is one more
+   * overhead measurement. Returns the session's last estimate (null when it made
+   * none), so the run's real remaining time can be compared with it afterwards.
+   */
+  endSession(): ShownEstimate | null {
     const s = this.current;
-    if (!s) return;
+    if (!s) return null;
     const endMs = this.now();
     const launchesMs = this.launchesMs(s.done);
     if (Number.isFinite(launchesMs)) this.overheadsMs.push(Math.max(0, endMs - s.startedMs - launchesMs));
     this.closingsMs.push(s.lastMs === null ? endMs - s.startedMs : endMs - s.lastMs);
     this.current = null;
     this.next = s.index + 1;
+    const shown = this.shown;
+    this.shown = null;
+    return shown;
   }
 
   /** A planned session that will not run (the confirmation found nothing undecided). */
@@ -125,6 +141,7 @@ export class RunEta {
       runMs += overheadMs + this.launchesMs(p.launches);
       upperBound ||= p.upperBound === true;
     }
+    if (this.current) this.shown = { runMs, sessionMs, upperBound, atMs: this.now() };
     return { runMs, sessionMs, upperBound };
   }
 

@@ -26,6 +26,7 @@ import { adaptiveDesign, adaptiveRecord, adaptiveStep, type AdaptiveDesign, type
 import { confirmSessionWork } from './confirm-work.js';
 import { formatProgress } from './progress-line.js';
 import { addRounds, RunEta } from './run-eta.js';
+import { sessionEta } from './eta-check.js';
 import { runRounds, type ArmVisit } from './run-rounds.js';
 import { remainingWork, type SessionWork } from './session-plan.js';
 import { startSessionRecord } from './session-record.js';
@@ -310,8 +311,9 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
         { fresh, last: o.last ?? false, services, ...(o.arms ? { arms: o.arms } : {}) },
         progress,
       );
-      eta.endSession();
-      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(record) + '\n');
+      // The ETA the session showed last goes into its record, so the run's real remaining time can be compared with it afterwards (eta-check.ts).
+      const shown = sessionEta(eta.endSession());
+      writeFileSync(join(recordsDir, `S${w.session}.a${attempt}.json`), JSON.stringify(shown ? { ...record, eta: shown } : record) + '\n');
     };
     const run = (list: readonly SessionWork[], o: RemoteOptions): Promise<void> =>
       list.length ? executor.run({ ctx, journal, sessions: list, attempt, recordsDir, options: o, here }) : Promise.resolve();

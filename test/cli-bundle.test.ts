@@ -1,0 +1,116 @@
+// The CLI as one script (harness/cli/cli-bundle.ts, dist/cli-bundle.js): the
+// real CLI runs from it with the same answers as from the ES modules of dist/,
+// loading none of them natively; the loader's own logic (one registry, live
+// exports, stale modules) on a made-up two-file bundle.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BUNDLE_FORMAT, CliBundle, HEADER_PREFIX, type BundleHeader } from '../harness/cli/cli-bundle.js';
+import { cliPath, projectRoot, tempDir } from './helpers/cli.js';
+
+/** A made-up bundle of three modules in `<dir>/dist/`, each with its (empty) ES build beside it, as build-cli-bundle.ts records them. */
+function madeUpBundle(): { file: string; dist: string } {
+  const dist = join(tempDir('benchgraph-cli-bundle-'), 'dist');
+  mkdirSync(join(dist, 'lib'), { recursive: true });
+  const modules: BundleHeader['modules'] = {};
+  for (const id of ['lib/errors', 'lib/use', 'lib/late']) {
+    writeFileSync(join(dist, `${id}.js`), `// ES build of ${id}\n`);
+    const st = statSync(join(dist, `${id}.js`));
+    modules[id] = { size: st.size, mtimeMs: st.mtimeMs };
+  }
+  const header: BundleHeader = { format: BUNDLE_FORMAT, ascii: true, modules };
+  const body = `
+System.register("lib/errors", [], function (exports_1, context_1) {
+  var E, count;
+  function bump() { count++; exports_1("count", count); }
+  exports_1("bump", bump);
+  return { setters: [], execute: function () { E = class E extends Error {}; exports_1("E", E); count = 0; exports_1("count", count); } };
+});
+System.register("lib/use", ["lib/errors", "node:path"], function (exports_1, context_1) {
+  var errors_1, path_1;
+  function make() { return new errors_1.E('x'); }
+  function seen() { return errors_1.count; }
+  function late() { return context_1.import(context_1.meta.url.replace(/use\\.js$/, 'late.js')); }
+  exports_1("make", make); exports_1("seen", seen); exports_1("late", late);
+  return { setters: [function (m) { errors_1 = m; }, function (m) { path_1 = m; }], execute: function () { exports_1("sep", path_1.sep); } };
+});
+System.register("lib/late", ["lib/errors"], function (exports_1, context_1) {
+  var errors_1;
+  return { setters: [function (m) { errors_1 = m; }], execute: function () { exports_1("isE", function (e) { return e instanceof errors_1.E; }); } };
+});`;
+  const file = join(dist, 'cli-bundle.js');
+  writeFileSync(file, `${HEADER_PREFIX}${JSON.stringify(header)}\n(function (System) {\n${body}\n})\n`);
+  return { file, dist };
+}
+
+test('a made-up bundle: one registry (instanceof holds across modules, a dynamic import by dist URL included), live exports, built-ins imported natively', async (t) => {
+  const { file } = madeUpBundle();
+  const bundle = CliBundle.open(file, null, 'test')!;
+  const errors = (await bundle.import('lib/errors'))!;
+  const use = (await bundle.import('lib/use'))!;
+  const late = (await (use['late'] as () => Promise<Record<string, unknown>>)())!;
+  t.true((late['isE'] as (e: unknown) => boolean)((use['make'] as () => unknown)()));
+  t.is(use['sep'], '/');
+  (errors['bump'] as () => void)();
+  t.is((use['seen'] as () => number)(), 1);
+  t.is(errors['count'], 1);
+});
+
+test('a made-up bundle whose module differs from its ES build runs nothing from it; imported later, it fails naming the build step', async (t) => {
+  const a = madeUpBundle();
+  utimesSync(join(a.dist, 'lib', 'errors.js'), new Date(), new Date(Date.now() + 5000));
+  t.is(await CliBundle.open(a.file, null, 'test')!.import('lib/use'), null);
+
+  const b = madeUpBundle();
+  const bundle = CliBundle.open(b.file, null, 'test')!;
+  const use = (await bundle.import('lib/use'))!;
+  writeFileSync(join(b.dist, 'lib', 'late.js'), '// rebuilt by tsc alone\n');
+  await t.throwsAsync((use['late'] as () => Promise<unknown>)(), { message: /dist\/lib\/late\.js .*newer than dist\/cli-bundle\.js: run 'npm run build'/ });
+});
+
+test('a missing or foreign bundle file opens as null', (t) => {
+  const dir = tempDir('benchgraph-cli-bundle-');
+  t.is(CliBundle.open(join(dir, 'cli-bundle.js'), null, 'test'), null);
+  writeFileSync(join(dir, 'cli-bundle.js'), 'console.log(1)\n');
+  t.is(CliBundle.open(join(dir, 'cli-bundle.js'), null, 'test'), null);
+});
+
+/** `pipeline ARGS` in `cwd`, with a load hook listing the modules Node itself loads (one URL a line on stderr, prefixed). */
+function pipelineListingModules(cwd: string, args: string[], env: Record<string, string> = {}): { stdout: string; modules: string[] } {
+  const hooks = join(cwd, 'hooks.mjs');
+  writeFileSync(hooks, `export async function load(url, context, next) { process._rawDebug('LOADED ' + url); return next(url, context); }\n`);
+  const register = join(cwd, 'register.mjs');
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const r = spawnSync(process.execPath, ['--import', register, cliPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`pipeline ${args.join(' ')} failed: ${r.stderr}`);
+  const modules = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('LOADED '))
+    .map((l) => l.slice('LOADED '.length));
+  return { stdout: r.stdout, modules };
+}
+
+test('the real CLI runs from the bundle: a no-op run and status answer as the ES modules do, loading no ES module of dist/ but the loader, nor yaml or the Slurm client', (t) => {
+  const dir = tempDir('benchgraph-cli-bundle-smoke-');
+  copyFileSync(join(projectRoot, 'pipelines', 'smoke.yaml'), join(dir, 'pipeline.yaml'));
+  const first = spawnSync(process.execPath, [cliPath, 'run'], { cwd: dir, encoding: 'utf8' });
+  t.is(first.status, 0, first.stderr);
+  const distUrl = pathToFileURL(join(projectRoot, 'dist')).href + '/';
+  for (const args of [
+    ['status', '--json'],
+    ['run', '--dry-run'],
+  ]) {
+    const bundled = pipelineListingModules(dir, args);
+    const esm = pipelineListingModules(dir, args, { BENCHGRAPH_CLI_BUNDLE: '0' });
+    t.is(bundled.stdout, esm.stdout, args.join(' '));
+    t.deepEqual(
+      bundled.modules.filter((u) => u.startsWith(distUrl)).map((u) => u.slice(distUrl.length)),
+      ['harness/cli/cli-bundle.js', 'harness/process/private-cache-folder.js'],
+    );
+    t.true(esm.modules.includes(`${distUrl}harness/cli/main.js`));
+    // the config comes from the config cache, and the sessions would run here: neither the YAML parser nor the Slurm client loads
+    for (const m of [...bundled.modules, ...esm.modules]) t.false(/\/node_modules\/yaml\/|\/executors\/slurm-/.test(m), m);
+  }
+});
