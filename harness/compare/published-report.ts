@@ -5,7 +5,7 @@
 
 import type { Verdict } from '../analysis/comparison-verdict.js';
 import type { DifferenceKey } from '../analysis/difference-record.js';
-import type { RunCanary } from '../history/run-record.js';
+import type { RunCanary } from './run-canary.js';
 
 /** One row of differences.csv with kind = median_difference: the comparison record (analysis/difference-record.ts) as published. */
 export interface PublishedDifference extends DifferenceKey {

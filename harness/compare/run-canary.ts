@@ -8,8 +8,13 @@
 // is said, never guessed.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunCanary } from '../history/run-record.js';
 import { archivedRunsOf } from './archived-runs-of.js';
+
+/** The run's host canary (analysis.json `canary`, kept in run.json): per piece the run's median completion time and its interval, and each session's median. */
+export interface RunCanary {
+  pieces: { piece: string; medianMs: number | null; lowMs: number | null; highMs: number | null }[];
+  sessions: { session: number; pieces: { piece: string; medianMs: number | null }[] }[];
+}
 
 /** The canary of a report folder's run, or null when none is recorded. */
 export function folderCanary(folder: string): RunCanary | null {

@@ -5,6 +5,7 @@
 // and run.json lists the sha256 of every other file, so an edited archive
 // fails `pipeline audit`.
 import type { HostFingerprint } from '../process/host-fingerprint.js';
+import type { RunCanary } from '../compare/run-canary.js';
 
 export const RUN_FORMAT = 'benchgraph-run/1';
 export const RUN_FILE = 'run.json';
@@ -51,11 +52,7 @@ export interface SessionLoad {
   stealShare: number;
 }
 
-/** The run's host canary (analysis.json `canary`): per piece the run's median completion time and its interval, and each session's median. */
-export interface RunCanary {
-  pieces: { piece: string; medianMs: number | null; lowMs: number | null; highMs: number | null }[];
-  sessions: { session: number; pieces: { piece: string; medianMs: number | null }[] }[];
-}
+export type { RunCanary };
 
 export interface RunRecord {
   format: typeof RUN_FORMAT;

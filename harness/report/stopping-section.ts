@@ -93,7 +93,7 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
     ),
     f.undecided.length
       ? paragraph(
-          `${f.undecided.length} comparison(s) ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}), undecided after ${a.sessionsRun} sessions:`,
+          `${f.undecided.length} comparison(s) ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}), undecided with the sessions below:`,
         )
       : paragraph('No comparison ran out of budget.'),
     f.undecided.length ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b} (${c.sessions} sessions)`)) : null,
