@@ -48,7 +48,7 @@ const difference: DifferenceResult = {
   betweenSessionEstimated: false,
   sessionLowMs: null,
   sessionHighMs: null,
-  findings: { sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false },
+  findings: { sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false, sessionsAloneExcluding: 0 },
   observedMs: 200,
   lowMs: 180,
   highMs: 220,
@@ -98,8 +98,14 @@ test('a summary difference shows the difference, its interval and the P50 ratio,
   t.is(differenceCell(a, a.differences[0], 1), '200.0 [180.0, 220.0], ×2.11');
   const undetected = { ...a.differences[0]!, lowMs: -5, detected: false };
   t.is(differenceCell(a, undetected, 1), '200.0 [-5.0, 220.0], ×2.11, not detected');
-  const disagree = { ...a.differences[0]!, detected: false, findings: { sessionsDisagreeInSize: true, direction: 'higher' as const, sizeUncertain: true } };
-  t.is(differenceCell(a, disagree, 1), '200.0 [180.0, 220.0], ×2.11, sessions disagree in size');
+  const disagree = {
+    ...a.differences[0]!,
+    detected: false,
+    findings: { sessionsDisagreeInSize: true, direction: 'higher' as const, sizeUncertain: true, sessionsAloneExcluding: 3 },
+  };
+  t.is(differenceCell(a, disagree, 1), '200.0 [180.0, 220.0], ×2.11, size uncertain');
+  const notReplicated = { ...disagree, findings: { ...disagree.findings, direction: null, sizeUncertain: false, sessionsAloneExcluding: 2 } };
+  t.is(differenceCell(a, notReplicated, 1), '200.0 [180.0, 220.0], ×2.11, sessions disagree');
   t.is(differenceCell(a, undefined, 1), '-');
   t.false(differenceCell(a, a.differences[0], 1).includes('faster'));
 });

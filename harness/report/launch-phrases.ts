@@ -8,7 +8,7 @@ import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from '../publish/format-number.js';
 import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
-import { twoLevelContainsZero } from './conclusions.js';
+import { outcomeWords, twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunText } from './rerun-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
@@ -37,7 +37,7 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ca = readyCell(a, d.cohort, d.a, d.state);
   const cb = readyCell(a, d.cohort, d.b, d.state);
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
-  const verdict = d.detected ? null : d.findings.sessionsDisagreeInSize ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
+  const verdict = d.detected ? null : outcomeWords(d, equivalenceText(a, d));
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
     .filter(Boolean)

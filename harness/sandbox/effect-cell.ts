@@ -7,7 +7,7 @@
 import type { EffectRow } from '../config/effects-section.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
-import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
+import { judgedComparison, type JudgedComparison } from '../analysis/direction-rule.js';
 import { quantile } from '../stats/quantile.js';
 import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
 import { effectValue } from './effect-arm.js';
@@ -20,7 +20,7 @@ export interface EffectCell {
   p90Before: number | null;
   p90After: number | null;
   /** after / before: the ratio of medians with its intervals, per-session ratios and findings. */
-  comparison: ComparisonResult;
+  comparison: JudgedComparison;
 }
 
 /** The formal, valid values of one row as session rows (path = side). */
@@ -47,6 +47,6 @@ export function effectCell(row: EffectRow, samples: readonly SampleRow[], option
     p50After: q(after, 0.5),
     p90Before: q(before, 0.9),
     p90After: q(after, 0.9),
-    comparison: pairedComparison(pairSessions(rows, 'after', 'before'), 'ratio', options),
+    comparison: judgedComparison(pairSessions(rows, 'after', 'before'), 'ratio', options),
   };
 }

@@ -33,11 +33,20 @@ export function ratioCell(m: MeasuredRow): string {
 
 export const relationText: Record<RowRelation, string> = { same: 'same', proxy: 'proxy', different: 'different question' };
 
-export type RowVerdict = 'kept' | 'too small to keep' | 'dropped' | 'control failed' | 'control held';
+export type RowVerdict = 'kept' | 'too small to keep' | 'dropped' | 'control failed' | 'control held' | 'control undecided';
 
-/** The verdict of a measured row: a negative control is judged on whether it shows a detected effect at all. */
+/**
+ * The verdict of a measured row. A negative control fails when the one direction rule establishes a
+ * direction of any size (detected, or size uncertain), holds only when both intervals lie inside the
+ * practical floor around 1 (equivalent: "not detected" is never "no difference"), and is undecided otherwise.
+ */
 export function rowVerdict(m: MeasuredRow, note: RowNote): RowVerdict {
-  if (note.control) return m.verdict.detected ? 'control failed' : 'control held';
+  if (note.control) {
+    // effects.json written before the direction rule has no direction: judge it on detection, as it was.
+    const direction = m.verdict.direction === undefined ? (m.verdict.detected ? 'lower' : null) : m.verdict.direction;
+    if (direction !== null) return 'control failed';
+    return m.verdict.equivalent === undefined ? 'control held' : m.verdict.equivalent ? 'control held' : 'control undecided';
+  }
   return m.verdict.outcome === 'kept' ? 'kept' : m.verdict.outcome === 'too-small' ? 'too small to keep' : 'dropped';
 }
 
@@ -71,6 +80,10 @@ export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string
   if (small.length) out.push(`${ids(small)} ${small.length === 1 ? 'is' : 'are'} detected but too small to keep: the floor is ${floorText(floor)}.`);
   for (const m of failed.slice(0, 1))
     out.push(`The negative control \`${m.row.id}\` failed: it shows an effect where none was expected, so its two sides differ in more than the change.`);
+  for (const m of by('control undecided').slice(0, 1))
+    out.push(
+      `The negative control \`${m.row.id}\` is undecided: it shows no established direction, but its intervals reach beyond ±${(floor.minRatioChange * 100).toFixed(0)}%, so it cannot vouch for the rows.`,
+    );
   for (const m of different.slice(0, 1)) {
     const why = noteOf(m.row.id).why ?? 'see the row detail';
     out.push(`\`${m.row.id}\` answers a different question than its source row: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.?$/, '.')}`);

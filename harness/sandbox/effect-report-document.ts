@@ -172,7 +172,9 @@ function methodSection(inp: EffectDocumentInput): Section[] {
       'With 3 or more sessions, a Student t interval over the log per-session ratios must exclude 1 as well.',
       'Failed launches are counted in n and never given a value.',
     ]),
-    paragraph(`Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when it shows a detected effect of any size.`),
+    paragraph(
+      `Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.`,
+    ),
     ...inp.reportNotes.map((t) => paragraph(t.trim())),
     inp.unmeasured.length ? paragraph('Not measured here:') : null,
     inp.unmeasured.length ? list(inp.unmeasured) : null,
