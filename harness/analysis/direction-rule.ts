@@ -19,8 +19,8 @@
 // two-level interval excludes 0 and the three session medians share a sign
 // in up to 9.9% of A/A experiments (the session-heavy profile of
 // reports/calibration/coverage.md, 3 x 20), twice the rate of "detected"
-// (4.5%); asking each session's own interval to exclude 0 brings it to
-// 4.6%, within 0.2 points of "detected" in every profile and design tried,
+// (4.5%); asking each session's own interval to exclude 0 keeps it at
+// 4.5%, within 0.2 points of "detected" in every profile and design tried,
 // while it still finds an effect whose size differs between sessions
 // (docs/VERDICTS.md gives the table and how it was measured).
 //
