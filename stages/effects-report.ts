@@ -20,6 +20,7 @@ import type { MeasuredRow, ReportedRow } from '../harness/sandbox/effect-table-m
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { effectReportDocument } from '../harness/sandbox/effect-report-document.js';
 import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
+import { launchSpanSentence } from '../harness/sandbox/effect-phrases.js';
 import { practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { Requirement } from '../harness/contract/requirement.js';
@@ -92,6 +93,7 @@ const effectsReport: StageDefinition = {
       floor,
       unmeasured: exp.unmeasured ?? [],
       reportNotes: options.notes,
+      launchSpan: launchSpanSentence(samples.map((s) => (typeof s['started_at'] === 'string' ? s['started_at'] : null))),
       provenance: provenanceLines(ctx.inputs, host),
       sessions: sessionsOf(ctx.inputs),
       plots,

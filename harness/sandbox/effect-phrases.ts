@@ -91,3 +91,18 @@ export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string
   out.push('Most source rows cannot run on this host; the reasons follow, each stated once.');
   return out.slice(0, maxInterpretationSentences);
 }
+
+/**
+ * When the launches ran, from the samples themselves (started_at of every launch, warmup included):
+ * the first and last start in UTC and the span between them; null without timestamps.
+ */
+export function launchSpanSentence(startedAt: readonly (string | null | undefined)[]): string | null {
+  const t = startedAt.map((s) => (s ? Date.parse(s) : NaN)).filter((x) => Number.isFinite(x));
+  if (t.length < 2) return null;
+  const first = Math.min(...t);
+  const last = Math.max(...t);
+  const utc = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+  const span = Math.round((last - first) / 1000);
+  const minutes = Math.floor(span / 60);
+  return `Its ${t.length} launches started between ${utc(first)} and ${utc(last).slice(11)} UTC (${minutes ? `${minutes} min ` : ''}${span % 60} s, from samples.csv's started_at).`;
+}

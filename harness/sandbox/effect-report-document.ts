@@ -30,6 +30,8 @@ export interface EffectDocumentInput {
   unmeasured: readonly string[];
   /** report.notes: context the data cannot state (appendix, method). */
   reportNotes: readonly string[];
+  /** When the launches ran, computed from the samples (launchSpanSentence); null when unknown. */
+  launchSpan?: string | null;
   provenance: readonly string[];
   /** Every sampling session's record, for the shared host-noise table; absent when none was given. */
   sessions?: readonly SessionRecord[] | null;
@@ -176,6 +178,7 @@ function methodSection(inp: EffectDocumentInput): Section[] {
       `Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.`,
     ),
     ...inp.reportNotes.map((t) => paragraph(t.trim())),
+    inp.launchSpan ? paragraph(inp.launchSpan) : null,
     inp.unmeasured.length ? paragraph('Not measured here:') : null,
     inp.unmeasured.length ? list(inp.unmeasured) : null,
   ]);
