@@ -118,14 +118,34 @@ test('the order-effect sentence names the flagged cells, or says none is flagged
   let k = 0;
   const someUnresolved = {
     ...a,
-    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 2 ? ('unresolved' as const) : ('within-size' as const) })),
+    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 1 ? ('unresolved' as const) : ('within-size' as const) })),
   } as AnalysisResult;
   t.is(
     orderEffectSentence(someUnresolved),
-    `No Ready cell is flagged with an order effect; the check could not resolve 2 of ${ready} Ready cells (an order effect of the flagged size lies inside their intervals) (see "Order and carryover").`,
+    `No Ready cell is flagged with an order effect; the check could not resolve 1 of ${ready} Ready cells (an order effect of the flagged size lies inside their intervals) (see "Order and carryover").`,
   );
   const flagged = { ...a, cells: a.cells.map((c) => (c.path === 'docker' ? { ...c, orderEffect: true } : c)) } as AnalysisResult;
   t.regex(orderEffectSentence(flagged)!, /^1 Ready cell depends on its position in the round or the path before: shell docker cold;/);
+});
+
+test('when the order check resolved no Ready cell, the sentence says it could not resolve any, never that none is flagged', (t) => {
+  const a = analysis(0);
+  const ready = a.cells.filter((c) => c.metric === 'ready').length;
+  const allUnresolved = { ...a, cells: a.cells.map((c) => ({ ...c, carryover: 'unresolved' as const })) } as AnalysisResult;
+  t.is(
+    orderEffectSentence(allUnresolved),
+    `The order check could not resolve any of the ${ready} Ready cells: ${ready} are unresolved (an order effect of the flagged size lies inside their intervals), so this run neither finds nor rules out an order effect (see "Order and carryover").`,
+  );
+  let k = 0;
+  const mixed = {
+    ...a,
+    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 1 ? ('not-estimated' as const) : ('unresolved' as const) })),
+  } as AnalysisResult;
+  t.regex(
+    orderEffectSentence(mixed)!,
+    new RegExp(`any of the ${ready} Ready cells: ${ready - 1} (is|are) unresolved .* and 1 had too few launches to estimate`),
+  );
+  t.false(orderEffectSentence(mixed)!.includes('No Ready cell is flagged'));
 });
 
 test('the accounting matches the sample table by phase, and the settle sentence reads the settle columns', (t) => {

@@ -9,7 +9,7 @@ import { directionRuleText } from '../analysis/direction-rule.js';
 import { fixed, grouped, orDash } from '../publish/format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 import type { Plot } from './plot-specs.js';
-import { directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
+import { bandText, directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
 import { provenanceLines } from '../publish/provenance-lines.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
@@ -185,7 +185,10 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...section('Content transfer', contentBlocks(c)),
       ...section('Carryover detail', carry.appendix),
       ...section('Sessions detail', sessions.appendix),
-      ...section('Disk in each session', diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals)),
+      ...section(
+        'Disk in each session',
+        diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals),
+      ),
       ...section('Paths and their confounds', pathBlocks(c)),
       ...section('Pinned tools and images', pinBlocks(inp)),
       ...section('Image-service preparation', preparationBlocks(c)),
@@ -325,7 +328,8 @@ function sourceSection(c: Ctx): Section[] {
     paragraph(
       `Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''} ` +
         'Each verdict has two parts. Direction: both runs detect the same path as lower, or both detect none. ' +
-        "Magnitude: the two intervals overlap (a P50 or a content reduction: within the finding's tolerance); otherwise the ratio of this run's effect to the source's is given. " +
+        `Magnitude: this run's effect over the source's lies within the finding's band (${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}); ` +
+        'it is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign. ' +
         'A finding agrees only when both parts hold.',
     ),
     table(
