@@ -187,7 +187,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...section('Sessions detail', sessions.appendix),
       ...section(
         'Disk in each session',
-        diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals),
+        diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals, (p) => cfg.paths?.[p]?.cold_check === 'full-pull'),
       ),
       ...section('Paths and their confounds', pathBlocks(c)),
       ...section('Pinned tools and images', pinBlocks(inp)),
