@@ -330,7 +330,7 @@ function sourceSection(c: Ctx): Section[] {
         'Each verdict has two parts. Direction: both runs detect the same path as lower, or both detect none. ' +
         `Magnitude: this run's effect over the source's lies within the finding's band (${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}); ` +
         'it is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign. ' +
-        'A finding agrees only when both parts hold.',
+        'A finding agrees when its direction held and its magnitude held or had no size to compare.',
     ),
     table(
       ['finding', 'source', 'direction', 'magnitude', 'verdict'],
