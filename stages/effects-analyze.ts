@@ -22,10 +22,11 @@ const effectsAnalyze: StageDefinition = {
   kind: 'effects-analyze',
   description:
     'Effect cells (P50/P90 before and after, two-level and between-session intervals of the ratio of medians) and the outcome of every row (kept, too small to keep, dropped).',
-  reads: ['effects', 'analysis.bootstrap', 'analysis.practical'],
+  reads: ['effects', 'analysis.bootstrap', 'analysis.practical', 'analysis.clusters'],
   async run(ctx) {
     const fx = effectsOf(ctx);
-    const bootstrap = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap;
+    const rules = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'], clusters: ctx.config.analysis['clusters'] });
+    const bootstrap = rules.bootstrap;
     const floor = practicalFloor(ctx.config.analysis['practical']);
     const samplesFile = findInputFile(ctx.inputs, 'samples.duckdb');
     const rowsFile = findInputFile(ctx.inputs, 'rows.json');
@@ -45,7 +46,7 @@ const effectsAnalyze: StageDefinition = {
         out.push({ row, state: 'not-runnable', reasons: rec.reasons });
         continue;
       }
-      const cell = effectCell(row, samples, { ...bootstrap, seed: `${bootstrap.seed}\u0000${row.id}` });
+      const cell = effectCell(row, samples, { ...bootstrap, seed: `${bootstrap.seed}\u0000${row.id}` }, rules.clusters);
       const failed = samples.filter((s) => s['cohort'] === row.id && s['phase'] === 'formal' && s['ok'] !== true);
       out.push({
         row,

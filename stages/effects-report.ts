@@ -20,7 +20,9 @@ import type { MeasuredRow, ReportedRow } from '../harness/sandbox/effect-table-m
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { effectReportDocument } from '../harness/sandbox/effect-report-document.js';
 import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
+import { launchSpanSentence } from '../harness/sandbox/effect-phrases.js';
 import { practicalFloor } from '../harness/sandbox/practical-floor.js';
+import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { Requirement } from '../harness/contract/requirement.js';
 import { publish } from '../harness/publish/publish.js';
@@ -58,7 +60,7 @@ function scopeOf(given: string | null, host: SamplingHost | null, sessions: numb
 const effectsReport: StageDefinition = {
   kind: 'effects-report',
   description: 'The effect report: tally, summary of the measured rows, not-runnable reasons, missing rows, paired and forest plots (report.md, index.html).',
-  reads: ['effects', 'experiment', 'report', 'analysis.practical', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
+  reads: ['effects', 'experiment', 'report', 'analysis.practical', 'analysis.clusters', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   readsObservations: true, // the sampling host's facts
   async run(ctx) {
@@ -90,8 +92,10 @@ const effectsReport: StageDefinition = {
       notes,
       requirements,
       floor,
+      clusters: analysisRules({ clusters: ctx.config.analysis['clusters'] }).clusters,
       unmeasured: exp.unmeasured ?? [],
       reportNotes: options.notes,
+      launchSpan: launchSpanSentence(samples.map((s) => (typeof s['started_at'] === 'string' ? s['started_at'] : null))),
       provenance: provenanceLines(ctx.inputs, host),
       sessions: sessionsOf(ctx.inputs),
       plots,

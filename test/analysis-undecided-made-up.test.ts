@@ -29,7 +29,7 @@ function madeUp(o: Partial<DifferenceResult> & { cohort: string; a: string; b: s
     sessionHighMs: 9,
     detected: true,
     ...o,
-    findings: o.findings ?? { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false },
+    findings: o.findings ?? { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false, sessionsAloneExcluding: 0 },
   };
 }
 

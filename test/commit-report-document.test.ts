@@ -69,8 +69,8 @@ test('made-up commits: the summary is the first table, one row per state at the 
       ['incremental', '2000 MB in 100 files, 1 KB change'],
     ],
   );
-  t.is(first.rows[1]![5], 'yes: naive slower');
-  t.is(first.rows[0]![5], 'no: interval holds 1');
+  t.is(first.rows[1]![5], 'detected: naive slower');
+  t.is(first.rows[0]![5], 'undecided: interval holds 1');
 });
 
 test('made-up commits: the headline ratio with its interval is in the first 200 words; the main text is within 1,500 words', (t) => {
@@ -105,7 +105,7 @@ test('made-up commits: every number of the summary table equals a row of ratios.
     }
     const q = /^(\d+\.\d\d)× \[(\d+\.\d\d), (\d+\.\d\d)\]$/.exec(r[4]!)!;
     t.deepEqual([q[1], q[2], q[3]], [Number(row['ratio']).toFixed(2), Number(row['low']).toFixed(2), Number(row['high']).toFixed(2)]);
-    t.is(r[5]!.startsWith('yes'), row['detected'] === 'true');
+    t.is(r[5]!.startsWith('detected'), row['detected'] === 'true');
   }
 });
 

@@ -44,7 +44,10 @@ test('with one size above the floor the report names no shape and does not test 
 
 test('with three sizes above the floor the interval on k decides: 1 held and 2 excluded is linear and the quadratic claim is not supported', (t) => {
   const linear = fit({ sizesAboveFloor: 3, identified: true, exponent: 1.02, exponentLow: 0.9, exponentHigh: 1.2 });
-  t.regex(shapeSentence(growth(linear))!, /grows linearly above its floor: k = 1\.02 \[0\.90, 1\.20\] holds 1 and excludes 2/);
+  t.regex(
+    shapeSentence(growth(linear))!,
+    /grows linearly above its floor: k = 1\.02 \[0\.90, 1\.20\] \(\d+ of \d+ sizes above the floor\) holds 1 and excludes 2/,
+  );
   t.regex(quadraticClaimSentence(analysis(linear))!, /^Not supported:/);
   const both = fit({ sizesAboveFloor: 3, identified: true, exponent: 1.4, exponentLow: 0.9, exponentHigh: 2.2 });
   t.regex(quadraticClaimSentence(analysis(both))!, /^Not decided:/);

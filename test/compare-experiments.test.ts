@@ -6,7 +6,7 @@ import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparisonDifferencesCsv, comparisonStatisticsCsv, type ComparisonLine } from '../harness/publish/comparison-csv.js';
-import { pairedComparison } from '../harness/stats/paired-comparison.js';
+import { judgedComparison } from '../harness/analysis/direction-rule.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { pairSessions, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
 import { projectRoot, runCli, tempDir } from './helpers/cli.js';
@@ -20,7 +20,7 @@ function ratio(factor: number, seed: string, a: string, b: string) {
       const base = 100 + 10 * random();
       rows.push({ session, round, path: a, value: base * factor * (0.97 + 0.06 * random()) }, { session, round, path: b, value: base });
     }
-  return pairedComparison(pairSessions(rows, a, b), 'ratio', { resamples: 500, confidence: 0.95, seed });
+  return judgedComparison(pairSessions(rows, a, b), 'ratio', { resamples: 500, confidence: 0.95, seed });
 }
 
 function folder(dir: string, name: string, lines: ComparisonLine[]): string {

@@ -93,7 +93,7 @@ function archive(dir: string, time: string): RunRecord {
   return record;
 }
 
-test('reproduction.md names both runs by run digest and date, and states the tolerance rule', async (t) => {
+test('reproduction.md names both runs by archive name, run digest and date, never by the report folder, and states the tolerance rule', async (t) => {
   const base = folder('base', baseline);
   const cand = folder('cand', { ...baseline, value: 5820, p50: { docker: 6000, lazy: 180 } });
   const b = archive(base, '2026-11-30T10:00:00.000Z');
@@ -102,11 +102,9 @@ test('reproduction.md names both runs by run digest and date, and states the tol
   const r = await runCli(['compare', base, cand, '--write', out], projectRoot);
   t.is(r.code, 0, r.stderr);
   const md = readFileSync(join(out, 'reproduction.md'), 'utf8');
-  t.true(
-    md.includes(`Baseline: \`${base}\`, run digest \`${runDigest(b)}\` (archived as \`${runId(b)}\`), measured 2026-11-30T10:00:00.000Z.`),
-    md.split('\n')[2],
-  );
-  t.true(md.includes(`Candidate: \`${cand}\`, run digest \`${runDigest(c)}\` (archived as \`${runId(c)}\`), measured 2026-12-01T12:30:00.000Z.`));
+  t.true(md.includes(`Baseline: run \`${runId(b)}\`, digest \`${runDigest(b)}\`, measured 2026-11-30T10:00:00.000Z.`), md.split('\n')[2]);
+  t.true(md.includes(`Candidate: run \`${runId(c)}\`, digest \`${runDigest(c)}\`, measured 2026-12-01T12:30:00.000Z.`));
+  t.false(md.includes(base) || md.includes(cand), 'a run is never named by the folder it was read from');
   t.regex(md, /Magnitude is judged on the effect, after the factor every cell shares/);
   t.regex(md, /T = max\(S, 1\.087\)/);
   t.regex(
@@ -124,7 +122,7 @@ test('a folder with no archived run is named as such, with the date of its forma
   const out = tempDir();
   await runCli(['compare', base, folder('cand', baseline), '--write', out], projectRoot);
   const md = readFileSync(join(out, 'reproduction.md'), 'utf8');
-  t.true(md.includes(`Baseline: \`${base}\`, no archived run (run digest unknown), measured 2026-12-01T01:14:10.875Z.`), md.split('\n')[2]);
+  t.true(md.includes(`Baseline: \`${base}\` (no archived run; run digest unknown), measured 2026-12-01T01:14:10.875Z.`), md.split('\n')[2]);
 });
 
 test('a report’s rerun interval is the magnitude rule where it has one: the baseline’s for the candidate’s effect after the factor, else the candidate’s for the baseline’s carried by it, else the tolerance', (t) => {

@@ -48,7 +48,7 @@ const difference: DifferenceResult = {
   betweenSessionEstimated: false,
   sessionLowMs: null,
   sessionHighMs: null,
-  findings: { sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false },
+  findings: { sessionsDisagreeInSize: false, direction: 'higher', sizeUncertain: false, sessionsAloneExcluding: 0 },
   observedMs: 200,
   lowMs: 180,
   highMs: 220,
@@ -98,8 +98,14 @@ test('a summary difference shows the difference, its interval and the P50 ratio,
   t.is(differenceCell(a, a.differences[0], 1), '200.0 [180.0, 220.0], ×2.11');
   const undetected = { ...a.differences[0]!, lowMs: -5, detected: false };
   t.is(differenceCell(a, undetected, 1), '200.0 [-5.0, 220.0], ×2.11, not detected');
-  const disagree = { ...a.differences[0]!, detected: false, findings: { sessionsDisagreeInSize: true, direction: 'higher' as const, sizeUncertain: true } };
-  t.is(differenceCell(a, disagree, 1), '200.0 [180.0, 220.0], ×2.11, sessions disagree in size');
+  const disagree = {
+    ...a.differences[0]!,
+    detected: false,
+    findings: { sessionsDisagreeInSize: true, direction: 'higher' as const, sizeUncertain: true, sessionsAloneExcluding: 3 },
+  };
+  t.is(differenceCell(a, disagree, 1), '200.0 [180.0, 220.0], ×2.11, size uncertain');
+  const notReplicated = { ...disagree, findings: { ...disagree.findings, direction: null, sizeUncertain: false, sessionsAloneExcluding: 2 } };
+  t.is(differenceCell(a, notReplicated, 1), '200.0 [180.0, 220.0], ×2.11, sessions disagree');
   t.is(differenceCell(a, undefined, 1), '-');
   t.false(differenceCell(a, a.differences[0], 1).includes('faster'));
 });
@@ -112,14 +118,34 @@ test('the order-effect sentence names the flagged cells, or says none is flagged
   let k = 0;
   const someUnresolved = {
     ...a,
-    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 2 ? ('unresolved' as const) : ('within-size' as const) })),
+    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 1 ? ('unresolved' as const) : ('within-size' as const) })),
   } as AnalysisResult;
   t.is(
     orderEffectSentence(someUnresolved),
-    `No Ready cell is flagged with an order effect; the check could not resolve 2 of ${ready} Ready cells (an order effect of the flagged size lies inside their intervals) (see "Order and carryover").`,
+    `No Ready cell is flagged with an order effect; the check could not resolve 1 of ${ready} Ready cells (an order effect of the flagged size lies inside their intervals) (see "Order and carryover").`,
   );
   const flagged = { ...a, cells: a.cells.map((c) => (c.path === 'docker' ? { ...c, orderEffect: true } : c)) } as AnalysisResult;
   t.regex(orderEffectSentence(flagged)!, /^1 Ready cell depends on its position in the round or the path before: shell docker cold;/);
+});
+
+test('when the order check resolved no Ready cell, the sentence says it could not resolve any, never that none is flagged', (t) => {
+  const a = analysis(0);
+  const ready = a.cells.filter((c) => c.metric === 'ready').length;
+  const allUnresolved = { ...a, cells: a.cells.map((c) => ({ ...c, carryover: 'unresolved' as const })) } as AnalysisResult;
+  t.is(
+    orderEffectSentence(allUnresolved),
+    `The order check could not resolve any of the ${ready} Ready cells: ${ready} are unresolved (an order effect of the flagged size lies inside their intervals), so this run neither finds nor rules out an order effect (see "Order and carryover").`,
+  );
+  let k = 0;
+  const mixed = {
+    ...a,
+    cells: a.cells.map((c) => ({ ...c, carryover: c.metric === 'ready' && k++ < 1 ? ('not-estimated' as const) : ('unresolved' as const) })),
+  } as AnalysisResult;
+  t.regex(
+    orderEffectSentence(mixed)!,
+    new RegExp(`any of the ${ready} Ready cells: ${ready - 1} (is|are) unresolved .* and 1 had too few launches to estimate`),
+  );
+  t.false(orderEffectSentence(mixed)!.includes('No Ready cell is flagged'));
 });
 
 test('the accounting matches the sample table by phase, and the settle sentence reads the settle columns', (t) => {

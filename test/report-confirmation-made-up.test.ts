@@ -25,7 +25,7 @@ function difference(o: Partial<DifferenceResult>): DifferenceResult {
     sessionHighMs: 20,
     detected: true,
     ...o,
-    findings: o.findings ?? { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false },
+    findings: o.findings ?? { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false, sessionsAloneExcluding: 0 },
   };
 }
 

@@ -1,5 +1,6 @@
 // The sessions' disk probes in the report: disk.csv and the table that sets
-// each cold full-pull cell's session medians beside them, as association only
+// the session medians of each cold cell whose path declares a full pull
+// (paths.<id>.cold_check) beside them, as association only
 // (made-up probe records around the synthetic samples of helpers/report-run.ts,
 // a test of our own rendering).
 import test from 'ava';
@@ -64,7 +65,7 @@ const record: SessionRecord = {
   disk: { start: probe(812, 1450), end: probe(305, 1398) },
 };
 
-test('session disk probes give disk.csv and a table of the cold full-pull cells beside them, worded as association only', async (t) => {
+test('session disk probes give disk.csv and a table of the cold cells of the paths that declare a full pull beside them, worded as association only', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'benchgraph-disk-report-'));
   try {
     await mkdir(join(dir, 'observations'), { recursive: true });
@@ -73,9 +74,15 @@ test('session disk probes give disk.csv and a table of the cold full-pull cells 
     const md = await readFile(join(reportDir, 'report.md'), 'utf8');
     const section = md.slice(md.indexOf('## Appendix: Disk in each session'));
     t.true(md.includes('## Appendix: Disk in each session'));
-    // synthetic content bytes are 100 000 x the path median: oci-full (8900) pulls the most, docker (2300) less than half of it
-    t.regex(section, /\| session \| attempt \| write \/ read MB\/s at start \| at end \| shell oci-full cold \| numpy oci-full cold \|/);
-    t.regex(section, /\| 1 \| 1 \| 812 \/ 1450 \| 305 \/ 1398 \| [\d.]+ \| [\d.]+ \|/);
+    // docker and oci-full declare cold_check full-pull, lazy does not: the label is what a path declares, not its byte count
+    // (synthetic content bytes are 100 000 x the path median, so docker reads less than half of oci-full's)
+    t.regex(
+      section,
+      /\| session \| attempt \| write \/ read MB\/s at start \| at end \| shell docker cold \| shell oci-full cold \| numpy docker cold \| numpy oci-full cold \|/,
+    );
+    t.regex(section, /\| 1 \| 1 \| 812 \/ 1450 \| 305 \/ 1398 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+    t.regex(section, /declares a full pull \(paths\.<id>\.cold_check: full-pull\): docker, oci-full\./);
+    t.false(section.slice(0, section.indexOf('\n## ', 5)).includes('lazy cold'));
     t.regex(section, /association only/);
     t.notRegex(section.slice(0, section.indexOf('\n###', 5)), /\b(because|caused|due to)\b/);
     const disk = parseCsvTable(await readFile(join(reportDir, 'disk.csv'), 'utf8'));

@@ -123,7 +123,7 @@ function diff(a: string, b: string, observedMs: number, lowMs: number, highMs: n
     resamples: 1000,
     confidence: 0.95,
     detected: lowMs > 0 || highMs < 0,
-    findings: { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false },
+    findings: { sessionsDisagreeInSize: false, direction: null, sizeUncertain: false, sessionsAloneExcluding: 0 },
   };
 }
 

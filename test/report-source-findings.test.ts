@@ -1,5 +1,6 @@
 // The source report's findings set against this run: each verdict has a
-// direction and a magnitude part and agrees only when both held; a stand-in
+// direction and a magnitude part (this run's effect over the source's within
+// the finding's band) and agrees only when both held; a stand-in
 // path judges a difference finding a second time; a finding the pipeline
 // calls not comparable says why.
 import test from 'ava';
@@ -92,17 +93,18 @@ test.after.always(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test('a source difference detected in the same direction agrees only when the intervals overlap too', (t) => {
+test("a source difference detected in the same direction agrees only when this run's effect over the source's lies within the band, never on overlap alone", (t) => {
   const far = judgeFinding(finding('cold-lazy-lower'), analysis);
   t.is(far.direction, 'held');
   t.false(far.magnitude!.held);
   t.true(far.magnitude!.ratio! > 1);
   t.is(far.verdict, 'differs');
-  t.regex(magnitudeCell(far), /^×\d+\.\d+ the source's, intervals disjoint$/);
+  t.regex(magnitudeCell(far), /^×\d+\.\d+ the source's, outside ×0\.80–×1\.25$/);
   const wide = judgeFinding(finding('cold-wide'), analysis);
   t.is(wide.direction, 'held');
-  t.true(wide.magnitude!.held);
-  t.is(wide.verdict, 'agrees');
+  t.true(wide.magnitude!.overlap!, 'the intervals overlap');
+  t.false(wide.magnitude!.held, 'overlap is no match');
+  t.is(wide.verdict, 'differs');
 });
 
 test('a source difference pointing the other way differs, and both numbers are given', (t) => {
@@ -118,6 +120,8 @@ test('a source finding of no detected difference differs from a detected one', (
   const v = judgeFinding(finding('numpy-none'), analysis);
   t.is(v.verdict, 'differs');
   t.is(v.direction, 'gained', 'the source saw none, this run detects one: gained, as compare says it');
+  t.false(v.magnitude!.judged, 'no size to compare against no effect');
+  t.is(magnitudeCell(v), 'not judged: the directions differ');
 });
 
 test('a P50 agrees within the tolerance ratio and differs beyond it', (t) => {
@@ -146,7 +150,7 @@ test('the report has an "Against the source" section with a row per finding, the
   t.false(ids.includes('p50-close (oci-full)'), 'only differences get a stand-in twin');
   const row = (id: string): readonly string[] => src!.rows.find((r) => r[0] === id)!;
   t.is(row('warm-docker-lower')[4], '**differs**');
-  t.is(row('cold-wide')[4], 'agrees');
+  t.is(row('cold-wide')[4], '**differs**');
   t.is(row('p50-close')[4], 'not comparable: the source path is a VM');
 });
 
@@ -157,7 +161,7 @@ test('the opening answers in at most five sentences after the summary, and the s
   const text = after.map((b) => (b.kind === 'paragraph' ? b.text : '')).join(' ');
   t.regex(
     text,
-    /Of the source's 13 findings, \d+ of the 11 judged held in direction and \d+ also in magnitude; 1 is not comparable and 1 could not be measured here\./,
+    /Of the source's 9 findings, \d+ of the 7 judged held in direction and \d+ of the \d+ with a size to compare also in magnitude \(1 is not comparable and 1 could not be measured here\); judged again against the stand-in oci-full, \d+ of 4 held in direction and \d+ of \d+ also in magnitude\./,
   );
   t.regex((doc.opening[0] as { text: string }).text, /^\*\*Scope:\*\* /);
 });

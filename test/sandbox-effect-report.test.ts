@@ -123,11 +123,11 @@ test('every number of the summary table equals a row of the differences.csv and 
   let checked = 0;
   for (const r of summary.rows) {
     const id = r[0]!.replace(/`/g, '');
-    const [, before, after] = /^(\d+(?:\.\d)?) → (\d+(?:\.\d)?) ms$/.exec(r[2]!)!;
+    const [, before, after] = /^(\d+(?:\.\d)?) → (\d+(?:\.\d)?) ms$/.exec(r[SUMMARY_HEADER.indexOf('this run: P50 before → after')]!)!;
     const p50 = (side: string): number => Number(stats.find((x) => x['cohort'] === id && x['path'] === side)!['p50']);
     t.is(before, p50('before').toFixed(p50('before') >= 100 ? 0 : 1));
     t.is(after, p50('after').toFixed(p50('after') >= 100 ? 0 : 1));
-    const [, v, lo, hi] = /^×(\d\.\d\d) \[(\d\.\d\d), (\d\.\d\d)\]$/.exec(r[3]!)!;
+    const [, v, lo, hi] = /^×(\d\.\d\d) \[(\d\.\d\d), (\d\.\d\d)\]$/.exec(r[SUMMARY_HEADER.indexOf('after/before [95% interval]')]!)!;
     const d = diffs.find((x) => x['cohort'] === id && x['kind'] === 'median_ratio')!;
     t.deepEqual([v, lo, hi], [Number(d['value']).toFixed(2), Number(d['low']).toFixed(2), Number(d['high']).toFixed(2)]);
     checked++;

@@ -9,7 +9,7 @@
 // Lazy-startup's differences, the phase-span differences and the confirmation
 // step build their rows here; compare and history read the same columns from
 // differences.csv (report/comparison-csv.ts, the one writer).
-import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
+import { judgedComparison, type JudgedComparison } from './direction-rule.js';
 import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
 import type { PairedSession } from '../stats/two-level-bootstrap.js';
 import { fixedDifferenceVerdict } from './difference-verdict.js';
@@ -52,13 +52,13 @@ export interface MsComparison {
   sessionHighMs: number | null;
   /** The detection rule (stats/detection-rule.ts): the two-level interval excludes 0 and, with 3 or more sessions, so does the between-session one. */
   detected: boolean;
-  /** The named findings of stats/paired-comparison.ts: direction established, sessions disagreeing in size. */
-  findings: Omit<ComparisonResult['findings'], 'detected'>;
+  /** The named findings: sessions disagreeing in size (stats/paired-comparison.ts), and the direction, size uncertain and replication count of the one direction rule (direction-rule.ts). */
+  findings: Omit<JudgedComparison['findings'], 'detected'>;
 }
 
 /** The paired comparison a - b of these sessions as a record's fields. */
 export function msComparison(sessions: readonly PairedSession[], options: BootstrapOptions): MsComparison {
-  const c = pairedComparison(sessions, 'difference', options);
+  const c = judgedComparison(sessions, 'difference', options);
   const { detected, ...findings } = c.findings;
   return {
     rounds: c.rounds,
@@ -81,7 +81,16 @@ export function msComparison(sessions: readonly PairedSession[], options: Bootst
 /** The record's four-outcome verdict, b's median (ms) the reference of the practical margin. */
 export function recordVerdict(d: MsComparison, referenceMs: number | null, margin: PracticalMargin): ComparisonVerdict {
   return fixedDifferenceVerdict(
-    { observed: d.observedMs, low: d.lowMs, high: d.highMs, sessionLow: d.sessionLowMs, sessionHigh: d.sessionHighMs, detected: d.detected },
+    {
+      observed: d.observedMs,
+      low: d.lowMs,
+      high: d.highMs,
+      sessionLow: d.sessionLowMs,
+      sessionHigh: d.sessionHighMs,
+      detected: d.detected,
+      // An analysis.json written before the direction rule has no replication count: its sizeUncertain is not this rule's.
+      sizeUncertain: d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined,
+    },
     'difference',
     referenceMs,
     margin,

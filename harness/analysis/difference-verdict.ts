@@ -1,8 +1,10 @@
 // Pure: the four-outcome verdict (comparison-verdict.ts) of a difference of a
-// fixed design, as differences.csv words it: lower or higher when the
-// detection rule calls it detected (both the two-level bootstrap and, with
-// K >= 3 sessions, the between-session t interval exclude 0), by the sign of
-// the observed difference; equivalent when both intervals lie inside
+// fixed design, as differences.csv words it: lower or higher when the one
+// direction rule (direction-rule.ts) establishes the direction, by the sign
+// of the observed difference: detected (both the two-level bootstrap and,
+// with K >= 3 sessions, the between-session t interval exclude 0), or size
+// uncertain (every session alone excludes 0 on the same side; differences.csv
+// says so in size_uncertain); equivalent when both intervals lie inside
 // +-delta of b's median (delta from analysis.practical); undecided otherwise.
 // The intervals of a fixed design hold at its one look; a design that looks
 // more than once needs the sequential interval (sequential-decision.ts).
@@ -17,6 +19,8 @@ export interface FixedDifference {
   sessionLow: number | null;
   sessionHigh: number | null;
   detected: boolean;
+  /** Not detected, but the direction is established by replication (direction-rule.ts). */
+  sizeUncertain?: boolean;
 }
 
 /** The verdict of a difference in ms whose b has median referenceMs, or of a ratio (kind 'ratio', null value 1). */
@@ -40,6 +44,6 @@ export function fixedDifferenceVerdict(
   const high = Math.max(ends[1]!, session ? session[1]! : -Infinity);
   const v = comparisonVerdict({ low, high }, half);
   const up = kind === 'ratio' ? d.observed > 1 : d.observed > 0;
-  if (d.detected) return { ...v, verdict: up ? 'higher' : 'lower' };
+  if (d.detected || d.sizeUncertain) return { ...v, verdict: up ? 'higher' : 'lower' };
   return v.verdict === 'equivalent' ? v : { ...v, verdict: 'undecided' };
 }

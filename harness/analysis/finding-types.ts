@@ -18,7 +18,10 @@ export interface SourceFinding {
   value?: number;
   low?: number;
   high?: number;
-  /** The magnitude holds when this run's figure and the source's are within this ratio of each other. */
+  /**
+   * The magnitude band: a magnitude holds when this run's figure over the source's (a P50, a
+   * difference, a reduction) lies within [1 / toleranceRatio, toleranceRatio] (magnitudeBand).
+   */
   toleranceRatio: number;
   statement: string;
   /** Why this run cannot answer the finding; the verdict is then 'not comparable'. */
@@ -42,11 +45,22 @@ export type Verdict = 'agrees' | 'differs' | 'not measured' | 'not comparable';
 /** 'held', 'changed', 'lost' or 'gained', the source as the reference (docs/VERDICTS.md). */
 export type Direction = DirectionStatus;
 
+/**
+ * The magnitude part of a verdict against the source. It is judged only where there is a size to
+ * compare: a P50; a difference both runs detect in the same direction; a reduction in the same
+ * direction. It holds when `ratio` lies within the finding's band [1 / toleranceRatio,
+ * toleranceRatio]. Overlapping intervals or a shared sign are never a match (docs/VERDICTS.md).
+ */
 export interface Magnitude {
+  /** judged, and the ratio lies within the band. */
   held: boolean;
-  /** This run's effect over the source's (a difference, a P50, a reduction); null when either is 0 or unknown. */
+  /** False when there is no size to compare: the directions differ, or neither run detects an effect. */
+  judged: boolean;
+  /** This run's effect over the source's (a difference, a P50, a reduction); null when not judged, or either is 0 or unknown. */
   ratio: number | null;
-  /** Differences: whether the two intervals overlap. */
+  /** The band the ratio must lie in, [1 / toleranceRatio, toleranceRatio]. */
+  band: [number, number];
+  /** Differences: whether the two intervals overlap (shown for context; never what holds the magnitude). */
   overlap: boolean | null;
 }
 

@@ -3,9 +3,11 @@
 // cold cell that counted content bytes below the complete transfer of its
 // cohort (a path that reads part of the image), the bytes it read, the share
 // of the complete path's bytes (the first configured comparison partner that
-// transferred the cohort's largest count), its read rate over the Ready P50,
-// and how much of its cold Ready P50 its warm Ready P50 lacks (the time the
-// reads and the first start cost). For every cold cell whose path prints phase
+// transferred the cohort's largest count), its bytes over the whole Ready P50
+// (a lower bound of the read rate, not a measured throughput: the reads fill
+// only part of that time), and the share of its cold Ready P50 that its warm
+// Ready P50 does not spend (a share of time, not of bytes: what the reads and
+// the first start cost). For every cold cell whose path prints phase
 // marks, its spans in order with their share of the Ready P50 (what the
 // summary shows beside the differences: where each side's cold time goes).
 // No wording here: harness/report/source-gap-phrases.ts words these facts.
@@ -25,9 +27,9 @@ export interface OnDemandReadFact {
   /** contentBytes / fullContentBytes. */
   shareOfFull: number;
   readyP50Ms: number;
-  /** contentBytes over the Ready P50, bytes per second. */
+  /** contentBytes over the whole Ready P50, bytes per second: a lower bound of the read rate (the reads fill only part of Ready), not a throughput. */
   bytesPerS: number;
-  /** The same path's warm Ready P50, and the share of the cold P50 it lacks ((cold - warm) / cold); null without a warm cell. */
+  /** The same path's warm Ready P50, and by what share of the cold Ready P50 it is shorter ((cold - warm) / cold: a share of time, not of bytes); null without a warm cell. */
   warmReadyP50Ms: number | null;
   coldOnlyShare: number | null;
 }

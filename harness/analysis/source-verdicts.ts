@@ -2,8 +2,10 @@
 // against this run, in the analysis, so that analysis.json holds the verdicts
 // the report states (schemas/analysis-findings.schema.json). Each verdict has
 // two parts: the direction (did the same path win? in the words of
-// direction-status.ts) and the magnitude (do the intervals overlap; is this
-// run's effect within the finding's tolerance_ratio of the source's?). A
+// direction-status.ts) and the magnitude (does this run's effect over the
+// source's lie within the finding's band, [1/tolerance_ratio, tolerance_ratio]?
+// judged only where both runs have a size to compare; overlapping intervals
+// or a shared sign are never a match). A
 // finding agrees only when both held; one that report.source names not
 // comparable is 'not comparable' with its reason; one this run cannot judge
 // (no such cell) is 'not measured'. Every difference finding naming a path
@@ -88,12 +90,27 @@ export function sourceReference(raw: unknown, reading: SourceReading = { standIn
 
 /** The sign of an interval: 1 above 0, -1 below, 0 across. */
 export const intervalSign = (low: number, high: number): -1 | 0 | 1 => (low > 0 ? 1 : high < 0 ? -1 : 0);
-const within = (x: number, y: number, tolerance: number): boolean => x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) <= tolerance;
 
+/** The band a magnitude ratio (this run over the source) must lie in: [1 / tolerance, tolerance]. */
+export const magnitudeBand = (toleranceRatio: number): [number, number] => [1 / toleranceRatio, toleranceRatio];
+
+/**
+ * The magnitude finding: with a size on both sides (judged), it holds when this run's figure over the
+ * source's lies within the finding's band; without one (the directions differ, or neither run detects
+ * an effect) it is not judged and does not hold, and no ratio is given.
+ */
+export function magnitudeFinding(ratio: number | null, toleranceRatio: number, judged: boolean, overlap: boolean | null = null): Magnitude {
+  const band = magnitudeBand(toleranceRatio);
+  if (!judged) return { held: false, judged: false, ratio: null, band, overlap };
+  const held = ratio !== null && Number.isFinite(ratio) && ratio >= band[0] && ratio <= band[1];
+  return { held, judged: true, ratio, band, overlap };
+}
+
+/** agrees when the direction held (or has no part) and the magnitude held (or has no size to compare). */
 function judged(f: SourceFinding, direction: Direction | null, magnitude: Magnitude | null, measured: Measured): SourceVerdict {
   const verdict: Verdict = f.notComparable
     ? 'not comparable'
-    : (direction === null || direction === 'held') && (magnitude === null || magnitude.held)
+    : (direction === null || direction === 'held') && (magnitude === null || !magnitude.judged || magnitude.held)
       ? 'agrees'
       : 'differs';
   return { finding: f, verdict, direction, magnitude, measured, missing: null };
@@ -111,7 +128,7 @@ export function judgeSource(f: SourceFinding, an: JudgedAnalysis): SourceVerdict
       const c = an.cells.find((x) => x.cohort === f.cohort && x.path === a && x.state === f.state && x.metric === f.metric);
       if (!c || c.p50Ms === null || f.value === undefined) return none(`no ${f.state} ${a} ${f.metric} cell`);
       const ratio = f.value > 0 ? c.p50Ms / f.value : null;
-      return judged(f, null, { held: within(c.p50Ms, f.value, f.toleranceRatio), ratio, overlap: null }, { kind: 'p50', p50Ms: c.p50Ms, n: c.n });
+      return judged(f, null, magnitudeFinding(ratio, f.toleranceRatio, true), { kind: 'p50', p50Ms: c.p50Ms, n: c.n });
     }
     case 'difference': {
       const d = an.differences.find(pair);
@@ -123,14 +140,16 @@ export function judgeSource(f: SourceFinding, an: JudgedAnalysis): SourceVerdict
       const direction = directionStatus(intervalSign(f.low, f.high), ours);
       const centre = f.value ?? (f.low + f.high) / 2;
       const overlap = low <= f.high && f.low <= high;
-      // a ratio of effects only where both runs detect the same direction: otherwise one of them is no effect, or the other way
-      const ratio = direction === 'held' && ours !== 0 && centre !== 0 ? obs / centre : null;
-      return judged(
-        f,
-        direction,
-        { held: overlap, ratio, overlap },
-        { kind: 'difference', observedMs: obs, lowMs: low, highMs: high, confidence: d.confidence, detectedSign: ours },
-      );
+      // a size to compare only where both runs detect the same direction: otherwise one of them is no effect, or the other way
+      const sized = direction === 'held' && ours !== 0 && centre !== 0;
+      return judged(f, direction, magnitudeFinding(sized ? obs / centre : null, f.toleranceRatio, sized, overlap), {
+        kind: 'difference',
+        observedMs: obs,
+        lowMs: low,
+        highMs: high,
+        confidence: d.confidence,
+        detectedSign: ours,
+      });
     }
     case 'dominance': {
       const d = an.dominance.find(pair);
@@ -146,12 +165,12 @@ export function judgeSource(f: SourceFinding, an: JudgedAnalysis): SourceVerdict
       const r = 1 - cb.median / ca.median;
       const v = f.value ?? 0;
       const same = v > 0 ? r > 0 : r <= 0;
-      return judged(
-        f,
-        same ? 'held' : 'changed',
-        { held: within(Math.abs(r), Math.abs(v), f.toleranceRatio), ratio: v !== 0 ? r / v : null, overlap: null },
-        { kind: 'content-reduction', aBytes: ca.median, bBytes: cb.median, reduction: r },
-      );
+      return judged(f, same ? 'held' : 'changed', magnitudeFinding(v !== 0 ? r / v : null, f.toleranceRatio, same), {
+        kind: 'content-reduction',
+        aBytes: ca.median,
+        bBytes: cb.median,
+        reduction: r,
+      });
     }
   }
   return none(`unknown kind ${String(f.kind)}`);

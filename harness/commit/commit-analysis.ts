@@ -12,6 +12,7 @@
 // printed with are those the seeds agree on.
 import { median } from '../stats/quantile.js';
 import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
+import { judgedComparison, type JudgedComparison } from '../analysis/direction-rule.js';
 import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
 import { floorCostFit, logResidualRms, type FloorCostFit } from '../stats/floor-cost-fit.js';
@@ -70,8 +71,8 @@ export interface CellRatio {
   cell: string;
   dims: Record<string, number>;
   state: string;
-  /** naive / native: the ratio of medians over every session with its two-level and between-session intervals, per-session ratios and findings. */
-  comparison: ComparisonResult;
+  /** naive / native: the ratio of medians over every session with its two-level and between-session intervals, per-session ratios and findings, its direction judged by analysis/direction-rule.ts. */
+  comparison: JudgedComparison;
   medianA: number | null;
   medianB: number | null;
   /** Rounds in which naive took longer than native. */
@@ -223,7 +224,7 @@ export function analyzeCommits(
         .filter((r) => r.cell === cell && r.state === state && r.ok && r.wallMs !== null)
         .map((r) => ({ session: r.session, round: r.round, path: r.method, value: r.wallMs! }));
       const sessions = pairSessions(wallRows, 'naive', 'native');
-      const c = pairedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}` });
+      const c = judgedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}` });
       const redraws =
         c.low === null ? [] : seedCheckSeeds.map((s) => pairedComparison(sessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}/${s}` }));
       const seedSpread = endpointSpread(c, redraws);

@@ -5,6 +5,7 @@
 import { csv } from '../publish/format-number.js';
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
 import { fixedText } from './commit-phrases.js';
+import { growthShape } from '../stats/floor-power-fit.js';
 
 export const commitsCsvFile = 'commits.csv';
 
@@ -116,6 +117,7 @@ export function renderCommitCsvs(a: CommitAnalysis): Map<string, string> {
         'detected',
         'direction',
         'size_uncertain',
+        'sessions_alone_excluding',
         'naive_slower_sessions',
         'naive_slower_rounds',
         'naive_cpu_p50_ms',
@@ -143,6 +145,7 @@ export function renderCommitCsvs(a: CommitAnalysis): Map<string, string> {
         r.comparison.findings.detected,
         r.comparison.findings.direction ?? '',
         r.comparison.findings.sizeUncertain,
+        r.comparison.findings.sessionsAloneExcluding,
         r.naiveSlowerSessions,
         r.naiveSlowerRounds,
         r.cpuMedianA,
@@ -177,6 +180,12 @@ export function renderCommitCsvs(a: CommitAnalysis): Map<string, string> {
         'observations',
         'resamples',
         'confidence',
+        'k',
+        'k_low',
+        'k_high',
+        'k_sizes_above_floor',
+        'k_identified',
+        'shape',
       ],
       a.growth.map((g) => [
         g.dimension,
@@ -199,6 +208,13 @@ export function renderCommitCsvs(a: CommitAnalysis): Map<string, string> {
         g.fit?.observations ?? g.line?.observations ?? null,
         g.fit?.resamples ?? null,
         g.fit?.confidence ?? null,
+        // t = floor + c·n^k: the exponent with its interval, how many sizes lie above the floor, and the shape it names (stats/floor-power-fit.ts growthShape).
+        g.floorPower?.exponent ?? null,
+        g.floorPower?.exponentLow ?? null,
+        g.floorPower?.exponentHigh ?? null,
+        g.floorPower?.sizesAboveFloor ?? null,
+        g.floorPower ? g.floorPower.identified : null,
+        g.floorPower ? growthShape(g.floorPower) : null,
       ]),
     ),
   );

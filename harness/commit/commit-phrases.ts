@@ -3,6 +3,7 @@
 // only arranges them and a test can call each one on made-up analyses.
 import { fixed } from '../publish/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
+import type { JudgedComparison } from '../analysis/direction-rule.js';
 import { spreadBeyondDigits, type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
@@ -56,13 +57,18 @@ export function seedDigitsSentence(a: CommitAnalysis): string | null {
   );
 }
 
-/** The verdict of a ratio in a few words: which engine is slower, or why none is named. */
-export function detectedCell(c: ComparisonResult): string {
-  if (c.findings.detected) return c.low !== null && c.low > 1 ? 'yes: naive slower' : 'yes: native slower';
-  if (c.findings.direction !== null)
-    return `${c.findings.direction === 'higher' ? 'yes: naive slower' : 'yes: native slower'} in every session; the size is uncertain`;
-  if (c.findings.sessionsDisagreeInSize) return 'no: sessions disagree in direction and size';
-  return 'no: interval holds 1';
+/**
+ * The verdict of a ratio in the words of docs/VERDICTS.md, by the one direction rule
+ * (analysis/direction-rule.ts): "detected: naive slower"; "naive slower, size uncertain" when every
+ * session alone shows it but the between-session interval holds 1; else "undecided" and why.
+ */
+export function verdictCell(c: JudgedComparison): string {
+  const slower = (d: 'lower' | 'higher'): string => (d === 'higher' ? 'naive slower' : 'native slower');
+  if (c.findings.detected && c.findings.direction !== null) return `detected: ${slower(c.findings.direction)}`;
+  if (c.findings.detected) return c.low !== null && c.low > 1 ? 'detected: naive slower' : 'detected: native slower';
+  if (c.findings.sizeUncertain && c.findings.direction !== null) return `${slower(c.findings.direction)}, size uncertain`;
+  if (c.findings.sessionsDisagreeInSize) return 'undecided: sessions disagree';
+  return 'undecided: interval holds 1';
 }
 
 /** The cell at the largest total_mb of the total_mb sweep (or the largest cell). */
@@ -171,7 +177,8 @@ export function floorPowerCell(g: Growth): string {
 export function shapeSentence(g: Growth): string | null {
   const f = g.floorPower;
   if (!f) return null;
-  const k = `k = ${fixed(f.exponent, 2)} [${fixed(f.exponentLow, 2)}, ${fixed(f.exponentHigh, 2)}]`;
+  // growth.csv's k, k_low, k_high and k_sizes_above_floor: the sentence names a shape only from them.
+  const k = `k = ${fixed(f.exponent, 2)} [${fixed(f.exponentLow, 2)}, ${fixed(f.exponentHigh, 2)}] (${f.sizesAboveFloor} of ${f.sizes} sizes above the floor)`;
   const who = `The naive incremental commit against the file count`;
   switch (growthShape(f)) {
     case 'not-identified':
@@ -232,10 +239,11 @@ export function manyFileVerdict(r: CellRatio): string {
   const c = r.comparison;
   const k = `${r.naiveSlowerSessions} of ${c.sessions} sessions`;
   if (!c.betweenSessionEstimated) return `undecided: ${c.sessions} session${c.sessions === 1 ? '' : 's'} give no between-session interval`;
-  if (c.findings.detected) return c.low! > 1 ? `native faster (naive slower in ${k})` : `native slower: the regression holds (naive slower in ${k})`;
-  if (c.findings.direction === 'higher') return `native faster in every session; the size is uncertain (naive slower in ${k})`;
-  if (c.findings.direction === 'lower') return `native slower in every session: the regression holds, its size uncertain (naive slower in ${k})`;
-  if (c.findings.sessionsDisagreeInSize) return `undecided: the sessions disagree in direction and size (naive slower in ${k})`;
+  if (c.findings.detected) return c.low! > 1 ? `detected: native faster (naive slower in ${k})` : `detected: native slower (naive slower in ${k})`;
+  if (c.findings.sizeUncertain && c.findings.direction === 'higher') return `native faster, size uncertain (naive slower in ${k})`;
+  if (c.findings.sizeUncertain && c.findings.direction === 'lower') return `native slower, size uncertain (naive slower in ${k})`;
+  if (c.findings.sessionsDisagreeInSize)
+    return `undecided: the sessions disagree (${c.findings.sessionsAloneExcluding} of ${c.sessions} alone exclude 1; naive slower in ${k})`;
   return `undecided: both intervals hold 1 (naive slower in ${k})`;
 }
 
@@ -279,14 +287,17 @@ export function naiveFloorSentence(a: CommitAnalysis): string | null {
   };
   const extraCpu = naive.p50EngineCpuMs - native.p50EngineCpuMs;
   const extraWall = naive.p50WallMs - native.p50WallMs;
-  const offCpu = naive.p50WallMs - naive.p50EngineCpuMs;
+  // The part of the extra wall time that the extra engine CPU does not account for.
+  const notCpu = extraWall - extraCpu;
   const share = extraWall > 0 ? `${fixed((100 * Math.max(0, extraCpu)) / extraWall, 0)}%` : null;
   return (
     `What the naive floor is: at ${cellText(d)}, the naive incremental commit takes ${ms(naive.p50WallMs)} (P50), its engine ${ms(naive.p50EngineCpuMs)} of CPU${split(naive)}, ` +
     `against native's ${ms(native.p50WallMs)} and ${ms(native.p50EngineCpuMs)}${split(native)}. ` +
     (share !== null
-      ? `The extra engine CPU, the naive diff walking the lower and merged trees, is ${share} of the extra wall time` +
-        (offCpu > 0 ? `; for the other ${ms(offCpu)} the engine is off the CPU (waiting on I/O or the commit's other steps).` : '.')
+      ? `The extra engine CPU, ${ms(extraCpu)} for the naive diff walking the lower and merged trees, is ${share} of the extra wall time of ${ms(extraWall)}` +
+        (notCpu > 0
+          ? `; the other ${ms(notCpu)} of it is not engine CPU (the engine waiting on I/O or on the commit's other steps).`
+          : ': the engine used more CPU than the wall time grew (its threads ran in parallel).')
       : 'The naive commit takes no longer than the native one here.')
   );
 }

@@ -11,11 +11,12 @@ import { figure, list, paragraph, section, sentences, table, type Block, type Re
 import type { CommitAnalysis, Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { commitsCsvFile } from './commit-csvs.js';
+import { directionRuleText } from '../analysis/direction-rule.js';
 import {
   betterCell,
   cellText,
   cpuDropSentence,
-  detectedCell,
+  verdictCell,
   exponentArtifactSentence,
   naiveFloorSentence,
   seedDigitsSentence,
@@ -58,7 +59,7 @@ function dimsOfKey(cell: string): Record<string, number> {
   );
 }
 
-export const summaryHeader = ['commit', 'base', 'naive P50', 'native P50', 'naive/native [95% CI]', 'detected', 'source (containerd, 10 GB)'] as const;
+export const summaryHeader = ['commit', 'base', 'naive P50', 'native P50', 'naive/native [95% CI]', 'verdict', 'source (containerd, 10 GB)'] as const;
 
 export function summaryTable(a: CommitAnalysis): Block | null {
   const big = largestBase(a);
@@ -73,7 +74,7 @@ export function summaryTable(a: CommitAnalysis): Block | null {
         ms(r.medianA),
         ms(r.medianB),
         ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
-        detectedCell(r.comparison),
+        verdictCell(r.comparison),
         sourceCell(state),
       ],
     ];
@@ -146,9 +147,7 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   if (!rows.length) return [];
   const k = rows[0]!.comparison.sessions;
   return section('Many-file initial commits: is native slower?', [
-    paragraph(
-      `Initial commits of bases with 10,000 files or more, where native may be the slower engine; a verdict needs both intervals to exclude 1 (Method).`,
-    ),
+    paragraph(`Initial commits of bases with 10,000 files or more, where native may be the slower engine; verdicts by the direction rule of Method.`),
     table(
       ['cell', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'verdict'],
       rows.map((r) => [
@@ -182,7 +181,7 @@ function methodSection(inp: CommitReportInputs): Section[] {
         "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
         '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
         `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
-        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). ${(s.sessions ?? 1) >= 3 ? 'Also a Student t interval over the per-session log ratios; "detected" needs both to exclude 1.' : 'With 3 or more sessions, also a Student t interval over per-session log ratios; "detected" needs both to exclude 1.'}`,
+        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). ${(s.sessions ?? 1) >= 3 ? 'Also a Student t interval over the per-session log ratios.' : 'With 3 or more sessions, also a Student t interval over per-session log ratios.'} ${directionRuleText('1')}`,
         seedDigitsSentence(inp.analysis),
         ...(inp.notes ?? []).map((n) => n.trim()),
       ].filter((s): s is string => s !== null),
@@ -209,7 +208,7 @@ function appendix(inp: CommitReportInputs): Section[] {
     ...powerLawSection(a),
     ...section('Every cell: naive/native', [
       table(
-        ['cell', 'commit', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'naive slower (sessions)', 'detected'],
+        ['cell', 'commit', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'naive slower (sessions)', 'verdict'],
         byDims(a.ratios).map((r) => [
           cellText(r.dims),
           r.state,
@@ -218,7 +217,7 @@ function appendix(inp: CommitReportInputs): Section[] {
           ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
           r.comparison.sessionLow !== null ? `${fixed(r.comparison.sessionLow, 2)}–${fixed(r.comparison.sessionHigh!, 2)}` : '–',
           `${r.naiveSlowerSessions} of ${r.comparison.sessions}`,
-          detectedCell(r.comparison),
+          verdictCell(r.comparison),
         ]),
       ),
     ]),

@@ -117,7 +117,7 @@ export function reproductionDocument(
     title: 'Reproduction',
     opening: [
       paragraph(
-        `Baseline: \`${baselineFolder}\`${runs ? `, ${runIdentityText(runs.baseline)}` : ''}. Candidate: \`${candidateFolder}\`${runs ? `, ${runIdentityText(runs.candidate)}` : ''}. Written by \`pipeline compare\` from the two published report folders (differences.csv, statistics.csv and, when present, sessions.csv); no raw samples are read.`,
+        `Baseline: ${runs ? runIdentityText(runs.baseline, baselineFolder) : `\`${baselineFolder}\``}. Candidate: ${runs ? runIdentityText(runs.candidate, candidateFolder) : `\`${candidateFolder}\``}. Written by \`pipeline compare\` from the two published report folders (differences.csv, statistics.csv and, when present, sessions.csv); no raw samples are read.`,
       ),
       paragraph(`**${summaryLine(r)}.**`),
       ...(host

@@ -42,9 +42,14 @@ export function runIdentity(folder: string): RunIdentity {
   return { digest: null, time: measuredEnd(folder), runFolder: null };
 }
 
-/** ``run digest `25bf80d30cc6…` (archived as `2026-12-01-25bf80d30cc6`), measured 2026-12-01T01:14:10.875Z``, or what is unknown. */
-export function runIdentityText(r: RunIdentity): string {
-  const digest =
-    r.digest === null ? 'no archived run (run digest unknown)' : `run digest \`${r.digest}\`${r.runFolder ? ` (archived as \`${r.runFolder}\`)` : ''}`;
-  return `${digest}, measured ${r.time ?? 'at an unknown date'}`;
+/**
+ * How a reproduction names a run: by its archive name and run digest only
+ * (``run `2026-12-01-25bf80d30cc6`, digest `25bf80d30cc6…`, measured 2026-12-01T01:14:10.875Z``),
+ * never by the report folder it was read from, which a later run replaces. A folder with no
+ * archived run has no other name: it is named with that said.
+ */
+export function runIdentityText(r: RunIdentity, folder: string): string {
+  const name =
+    r.digest === null ? `\`${folder}\` (no archived run; run digest unknown)` : `${r.runFolder ? `run \`${r.runFolder}\`, ` : ''}digest \`${r.digest}\``;
+  return `${name}, measured ${r.time ?? 'at an unknown date'}`;
 }

@@ -10,7 +10,7 @@
 import { defaultPracticalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
 import type { DifferenceKey } from '../analysis/difference-record.js';
 import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
-import type { ComparisonResult } from '../stats/paired-comparison.js';
+import type { JudgedComparison } from '../analysis/direction-rule.js';
 import { csv, fixed } from './format-number.js';
 
 export const differencesColumns = [
@@ -37,6 +37,8 @@ export const differencesColumns = [
   'session_high',
   'order_effect',
   'verdict',
+  'size_uncertain',
+  'sessions_alone_excluding',
 ] as const;
 
 /** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
@@ -77,6 +79,9 @@ export function comparisonColumns(
     sameDirection: number;
     detected: boolean;
     verdict: string | null;
+    /** Not detected, but every session alone excludes the null value on one side (analysis/direction-rule.ts). */
+    sizeUncertain: boolean;
+    sessionsAloneExcluding: number;
   },
 ): DifferenceRow {
   return {
@@ -99,6 +104,8 @@ export function comparisonColumns(
     session_low: fmt(c.sessionLow),
     session_high: fmt(c.sessionHigh),
     verdict: c.verdict,
+    size_uncertain: c.observed === null ? null : c.sizeUncertain,
+    sessions_alone_excluding: c.sessions ? c.sessionsAloneExcluding : null,
   };
 }
 
@@ -113,7 +120,7 @@ export interface ComparisonLine {
   b: string;
   /** Unit of the compared medians (ms, bytes). */
   unit: string;
-  comparison: ComparisonResult;
+  comparison: JudgedComparison;
   /** Median of b, the reference of a relative margin for a difference (a ratio needs none). */
   referenceMedian?: number | null;
 }
@@ -139,7 +146,15 @@ export function comparisonDifferencesCsv(lines: readonly ComparisonLine[], margi
         c.observed === null
           ? null
           : fixedDifferenceVerdict(
-              { observed: c.observed, low: c.low, high: c.high, sessionLow: c.sessionLow, sessionHigh: c.sessionHigh, detected: c.findings.detected },
+              {
+                observed: c.observed,
+                low: c.low,
+                high: c.high,
+                sessionLow: c.sessionLow,
+                sessionHigh: c.sessionHigh,
+                detected: c.findings.detected,
+                sizeUncertain: c.findings.sizeUncertain,
+              },
               ratio ? 'ratio' : 'difference',
               l.referenceMedian ?? null,
               margin,
@@ -149,6 +164,8 @@ export function comparisonDifferencesCsv(lines: readonly ComparisonLine[], margi
         kind: ratio ? 'median_ratio' : 'median_difference',
         detected: c.findings.detected,
         verdict,
+        sizeUncertain: c.findings.sizeUncertain,
+        sessionsAloneExcluding: c.findings.sessionsAloneExcluding,
       });
     }),
   );

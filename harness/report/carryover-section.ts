@@ -107,11 +107,8 @@ export function carryoverSection(
   const unresolved = cells.filter((c) => c.carryover === 'unresolved');
   if (unresolved.length) {
     const whose = `whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1`;
-    main.push(
-      paragraph(
-        `${unresolved.length} of ${cells.length} Ready cells are unresolved, ${whose} (named in "Carryover detail" and statistics.csv's carryover column).`,
-      ),
-    );
+    // the count is the summary's (launch-phrases.ts orderEffectSentence), said once; here only where the cells are named
+    main.push(paragraph(`The unresolved Ready cells, ${whose}, are named in "Carryover detail" and statistics.csv's carryover column.`));
     appendix.push(paragraph(`Unresolved Ready cells, ${whose}: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`));
   }
   const cpu = carryoverCpu(cells, extra.launches ?? []);

@@ -83,3 +83,22 @@ export function twoLevelContainsZero(d: DifferenceResult): boolean {
 export function sessionsDisagreeInSize(d: DifferenceResult): boolean {
   return d.findings.sessionsDisagreeInSize;
 }
+
+/** The one direction rule's outcome (analysis/direction-rule.ts): not detected, but every session alone excludes 0 on one side. */
+export function sizeUncertain(d: DifferenceResult): boolean {
+  return !d.detected && d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined;
+}
+
+/**
+ * The outcome of one difference in the words of docs/VERDICTS.md: detected; size uncertain (the direction
+ * holds in every session alone, the size does not hold across sessions); sessions disagree (the two-level
+ * interval excludes 0, but neither the between-session interval nor every session alone does); else
+ * equivalence or not detected (the caller gives the equivalence text).
+ */
+export function outcomeWords(d: DifferenceResult, equivalence: string | null): string {
+  if (d.observedMs === null) return 'not computable';
+  if (d.detected) return 'detected';
+  if (sizeUncertain(d)) return 'size uncertain';
+  if (d.findings.sessionsDisagreeInSize) return 'sessions disagree';
+  return equivalence ?? 'not detected';
+}

@@ -1,6 +1,7 @@
 // The default experiment's disk section: the kit's probe table
-// (publish/disk-section.ts) with each cold full-pull cell's session medians
-// beside the sessions' disk figures. Pure.
+// (publish/disk-section.ts) with the session medians of each cold cell whose
+// path declares a full pull (paths.<id>.cold_check: full-pull) beside the
+// sessions' disk figures. Pure.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed } from '../publish/format-number.js';
@@ -8,27 +9,31 @@ import { diskProbeBlocks } from '../publish/disk-section.js';
 import type { Block } from '../document/document-model.js';
 
 /**
- * Cold full-pull cells: cold Ready cells whose median content bytes are at
- * least half the largest cold median of their cohort (the paths that fetch
- * and unpack the whole image), in the given path order.
+ * Cold full-pull cells: the cold Ready cells of the paths that declare
+ * cold_check full-pull (their cold launches must receive the image's whole
+ * layers and config), in the given cohort and path order. A path is labelled
+ * by what it declares, never by how many bytes it happened to read: an
+ * on-demand path that read most of an image is still no full pull.
  */
-export function coldFullPullCells(a: AnalysisResult, cohorts: string[], paths: string[]): CellStatistics[] {
+export function coldFullPullCells(a: AnalysisResult, cohorts: string[], paths: string[], fullPull: (path: string) => boolean): CellStatistics[] {
   const out: CellStatistics[] = [];
-  for (const cohort of cohorts) {
-    const cold = a.bytes.filter((b) => b.cohort === cohort && b.state === 'cold' && b.contentBytes.median !== null);
-    const most = Math.max(0, ...cold.map((b) => b.contentBytes.median!));
-    if (!(most > 0)) continue;
-    for (const path of paths) {
-      const b = cold.find((x) => x.path === path);
+  for (const cohort of cohorts)
+    for (const path of paths.filter(fullPull)) {
       const c = a.cells.find((x) => x.cohort === cohort && x.path === path && x.state === 'cold' && x.metric === 'ready');
-      if (b && c && b.contentBytes.median! >= most / 2) out.push(c);
+      if (c) out.push(c);
     }
-  }
   return out;
 }
 
-export function diskSection(a: AnalysisResult, records: readonly SessionRecord[] | null, cohorts: string[], paths: string[], msDecimals: number): Block[] {
-  const cells = coldFullPullCells(a, cohorts, paths);
+export function diskSection(
+  a: AnalysisResult,
+  records: readonly SessionRecord[] | null,
+  cohorts: string[],
+  paths: string[],
+  msDecimals: number,
+  fullPull: (path: string) => boolean,
+): Block[] {
+  const cells = coldFullPullCells(a, cohorts, paths, fullPull);
   return diskProbeBlocks(
     records,
     cells.map((c) => ({
@@ -38,6 +43,6 @@ export function diskSection(a: AnalysisResult, records: readonly SessionRecord[]
         return s ? fixed(s.p50Ms, msDecimals) : '-';
       },
     })),
-    'Beside them, the session median Ready (ms) of each cold full-pull cell (cold cells that received at least half the largest cold content of their cohort).',
+    `Beside them, the session median Ready (ms) of each cold cell of a path that declares a full pull (paths.<id>.cold_check: full-pull): ${[...new Set(cells.map((c) => c.path))].join(', ')}.`,
   );
 }

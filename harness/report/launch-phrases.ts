@@ -8,7 +8,7 @@ import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from '../publish/format-number.js';
 import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
-import { twoLevelContainsZero } from './conclusions.js';
+import { outcomeWords, twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunText } from './rerun-wording.js';
 import { equivalenceText } from './difference-verdict-text.js';
@@ -37,7 +37,7 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ca = readyCell(a, d.cohort, d.a, d.state);
   const cb = readyCell(a, d.cohort, d.b, d.state);
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
-  const verdict = d.detected ? null : d.findings.sessionsDisagreeInSize ? 'sessions disagree in size' : (equivalenceText(a, d) ?? 'not detected');
+  const verdict = d.detected ? null : outcomeWords(d, equivalenceText(a, d));
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
     .filter(Boolean)
@@ -65,26 +65,47 @@ export function sourceCell(verdicts: readonly FindingVerdict[], cohort: string, 
       if (v.verdict === 'not measured') return `${who}: not measured`;
       if (v.verdict === 'not comparable') return `${who}: not comparable`;
       const m = v.magnitude;
-      const size = !m ? '' : m.held ? ', same size' : m.ratio !== null ? `, ×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 1 : 0)} the size` : '';
+      // a size is compared only where the analysis judged one (both detect the same direction); never from overlap alone
+      const times = m?.ratio != null ? `×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 1 : 0)} the size` : null;
+      const size = !m || m.judged === false || !times ? '' : m.held ? `, size held (${times})` : `, ${times}`;
       return `${who}: ${v.direction === 'held' ? 'same direction' : (v.direction ?? '-')}${size}`;
     })
     .join('; ');
 }
 
-/** "Of the source's 12 findings, 7 held in direction, 3 of them in magnitude too; 1 is not comparable." */
+/** A stand-in twin of a source finding: its id is "<finding id> (<stand-in>)" (analysis/source-verdicts.ts sourceReference). */
+const standInOf = (v: FindingVerdict): string | null => /^\S+ \(([^)]+)\)$/.exec(v.finding.id)?.[1] ?? null;
+
+/** How many of some verdicts were judged, held in direction, had a size to compare, and held in magnitude too. */
+function tally(vs: readonly FindingVerdict[]): { judged: number; direction: number; sized: number; magnitude: number } {
+  const judged = vs.filter((v) => v.verdict !== 'not measured' && v.verdict !== 'not comparable');
+  const direction = judged.filter((v) => v.direction === null || v.direction === 'held');
+  const sized = direction.filter((v) => v.magnitude !== null && v.magnitude.judged !== false);
+  return { judged: judged.length, direction: direction.length, sized: sized.length, magnitude: sized.filter((v) => v.magnitude!.held).length };
+}
+
+/**
+ * "Of the source's 8 findings, 4 of the 7 judged held in direction and 1 of the 3 with a size to compare
+ * also in magnitude (1 is not comparable); judged again against the stand-in gvisor-lazy, 3 of 4 held in
+ * direction and 0 of 2 also in magnitude." The source's own findings and their stand-in twins are
+ * counted apart, so no finding is counted twice; a finding with no size to compare (a dominance, or a
+ * difference neither run detects) is not counted as held in magnitude.
+ */
 export function sourceTallySentence(verdicts: readonly FindingVerdict[]): string | null {
-  if (verdicts.length === 0) return null;
-  const judged = verdicts.filter((v) => v.verdict !== 'not measured' && v.verdict !== 'not comparable');
-  const dirHeld = judged.filter((v) => v.direction === null || v.direction === 'held');
-  const both = judged.filter((v) => v.verdict === 'agrees');
-  const nc = verdicts.filter((v) => v.verdict === 'not comparable').length;
-  const nm = verdicts.filter((v) => v.verdict === 'not measured').length;
+  const own = verdicts.filter((v) => standInOf(v) === null);
+  const twins = verdicts.filter((v) => standInOf(v) !== null);
+  if (own.length === 0) return null;
+  const t = tally(own);
+  const nc = own.filter((v) => v.verdict === 'not comparable').length;
+  const nm = own.filter((v) => v.verdict === 'not measured').length;
   const tail = [nc ? `${nc} ${nc === 1 ? 'is' : 'are'} not comparable` : null, nm ? `${nm} could not be measured here` : null].filter(Boolean);
-  return (
-    `Of the source's ${verdicts.length} findings, ${dirHeld.length} of the ${judged.length} judged held in direction and ${both.length} also in magnitude` +
-    (tail.length ? `; ${tail.join(' and ')}` : '') +
-    '.'
-  );
+  const main =
+    `Of the source's ${own.length} findings, ${t.direction} of the ${t.judged} judged held in direction and ${t.magnitude} of the ${t.sized} with a size to compare also in magnitude` +
+    (tail.length ? ` (${tail.join(' and ')})` : '');
+  if (twins.length === 0) return `${main}.`;
+  const w = tally(twins);
+  const who = [...new Set(twins.map(standInOf))].join(', ');
+  return `${main}; judged again against the stand-in ${who}, ${w.direction} of ${w.judged} held in direction and ${w.magnitude} of ${w.sized} also in magnitude.`;
 }
 
 /**
@@ -135,15 +156,31 @@ export function coldStepSentence(a: AnalysisResult, cohorts: readonly string[], 
  * The cells the order of launches moved (flagged "order effect"), and how many
  * Ready cells the check could not resolve (carryover verdict 'unresolved': a
  * ratio reaches the size, its interval includes 1), so "none flagged" never
- * reads as "none has one" when most cells were not resolved.
+ * reads as "none has one" when most cells were not resolved. When the check
+ * resolved no cell at all (every one unresolved or not estimated), it says
+ * that instead: "no cell is flagged" would then say nothing. The count is said
+ * here only, once; "Order and carryover" names the cells.
  */
 export function orderEffectSentence(a: AnalysisResult, measuredCause: string | null = null): string | null {
   const ready = a.cells.filter((c) => c.metric === 'ready');
   const flagged = ready.filter((c) => c.orderEffect);
   const unresolved = ready.filter((c) => c.carryover === 'unresolved');
-  const notResolved = unresolved.length
-    ? `; the check could not resolve ${unresolved.length} of ${ready.length} Ready cells (an order effect of the flagged size lies inside their intervals)`
-    : '';
+  const resolved = ready.filter((c) => c.orderEffect || c.carryover === 'within-size');
+  const inside = 'an order effect of the flagged size lies inside their intervals';
+  if (flagged.length === 0 && resolved.length === 0 && ready.length > 0) {
+    const notEstimated = ready.length - unresolved.length;
+    return (
+      `The order check could not resolve any of the ${ready.length} Ready cells: ` +
+      [
+        unresolved.length ? `${unresolved.length} ${unresolved.length === 1 ? 'is' : 'are'} unresolved (${inside})` : null,
+        notEstimated ? `${notEstimated} had too few launches to estimate` : null,
+      ]
+        .filter(Boolean)
+        .join(' and ') +
+      ', so this run neither finds nor rules out an order effect (see "Order and carryover").'
+    );
+  }
+  const notResolved = unresolved.length ? `; the check could not resolve ${unresolved.length} of ${ready.length} Ready cells (${inside})` : '';
   if (flagged.length === 0) return `No Ready cell is flagged with an order effect${notResolved} (see "Order and carryover").`;
   return (
     `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +

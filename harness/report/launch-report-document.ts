@@ -4,11 +4,12 @@
 // method and provenance; every long table in the appendix. Each number is
 // said once in the main text, each definition once in the report.
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
-import { comparisonRounds, countText, failedText, formatters, sessionsDisagreeInSize, type Formatters } from './conclusions.js';
+import { comparisonRounds, countText, failedText, formatters, outcomeWords, type Formatters } from './conclusions.js';
+import { directionRuleText } from '../analysis/direction-rule.js';
 import { fixed, grouped, orDash } from '../publish/format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 import type { Plot } from './plot-specs.js';
-import { directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
+import { bandText, directionCell, judgeFindings, magnitudeCell, sourceReference, verdictCell, type FindingVerdict } from './source-findings.js';
 import { provenanceLines } from '../publish/provenance-lines.js';
 import { distinctContentText } from './content-detail.js';
 import { shellLine } from '../process/shell-quote.js';
@@ -184,7 +185,10 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...section('Content transfer', contentBlocks(c)),
       ...section('Carryover detail', carry.appendix),
       ...section('Sessions detail', sessions.appendix),
-      ...section('Disk in each session', diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals)),
+      ...section(
+        'Disk in each session',
+        diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals, (p) => cfg.paths?.[p]?.cold_check === 'full-pull'),
+      ),
       ...section('Paths and their confounds', pathBlocks(c)),
       ...section('Pinned tools and images', pinBlocks(inp)),
       ...section('Image-service preparation', preparationBlocks(c)),
@@ -279,6 +283,12 @@ function summaryTable(c: Ctx): Block[] {
       : rows.some((r) => r.some((x) => x.includes('not detected')))
         ? '; "not detected" means its interval, or the between-session one, contains 0'
         : '') +
+    (rows.some((r) => r.some((x) => x.includes('size uncertain')))
+      ? '; "size uncertain" means the between-session interval contains 0 but every session, on its own rounds, excludes 0 on the same side: the direction holds, the size does not'
+      : '') +
+    (rows.some((r) => r.some((x) => x.includes('sessions disagree')))
+      ? '; "sessions disagree" means the interval excludes 0 but neither the between-session interval nor every session alone does'
+      : '') +
     (rows.some((r) => r.some((x) => x.includes('equivalent within')))
       ? `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
       : '') +
@@ -322,8 +332,9 @@ function sourceSection(c: Ctx): Section[] {
     paragraph(
       `Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''} ` +
         'Each verdict has two parts. Direction: both runs detect the same path as lower, or both detect none. ' +
-        "Magnitude: the two intervals overlap (a P50 or a content reduction: within the finding's tolerance); otherwise the ratio of this run's effect to the source's is given. " +
-        'A finding agrees only when both parts hold.',
+        `Magnitude: this run's effect over the source's lies within the finding's band (${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}); ` +
+        'it is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign. ' +
+        'A finding agrees when its direction held and its magnitude held or had no size to compare.',
     ),
     table(
       ['finding', 'source', 'direction', 'magnitude', 'verdict'],
@@ -437,7 +448,8 @@ function methodSection(c: Ctx): Section[] {
     ),
     paragraph(
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
-        "With 3 or more sessions a difference is called detected only when, besides, a Student's t interval over the per-session differences excludes 0. " +
+        "With 3 or more sessions there is also a Student's t interval over the per-session differences. " +
+        `${directionRuleText('0')} ` +
         'An interval shows which path has the lower median, not that every launch of it is faster, nor a cause. ' +
         `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches each (up to ${r.clusters.maxGroups}). ` +
         `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,
@@ -487,13 +499,7 @@ function differencesTables(c: Ctx): Block[] {
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
-    (d.observedMs === null
-      ? 'not computable'
-      : d.detected
-        ? 'detected'
-        : sessionsDisagreeInSize(d)
-          ? 'sessions disagree in size'
-          : (equivalenceText(c.a, d) ?? 'not detected')) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
+    outcomeWords(d, equivalenceText(c.a, d)) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
   ]);
   return rows.length
     ? [
@@ -511,7 +517,7 @@ function differencesTables(c: Ctx): Block[] {
             'result',
           ],
           rows,
-          'Every difference of marginal medians; differences.csv has the same rows.',
+          'Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ; not detected.',
         ),
       ]
     : [];

@@ -126,6 +126,9 @@ export function differencesCsv(a: AnalysisResult): string {
       sameDirection: d.sameDirection,
       detected: d.detected,
       verdict: differenceVerdict(a, d).verdict,
+      // Records of analyses before the one direction rule have no replication count: read as not established.
+      sizeUncertain: d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined,
+      sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
     }),
     order_effect: differenceOrderEffect(a, d).length > 0,
     rerun_low: ms3(d.rerun?.lowMs ?? null),

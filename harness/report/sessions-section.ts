@@ -5,7 +5,7 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from '../publish/format-number.js';
-import { sessionsDisagreeInSize } from './conclusions.js';
+import { sessionsDisagreeInSize, sizeUncertain } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 import { canaryBlocks } from './canary-section.js';
@@ -68,10 +68,10 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
     if (unsettled.length)
       main.push(
         paragraph(
-          `Differences whose two-level interval excludes 0 but whose sessions disagree in size, so they are not called detected: ${unsettled
+          `Differences whose two-level interval excludes 0 but whose between-session interval does not, so they are not called detected; "size uncertain" where every session alone excludes 0 on the same side, so the direction holds: ${unsettled
             .map(
               (d) =>
-                `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (per session ${d.perSession.map((s) => fixed(s.observedMs, msDecimals)).join(', ')} ms; between-session interval [${fixed(d.sessionLowMs!, msDecimals)}, ${fixed(d.sessionHighMs!, msDecimals)}] ms)`,
+                `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (${sizeUncertain(d) ? 'size uncertain' : `${d.findings.sessionsAloneExcluding ?? 0} of ${d.sessions} sessions alone exclude 0`}; per session ${d.perSession.map((s) => fixed(s.observedMs, msDecimals)).join(', ')} ms; between-session interval [${fixed(d.sessionLowMs!, msDecimals)}, ${fixed(d.sessionHighMs!, msDecimals)}] ms)`,
             )
             .join('; ')}.`,
         ),

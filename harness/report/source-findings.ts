@@ -76,13 +76,28 @@ export function directionCell(v: FindingVerdict): string {
   return v.direction ?? '-';
 }
 
-/** "held", "×13.0 the source's, intervals disjoint", or "-": the magnitude part as a table shows it. */
+/** "×0.80–×1.25": a finding's magnitude band as the report writes it. */
+export function bandText(toleranceRatio: number): string {
+  return `×${fixed(1 / toleranceRatio, 2)}–×${fixed(toleranceRatio, 2)}`;
+}
+
+/** Why a magnitude has no size to compare, from its direction part. */
+const notJudgedText = (v: FindingVerdict): string =>
+  v.direction === 'held' ? 'not judged: neither run detects an effect' : 'not judged: the directions differ';
+
+/**
+ * The magnitude part as a table shows it: "held: ×0.98 the source's (band ×0.80–×1.25)",
+ * "×4.57 the source's, outside ×0.80–×1.25", "not judged: …", or "-". The analysis decides
+ * (analysis/source-verdicts.ts magnitudeFinding); overlapping intervals are never called a match.
+ */
 export function magnitudeCell(v: FindingVerdict): string {
   const m = v.magnitude;
   if (!m) return '-';
-  const times = m.ratio === null ? '' : `×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 2 : 1)} the source's`;
-  if (m.held) return times ? `held (${times})` : 'held';
-  return [times || (m.overlap === null ? 'differs' : null), m.overlap === false ? 'intervals disjoint' : null].filter(Boolean).join(', ');
+  if (m.judged === false) return notJudgedText(v);
+  const band = bandText(v.finding.toleranceRatio);
+  const times = m.ratio === null ? null : `×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 2 : 1)} the source's`;
+  if (m.held) return times ? `held: ${times} (band ${band})` : 'held';
+  return times ? `${times}, outside ${band}` : 'differs';
 }
 
 /** The verdict as a table shows it: "agrees", "**differs**", "not comparable: <reason>", "not measured". */

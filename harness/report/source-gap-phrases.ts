@@ -73,8 +73,11 @@ function sourceShare(verdicts: readonly FindingVerdict[], cohort: string): { sha
 }
 
 /**
- * "Cold numpy, lazy read 75.6 MB, 79.5% of docker's content bytes (gvisor-lazy 98.3%; the source's lazy 31.9%),
- * at 26.9 MB/s over its Ready P50 of 2812.4 ms; warm lacks 95.1% of it."
+ * "Cold numpy, lazy read 75.6 MB, 79.5% of docker's content bytes (gvisor-lazy 98.3%; the source's lazy 31.9%);
+ * bytes read over its Ready P50 of 2511.1 ms: 30.1 MB/s, a lower bound of the read rate; its warm Ready P50 is 94.5% shorter."
+ * Each figure is worded as what it is: the share is of bytes; the rate is the bytes over the whole Ready time
+ * (the reads fill only part of it, so their own rate is higher), not a measured read throughput; the last is a
+ * share of Ready time, the part of the cold P50 the warm launch does not spend.
  */
 export function readSentence(facts: readonly OnDemandReadFact[], verdicts: readonly FindingVerdict[], f: GapFormat): string | null {
   const [first, ...others] = facts;
@@ -85,8 +88,8 @@ export function readSentence(facts: readonly OnDemandReadFact[], verdicts: reado
   return (
     `Cold ${first.cohort}, ${first.path} read ${mb(first.contentBytes)} MB, ${f.pct(first.shareOfFull)} of ${first.fullPath}'s content bytes` +
     (beside.length ? ` (${beside.join('; ')})` : '') +
-    `, at ${fixed(first.bytesPerS / 1e6, 1)} MB/s over its Ready P50 of ${f.ms(first.readyP50Ms)} ms` +
-    (first.coldOnlyShare !== null ? `; warm lacks ${f.pct(first.coldOnlyShare)} of it.` : '.')
+    `; bytes read over its Ready P50 of ${f.ms(first.readyP50Ms)} ms: ${fixed(first.bytesPerS / 1e6, 1)} MB/s, a lower bound of the read rate` +
+    (first.coldOnlyShare !== null ? `; its warm Ready P50 is ${f.pct(first.coldOnlyShare)} shorter.` : '.')
   );
 }
 

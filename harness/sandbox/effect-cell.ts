@@ -3,14 +3,17 @@
 // medians through the one comparison statistic (stats/paired-comparison.ts):
 // a two-level bootstrap interval over sessions and rounds, the
 // between-session interval with 3 or more sessions, the direction in each
-// session, and the named findings.
+// session, and the named findings; and the shape of each side (side-shape.ts:
+// far-out launches named, the cluster rule on the rest).
 import type { EffectRow } from '../config/effects-section.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
-import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
+import { judgedComparison, type JudgedComparison } from '../analysis/direction-rule.js';
 import { quantile } from '../stats/quantile.js';
 import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
 import { effectValue } from './effect-arm.js';
+import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
+import { sideShape, type SideShape } from './side-shape.js';
 
 export interface EffectCell {
   nBefore: number;
@@ -20,7 +23,9 @@ export interface EffectCell {
   p90Before: number | null;
   p90After: number | null;
   /** after / before: the ratio of medians with its intervals, per-session ratios and findings. */
-  comparison: ComparisonResult;
+  comparison: JudgedComparison;
+  /** Each side's shape: far-out launches and the cluster rule's groups. Absent in effects.json written before it. */
+  shape?: { before: SideShape; after: SideShape };
 }
 
 /** The formal, valid values of one row as session rows (path = side). */
@@ -34,9 +39,14 @@ export function effectSessionRows(row: EffectRow, samples: readonly SampleRow[])
   return out;
 }
 
-export function effectCell(row: EffectRow, samples: readonly SampleRow[], options: BootstrapOptions): EffectCell {
+export function effectCell(row: EffectRow, samples: readonly SampleRow[], options: BootstrapOptions, clusters: ClusterRule = defaultClusterRule): EffectCell {
   const rows = effectSessionRows(row, samples);
   const side = (name: string): number[] => rows.filter((r) => r.path === name).map((r) => r.value);
+  const shapeOf = (name: string): SideShape =>
+    sideShape(
+      rows.filter((r) => r.path === name),
+      clusters,
+    );
   const before = side('before');
   const after = side('after');
   const q = (v: number[], p: number): number | null => (v.length ? quantile(v, p) : null);
@@ -47,6 +57,7 @@ export function effectCell(row: EffectRow, samples: readonly SampleRow[], option
     p50After: q(after, 0.5),
     p90Before: q(before, 0.9),
     p90After: q(after, 0.9),
-    comparison: pairedComparison(pairSessions(rows, 'after', 'before'), 'ratio', options),
+    comparison: judgedComparison(pairSessions(rows, 'after', 'before'), 'ratio', options),
+    shape: { before: shapeOf('before'), after: shapeOf('after') },
   };
 }

@@ -8,7 +8,19 @@ import { figure, list, paragraph, section, sentences, table, type Block, type Re
 import type { Plot } from '../publish/plot.js';
 import { noteOf, type EffectReportNotes } from './effect-row-notes.js';
 import type { MeasuredRow, NotRunnableRow, ReportedRow } from './effect-table-md.js';
-import { beforeAfterCell, interpretation, ratioCell, relationText, valueText, verdictCell } from './effect-phrases.js';
+import {
+  beforeAfterCell,
+  interpretation,
+  ratioCell,
+  relationText,
+  shapeCount,
+  shapePhrase,
+  sourceFigureCell,
+  valueText,
+  verdictCell,
+} from './effect-phrases.js';
+import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
+import { farOutIqr } from '../stats/far-out.js';
 import { notRunnableGroups } from './not-runnable-groups.js';
 import type { Requirement } from '../contract/requirement.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
@@ -26,10 +38,14 @@ export interface EffectDocumentInput {
   notes: EffectReportNotes;
   requirements: readonly Requirement[];
   floor: PracticalFloor;
+  /** analysis.clusters: the cluster rule each side's launches were split by (effects-analyze). Absent: the default rule. */
+  clusters?: ClusterRule;
   /** experiment.unmeasured: what this run does not measure (appendix, method). */
   unmeasured: readonly string[];
   /** report.notes: context the data cannot state (appendix, method). */
   reportNotes: readonly string[];
+  /** When the launches ran, computed from the samples (launchSpanSentence); null when unknown. */
+  launchSpan?: string | null;
   provenance: readonly string[];
   /** Every sampling session's record, for the shared host-noise table; absent when none was given. */
   sessions?: readonly SessionRecord[] | null;
@@ -46,7 +62,7 @@ export const TALLY_HEADER = [
   'negative controls (not source rows)',
 ];
 
-export const SUMMARY_HEADER = ['row', 'measures', 'P50 before → after', 'after/before [95% interval]', 'verdict'];
+export const SUMMARY_HEADER = ['row', 'measures', 'source: before → after', 'this run: P50 before → after', 'after/before [95% interval]', 'verdict'];
 
 export function tallyRow(inp: EffectDocumentInput): string[] {
   const note = (id: string) => noteOf(inp.notes, id);
@@ -65,7 +81,11 @@ export function summaryRows(inp: EffectDocumentInput): string[][] {
     .map((m) => {
       const n = noteOf(inp.notes, m.row.id);
       const measures = n.control ? `${relationText[n.relation]}, negative control` : relationText[n.relation];
-      return [`\`${m.row.id}\``, measures, beforeAfterCell(m), ratioCell(m), verdictCell(m, n)];
+      // the source's magnitude beside this run's; a negative control has none to set beside it
+      const source = n.control && !n.sourceFigure ? 'no effect expected' : sourceFigureCell(n.sourceFigure, m.row.unit);
+      // each side's far-out launches and clusters, named beside the P50s they are not
+      const shape = shapePhrase(m);
+      return [`\`${m.row.id}\``, measures, source, `${beforeAfterCell(m)}${shape ? `; ${shape}` : ''}`, ratioCell(m), verdictCell(m, n)];
     });
 }
 
@@ -123,7 +143,7 @@ function rowDetail(inp: EffectDocumentInput): Section[] {
           m.row.system,
           `${relationText[n.relation]}${n.control ? ', negative control' : ''}${n.why ? `: ${n.why}` : ''}`,
           m.row.source,
-          `${valueText(c.p90Before, m.row.unit)} → ${valueText(c.p90After, m.row.unit)}`,
+          `${valueText(c.p90Before, m.row.unit)} → ${valueText(c.p90After, m.row.unit)}${shapeCount(m) ? ` (${shapeCount(m)})` : ''}`,
           `${c.nBefore}+${c.nAfter}${failed ? `, ${failed} failed` : ''}; ${c.comparison.sessions} sessions, ${c.comparison.sameDirection} in the direction of the whole`,
           m.verdict.reasons.join('; ') || 'kept by the rule',
           facts || '-',
@@ -162,6 +182,14 @@ function needsSection(inp: EffectDocumentInput): Section[] {
   ];
 }
 
+/** How each side's shape is found, said once: far-out launches named, the cluster rule on the rest. */
+function shapeSentence(r: ClusterRule): string {
+  return (
+    `A side's launches beyond its quartiles by ${farOutIqr} interquartile ranges (Tukey's far-out fences) are named beside its P50 as "far out", never dropped; ` +
+    `the cluster rule of every experiment runs on its other launches and names its clusters when gaps of at least ${r.minGapRatio} pooled standard deviations cut them into groups of at least ${Math.round(r.minGroupShare * 100)}% and ${r.minGroupN ?? 2} launches each (up to ${r.maxGroups}; analysis.clusters).`
+  );
+}
+
 function methodSection(inp: EffectDocumentInput): Section[] {
   const d = inp.design;
   return section('Method', [
@@ -171,9 +199,13 @@ function methodSection(inp: EffectDocumentInput): Section[] {
       'The effect is P50 before → P50 after; the interval is the two-level percentile bootstrap (sessions, then paired rounds) of the ratio of medians (after/before).',
       'With 3 or more sessions, a Student t interval over the log per-session ratios must exclude 1 as well.',
       'Failed launches are counted in n and never given a value.',
+      shapeSentence(inp.clusters ?? defaultClusterRule),
     ]),
-    paragraph(`Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when it shows a detected effect of any size.`),
+    paragraph(
+      `Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.`,
+    ),
     ...inp.reportNotes.map((t) => paragraph(t.trim())),
+    inp.launchSpan ? paragraph(inp.launchSpan) : null,
     inp.unmeasured.length ? paragraph('Not measured here:') : null,
     inp.unmeasured.length ? list(inp.unmeasured) : null,
   ]);

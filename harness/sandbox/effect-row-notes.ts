@@ -6,6 +6,17 @@
 /** Whether a row measures the source's optimisation itself, a stand-in for it, or another question. */
 export type RowRelation = 'same' | 'proxy' | 'different';
 
+/**
+ * The source's own before → after figure for the row's measure (report.rows.<id>.source_figure), in the
+ * row's unit, so the report sets it beside this run's; either side may be absent, and `text` says what the
+ * source gives when it is no such pair.
+ */
+export interface SourceFigure {
+  before: number | null;
+  after: number | null;
+  text: string | null;
+}
+
 export interface RowNote {
   relation: RowRelation;
   /** Why the relation holds (one sentence). */
@@ -14,6 +25,8 @@ export interface RowNote {
   control: boolean;
   /** What it would take to measure the row (not-runnable rows) or to measure the source's question (proxies). */
   needs: string | null;
+  /** The source's figure for the row, shown beside this run's in the summary; null when none is given. */
+  sourceFigure: SourceFigure | null;
 }
 
 export interface MissingRow {
@@ -33,6 +46,14 @@ export interface EffectReportNotes {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function sourceFigure(v: unknown): SourceFigure | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown>;
+  const figure = { before: num(o['before']), after: num(o['after']), text: str(o['text']) };
+  return figure.before === null && figure.after === null && figure.text === null ? null : figure;
+}
 
 /** report.rows and report.missing with their defaults (relation same, not a control). */
 export function effectReportNotes(reportSection: unknown): EffectReportNotes {
@@ -46,6 +67,7 @@ export function effectReportNotes(reportSection: unknown): EffectReportNotes {
       why: str(v?.['why']),
       control: v?.['control'] === true,
       needs: str(v?.['needs']),
+      sourceFigure: sourceFigure(v?.['source_figure']),
     };
   }
   const missing = (Array.isArray(s['missing']) ? s['missing'] : []).map((m: Record<string, unknown>) => ({
@@ -59,4 +81,5 @@ export function effectReportNotes(reportSection: unknown): EffectReportNotes {
   return { rows, missing };
 }
 
-export const noteOf = (notes: EffectReportNotes, id: string): RowNote => notes.rows[id] ?? { relation: 'same', why: null, control: false, needs: null };
+export const noteOf = (notes: EffectReportNotes, id: string): RowNote =>
+  notes.rows[id] ?? { relation: 'same', why: null, control: false, needs: null, sourceFigure: null };

@@ -32,9 +32,9 @@ export function reportConfig(dir: string): PipelineConfig {
       numpy: { command: ['python3', '-c', 'print("{marker}")'], env: {}, expect: { exit_code: 0, stdout_patterns: [] }, description: 'A Python script' },
     },
     paths: {
-      docker: { launch: ['{command}'], env: {}, hooks, services: [] },
+      docker: { launch: ['{command}'], env: {}, hooks, services: [], cold_check: 'full-pull' },
       lazy: { launch: ['{command}'], env: {}, hooks, services: [] },
-      'oci-full': { launch: ['{command}'], env: {}, hooks, services: [] },
+      'oci-full': { launch: ['{command}'], env: {}, hooks, services: [], cold_check: 'full-pull' },
     },
     design: testDesign(20, 'synthetic'),
     analysis: {
