@@ -9,7 +9,9 @@
 // firstStoppingDecision), against analysis.practical's band of b's median.
 // Every difference (Ready and Completion, every configured comparison) is
 // judged this way; `detected` then means the sequential verdict is lower or
-// higher. The bootstrap intervals stay as descriptions of the sessions run.
+// higher, and the fixed design's own direction findings (size uncertain,
+// sessions disagreeing in size) are cleared. The bootstrap intervals stay as
+// descriptions of the sessions run.
 import type { AnalysisResult, DifferenceResult, SequentialVerdict } from './analysis-result.js';
 import { marginHalfWidth, type PracticalMargin } from './comparison-verdict.js';
 import { firstStoppingDecision } from './sequential-decision.js';
@@ -69,9 +71,12 @@ export function withSequentialVerdicts(result: AnalysisResult, values: readonly 
   const median = new Map(result.cells.map((c) => [`${c.cohort}\u0000${c.path}\u0000${c.state}\u0000${c.metric}`, c.p50Ms]));
   const differences = result.differences.map((d): DifferenceResult => {
     const s = sequentialVerdict(d, rows, plan, median.get(`${d.cohort}\u0000${d.b}\u0000${d.state}\u0000${d.metric}`) ?? null, margin);
+    const direction = s.verdict === 'lower' || s.verdict === 'higher' ? s.verdict : null;
     return {
       ...d,
-      detected: s.verdict === 'lower' || s.verdict === 'higher',
+      detected: direction !== null,
+      // the fixed design's direction rule (size uncertain, sessions disagreeing) is not this rule's: under a data-chosen stop only the sequential interval decides
+      findings: { ...d.findings, direction, sizeUncertain: false, sessionsDisagreeInSize: false },
       verdict: { verdict: s.verdict, withinMargin: s.withinMargin, marginRelative: s.marginRelative },
       sequential: s,
     };
