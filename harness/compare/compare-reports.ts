@@ -16,6 +16,7 @@
 // Each conclusion's verdict has two parts: held in direction (status held) and
 // held in magnitude (its effect, after the common factor, within the tolerance
 // carried from its cells: magnitude-tolerance.ts).
+import type { Verdict } from '../analysis/comparison-verdict.js';
 import { directionStatus } from '../analysis/direction-status.js';
 import { differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
@@ -44,6 +45,9 @@ export interface ConclusionComparison {
   b: string;
   baseline: Direction;
   candidate: Direction;
+  /** Each report's four-outcome verdict of the conclusion (differences.csv `verdict`); null when it has no such column. */
+  baselineVerdict: Verdict | null;
+  candidateVerdict: Verdict | null;
   /** The direction part of the verdict: held in direction when 'held'. */
   status: Status;
   /** The magnitude part: the effect after the common factor within the tolerance carried from its cells. */
@@ -195,6 +199,8 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
           })
         : { magnitude: 'not-estimated' as const, adjusted: null, allowed: null, rule: 'tolerance' as const, interval: null };
     return {
+      baselineVerdict: b?.verdict ?? null,
+      candidateVerdict: c?.verdict ?? null,
       kind: any.kind,
       cohort: any.cohort,
       state: any.state,
@@ -243,11 +249,12 @@ export function conclusionLabel(c: DifferenceKey): string {
   return `${c.cohort} ${c.state} ${c.metric}: ${c.a} − ${c.b}`;
 }
 
-/** `docker > oci-full`, `no difference`, `absent` */
-export function directionLabel(d: Direction, a: string, b: string): string {
+/** `docker > oci-full`; without a direction the report's verdict, `equivalent` or `undecided` (`not detected` for a report without the verdict column); `absent` */
+export function directionLabel(d: Direction, a: string, b: string, verdict: Verdict | null = null): string {
   if (d === 'a>b') return `${a} > ${b}`;
   if (d === 'a<b') return `${a} < ${b}`;
-  return d === 'none' ? 'no difference' : 'absent';
+  if (d !== 'none') return 'absent';
+  return verdict === 'equivalent' ? 'equivalent' : verdict === 'undecided' ? 'undecided' : 'not detected';
 }
 
 /** `held`, `not held: difference 5820.0 after the common factor, against 3820.0 ± 381.2; docker ×1.42 (tolerance ×1.16)`, `not estimated` */

@@ -79,8 +79,8 @@ export function renderComparisonText(r: ReportComparison): string {
   for (const c of r.conclusions) {
     conclusions.push([
       conclusionLabel(c),
-      directionLabel(c.baseline, c.a, c.b),
-      directionLabel(c.candidate, c.a, c.b),
+      directionLabel(c.baseline, c.a, c.b, c.baselineVerdict),
+      directionLabel(c.candidate, c.a, c.b, c.candidateVerdict),
       c.status,
       magnitudeLabel(c),
       ...(withOrder ? [flagText(c.baselineOrderEffect), flagText(c.candidateOrderEffect)] : []),
@@ -128,7 +128,7 @@ export function reproductionDocument(
           ]
         : []),
       paragraph(
-        'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected (its interval excludes 0), else "no difference". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
+        'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected, else the report’s verdict: equivalent (within its practical margin) or undecided ("not detected" for a report written before verdicts). held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only.',
       ),
       paragraph(toleranceRule),
     ],
@@ -146,8 +146,8 @@ export function reproductionDocument(
           ],
           r.conclusions.map((c) => [
             conclusionLabel(c),
-            directionLabel(c.baseline, c.a, c.b),
-            directionLabel(c.candidate, c.a, c.b),
+            directionLabel(c.baseline, c.a, c.b, c.baselineVerdict),
+            directionLabel(c.candidate, c.a, c.b, c.candidateVerdict),
             c.status,
             magnitudeLabel(c),
             ...(withSessions ? [c.baselineSessions ?? '–', c.candidateSessions ?? '–'] : []),

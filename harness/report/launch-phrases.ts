@@ -352,7 +352,8 @@ export function confirmationMethodSentence(a: AnalysisResult): string | null {
 /** What design.confirm would add to the next run: one session over the cells still undecided here; null when none is. */
 export function confirmationCostSentence(a: AnalysisResult): string | null {
   const cost = a.nextRun.confirmation;
-  if (!cost) return null;
+  // a run that samples until decided adds its own sessions; design.confirm cannot be on beside it
+  if (!cost || a.decision?.rule === 'sequential') return null;
   const minutes = cost.costS / 60;
   return (
     `With design.confirm on, the next run would add one session over the ${cost.cells} cell${cost.cells === 1 ? '' : 's'} of the ${cost.undecided} difference${cost.undecided === 1 ? '' : 's'} undecided here: ` +

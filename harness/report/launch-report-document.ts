@@ -6,6 +6,7 @@
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import { comparisonRounds, countText, failedText, formatters, outcomeWords, type Formatters } from './conclusions.js';
 import { directionRuleText } from '../analysis/direction-rule.js';
+import { williamsRows } from '../experiment/williams-design.js';
 import { fixed, grouped, orDash } from '../publish/format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';
 import type { Plot } from './plot-specs.js';
@@ -159,7 +160,16 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...summaryTable(c),
       ...summaryFollowUp(c).map((s) => paragraph(s)),
       ...identicalContentBlocks(cfg.cohorts as Record<string, { image?: string | null }> | undefined, inp.pins?.images),
-      ...(inp.coverageWarning ? [paragraph(`**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`)] : []),
+      ...(inp.coverageWarning
+        ? [
+            paragraph(
+              `**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.` +
+                (inp.analysis?.decision?.rule === 'sequential'
+                  ? " They decide nothing here: the verdicts are the sequential rule's, whose error rate holds at the look it stopped (docs/STATISTICS.md, Sequential decisions)."
+                  : ''),
+            ),
+          ]
+        : []),
       // the largest cold step of each cell is said by the spans under the summary, so not again here
       ...interpretation(a, c.verdicts, c.cohorts, c.paths, c.states, inp.options.carryover)
         .filter((s) => s !== coldStepSentence(a, c.cohorts, c.paths))
@@ -419,9 +429,31 @@ function spanAppendix(c: Ctx): Block[] {
 function orderSentence(c: Ctx): string | null {
   const d = c.inp.config.design;
   if (!d) return null;
-  return d.order === 'random'
-    ? 'The order of paths was shuffled within each round (design.order random).'
-    : 'The order of paths followed a Williams design within each session: every path ran equally often in each position and after every other path.';
+  if (d.order === 'random') return 'The order of paths was shuffled within each round (design.order random).';
+  const paths = Math.max(0, ...Object.values(positionsOf(c)));
+  const cycle = williamsRows(Math.max(1, paths)).length;
+  const { rounds } = designOf(c.a);
+  if (paths > 1 && rounds % cycle !== 0 && rounds % paths === 0)
+    return (
+      `The order of paths followed a Williams design within each session: in its ${rounds} rounds every path ran once in each position (one Latin square of the design's ${cycle} rows), ` +
+      `while each path's running after every other path equally often needs all ${cycle} rows, which a session of ${rounds} rounds does not hold.`
+    );
+  if (paths > 1 && rounds % cycle !== 0)
+    return `The order of paths followed a Williams design within each session; ${rounds} rounds do not fill its ${cycle} rows, so position and predecessor are balanced only as far as the rows run.`;
+  return 'The order of paths followed a Williams design within each session: every path ran equally often in each position and after every other path.';
+}
+
+/** The paths each cohort's rounds ordered (its launches' distinct paths). */
+const positionsOf = (c: Ctx): Record<string, number> =>
+  Object.fromEntries(c.cohorts.map((cohort) => [cohort, new Set(c.a.cells.filter((x) => x.cohort === cohort).map((x) => x.path)).size]));
+
+/** How an adaptive run's verdicts were taken (analysis/sequential-verdicts.ts), in place of the fixed design's rule. */
+function sequentialRuleText(d: NonNullable<AnalysisResult['decision']>): string {
+  return (
+    `This run sampled until decided (design.adaptive), so these intervals decide nothing: after every session from session ${d.minSessions} on, each difference's sequential interval of the ratio of its paths ` +
+    `(a group-sequential Student t over the per-session mean log ratios, alpha ${d.alpha} spent linearly over looks ${d.minSessions} to ${d.maxSessions}; docs/STATISTICS.md, Sequential decisions) called it **lower**, **higher** or **equivalent** within the practical margin, ` +
+    `kept from the look it was taken, or left it **undecided** ("not detected" in the tables).`
+  );
 }
 
 function methodSection(c: Ctx): Section[] {
@@ -449,7 +481,7 @@ function methodSection(c: Ctx): Section[] {
     paragraph(
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
         "With 3 or more sessions there is also a Student's t interval over the per-session differences. " +
-        `${directionRuleText('0')} ` +
+        `${a.decision?.rule === 'sequential' ? sequentialRuleText(a.decision) : directionRuleText('0')} ` +
         'An interval shows which path has the lower median, not that every launch of it is faster, nor a cause. ' +
         `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches each (up to ${r.clusters.maxGroups}). ` +
         `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,

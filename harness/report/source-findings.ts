@@ -85,6 +85,14 @@ export function bandText(toleranceRatio: number): string {
 const notJudgedText = (v: FindingVerdict): string =>
   v.direction === 'held' ? 'not judged: neither run detects an effect' : 'not judged: the directions differ';
 
+/** A ratio to 2 decimals (1 from 10 on), or to 3 where 2 would print an edge of the band for a ratio the rule put outside it. */
+function ratioDigits(ratio: number, held: boolean, toleranceRatio: number): string {
+  const digits = Math.abs(ratio) < 10 ? 2 : 1;
+  const shown = fixed(ratio, digits);
+  const onEdge = shown === fixed(toleranceRatio, digits) || shown === fixed(1 / toleranceRatio, digits);
+  return fixed(ratio, onEdge && !held ? digits + 1 : digits);
+}
+
 /**
  * The magnitude part as a table shows it: "held: ×0.98 the source's (band ×0.80–×1.25)",
  * "×4.57 the source's, outside ×0.80–×1.25", "not judged: …", or "-". The analysis decides
@@ -95,7 +103,7 @@ export function magnitudeCell(v: FindingVerdict): string {
   if (!m) return '-';
   if (m.judged === false) return notJudgedText(v);
   const band = bandText(v.finding.toleranceRatio);
-  const times = m.ratio === null ? null : `×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 2 : 1)} the source's`;
+  const times = m.ratio === null ? null : `×${ratioDigits(m.ratio, m.held, v.finding.toleranceRatio)} the source's`;
   if (m.held) return times ? `held: ${times} (band ${band})` : 'held';
   return times ? `${times}, outside ${band}` : 'differs';
 }
