@@ -3,6 +3,7 @@
 // a run, its shifts (reported once, as a run or host effect), and each cell's
 // changes beyond it; for each what differs between the run just before and the
 // run just after that could have caused it (attribution.ts). Pure.
+import type { Verdict } from '../analysis/comparison-verdict.js';
 import { sessionTInterval } from '../stats/session-t-interval.js';
 import { differenceKey } from '../analysis/difference-record.js';
 import { attribute, forCell, sampleStageKey, type Attribution, type ChangedInput } from './attribution.js';
@@ -38,6 +39,8 @@ export interface ConclusionPoint {
   low: number | null;
   high: number | null;
   detected: boolean;
+  /** The report's four-outcome verdict (differences.csv `verdict`); null for a report written before it. */
+  verdict: Verdict | null;
 }
 
 export interface ConclusionSeries {
@@ -153,7 +156,9 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     const [cohort, state, metric, a, b] = k.split('\u0000') as [string, string, string, string, string];
     const points = runs.flatMap((r, i): ConclusionPoint[] => {
       const d = r.report.differences.find((x) => dKey(x) === k);
-      return d ? [{ run: i + 1, value: d.value, low: d.sessionLow ?? d.low, high: d.sessionHigh ?? d.high, detected: d.detected }] : [];
+      return d
+        ? [{ run: i + 1, value: d.value, low: d.sessionLow ?? d.low, high: d.sessionHigh ?? d.high, detected: d.detected, verdict: d.verdict ?? null }]
+        : [];
     });
     return { cohort, state, metric, a, b, points };
   });

@@ -101,6 +101,14 @@ function cellRows(h: History): string[][] {
   return rows;
 }
 
+/** `*` lower or higher (detected), `=` equivalent within the practical margin, `?` undecided; nothing for a report without verdicts that detected none. */
+function verdictMark(p: { detected: boolean; verdict: string | null }): string {
+  if (p.detected) return '*';
+  return p.verdict === 'equivalent' ? '=' : p.verdict === 'undecided' ? '?' : '';
+}
+
+const marksLegend = '* lower or higher (detected), = equivalent within the practical margin, ? undecided';
+
 function conclusionRows(h: History): string[][] {
   const rows = [['conclusion', ...h.runs.map((_, i) => `run ${i + 1}`)]];
   for (const c of h.conclusions) {
@@ -108,7 +116,7 @@ function conclusionRows(h: History): string[][] {
       `${c.cohort} ${c.state} ${c.metric}: ${c.a} − ${c.b}`,
       ...h.runs.map((_, i) => {
         const p = c.points.find((x) => x.run === i + 1);
-        return p ? `${figure(p.value, 'ms')}${p.detected ? '*' : ''}` : '–';
+        return p ? `${figure(p.value, 'ms')}${verdictMark(p)}` : '–';
       }),
     ]);
   }
@@ -119,7 +127,7 @@ export function renderHistoryText(h: History, title: string, verbose = false): s
   const out = [`${title}: ${h.runs.length} runs`];
   h.runs.forEach((r, i) => out.push(`  run ${i + 1}  ${r.id}  ${r.time}${r.label ? `  ${r.label}` : ''}${noisyOf(r) ? `  ${noisyOf(r)}` : ''}  ${r.folder}`));
   out.push('', 'P50 per run (| before the first run after a reported change):', pad(cellRows(h)).trimEnd());
-  out.push('', 'conclusions, median difference per run (* detected):', pad(conclusionRows(h)).trimEnd());
+  out.push('', `conclusions, median difference per run (${marksLegend}):`, pad(conclusionRows(h)).trimEnd());
   out.push('', ...summaryLines(h, verbose));
   return out.join('\n') + '\n';
 }
@@ -173,7 +181,7 @@ export function renderHistoryMd(h: History, title: string): string {
     ]),
   );
   lines.push('', '## P50 per run', '', 'A `|` marks the first run after a reported change.', '', mdTable(cellRows(h)));
-  lines.push('', '## Conclusions', '', 'Median difference per run; `*` detected.', '', mdTable(conclusionRows(h)));
+  lines.push('', '## Conclusions', '', `Median difference per run; ${marksLegend.replace(/([*=?])/g, '`$1`')}.`, '', mdTable(conclusionRows(h)));
   lines.push('', '## Method', '', METHOD, '');
   return lines.join('\n');
 }
