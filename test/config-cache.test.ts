@@ -4,7 +4,7 @@
 import test from 'ava';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadingCode, loadPipelineCached } from '../harness/config/config-cache.js';
+import { loadingCode, loadingCodeCached, loadPipelineCached } from '../harness/config/config-cache.js';
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { UserError } from '../harness/errors.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
@@ -89,4 +89,23 @@ test('an image file the rules looked for is looked for again on a hit', async (t
   rmSync(tar);
   const e = await t.throwsAsync(loadPipelineCached(file, { knownKinds: kinds }, cacheDir), { instanceOf: UserError });
   t.regex(e!.message, /no such file: .*mine\.tar/);
+});
+
+test('the loading code digests are reused while every file they read keeps its size and mtime, and computed again when one does not', (t) => {
+  const dir = tempDir('benchgraph-loading-');
+  const first = loadingCodeCached(dir);
+  t.deepEqual(first, loadingCode(), 'the first call computes what loadingCode() computes');
+  const file = join(dir, 'loading-code.json');
+  const record = JSON.parse(readFileSync(file, 'utf8')) as { files: [string, number, number][]; loading: { code: string } };
+  t.true(
+    record.files.some(([f]) => f.endsWith('validators.cjs')),
+    'the validators are among the files it read',
+  );
+  // a made-up digest in the record comes back while the files are unchanged: no file was read again
+  writeFileSync(file, JSON.stringify({ ...record, loading: { ...record.loading, code: 'made-up' } }));
+  t.is(loadingCodeCached(dir).code, 'made-up');
+  // one file recorded with another mtime: computed again, the real digest back
+  const files = record.files.map(([f, size, mtime], i): [string, number, number] => [f, size, i === 0 ? mtime - 1000 : mtime]);
+  writeFileSync(file, JSON.stringify({ ...record, files, loading: { ...record.loading, code: 'made-up' } }));
+  t.is(loadingCodeCached(dir).code, first.code);
 });

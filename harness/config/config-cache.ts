@@ -13,7 +13,7 @@
 //
 // One entry per pipeline path, in the user's private cache folder (not the
 // data folder: data.filesystem mounts an image there, which must find it empty).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -51,7 +51,7 @@ export async function loadPipelineCached(
   file: string,
   options: Omit<LoadOptions, 'existsAnswers'>,
   cacheDir: string | null,
-  loading: () => LoadingCode = loadingCode,
+  loading: () => LoadingCode = () => loadingCodeCached(cacheDir),
 ): Promise<CachedLoad> {
   const abs = resolve(file);
   let text: string | null = null;
@@ -111,21 +111,81 @@ function inputKey(abs: string, text: string, options: Omit<LoadOptions, 'existsA
 }
 
 /** The loading code as installed (throws when the validators are missing or older than schemas/). */
-export function loadingCode(): LoadingCode {
-  return { validators: sha256Hex(readFileSync(validatorsFile())), code: loadingCodeDigest(), packages: ['yaml', 'ajv'].map(packageVersion) };
+export function loadingCode(read: (file: string) => Buffer = (f) => readFileSync(f)): LoadingCode {
+  return {
+    validators: sha256Hex(read(validatorsFile())),
+    code: loadingCodeDigest((f) => read(f).toString('utf8')),
+    packages: ['yaml', 'ajv'].map((name) => packageVersion(name, read)),
+  };
+}
+
+interface LoadingEntry {
+  format: number;
+  /** Every file the digests read, with its size and mtime then. */
+  files: [string, number, number][];
+  loading: LoadingCode;
+}
+
+/**
+ * loadingCode() through a record in `cacheDir` of every file it read with its
+ * size and mtime: while each file still has them, the digests are the ones
+ * computed then (as the stage code digests are cached, engine/code-digest.ts),
+ * so a start reads and hashes neither the validators (about 250 kB) nor the
+ * loading code; any file changed or gone, and they are computed again.
+ */
+export function loadingCodeCached(cacheDir: string | null): LoadingCode {
+  const recordFile = cacheDir ? join(cacheDir, 'loading-code.json') : null;
+  validatorsFile(); // its check (present, not older than schemas/) runs at every start
+  if (recordFile && existsSync(recordFile)) {
+    try {
+      const e = JSON.parse(readFileSync(recordFile, 'utf8')) as LoadingEntry;
+      if (e.format === FORMAT && Array.isArray(e.files) && e.files.length && e.files.every(([f, size, mtime]) => sameStat(f, size, mtime))) return e.loading;
+    } catch {
+      // torn or foreign: compute again
+    }
+  }
+  const files: [string, number, number][] = [];
+  const read = (file: string): Buffer => {
+    const st = statSync(file);
+    files.push([file, st.size, st.mtimeMs]);
+    return readFileSync(file);
+  };
+  const loading = loadingCode(read);
+  if (recordFile) writeRecord(recordFile, { format: FORMAT, files, loading });
+  return loading;
+}
+
+function sameStat(file: string, size: number, mtimeMs: number): boolean {
+  try {
+    const st = statSync(file);
+    return st.size === size && st.mtimeMs === mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+function writeRecord(file: string, record: LoadingEntry): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(record), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // no record this time
+  }
 }
 
 const IMPORT_RE = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** sha256 over path and bytes of this module and every project module load-pipeline.js imports, transitively. */
-function loadingCodeDigest(): string {
+function loadingCodeDigest(read: (file: string) => string): string {
   const here = fileURLToPath(import.meta.url);
   const seen = new Set<string>();
   const parts: string[] = [];
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    const source = readFileSync(file, 'utf8');
+    const source = read(file);
     parts.push(`${file}\0${sha256Hex(source)}`);
     for (const m of source.matchAll(IMPORT_RE)) visit(resolve(dirname(file), m[1]!));
   };
@@ -135,10 +195,10 @@ function loadingCodeDigest(): string {
 }
 
 /** The installed version of an npm package, found as Node finds it from here (null when absent). */
-function packageVersion(name: string): string | null {
+function packageVersion(name: string, read: (file: string) => Buffer): string | null {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const file = join(dir, 'node_modules', name, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (existsSync(file)) return (JSON.parse(read(file).toString('utf8')) as { version: string }).version;
     if (dirname(dir) === dir) return null;
   }
 }
