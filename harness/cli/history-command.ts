@@ -93,9 +93,13 @@ export const historyCommand: CliCommand = {
       const dir = flags['write'];
       mkdirSync(dir, { recursive: true });
       const ids = history.runs.map((r) => r.id);
-      const svgs: string[] = [];
-      for (const cell of history.cells) svgs.push(await renderSvg(cellPlot(cell, ids)));
-      writeFileSync(join(dir, 'history.md'), renderHistoryMd(history, title));
+      const svgs: Record<string, string> = {};
+      for (const [i, cell] of history.cells.entries()) {
+        const file = `cell-${i + 1}.svg`;
+        svgs[file] = await renderSvg(cellPlot(cell, ids));
+        writeFileSync(join(dir, file), svgs[file]!);
+      }
+      writeFileSync(join(dir, 'history.md'), renderHistoryMd(history, title, Object.keys(svgs)));
       writeFileSync(join(dir, 'history.html'), renderHistoryHtml(history, title, svgs));
       process.stderr.write(`wrote ${join(dir, 'history.md')} and ${join(dir, 'history.html')}\n`);
     }

@@ -1,6 +1,11 @@
 // Text, history.md and history.html of `pipeline history`, and its --json
-// shape. Pure (the HTML gets its plots as SVG text).
+// shape. Pure: history.md and history.html render one document
+// (historyDocument) through the reports' renderers; the page gets its plots
+// as SVG text, the Markdown as the SVG files --write puts beside it.
 import { escapeHtml } from '../document/inline-html.js';
+import { figure as figureBlock, list, paragraph, section, table, type Block, type ReportDocument } from '../document/document-model.js';
+import { renderHtmlBody } from '../document/render-html.js';
+import { renderMarkdown } from '../document/render-markdown.js';
 import { fixed } from '../publish/format-number.js';
 import { describeInputs, noisyFlags } from './attribution.js';
 import type { History, ReportedChange, SharedShift } from './build-history.js';
@@ -160,60 +165,82 @@ function summaryLines(h: History, verbose: boolean, bullet = '  '): string[] {
   return out;
 }
 
-function mdTable(rows: string[][]): string {
-  return [
-    `| ${rows[0]!.join(' | ')} |`,
-    `|${rows[0]!.map((_, i) => (i ? '---:' : '---')).join('|')}|`,
-    ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
+/** history.md and history.html as one document (document/document-model.ts): the changes first, then the plots, runs, P50s, conclusions and method. */
+export function historyDocument(h: History, title: string, plots: readonly string[] = []): ReportDocument {
+  const rows = (t: string[][]): [string[], string[][]] => [t[0]!, t.slice(1)];
+  return {
+    title: `History: ${title}`,
+    opening: [
+      paragraph(
+        `${h.runs.length} runs, ${h.runs[0]?.time ?? ''} to ${h.runs[h.runs.length - 1]?.time ?? ''}. ${h.shifts.length} shift(s) of every cell, ${h.changes.length} cell change(s) reported.`,
+      ),
+      ...summaryBlocks(h),
+    ],
+    sections: [
+      ...section(
+        'Plots',
+        plots.length
+          ? [
+              paragraph(
+                "Each plot: grey points, the median of each session; blue diamonds, the run's P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported cell change (beyond the shared factor of the runs) before that run.",
+              ),
+              ...plots.map((file, i) => figureBlock(file, `${cellName(h.cells[i])}: session medians and P50 per run`)),
+            ]
+          : [],
+      ),
+      ...section('Runs', [
+        table(
+          ['run', 'id', 'time', 'label', 'sessions', 'folder'],
+          h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r), r.folder]),
+        ),
+      ]),
+      ...section('P50 per run', [paragraph('A `|` marks the first run after a reported change.'), table(...rows(cellRows(h)))]),
+      ...section('Conclusions', [paragraph(`Median difference per run; ${marksLegend.replace(/([*=?])/g, '`$1`')}.`), table(...rows(conclusionRows(h)))]),
+      ...section('Method', [paragraph(METHOD)]),
+    ],
+    appendix: [],
+  };
 }
 
-export function renderHistoryMd(h: History, title: string): string {
-  const lines = [`# History: ${title}`, ''];
-  lines.push(...summaryLines(h, false, '- '), '');
-  lines.push(
-    '',
-    '## Runs',
-    '',
-    mdTable([
-      ['run', 'id', 'time', 'label', 'sessions', 'folder'],
-      ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r), r.folder]),
-    ]),
-  );
-  lines.push('', '## P50 per run', '', 'A `|` marks the first run after a reported change.', '', mdTable(cellRows(h)));
-  lines.push('', '## Conclusions', '', `Median difference per run; ${marksLegend.replace(/([*=?])/g, '`$1`')}.`, '', mdTable(conclusionRows(h)));
-  lines.push('', '## Method', '', METHOD, '');
-  return lines.join('\n');
+/** summaryLines as blocks: the shifts as a list, each run's changes as a list, several cells of one run under the line naming what changed. */
+function summaryBlocks(h: History): Block[] {
+  const out: Block[] = [];
+  if (h.shifts.length) out.push(paragraph(`${h.shifts.length} shift(s) of every cell:`), list(h.shifts.map((x) => shiftLine(x))));
+  for (const run of [...new Set(h.changes.map((c) => c.run))]) {
+    const at = h.changes.filter((c) => c.run === run);
+    if (at.length === 1) out.push(list([changeLine(at[0]!)]));
+    else
+      out.push(
+        paragraph(
+          `${at.length} cells between run ${run - 1} and run ${run}; changed: ${describeInputs(at[0]!.attribution.changed, at[0]!.attribution, false)}`,
+        ),
+        list(at.map((c) => cellLine(c))),
+      );
+  }
+  if (!h.changes.length) out.push(paragraph(`No cell change reported; ${smallestLine(h)}`));
+  return out;
 }
 
-export function renderHistoryHtml(h: History, title: string, svgs: readonly string[]): string {
+const cellName = (c: History['cells'][number] | undefined): string => (c ? `${c.cohort} ${c.path} ${c.state} ${c.metric}` : '');
+
+export function renderHistoryMd(h: History, title: string, plots: readonly string[] = []): string {
+  return renderMarkdown(historyDocument(h, title, plots));
+}
+
+/** The page: the document's HTML body, each plot's SVG text in place of its figure (`svgs[file]`). */
+export function renderHistoryHtml(h: History, title: string, svgs: Readonly<Record<string, string>>): string {
   const style =
-    'body{font-family:sans-serif;margin:1.5em;max-width:72em;color:#222}h1{font-size:1.4em}ul.changes li{margin:.3em 0}' +
-    '.plots{display:flex;flex-wrap:wrap;gap:1em}.plot{border:1px solid #ddd;padding:.4em}table{border-collapse:collapse;font-size:.85em}' +
-    'td,th{border:1px solid #ccc;padding:.15em .5em;text-align:right}td:first-child,th:first-child{text-align:left}.method{font-size:.85em;color:#555}';
-  const changes = `<ul class="changes">${summaryLines(h, false, '')
-    .map((l) => `<li>${escapeHtml(l)}</li>`)
-    .join('')}</ul>`;
-  const table = (rows: string[][]): string =>
-    `<table><tr>${rows[0]!.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>${rows
-      .slice(1)
-      .map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`)
-      .join('')}</table>`;
+    'body{font-family:sans-serif;margin:1.5em;max-width:72em;color:#222}h1{font-size:1.4em}li{margin:.3em 0}' +
+    'figure{display:inline-block;border:1px solid #ddd;padding:.4em;margin:.5em}table{border-collapse:collapse;font-size:.85em}' +
+    'div.table{overflow-x:auto}td,th{border:1px solid #ccc;padding:.15em .5em;text-align:right}td:first-child,th:first-child{text-align:left}';
+  const body = renderHtmlBody(
+    historyDocument(h, title, Object.keys(svgs)),
+    (f) => `<figure>${svgs[f.file] ?? ''}<figcaption>${escapeHtml(f.caption)}</figcaption></figure>`,
+  );
   return [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>History: ${escapeHtml(title)}</title><style>${style}</style></head><body>`,
-    `<h1>History: ${escapeHtml(title)}</h1>`,
-    `<p>${h.runs.length} runs, ${escapeHtml(h.runs[0]?.time ?? '')} to ${escapeHtml(h.runs[h.runs.length - 1]?.time ?? '')}. ${h.shifts.length} shift(s) of every cell, ${h.changes.length} cell change(s) reported.</p>`,
-    changes,
-    '<p class="method">Each plot: grey points, the median of each session; blue diamonds, the run\'s P50; blue bars, the 95% t interval of the mean of the session medians (3 or more sessions); red line, a reported cell change (beyond the shared factor of the runs) before that run.</p>',
-    `<div class="plots">${svgs.map((s) => `<div class="plot">${s}</div>`).join('')}</div>`,
-    '<h2>Runs</h2>',
-    table([['run', 'id', 'time', 'label', 'sessions'], ...h.runs.map((r, i) => [String(i + 1), r.id, r.time, r.label ?? '', noisyOf(r)])]),
-    '<h2>P50 per run</h2>',
-    table(cellRows(h)),
-    '<h2>Conclusions</h2>',
-    table(conclusionRows(h)),
-    `<p class="method">${escapeHtml(METHOD)}</p>`,
+    body,
     '</body></html>',
     '',
   ].join('\n');
