@@ -66,7 +66,10 @@ export const compareCommand: CliCommand = {
     );
     if (bad.length) {
       throw new CheckFailed(`${bad.length} of ${result.conclusions.length} conclusions changed or were lost`, [
-        ...bad.map((c) => `${c.status}: ${conclusionLabel(c)} (${directionLabel(c.baseline, c.a, c.b, c.baselineVerdict)} → ${directionLabel(c.candidate, c.a, c.b, c.candidateVerdict)})`),
+        ...bad.map(
+          (c) =>
+            `${c.status}: ${conclusionLabel(c)} (${directionLabel(c.baseline, c.a, c.b, c.baselineVerdict)} → ${directionLabel(c.candidate, c.a, c.b, c.candidateVerdict)})`,
+        ),
         ...(cause ? [cause] : []),
       ]);
     }
