@@ -1,6 +1,9 @@
 // import-samples: samples measured elsewhere, as a CSV with the columns of
 // schemas/sample.schema.json, validated row by row and written to
 // samples.duckdb (and session.json) exactly where the sample stage would.
+// Under design.adaptive it also writes the looks of adaptive.json (the
+// sessions the rule looked at), so analyze judges imported samples of a
+// run that sampled until decided by the same sequential rule as the run.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
@@ -8,6 +11,7 @@ import { sha256Hex } from '../harness/digest/sha256.js';
 import { UserError } from '../harness/errors.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
+import { adaptiveDesign } from '../harness/experiment/adaptive-plan.js';
 
 const importSamples: StageDefinition = {
   kind: 'import-samples',
@@ -46,6 +50,11 @@ const importSamples: StageDefinition = {
       imported: { file: rel, sha256: sha256Hex(text), rows: rows.length },
     };
     await writeFile(join(ctx.outputDir, 'session.json'), JSON.stringify(session, null, 2) + '\n');
+    const adaptive = adaptiveDesign((ctx.config.design as unknown as Record<string, unknown> | undefined)?.['adaptive']);
+    if (adaptive) {
+      const looks = { format: 'benchgraph-adaptive/1', minSessions: adaptive.minSessions, maxSessions: adaptive.maxSessions, imported: { file: rel } };
+      await writeFile(join(ctx.outputDir, 'adaptive.json'), JSON.stringify(looks, null, 2) + '\n');
+    }
     ctx.log(`import-samples: ${rows.length} rows from ${rel}`);
   },
 };

@@ -7,6 +7,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
+import { clopperPearson } from '../harness/stats/clopper-pearson.js';
 
 const parseCsv = (text: string): Record<string, string>[] => parseCsvTable(text).rows;
 
@@ -95,4 +96,30 @@ test("every line count README.md gives for a file, as (`path`, N lines), is that
     t.is(lines, Number(n), `README says ${file} has ${n} lines; it has ${lines}`);
   }
   t.true(claims.length >= 2, "the restore sweep's adapter and stage counts are found");
+});
+
+test("STATISTICS.md's A/A table on real launches is the tally of reports/calibration's per-run CSVs", (t) => {
+  const doc = readFileSync(join('docs', 'STATISTICS.md'), 'utf8');
+  const rows: [string, string, string][] = [
+    ['aa-echo-adaptive.csv', 'warm', '| plain shell, warm (`aa-echo.yaml`) |'],
+    ['aa-lazy-adaptive.csv', 'cold', '| lazy shell, cold (`aa-lazy.yaml`) |'],
+    ['aa-lazy-adaptive.csv', 'warm', '| lazy shell, warm (`aa-lazy.yaml`) |'],
+  ];
+  for (const [file, state, lead] of rows) {
+    const all = parseCsv(readFileSync(join('reports', 'calibration', file), 'utf8')).filter((r) => r['state'] === state);
+    const runs = new Set(all.map((r) => r['run'])).size;
+    const cell = (metric: string): string[] => {
+      const of = all.filter((r) => r['metric'] === metric);
+      const fp = of.filter((r) => r['verdict'] === 'lower' || r['verdict'] === 'higher').length;
+      const eq = of.filter((r) => r['verdict'] === 'equivalent').length;
+      const ci = clopperPearson(fp, of.length);
+      const pct = (x: number): string => (100 * x).toFixed(1);
+      return [`${fp}/${of.length} = ${pct(fp / of.length)}% [${pct(ci.low)}, ${pct(ci.high)}]`, `${pct(eq / of.length)}%`];
+    };
+    const line = doc.split('\n').find((l) => l.startsWith(lead));
+    t.truthy(line, lead);
+    const cells = line!.split('|').map((c) => c.trim());
+    t.is(cells[2], String(runs), `${file} ${state}: runs`);
+    t.deepEqual(cells.slice(4, 8), [...cell('ready'), ...cell('completion')], `${file} ${state}`);
+  }
 });

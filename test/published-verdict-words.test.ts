@@ -10,6 +10,8 @@ import { judgeDirection, type DirectionJudgement } from '../harness/analysis/dir
 import { fixedDifferenceVerdict } from '../harness/analysis/difference-verdict.js';
 import { growthShape } from '../harness/stats/floor-power-fit.js';
 import { publishedCsv, publishedFile } from './helpers/published-report.js';
+import { loadPipeline } from '../harness/config/load-pipeline.js';
+import { knownStageKinds } from '../harness/engine/stage-registry.js';
 
 const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));
 
@@ -139,6 +141,27 @@ test('lazy-startup: each difference\'s result in "Every difference" and its diff
   const result = header!.indexOf('result');
   t.true(result > 0);
   let checked = 0;
+  // sampled until decided (design.adaptive): the sequential rule gives the verdicts (recomputed from the
+  // samples by published-lazy-startup-reanalysis), and the report words each verdict column's value
+  const cfg = loadPipeline('pipeline.yaml', { knownKinds: knownStageKinds() });
+  if ((cfg.design as unknown as Record<string, unknown>)['adaptive']) {
+    for (const d of diffs) {
+      const v = d['verdict']!;
+      const who = `${d['cohort']} ${d['state']} ${d['metric']} ${d['a']} − ${d['b']}`;
+      t.true(['lower', 'higher', 'equivalent', 'undecided'].includes(v), `${who}: ${v}`);
+      t.is(d['detected'] === 'true', v === 'lower' || v === 'higher', who);
+      t.is(d['size_uncertain'], 'false', who);
+      const row = rows.find((r) => r[0] === d['cohort'] && r[1] === d['state'] && r[2] === d['metric'] && r[3]!.replace(/\*/g, '').startsWith(`${d['a']} − ${d['b']}`));
+      if (!row) continue;
+      const word = row[result]!.split(';')[0]!;
+      if (v === 'lower' || v === 'higher') t.is(word, 'detected', who);
+      else if (v === 'equivalent') t.true(word.startsWith('equivalent within'), `${who}: "${word}"`);
+      else t.is(word, 'undecided', who);
+      checked++;
+    }
+    t.true(checked > 0, 'no row of "Every difference" matched differences.csv');
+    return;
+  }
   for (const d of diffs) {
     const rule = ruleOf(d, 'difference');
     // differences.csv's verdict: lower or higher exactly where the rule establishes the direction

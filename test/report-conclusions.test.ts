@@ -5,7 +5,7 @@
 import test from 'ava';
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harness/analysis/analysis-result.js';
 import { countText, failedText, reasonLabel } from '../harness/report/conclusions.js';
-import { accountingSentence, differenceCell, failuresSentence, orderEffectSentence, settleSentence } from '../harness/report/launch-phrases.js';
+import { accountingSentence, differenceCell, failuresSentence, fastestCell, orderEffectSentence, settleSentence } from '../harness/report/launch-phrases.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
 
 function cell(path: string, launches: number, failures: number, p50Ms: number): CellStatistics {
@@ -98,6 +98,9 @@ test('a summary difference shows the difference, its interval and the P50 ratio,
   t.is(differenceCell(a, a.differences[0], 1), '200.0 [180.0, 220.0], ×2.11');
   const undetected = { ...a.differences[0]!, lowMs: -5, detected: false };
   t.is(differenceCell(a, undetected, 1), '200.0 [-5.0, 220.0], ×2.11, not detected');
+  // sampled until decided, the sequential rule's word for no direction and no equivalence is undecided
+  const adaptive = { ...a, decision: { rule: 'sequential' as const, minSessions: 3, maxSessions: 6, alpha: 0.05 } };
+  t.is(differenceCell(adaptive, { ...undetected, verdict: { verdict: 'undecided', withinMargin: false, marginRelative: 0.05 } }, 1), '200.0 [-5.0, 220.0], ×2.11, undecided');
   const disagree = {
     ...a.differences[0]!,
     detected: false,
@@ -172,4 +175,14 @@ test('failure reasons are grouped by cause: timeouts and per-launch marker text 
   t.is(reasonLabel('marker line "BENCHGRAPH-READY-L1" never appeared on stdout'), reasonLabel('marker line "BENCHGRAPH-READY-L2" never appeared on stdout'));
   t.true(reasonLabel('x'.repeat(200)).length <= 60);
   t.is(countText(analysis(0), cell('lazy', 30, 0, 190)), 'n=30 of 30');
+});
+
+test('the lowest Ready of a cohort and state says which path it is equivalent to, and which it is not told apart from', (t) => {
+  const a = analysis(0);
+  t.is(fastestCell(a, 'shell', 'cold', ['docker', 'lazy']), 'lazy');
+  const tie = { ...a.differences[0]!, detected: false, lowMs: -5 };
+  const undecided = { ...a, differences: [{ ...tie, verdict: { verdict: 'undecided' as const, withinMargin: false, marginRelative: 0.05 } }] };
+  t.is(fastestCell(undecided, 'shell', 'cold', ['docker', 'lazy']), 'lazy (not told apart from docker)');
+  const equivalent = { ...a, differences: [{ ...tie, verdict: { verdict: 'equivalent' as const, withinMargin: true, marginRelative: 0.05 } }] };
+  t.is(fastestCell(equivalent, 'shell', 'cold', ['docker', 'lazy']), 'lazy (equivalent to docker within ±5%)');
 });

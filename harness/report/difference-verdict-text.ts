@@ -15,3 +15,12 @@ export function equivalenceText(a: AnalysisResult, d: DifferenceResult): string 
   const v = differenceVerdict(a, d);
   return v.verdict === 'equivalent' ? verdictText(v) : null;
 }
+
+/**
+ * The words of a difference the rule gave no direction: "equivalent within ±5%", or, in a run sampled
+ * until decided (analysis/sequential-verdicts.ts), "undecided"; null otherwise (outcomeWords then says
+ * "not detected", the fixed design's word).
+ */
+export function noDirectionText(a: AnalysisResult, d: DifferenceResult): string | null {
+  return equivalenceText(a, d) ?? (a.decision?.rule === 'sequential' ? 'undecided' : null);
+}

@@ -11,7 +11,7 @@ import type { Formatters } from './conclusions.js';
 import { outcomeWords, twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunText } from './rerun-wording.js';
-import { equivalenceText } from './difference-verdict-text.js';
+import { equivalenceText, noDirectionText } from './difference-verdict-text.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -29,7 +29,7 @@ export function keyPairs(a: AnalysisResult, verdicts: readonly FindingVerdict[])
   return pairs;
 }
 
-/** "7647.8 [5657.9, 7994.3], ×42.7" or "−3.1 [−6.2, 2.1], not detected": one difference in a summary cell. */
+/** "7647.8 [5657.9, 7994.3], ×42.7" or "−3.1 [−6.2, 2.1], not detected" (undecided, in a run sampled until decided): one difference in a summary cell. */
 /** withRerun: the rerun interval (and cross-host range) after the interval, as the summary table shows them. */
 export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefined, msDecimals: number, withRerun = false): string {
   if (!d || d.observedMs === null || d.lowMs === null || d.highMs === null) return '-';
@@ -37,22 +37,30 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ca = readyCell(a, d.cohort, d.a, d.state);
   const cb = readyCell(a, d.cohort, d.b, d.state);
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
-  const verdict = d.detected ? null : outcomeWords(d, equivalenceText(a, d));
+  const verdict = d.detected ? null : outcomeWords(d, noDirectionText(a, d));
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
     .filter(Boolean)
     .join(', ');
 }
 
-/** The fastest path of a cohort and state by Ready P50, and whether it is the only one at that level (detected against every other). */
+/** The fastest path of a cohort and state by Ready P50, and whether it is the only one at that level (detected against every other), or equivalent to another within the practical margin. */
 export function fastestCell(a: AnalysisResult, cohort: string, state: string, paths: readonly string[]): string {
   const cells = paths.map((p) => readyCell(a, cohort, p, state)).filter((c): c is CellStatistics => !!c && c.p50Ms !== null);
   if (cells.length === 0) return '-';
   const best = [...cells].sort((x, y) => x.p50Ms! - y.p50Ms!)[0]!;
-  const ties = a.differences
-    .filter((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && (d.a === best.path || d.b === best.path) && !d.detected)
-    .map((d) => (d.a === best.path ? d.b : d.a));
-  return ties.length ? `${best.path} (not told apart from ${ties.join(', ')})` : best.path;
+  const ties = a.differences.filter(
+    (d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && (d.a === best.path || d.b === best.path) && !d.detected,
+  );
+  const other = (d: DifferenceResult): string => (d.a === best.path ? d.b : d.a);
+  // an equivalent pair is said so, with its margin; the rest are not told apart
+  const equivalent = ties.filter((d) => equivalenceText(a, d) !== null);
+  const apart = ties.filter((d) => equivalenceText(a, d) === null);
+  const words = [
+    ...equivalent.map((d) => `${equivalenceText(a, d)!.replace(/^equivalent/, 'equivalent to ' + other(d))}`),
+    ...(apart.length ? [`not told apart from ${apart.map(other).join(', ')}`] : []),
+  ];
+  return words.length ? `${best.path} (${words.join('; ')})` : best.path;
 }
 
 /** The summary's "against the source" cell: each difference finding of the cohort and state, direction and magnitude. */

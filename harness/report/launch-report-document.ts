@@ -26,7 +26,7 @@ import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
 import { steadyBackgroundSentence } from '../publish/host-wording.js';
-import { equivalenceText } from './difference-verdict-text.js';
+import { noDirectionText } from './difference-verdict-text.js';
 import {
   accountingSentence,
   coldStepSentence,
@@ -289,7 +289,7 @@ function summaryTable(c: Ctx): Block[] {
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
     (c.a.decision?.rule === 'sequential'
-      ? `; the run sampled until decided, so a difference is lower or higher (else "not detected") by its sequential interval of the ratio, looked at after every session (docs/STATISTICS.md, Sequential decisions), while the ${conf}% CI describes the sessions run`
+      ? `; the run sampled until decided: a difference with no word after it is lower or higher, else equivalent or undecided, by its sequential interval of the ratio, looked at after every session (docs/STATISTICS.md, Sequential decisions), while the ${conf}% CI describes the sessions run`
       : rows.some((r) => r.some((x) => x.includes('not detected')))
         ? '; "not detected" means its interval, or the between-session one, contains 0'
         : '') +
@@ -452,7 +452,7 @@ function sequentialRuleText(d: NonNullable<AnalysisResult['decision']>): string 
   return (
     `This run sampled until decided (design.adaptive), so these intervals decide nothing: after every session from session ${d.minSessions} on, each difference's sequential interval of the ratio of its paths ` +
     `(a group-sequential Student t over the per-session mean log ratios, alpha ${d.alpha} spent linearly over looks ${d.minSessions} to ${d.maxSessions}; docs/STATISTICS.md, Sequential decisions) called it **lower**, **higher** or **equivalent** within the practical margin, ` +
-    `kept from the look it was taken, or left it **undecided** ("not detected" in the tables).`
+    `kept from the look it was taken, or left it **undecided**.`
   );
 }
 
@@ -531,7 +531,7 @@ function differencesTables(c: Ctx): Block[] {
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
-    outcomeWords(d, equivalenceText(c.a, d)) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
+    outcomeWords(d, noDirectionText(c.a, d)) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
   ]);
   return rows.length
     ? [
@@ -549,7 +549,9 @@ function differencesTables(c: Ctx): Block[] {
             'result',
           ],
           rows,
-          'Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ; not detected.',
+          c.a.decision?.rule === 'sequential'
+            ? 'Every difference of marginal medians; differences.csv has the same rows. Result: the sequential rule (docs/STATISTICS.md, Sequential decisions): detected (lower or higher, the verdict column); equivalent within ±δ; undecided.'
+            : 'Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ; not detected.',
         ),
       ]
     : [];

@@ -29,11 +29,14 @@ export interface AdaptiveRecordFile {
   comparisons: { cohort: string; state: string; a: string; b: string; verdict: string; decided: boolean; sessions: number }[];
 }
 
-/** The adaptive.json of the stage's inputs (the sample stage's outputs), or null when the run was not adaptive. */
+/** The adaptive.json of the stage's inputs (the sample stage's outputs), or null when the run was not adaptive or its samples were imported. */
 export function readAdaptiveRecord(inputs: Record<string, StageInput>): AdaptiveRecordFile | null {
   for (const input of Object.values(inputs)) {
     const file = join(input.outputDir, 'adaptive.json');
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as AdaptiveRecordFile;
+    if (!existsSync(file)) continue;
+    const record = JSON.parse(readFileSync(file, 'utf8')) as Partial<AdaptiveRecordFile>;
+    // import-samples writes only the looks (no sampling, so nothing stopping saved to report)
+    return Array.isArray(record.comparisons) ? (record as AdaptiveRecordFile) : null;
   }
   return null;
 }
@@ -73,6 +76,9 @@ const budgetWords: Record<string, string> = {
   max_minutes: 'one more session would pass max_minutes',
 };
 
+/** "1 session", "3 sessions". */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** The report's "What stopping saved" section; nothing when the run was not adaptive. */
 export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly SampleRow[], sessions: readonly SessionRecord[] | null): Section[] {
   if (!a || !launches.some((r) => r['phase'] === 'formal')) return [];
@@ -81,7 +87,7 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
   return section('What stopping saved', [
     paragraph(
       `Sampled until decided (\`design.adaptive\`, ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? `, at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''}, ${a.metric}, equivalent within ±${Math.round(a.margin * 100)}%${a.minMs ? ` or ±${a.minMs} ms of b's median, the wider` : ''}): ` +
-        `${a.sessionsRun} session(s) ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
+        `${count(a.sessionsRun, 'session')} ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
         `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions; its minutes are estimated from this run's minutes per formal launch.`,
     ),
     table(
@@ -93,7 +99,7 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
     ),
     f.undecided.length
       ? paragraph(
-          `${f.undecided.length} comparison(s) ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}), undecided with the sessions below:`,
+          `${count(f.undecided.length, 'comparison')} ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}) and remained undecided:`,
         )
       : paragraph('No comparison ran out of budget.'),
     f.undecided.length ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b} (${c.sessions} sessions)`)) : null,
