@@ -77,6 +77,17 @@ test("the analyze key's archive files leave out the archived copy of the run und
   );
 });
 
+test("a same-key rerun whose verify output equals this run's (the same artifact hashes) still joins the analyze key, so archiving it reruns the analysis", (t) => {
+  const verify = record.stages['verify']!;
+  const other = (JSON.parse(readFileSync(join(RUNS, OTHER, 'run.json'), 'utf8')) as typeof record).stages;
+  // the two same-key runs of 2026-12-01 share pin and verify outputs and differ in the sample's
+  t.is(other['verify']!.outputDigest, verify.outputDigest);
+  t.not(other['sample']!.outputDigest, sample.outputDigest);
+  const own = replicateFiles(RUNS, [sample.outputDigest, verify.outputDigest]);
+  t.true(own.includes(join(RUNS, OTHER, 'run.json')));
+  t.false(own.some((f) => f.startsWith(join(RUNS, THIS) + '/')));
+});
+
 test('with a replicate every difference has components over runs, sessions and rounds and the scope names the runs', (t) => {
   t.is(pooled.rerun.source, 'replicates');
   t.deepEqual(

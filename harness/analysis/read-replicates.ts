@@ -38,7 +38,10 @@ export function replicateFiles(dir: string, ownOutputs: readonly string[] = [], 
       if (!ownOutputs.length) return true;
       try {
         const record = JSON.parse(readFileSync(resolve(baseDir, dir, name, 'run.json'), 'utf8')) as ArchivedRecord;
-        return !Object.values(record.stages ?? {}).some((s) => ownOutputs.includes(s.outputDigest));
+        // the run's own archived copy holds every upstream output; a same-key rerun shares some of them (verify's
+        // artifact hashes, pin's) but never the sample's, so one shared digest does not make a run this one
+        const digests = new Set(Object.values(record.stages ?? {}).map((s) => s.outputDigest));
+        return !ownOutputs.every((d) => digests.has(d));
       } catch {
         return true; // unreadable: its digest joins the key, and readReplicates names the file
       }
