@@ -3,6 +3,9 @@ import { sessionNoise, steadyBackground, MIN_SLOWDOWN } from '../harness/analysi
 import type { CanaryResult } from '../harness/analysis/canary-statistics.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/publish/host-wording.js';
+import { calibratedNoise, canaryRowsOf } from '../harness/publish/calibrated-noise.js';
+import { hostNoiseBlocks } from '../harness/publish/session-sections.js';
+import type { SampleRow } from '../harness/db/sample-columns.js';
 
 // Made-up session records: 10 minutes on 2 CPUs (1,200 s of capacity), the host's agent
 // (pid 1, "agent") at about 12% of it in every session, as on the published host kind.
@@ -131,4 +134,29 @@ test('without the calibrated finding the table keeps the record’s own flag and
   t.regex(noiseRuleSentence({}), /^A session is flagged noisy when steal reaches 2%/);
   t.regex(noiseRuleSentence({ noise: sessionNoise([record(1, 0.12)], null)! }), /its host canary is slower than the run's other sessions beyond its interval/);
   t.is(steadyBackgroundSentence({}), null);
+});
+
+test('an experiment without its own canary analysis gets the calibrated flag from its sample rows, and its host section names the background (made-up rows)', (t) => {
+  const records = [record(1, 0.12), record(2, 0.12), record(3, 0.12)];
+  // five canary repeats of two pieces per session; session 2's cpu piece about 30% slower; formal rows are not the canary's
+  const rows: SampleRow[] = [];
+  for (const session of [1, 2, 3])
+    for (const [piece, ms] of [
+      ['cpu', session === 2 ? 130 : 100],
+      ['wake', 50],
+    ] as const)
+      for (let repeat = 1; repeat <= 5; repeat++)
+        rows.push({ phase: 'canary', session, path: piece, round: repeat, ok: true, completion_ms: ms + repeat * 0.1 });
+  rows.push({ phase: 'formal', session: 2, path: 'cpu', round: 1, ok: true, completion_ms: 1 });
+  t.is(canaryRowsOf(rows).length, 30);
+  const { noise } = calibratedNoise(rows, records, { resamples: 200, confidence: 0.95, seed: 'made-up' });
+  t.deepEqual(
+    noise!.sessions.map((s) => s.verdict),
+    ['quiet', 'noisy', 'quiet'],
+  );
+  t.deepEqual(calibratedNoise(rows, null, { resamples: 200, confidence: 0.95, seed: 'made-up' }), {});
+  const text = JSON.stringify(hostNoiseBlocks(records, { noise }, 'here'));
+  t.is(text.split('**Background:** agent').length - 1, 1);
+  t.regex(text, /named once at the end of this paragraph/);
+  t.notRegex(JSON.stringify(hostNoiseBlocks(records, { noise })), /Background:/);
 });

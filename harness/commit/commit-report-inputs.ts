@@ -1,6 +1,7 @@
 // What the commit-diff report is made from (types only): the analysis, every
 // formal commit row, the change-set checks, the sessions' facts and the pins.
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
+import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { VerdictChange } from './previous-run.js';
 
@@ -38,6 +39,8 @@ export interface CommitReportInputs {
   notes?: string[];
   /** Every sampling session's record (host, times, the host's other load), for the shared host-noise table. */
   sessionRecords?: readonly SessionRecord[] | null;
+  /** The noise flag calibrated on the host canary (publish/calibrated-noise.ts); absent: the fixed thresholds. */
+  noise?: AnalysisResult['noise'];
   /** The archived previous run the report stage was given (with.previous_run) and this run's verdicts that did not hold against it. */
   previous?: { run: string; changes: VerdictChange[] } | null;
 }

@@ -26,13 +26,13 @@ export function noiseCell(a: Pick<AnalysisResult, 'noise'>, r: Pick<SessionRecor
 }
 
 /** The rule the sessions table's "noisy" column applies. */
-export function noiseRuleSentence(a: Pick<AnalysisResult, 'noise'>): string {
+export function noiseRuleSentence(a: Pick<AnalysisResult, 'noise'>, background: 'scope' | 'here' = 'scope'): string {
   const thresholds = 'steal reaches 2%, other processes take 10% of the CPU capacity, iowait reaches 25%, or available memory falls below 10%';
   if (!a.noise) return `A session is flagged noisy when ${thresholds}; a noisy session is reported, never dropped.`;
   const r = a.noise.rule;
   return (
     `A session is flagged noisy when its host canary is slower than the run's other sessions beyond its interval: for some piece, the lower end of its interval lies above the other sessions' median, by ${times(r.minSlowdown)} or more. ` +
-    `Its CPU account then says why: whether ${thresholds}, after the steady background is taken out (a process among the top users of every session at ${pct(r.steadyMinShare)} of the capacity or more, within ×${r.steadyMaxSpread}; the scope line names it once). A noisy session is reported, never dropped.`
+    `Its CPU account then says why: whether ${thresholds}, after the steady background is taken out (a process among the top users of every session at ${pct(r.steadyMinShare)} of the capacity or more, within ×${r.steadyMaxSpread}; ${background === 'scope' ? 'the scope line names it once' : 'named once at the end of this paragraph'}). A noisy session is reported, never dropped.`
   );
 }
 

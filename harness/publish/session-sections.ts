@@ -10,7 +10,7 @@ import { paragraph, table, type Block } from '../document/document-model.js';
 import { noisySession, type HostNoise } from '../process/host-noise.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
-import { noiseCell, noiseRuleSentence } from './host-wording.js';
+import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from './host-wording.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -29,13 +29,20 @@ export function foreignShare(n: HostNoise): number {
 }
 
 /** The host-noise paragraph and table, or nothing without session records; with the analysis' calibrated noise finding (analysis/session-noise.ts) when given. */
-export function hostNoiseBlocks(records: readonly SessionRecord[] | null, a: Pick<AnalysisResult, 'noise'> = {}): Block[] {
+/** background 'scope': the report's scope line names the steady background (the default report); 'here': this section does. */
+export function hostNoiseBlocks(
+  records: readonly SessionRecord[] | null,
+  a: Pick<AnalysisResult, 'noise'> = {},
+  background: 'scope' | 'here' = 'scope',
+): Block[] {
   if (!records || records.length === 0) return [];
+  const steady = background === 'here' ? steadyBackgroundSentence(a) : null;
   return [
     paragraph(
       "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names), with their share of the CPU capacity (wall time × CPUs). " +
-        noiseRuleSentence(a) +
-        ' The load average is shown but not part of the rule, since it counts the run’s own launches too.',
+        noiseRuleSentence(a, background) +
+        ' The load average is shown but not part of the rule, since it counts the run’s own launches too.' +
+        (steady ? ` ${steady}` : ''),
     ),
     table(
       ['session', 'attempt', 'host', 'started (UTC)', 'duration', 'load start → end', 'steal', 'iowait', 'other processes (CPU s)', 'noisy'],

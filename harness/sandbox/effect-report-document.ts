@@ -23,6 +23,7 @@ import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
 import { farOutIqr } from '../stats/far-out.js';
 import { notRunnableGroups } from './not-runnable-groups.js';
 import type { Requirement } from '../contract/requirement.js';
+import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import type { PracticalFloor } from './practical-floor.js';
@@ -49,6 +50,8 @@ export interface EffectDocumentInput {
   provenance: readonly string[];
   /** Every sampling session's record, for the shared host-noise table; absent when none was given. */
   sessions?: readonly SessionRecord[] | null;
+  /** The noise flag calibrated on the host canary (publish/calibrated-noise.ts); absent: the fixed thresholds. */
+  noise?: AnalysisResult['noise'];
   plots: readonly Plot[];
 }
 
@@ -230,7 +233,7 @@ export function effectReportDocument(inp: EffectDocumentInput): ReportDocument {
       ...needsSection(inp),
       ...methodSection(inp),
       ...section('Provenance', [inp.provenance.length ? list(inp.provenance) : null]),
-      ...section('Sessions and host noise', hostNoiseBlocks(inp.sessions ?? null)),
+      ...section('Sessions and host noise', hostNoiseBlocks(inp.sessions ?? null, inp.noise ? { noise: inp.noise } : {}, 'here')),
     ],
   };
 }
