@@ -65,7 +65,7 @@ test('the restore-page-cache shape made up: lower with its size uncertain, and k
   const cell: EffectCell = { nBefore: 21, nAfter: 21, p50Before: 500, p50After: 330, p90Before: 520, p90After: 370, comparison: c };
   const v = triedAndDropped(cell, false);
   t.is(v.outcome, 'kept');
-  t.regex(v.sizeCaveat!, /^the size is uncertain: ×0\.5\d to ×0\.7\d by session/);
+  t.regex(v.sizeCaveat!, /^size uncertain: ×0\.5\d to ×0\.7\d by session/);
 });
 
 test('made-up rows whose sessions share a sign but not each on its own rounds: direction not established, and a negative control is not "held"', (t) => {

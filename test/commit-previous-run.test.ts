@@ -78,11 +78,11 @@ test('made-up runs: a many-file initial verdict that flipped, one lost and one g
     const [flipped, lost, gained] = changes.map((c) => verdictChangeSentence(c, previous.name));
     t.is(
       flipped,
-      'The initial commit at 100 MB in 10000 files, 1 KB change flipped since run 2026-11-30-made-up0000001: naive/native ×0.43 [0.30, 0.60], native slower there, ×1.37 [1.10, 1.70], naive slower in this run.',
+      'Initial, 100 MB in 10000 files, 1 KB change: flipped since run 2026-11-30-made-up0000001, naive/native ×0.43 [0.30, 0.60], native slower there, ×1.37 [1.10, 1.70], naive slower here.',
     );
     t.regex(
       lost!,
-      /lost its verdict since run 2026-11-30-made-up0000001: naive\/native ×0\.74 \[0\.60, 0\.90\], native slower there, ×1\.34 \[0\.90, 1\.80\], not detected in this run/,
+      /lost its verdict since run 2026-11-30-made-up0000001, naive\/native ×0\.74 \[0\.60, 0\.90\], native slower there, ×1\.34 \[0\.90, 1\.80\], not detected here/,
     );
     t.regex(gained!, /gained a verdict since run 2026-11-30-made-up0000001/);
   } finally {

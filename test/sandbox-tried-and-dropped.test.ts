@@ -84,7 +84,7 @@ test('a row whose sessions agree in direction but not in size is kept as lower w
   const verdict = triedAndDropped(cell, false);
   t.is(verdict.outcome, 'kept');
   t.deepEqual(verdict.reasons, []);
-  t.regex(verdict.sizeCaveat!, /^the size is uncertain: ×0\.5\d to ×0\.9\d by session, between-session interval \[[\d.]+, [\d.]+\]$/);
+  t.regex(verdict.sizeCaveat!, /^size uncertain: ×0\.5\d to ×0\.9\d by session, between-session interval \[[\d.]+, [\d.]+\]$/);
 });
 
 test('the restore-page-cache shape (every after faster, sessions x0.72, x0.72 and x0.51, a bimodal before) is lower with an uncertain size, never dropped (made-up rows)', (t) => {

@@ -244,7 +244,7 @@ export function manyFileVerdict(r: CellRatio): string {
   if (c.findings.sizeUncertain && c.findings.direction === 'lower') return `native slower, size uncertain (naive slower in ${k})`;
   if (c.findings.sessionsDisagreeInSize)
     return `undecided: the sessions disagree (${c.findings.sessionsAloneExcluding} of ${c.sessions} alone exclude 1; naive slower in ${k})`;
-  return `undecided: both intervals hold 1 (naive slower in ${k})`;
+  return `undecided (naive slower in ${k})`;
 }
 
 /** Said when no many-file row is decided: what K sessions can show at best by direction alone. */
@@ -314,15 +314,9 @@ const sideOf = (r: { value: number; detected: boolean }): string => (!r.detected
  * lost = detected there, not here; gained = detected here only).
  */
 export function verdictChangeSentence(c: VerdictChange, run: string): string {
-  const what = `The ${c.state} commit at ${cellText(c.dims)}`;
+  const what = `${c.state[0]!.toUpperCase()}${c.state.slice(1)}, ${cellText(c.dims)}`;
   const was = `${ratioText(c.before)}, ${sideOf(c.before)}`;
   const is = `${ratioText(c.now)}, ${sideOf(c.now)}`;
-  switch (c.status) {
-    case 'changed':
-      return `${what} flipped since run ${run}: naive/native ${was} there, ${is} in this run.`;
-    case 'lost':
-      return `${what} lost its verdict since run ${run}: naive/native ${was} there, ${is} in this run.`;
-    case 'gained':
-      return `${what} gained a verdict since run ${run}: naive/native ${was} there, ${is} in this run.`;
-  }
+  const word = { changed: 'flipped', lost: 'lost its verdict', gained: 'gained a verdict' }[c.status];
+  return `${what}: ${word} since run ${run}, naive/native ${was} there, ${is} here.`;
 }

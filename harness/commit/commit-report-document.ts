@@ -86,7 +86,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Least-squares fits per engine and commit, over every commit: the line t = floor + cost × n (solid in the log-log plots), and t = floor + c × n^k with an interval on k, which names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size. The power law t = s × n^b (dashed) is in the appendix "Growth: the power law beside the line".',
+      'Least-squares fits per engine and commit: the line t = floor + cost × n (solid in the log-log plots) and t = floor + c × n^k, whose interval on k names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size; the power law t = s × n^b (dashed) is in the appendix.',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
     fits.length
@@ -95,7 +95,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
           fits.map((g) => [dimensionCell(g), g.method, g.state, lineCell(g), floorPowerCell(g)]),
         )
       : null,
-    sentences([exponentArtifactSentence(a), naiveFloorSentence(a)]),
+    sentences([naiveFloorSentence(a)]),
   ]);
 }
 
@@ -114,6 +114,7 @@ function powerLawSection(a: CommitAnalysis): Section[] {
           fits.map((g) => [dimensionCell(g), g.method, g.state, exponentCell(g), betterCell(g)]),
         )
       : null,
+    sentences([exponentArtifactSentence(a)]),
   ]);
 }
 
@@ -146,12 +147,15 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   const rows = byDims(a.ratios.filter((r) => r.state === 'initial' && (r.dims['file_count'] ?? 0) >= 10000));
   if (!rows.length) return [];
   const k = rows[0]!.comparison.sessions;
+  const bases = new Set(rows.map((r) => cellText({ ...r.dims, file_count: 0 }).replace(' in 0 files', '')));
+  const sharedBase = bases.size === 1 ? [...bases][0]! : null;
   return section('Many-file initial commits: is native slower?', [
-    paragraph(`Initial commits of bases with 10,000 files or more, where native may be the slower engine; verdicts by the direction rule of Method.`),
+    paragraph(`Initial commits of 10,000 files or more, where native may be the slower engine; verdicts by the rule of Method.`),
     table(
-      ['cell', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'verdict'],
+      // the base and change said once in the header when every row shares them
+      [sharedBase ? `files (${sharedBase})` : 'cell', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'verdict'],
       rows.map((r) => [
-        cellText(r.dims),
+        sharedBase ? String(r.dims['file_count']) : cellText(r.dims),
         ms(r.medianA),
         ms(r.medianB),
         ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
@@ -290,7 +294,7 @@ function appendix(inp: CommitReportInputs): Section[] {
         ].filter((s): s is string => s !== null),
       ),
     ]),
-    ...section('Sessions and host noise', hostNoiseBlocks(inp.sessionRecords ?? null)),
+    ...section('Sessions and host noise', hostNoiseBlocks(inp.sessionRecords ?? null, inp.noise ? { noise: inp.noise } : {}, 'here')),
   ];
 }
 
@@ -304,7 +308,7 @@ export function commitReportDocument(inp: CommitReportInputs, plots: readonly Pl
   const interp = sentences(interpretation(a));
   if (interp) opening.push(interp);
   const downloads = paragraph(
-    `Downloads (beside this report): \`${commitsCsvFile}\` (one row per formal commit: wall and engine CPU ms, bytes read, layer bytes); \`ratios.csv\`, \`cells.csv\`, \`growth.csv\`, \`compression.csv\`; \`samples.csv\` in the format every experiment shares.`,
+    `Beside this report: \`${commitsCsvFile}\` (one row per formal commit: wall and engine CPU ms, bytes read, layer bytes); \`ratios.csv\`, \`cells.csv\`, \`growth.csv\`, \`compression.csv\`; \`samples.csv\` in the format every experiment shares.`,
   );
   return {
     title: `${inp.experiment.name}: docker commit, naive double walk vs native upperdir diff`,

@@ -37,7 +37,11 @@ export function renderMarkdown(doc: ReportDocument): string {
   const L: string[] = [`# ${doc.title}`, ''];
   L.push(...doc.opening.flatMap((b) => blockLines(b, 1)));
   const top = [...doc.sections, ...doc.appendix];
-  if (top.length > 1) L.push('Contents: ' + top.map((s) => `[${headingTitle(doc, s)}](#${ids.get(s)})`).join(' · '), '');
+  // the appendix's entries follow one "Appendix:" label, not one each (their headings keep it)
+  const entry = (s: Section, title = headingTitle(doc, s)): string => `[${title}](#${ids.get(s)})`;
+  const main = doc.sections.map((s) => entry(s));
+  const appendix = doc.appendix.map((s) => entry(s, headingTitle(doc, s).replace(/^Appendix: /, '')));
+  if (top.length > 1) L.push('Contents: ' + [...main, ...(appendix.length ? [`Appendix: ${appendix.join(' · ')}`] : [])].join(' · '), '');
   for (const s of top) L.push(...sectionLines(s, 2, headingTitle(doc, s)));
   return (
     L.join('\n')

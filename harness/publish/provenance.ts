@@ -93,7 +93,7 @@ export function describeHost(dataDir: string, sampleManifest: Manifest | null): 
     cgroupVersion: cgroupVersion(),
     kernel: m?.kernel ?? release(),
     source: m
-      ? 'CPU, vCPUs, RAM and kernel from the sample stage manifest; virtualization, filesystem and cgroups probed when the report was rendered'
+      ? 'CPU, vCPUs, RAM and kernel as sampled (the sample stage manifest); the rest probed at rendering'
       : 'all probed when the report was rendered, as no sample stage manifest was among the inputs',
   };
 }

@@ -108,7 +108,7 @@ export function carryoverSection(
   if (unresolved.length) {
     const whose = `whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1`;
     // the count is the summary's (launch-phrases.ts orderEffectSentence), said once; here only where the cells are named
-    main.push(paragraph(`The unresolved Ready cells, ${whose}, are named in "Carryover detail" and statistics.csv's carryover column.`));
+    main.push(paragraph(`The unresolved Ready cells are named in "Carryover detail" and statistics.csv's carryover column.`));
     appendix.push(paragraph(`Unresolved Ready cells, ${whose}: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`));
   }
   const cpu = carryoverCpu(cells, extra.launches ?? []);

@@ -163,10 +163,9 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...(inp.coverageWarning
         ? [
             paragraph(
-              `**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.` +
-                (inp.analysis?.decision?.rule === 'sequential'
-                  ? " They decide nothing here: the verdicts are the sequential rule's, whose error rate holds at the look it stopped (docs/STATISTICS.md, Sequential decisions)."
-                  : ''),
+              inp.analysis?.decision?.rule === 'sequential'
+                ? `**Warning:** ${inp.coverageWarning}.`
+                : `**Warning:** the intervals of this design may cover less than they say: ${inp.coverageWarning}.`,
             ),
           ]
         : []),
@@ -289,7 +288,7 @@ function summaryTable(c: Ctx): Block[] {
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
     (c.a.decision?.rule === 'sequential'
-      ? `; the run sampled until decided: a difference with no word after it is lower or higher, else equivalent or undecided, by its sequential interval of the ratio, looked at after every session (docs/STATISTICS.md, Sequential decisions), while the ${conf}% CI describes the sessions run`
+      ? `; the run sampled until decided: after every session, a difference's sequential interval of the ratio (Method) made it lower or higher (no word after it), equivalent or undecided, while the ${conf}% CI describes the sessions run`
       : rows.some((r) => r.some((x) => x.includes('not detected')))
         ? '; "not detected" means its interval, or the between-session one, contains 0'
         : '') +
@@ -300,7 +299,9 @@ function summaryTable(c: Ctx): Block[] {
       ? '; "sessions disagree" means the interval excludes 0 but neither the between-session interval nor every session alone does'
       : '') +
     (rows.some((r) => r.some((x) => x.includes('equivalent within')))
-      ? `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
+      ? c.a.decision?.rule === 'sequential'
+        ? `; "equivalent within ±δ" means that interval lies inside ±δ of the second path's median (analysis.practical)`
+        : `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
       : '') +
     '.' +
     (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : '');
@@ -349,7 +350,7 @@ function sourceSection(c: Ctx): Section[] {
     table(
       ['finding', 'source', 'direction', 'magnitude', 'verdict'],
       c.verdicts.map((v) => [v.finding.id, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
-      'The source\'s words and this run\'s figure for each finding are in the appendix "Against the source, in full".',
+      'Each finding\'s words and figures: the appendix "Against the source, in full".',
     ),
     takeFigure(c, 'differences.svg'),
   ]);
@@ -450,9 +451,9 @@ const positionsOf = (c: Ctx): Record<string, number> =>
 /** How an adaptive run's verdicts were taken (analysis/sequential-verdicts.ts), in place of the fixed design's rule. */
 function sequentialRuleText(d: NonNullable<AnalysisResult['decision']>): string {
   return (
-    `This run sampled until decided (design.adaptive), so these intervals decide nothing: after every session from session ${d.minSessions} on, each difference's sequential interval of the ratio of its paths ` +
-    `(a group-sequential Student t over the per-session mean log ratios, alpha ${d.alpha} spent linearly over looks ${d.minSessions} to ${d.maxSessions}; docs/STATISTICS.md, Sequential decisions) called it **lower**, **higher** or **equivalent** within the practical margin, ` +
-    `kept from the look it was taken, or left it **undecided**.`
+    `This run sampled until decided (design.adaptive), so these intervals decide nothing: from session ${d.minSessions} on, after every session, a group-sequential Student t over each difference's per-session mean log ratios ` +
+    `(alpha ${d.alpha} spent linearly over looks ${d.minSessions} to ${d.maxSessions}; docs/STATISTICS.md, Sequential decisions) called it **lower**, **higher** or **equivalent** within the practical margin, ` +
+    `kept from that look on, or left it **undecided**.`
   );
 }
 

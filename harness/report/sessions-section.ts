@@ -87,12 +87,22 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
       ),
     );
   } else {
-    main.push(
+    // sampled until decided: the next run decides by the same rule, so the fixed plan (what a fixed design of that
+    // precision would cost) moves to the appendix and the main text says what the next run would do
+    const sequential = a.decision?.rule === 'sequential';
+    if (sequential)
+      main.push(
+        paragraph(
+          `Next run: a larger design.adaptive budget lets it add sessions for the comparisons left undecided ("What stopping saved"); a fixed design's plan is in "Sessions detail". ` +
+            `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`,
+        ),
+      );
+    (sequential ? appendix : main).push(
       paragraph(
-        `Next run: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
+        `${sequential ? 'A fixed design instead' : 'Next run'}: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
           `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
-          `counting ${costWords(plan.target)}), after Kalibera & Jones (ISMM 2013)${plan.target.roundsMultiple && plan.target.roundsMultiple > 1 ? `, rounds in multiples of ${plan.target.roundsMultiple} so the order stays balanced` : ''}. ` +
-          `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.` +
+          `counting ${costWords(plan.target)}), after Kalibera & Jones (ISMM 2013)${plan.target.roundsMultiple && plan.target.roundsMultiple > 1 ? `, rounds in multiples of ${plan.target.roundsMultiple} so the order stays balanced` : ''}.` +
+          (sequential ? '' : ` Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`) +
           detectableSentence(plan.cells),
       ),
     );

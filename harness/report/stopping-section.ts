@@ -84,11 +84,14 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
   if (!a || !launches.some((r) => r['phase'] === 'formal')) return [];
   const f = stoppingFigures(a, launches, sessions);
   const decided = a.comparisons.length - f.undecided.length;
+  // the sessions each undecided comparison ran, said once when they are all the same
+  const sessionCounts = new Set(f.undecided.map((c) => c.sessions));
+  const sameSessions = sessionCounts.size === 1 ? [...sessionCounts][0]! : null;
   return section('What stopping saved', [
     paragraph(
       `Sampled until decided (\`design.adaptive\`, ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? `, at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''}, ${a.metric}, equivalent within ±${Math.round(a.margin * 100)}%${a.minMs ? ` or ±${a.minMs} ms of b's median, the wider` : ''}): ` +
         `${count(a.sessionsRun, 'session')} ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
-        `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions; its minutes are estimated from this run's minutes per formal launch.`,
+        `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions (its minutes estimated from this run's per launch).`,
     ),
     table(
       ['', 'this run', `fixed, ${a.maxSessions} sessions`, 'share'],
@@ -99,9 +102,11 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
     ),
     f.undecided.length
       ? paragraph(
-          `${count(f.undecided.length, 'comparison')} ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}) and remained undecided:`,
+          `${count(f.undecided.length, 'comparison')} ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}) and remained undecided${sameSessions !== null ? ` after ${count(sameSessions, 'session')}` : ''}:`,
         )
       : paragraph('No comparison ran out of budget.'),
-    f.undecided.length ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b} (${c.sessions} sessions)`)) : null,
+    f.undecided.length
+      ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b}${sameSessions !== null ? '' : ` (${count(c.sessions, 'session')})`}`))
+      : null,
   ]);
 }

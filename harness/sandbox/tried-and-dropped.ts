@@ -87,7 +87,7 @@ export function triedAndDropped(cell: EffectCell, p90: boolean, floor: Practical
   const judged = { detected, direction, equivalent };
   const perSession = c.perSession.flatMap((s) => (s.observed === null ? [] : [s.observed]));
   const sizeCaveat = c.findings.sizeUncertain
-    ? `the size is uncertain: ×${Math.min(...perSession).toFixed(2)} to ×${Math.max(...perSession).toFixed(2)} by session, between-session interval ${iv(c.sessionLow!, c.sessionHigh!)}`
+    ? `size uncertain: ×${Math.min(...perSession).toFixed(2)} to ×${Math.max(...perSession).toFixed(2)} by session, between-session interval ${iv(c.sessionLow!, c.sessionHigh!)}`
     : null;
   if (c.low <= 1 && c.high >= 1) reasons.push(`the ratio interval ${iv(c.low, c.high)} includes 1`);
   else if (c.low > 1) reasons.push(`after is worse: the ratio interval ${iv(c.low, c.high)} lies above 1`);
