@@ -58,18 +58,12 @@ interface Quote {
 
 const f1 = (v: string): string => Number(v).toFixed(1);
 const f0 = (v: string): string => Number(v).toFixed(0);
-const minus = (s: string): string => s.replace(/-/g, '−');
 
 const statisticsQuotes: Quote[] = [
   {
     csv: 'reports/lazy-startup/differences.csv',
     where: { kind: 'median_difference', cohort: 'shell', state: 'cold', metric: 'ready', a: 'gvisor-lazy', b: 'lazy' },
     text: (r) => `Shell cold gvisor-lazy − lazy, ${f1(r['value']!)} ms [${f1(r['low']!)}, ${f1(r['high']!)}]`,
-  },
-  {
-    csv: 'reports/lazy-startup/differences.csv',
-    where: { kind: 'median_difference', cohort: 'numpy', state: 'cold', metric: 'ready', a: 'docker', b: 'oci-full' },
-    text: (r) => `Numpy cold docker − oci-full, ${minus(f0(r['value']!))} ms [${minus(f0(r['low']!))}, ${minus(f0(r['high']!))}]`,
   },
   {
     csv: 'reports/lazy-startup/runs/2026-12-01-25bf80d30cc6/statistics.csv',

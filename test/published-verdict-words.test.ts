@@ -56,10 +56,13 @@ test("sandbox-effects: each measured row's verdict is the one the direction rule
   const diffs = publishedCsv('sandbox-effects', 'differences.csv');
   const [header, ...rows] = tableAfter(md, '**Measured rows.**');
   t.truthy(header);
+  // columns by their header, since the table has gained the source's figures beside its own
+  const [measures, verdictAt] = [header!.indexOf('measures'), header!.indexOf('verdict')];
+  t.true(measures > 0 && verdictAt > 0, header!.join(' | '));
   for (const r of rows) {
     const id = r[0]!.replace(/`/g, '');
-    const control = r[1]!.includes('negative control');
-    const verdict = r[4]!;
+    const control = r[measures]!.includes('negative control');
+    const verdict = r[verdictAt]!;
     const d = diffs.find((x) => x['cohort'] === id && x['kind'] === 'median_ratio')!;
     const rule = ruleOf(d, 'ratio');
     if (control) {
