@@ -87,9 +87,18 @@ export function landingFigures(root: string, x: { label: string; folder: string 
   };
 }
 
-/** The README's table: every ordered pair of the three runs where at least one is a rerun. */
-export function figureTable(root: string): string {
-  const [published, first, second] = LANDING_RUNS;
+/** The reruns of the run published on 2026-12-04 (sampled until decided): the published run and two fresh-clone reruns with its sample-stage key. */
+export const LANDING_RUNS_ADAPTIVE = [
+  { label: 'ea8c (published 2026-12-04)', folder: join(RUNS, '2026-12-04-ea8cfc82341e') },
+  { label: '7107 (first rerun, 2026-12-04)', folder: join(RUNS, '2026-12-04-710788c2d305') },
+  { label: '660c (second rerun, 2026-12-04)', folder: join(RUNS, '2026-12-04-660cd5314ef6') },
+] as const;
+
+type LandingRun = { readonly label: string; readonly folder: string };
+
+/** The README's table: every ordered pair of the three runs (published, first and second rerun) where at least one is a rerun. */
+export function figureTable(root: string, runs: readonly [LandingRun, LandingRun, LandingRun] = LANDING_RUNS): string {
+  const [published, first, second] = runs;
   const pairs = [
     [published, first],
     [published, second],

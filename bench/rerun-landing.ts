@@ -16,7 +16,9 @@
 // estimates fall inside the other's interval of the matching kind (the rerun
 // interval on the same machine; cross-host where the other run has one).
 // test/reproduction-rerun-landing.test.ts holds the README's table to it.
-// Run: npx tsc -p . && node dist/bench/rerun-landing.js [reanalyse|figures]
+// `adaptive` prints the same table for the run published on 2026-12-04 (sampled until decided) and its two
+// fresh-clone reruns (LANDING_RUNS_ADAPTIVE).
+// Run: npm run build && node dist/bench/rerun-landing.js [reanalyse|figures|adaptive]
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +32,7 @@ import { differencesCsv, sessionsCsv, statisticsCsv } from '../harness/report/re
 import importSamples from '../stages/import-samples.js';
 import type { StageContext } from '../harness/contract/stage.js';
 import { noServices } from '../harness/contract/running-services.js';
-import { figureTable, LANDING_DIR, REANALYSED, RUNS } from './rerun-landing-figures.js';
+import { figureTable, LANDING_DIR, LANDING_RUNS_ADAPTIVE, REANALYSED, RUNS } from './rerun-landing-figures.js';
 
 async function reanalyse(): Promise<void> {
   const root = projectRoot();
@@ -71,5 +73,7 @@ async function reanalyse(): Promise<void> {
   }
 }
 
-if ((process.argv[2] ?? 'figures') === 'reanalyse') await reanalyse();
+const mode = process.argv[2] ?? 'figures';
+if (mode === 'reanalyse') await reanalyse();
+else if (mode === 'adaptive') console.log(figureTable(projectRoot(), LANDING_RUNS_ADAPTIVE));
 else console.log(figureTable(projectRoot()));
