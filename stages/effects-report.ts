@@ -61,7 +61,18 @@ function scopeOf(given: string | null, host: SamplingHost | null, sessions: numb
 const effectsReport: StageDefinition = {
   kind: 'effects-report',
   description: 'The effect report: tally, summary of the measured rows, not-runnable reasons, missing rows, paired and forest plots (report.md, index.html).',
-  reads: ['effects', 'experiment', 'report', 'analysis.practical', 'analysis.clusters', 'analysis.bootstrap', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
+  reads: [
+    'effects',
+    'experiment',
+    'report',
+    'analysis.practical',
+    'analysis.clusters',
+    'analysis.bootstrap',
+    'design.sessions',
+    'design.rounds',
+    'design.seed',
+    'design.order',
+  ],
   publishDir: (config) => 'reports/' + config.experiment.name,
   readsObservations: true, // the sampling host's facts
   async run(ctx) {

@@ -154,7 +154,9 @@ test('lazy-startup: each difference\'s result in "Every difference" and its diff
       t.true(['lower', 'higher', 'equivalent', 'undecided'].includes(v), `${who}: ${v}`);
       t.is(d['detected'] === 'true', v === 'lower' || v === 'higher', who);
       t.is(d['size_uncertain'], 'false', who);
-      const row = rows.find((r) => r[0] === d['cohort'] && r[1] === d['state'] && r[2] === d['metric'] && r[3]!.replace(/\*/g, '').startsWith(`${d['a']} − ${d['b']}`));
+      const row = rows.find(
+        (r) => r[0] === d['cohort'] && r[1] === d['state'] && r[2] === d['metric'] && r[3]!.replace(/\*/g, '').startsWith(`${d['a']} − ${d['b']}`),
+      );
       if (!row) continue;
       const word = row[result]!.split(';')[0]!;
       if (v === 'lower' || v === 'higher') t.is(word, 'detected', who);

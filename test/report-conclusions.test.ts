@@ -100,7 +100,10 @@ test('a summary difference shows the difference, its interval and the P50 ratio,
   t.is(differenceCell(a, undetected, 1), '200.0 [-5.0, 220.0], ×2.11, not detected');
   // sampled until decided, the sequential rule's word for no direction and no equivalence is undecided
   const adaptive = { ...a, decision: { rule: 'sequential' as const, minSessions: 3, maxSessions: 6, alpha: 0.05 } };
-  t.is(differenceCell(adaptive, { ...undetected, verdict: { verdict: 'undecided', withinMargin: false, marginRelative: 0.05 } }, 1), '200.0 [-5.0, 220.0], ×2.11, undecided');
+  t.is(
+    differenceCell(adaptive, { ...undetected, verdict: { verdict: 'undecided', withinMargin: false, marginRelative: 0.05 } }, 1),
+    '200.0 [-5.0, 220.0], ×2.11, undecided',
+  );
   const disagree = {
     ...a.differences[0]!,
     detected: false,

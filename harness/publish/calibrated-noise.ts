@@ -25,7 +25,11 @@ export function canaryRowsOf(rows: readonly SampleRow[]): CanaryLaunchRow[] {
 }
 
 /** `{ noise }` for hostNoiseBlocks, or `{}` without session records that carry a noise account. */
-export function calibratedNoise(rows: readonly SampleRow[], records: readonly SessionRecord[] | null | undefined, bootstrap: BootstrapOptions): Pick<AnalysisResult, 'noise'> {
+export function calibratedNoise(
+  rows: readonly SampleRow[],
+  records: readonly SessionRecord[] | null | undefined,
+  bootstrap: BootstrapOptions,
+): Pick<AnalysisResult, 'noise'> {
   if (!records || records.length === 0) return {};
   const noise = sessionNoise(records, canaryStatistics(canaryRowsOf(rows), bootstrap));
   return noise ? { noise } : {};

@@ -102,7 +102,9 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
         `${sequential ? 'A fixed design instead' : 'Next run'}: for a ${fixed(plan.target.relativeHalfWidth * 100, 1)}% half width of every Ready cell's ${fixed(plan.target.confidence * 100, 0)}% interval of the mean, ` +
           `the least launch time is ${plan.sessions} sessions × ${plan.rounds} rounds (${grouped(plan.launches)} launches, about ${fixed(plan.costS / 60, 0)} minutes, ` +
           `counting ${costWords(plan.target)}), after Kalibera & Jones (ISMM 2013)${plan.target.roundsMultiple && plan.target.roundsMultiple > 1 ? `, rounds in multiples of ${plan.target.roundsMultiple} so the order stays balanced` : ''}.` +
-          (sequential ? '' : ` Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`) +
+          (sequential
+            ? ''
+            : ` Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`) +
           detectableSentence(plan.cells),
       ),
     );
