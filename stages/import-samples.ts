@@ -16,7 +16,7 @@ import { adaptiveDesign } from '../harness/experiment/adaptive-plan.js';
 const importSamples: StageDefinition = {
   kind: 'import-samples',
   description: 'Reads sample rows from a CSV (columns of schemas/sample.schema.json) into samples.duckdb',
-  reads: [],
+  reads: ['design.adaptive'],
   inputFiles: (params) => (typeof params['file'] === 'string' && params['file'] ? [params['file']] : []),
   async run(ctx) {
     const rel = ctx.params['file'];
