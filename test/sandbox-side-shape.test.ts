@@ -80,7 +80,7 @@ test('restore-page-cache "before" names the launches its P90 hides, with their s
   const m = measured.find((x) => x.row.id === 'restore-page-cache')!;
   const before = m.cell.shape!.before;
   const values = sideValues('restore-page-cache', 'before').sort((x, y) => y - x);
-  t.true(before.farOut.length >= 1, "the published before side has a far-out launch");
+  t.true(before.farOut.length >= 1, 'the published before side has a far-out launch');
   // the far-out launches are the side's largest, above its P90, and the summary names each with its session
   t.deepEqual(
     before.farOut.map((l) => l.value),
