@@ -1,9 +1,10 @@
 // commit-analyze: medians per cell, paired naive/native ratios (wall, CPU), growth fits (power law and floor + cost)
 // with bootstrap intervals, compression medians -> commit-analysis.json.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
+import { calibratedNoise } from '../harness/analysis/calibrated-noise.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
@@ -15,6 +16,7 @@ const commitAnalyze: StageDefinition = {
   description:
     'Commit-diff analysis: P50 per cell, the naive/native ratio of medians (wall time and engine CPU) with two-level and between-session intervals, growth fits (log-log exponent and floor + cost per unit, each with bootstrap intervals, and their log-scale residuals).',
   reads: ['analysis.bootstrap'],
+  readsObservations: true, // the sessions' records, for the noise flag calibrated on the canary (noise.json)
   async run(ctx) {
     const found = findInputFile(ctx.inputs, 'samples.duckdb');
     if (!found)
@@ -23,10 +25,16 @@ const commitAnalyze: StageDefinition = {
         { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
         'add the commit-sample stage to needs',
       );
-    const { rows, compression } = commitRowsOf(await SampleJournal.readRows(found.file));
+    const sampleRows = await SampleJournal.readRows(found.file);
+    const { rows, compression } = commitRowsOf(sampleRows);
     // analysis.bootstrap is read in one place for every experiment.
-    const result = analyzeCommits(rows, compression, analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap);
+    const bootstrap = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap;
+    const result = analyzeCommits(rows, compression, bootstrap);
     writeFileSync(join(ctx.outputDir, 'commit-analysis.json'), JSON.stringify(result, null, 2) + '\n');
+    // the noise flag calibrated on the host canary, for the report's sessions table
+    const sessions = findInputFile(ctx.inputs, 'sessions.json');
+    const { noise } = calibratedNoise(sampleRows, sessions ? (JSON.parse(readFileSync(sessions.file, 'utf8')) as SessionRecord[]) : null, bootstrap);
+    if (noise) writeFileSync(join(ctx.outputDir, 'noise.json'), JSON.stringify(noise, null, 2) + '\n');
     ctx.log(`commit-analyze: ${result.cells.length} cell statistics, ${result.growth.length} growth fits`);
   },
 };

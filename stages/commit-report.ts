@@ -24,8 +24,7 @@ import { commitReproduceDocument } from '../harness/commit/commit-reproduce.js';
 import { publish } from '../harness/publish/publish.js';
 import type { Plot } from '../harness/publish/plot.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
-import { calibratedNoise } from '../harness/publish/calibrated-noise.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
@@ -55,7 +54,7 @@ const commitReport: StageDefinition = {
   kind: 'commit-report',
   description:
     'Commit-diff report (report.md and index.html): the summary table, growth plots with both fits (power law, floor + cost), the source against this run, many-file initial commits, commits.csv with every formal commit.',
-  reads: ['experiment', 'report', 'analysis.bootstrap'],
+  reads: ['experiment', 'report'],
   readsObservations: true, // the sessions' host (CPUs) and the sampling's duration
   publishDir: (config) => 'reports/' + config.experiment.name,
   // The archived previous run's differences.csv joins the key: another previous run renders again.
@@ -97,7 +96,7 @@ const commitReport: StageDefinition = {
       commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
       sessionRecords: sessions,
-      ...calibratedNoise(sampleRows, sessions, analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap),
+      noise: readJson<AnalysisResult['noise']>(ctx.inputs, 'noise.json') ?? undefined,
       previous: previousRunOf(ctx, analysis),
     };
     const plots: Plot[] = [];

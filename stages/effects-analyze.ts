@@ -8,7 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
+import { calibratedNoise } from '../harness/analysis/calibrated-noise.js';
 import { UserError } from '../harness/errors.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -23,6 +24,7 @@ const effectsAnalyze: StageDefinition = {
   description:
     'Effect cells (P50/P90 before and after, two-level and between-session intervals of the ratio of medians) and the outcome of every row (kept, too small to keep, dropped).',
   reads: ['effects', 'analysis.bootstrap', 'analysis.practical', 'analysis.clusters'],
+  readsObservations: true, // the sessions' records, for the noise flag calibrated on the canary (noise.json)
   async run(ctx) {
     const fx = effectsOf(ctx);
     const rules = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'], clusters: ctx.config.analysis['clusters'] });
@@ -58,6 +60,10 @@ const effectsAnalyze: StageDefinition = {
       });
     }
     writeFileSync(join(ctx.outputDir, 'effects.json'), JSON.stringify(out, null, 2) + '\n');
+    // the noise flag calibrated on the host canary, for the report's sessions table
+    const sessions = findInputFile(ctx.inputs, 'sessions.json');
+    const { noise } = calibratedNoise(samples, sessions ? (JSON.parse(readFileSync(sessions.file, 'utf8')) as SessionRecord[]) : null, bootstrap);
+    if (noise) writeFileSync(join(ctx.outputDir, 'noise.json'), JSON.stringify(noise, null, 2) + '\n');
   },
 };
 

@@ -23,7 +23,7 @@ import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.j
 import { launchSpanSentence } from '../harness/sandbox/effect-phrases.js';
 import { practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
-import { calibratedNoise } from '../harness/publish/calibrated-noise.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { Requirement } from '../harness/contract/requirement.js';
 import { publish } from '../harness/publish/publish.js';
@@ -50,6 +50,12 @@ function sessionsOf(inputs: StageContext['inputs']): SessionRecord[] | null {
   return f ? (JSON.parse(readFileSync(f.file, 'utf8')) as SessionRecord[]) : null;
 }
 
+/** The noise flag calibrated on the canary (effects-analyze's noise.json); undefined without one. */
+function noiseOf(inputs: StageContext['inputs']): AnalysisResult['noise'] {
+  const f = findInputFile(inputs, 'noise.json');
+  return f ? (JSON.parse(readFileSync(f.file, 'utf8')) as AnalysisResult['noise']) : undefined;
+}
+
 /** The scope line: report.scope, else the sampling host and the design. */
 function scopeOf(given: string | null, host: SamplingHost | null, sessions: number, rounds: number): string {
   const design = `${sessions} sessions × ${rounds} paired rounds per measured row`;
@@ -61,18 +67,7 @@ function scopeOf(given: string | null, host: SamplingHost | null, sessions: numb
 const effectsReport: StageDefinition = {
   kind: 'effects-report',
   description: 'The effect report: tally, summary of the measured rows, not-runnable reasons, missing rows, paired and forest plots (report.md, index.html).',
-  reads: [
-    'effects',
-    'experiment',
-    'report',
-    'analysis.practical',
-    'analysis.clusters',
-    'analysis.bootstrap',
-    'design.sessions',
-    'design.rounds',
-    'design.seed',
-    'design.order',
-  ],
+  reads: ['effects', 'experiment', 'report', 'analysis.practical', 'analysis.clusters', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   readsObservations: true, // the sampling host's facts
   async run(ctx) {
@@ -110,7 +105,7 @@ const effectsReport: StageDefinition = {
       launchSpan: launchSpanSentence(samples.map((s) => (typeof s['started_at'] === 'string' ? s['started_at'] : null))),
       provenance: provenanceLines(ctx.inputs, host),
       sessions: sessionsOf(ctx.inputs),
-      ...calibratedNoise(samples, sessionsOf(ctx.inputs), analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap),
+      noise: noiseOf(ctx.inputs),
       plots,
     });
     // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).

@@ -3,7 +3,7 @@ import { sessionNoise, steadyBackground, MIN_SLOWDOWN } from '../harness/analysi
 import type { CanaryResult } from '../harness/analysis/canary-statistics.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/publish/host-wording.js';
-import { calibratedNoise, canaryRowsOf } from '../harness/publish/calibrated-noise.js';
+import { calibratedNoise, canaryRowsOf } from '../harness/analysis/calibrated-noise.js';
 import { hostNoiseBlocks } from '../harness/publish/session-sections.js';
 import type { SampleRow } from '../harness/db/sample-columns.js';
 

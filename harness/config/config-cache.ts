@@ -92,12 +92,18 @@ function writeEntry(file: string, entry: Entry): void {
     const text = JSON.stringify(entry);
     // Only a config JSON carries exactly (no Infinity, undefined or other non-JSON values).
     if (!isDeepStrictEqual((JSON.parse(text) as Entry).config, entry.config)) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeAtomic(file, text);
   } catch {
     // no cache this time
   }
+}
+
+/** The file replaced whole (a private temporary file renamed over it), so a reader never sees it torn. */
+function writeAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, file);
 }
 
 /** sha256 over every input of the full load but the answers to the rules' file-existence questions; null when one cannot be read (the full load then says why). */
@@ -166,10 +172,7 @@ function sameStat(file: string, size: number, mtimeMs: number): boolean {
 
 function writeRecord(file: string, record: LoadingEntry): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(record), { mode: 0o600 });
-    renameSync(tmp, file);
+    writeAtomic(file, JSON.stringify(record));
   } catch {
     // no record this time
   }

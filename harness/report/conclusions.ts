@@ -93,12 +93,13 @@ export function sizeUncertain(d: DifferenceResult): boolean {
  * The outcome of one difference in the words of docs/VERDICTS.md: detected; size uncertain (the direction
  * holds in every session alone, the size does not hold across sessions); sessions disagree (the two-level
  * interval excludes 0, but neither the between-session interval nor every session alone does); else
- * equivalence or not detected (the caller gives the equivalence text).
+ * the caller's words for no direction (report/difference-verdict-text.ts noDirectionText: equivalent within ±δ, or
+ * undecided in a run sampled until decided), else not detected.
  */
-export function outcomeWords(d: DifferenceResult, equivalence: string | null): string {
+export function outcomeWords(d: DifferenceResult, noDirection: string | null): string {
   if (d.observedMs === null) return 'not computable';
   if (d.detected) return 'detected';
   if (sizeUncertain(d)) return 'size uncertain';
   if (d.findings.sessionsDisagreeInSize) return 'sessions disagree';
-  return equivalence ?? 'not detected';
+  return noDirection ?? 'not detected';
 }

@@ -54,11 +54,11 @@ export function fastestCell(a: AnalysisResult, cohort: string, state: string, pa
   );
   const other = (d: DifferenceResult): string => (d.a === best.path ? d.b : d.a);
   // an equivalent pair is said so, with its margin; the rest are not told apart
-  const equivalent = ties.filter((d) => equivalenceText(a, d) !== null);
-  const apart = ties.filter((d) => equivalenceText(a, d) === null);
+  const judged = ties.map((d) => ({ d, equivalence: equivalenceText(a, d) }));
+  const apart = judged.filter((x) => x.equivalence === null).map((x) => other(x.d));
   const words = [
-    ...equivalent.map((d) => `${equivalenceText(a, d)!.replace(/^equivalent/, 'equivalent to ' + other(d))}`),
-    ...(apart.length ? [`not told apart from ${apart.map(other).join(', ')}`] : []),
+    ...judged.flatMap((x) => (x.equivalence === null ? [] : [x.equivalence.replace(/^equivalent/, `equivalent to ${other(x.d)}`)])),
+    ...(apart.length ? [`not told apart from ${apart.join(', ')}`] : []),
   ];
   return words.length ? `${best.path} (${words.join('; ')})` : best.path;
 }

@@ -1,11 +1,12 @@
-// The noise flag calibrated on the host canary (analysis/session-noise.ts)
-// for an experiment whose own analysis does not compute it (commit-diff,
-// sandbox-effects): the canary's statistics from the samples' canary rows
-// (phase 'canary', the piece in the path column, the repeat in the round
-// column), then the session records judged against it. Pure.
-import { canaryStatistics, type CanaryLaunchRow } from '../analysis/canary-statistics.js';
-import { sessionNoise } from '../analysis/session-noise.js';
-import type { AnalysisResult } from '../analysis/analysis-result.js';
+// The noise flag calibrated on the host canary (session-noise.ts) for the
+// analyze stages of commit-diff and sandbox-effects, which read their samples
+// as rows (the default experiment's analysis computes it from its own canary
+// statistics): the canary's statistics from the samples' canary rows (phase
+// 'canary', the piece in the path column, the repeat in the round column),
+// then the session records judged against it. Pure.
+import { canaryStatistics, type CanaryLaunchRow } from './canary-statistics.js';
+import { sessionNoise } from './session-noise.js';
+import type { AnalysisResult } from './analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-columns.js';
 import type { BootstrapOptions } from '../stats/two-level-bootstrap.js';
@@ -24,7 +25,7 @@ export function canaryRowsOf(rows: readonly SampleRow[]): CanaryLaunchRow[] {
     }));
 }
 
-/** `{ noise }` for hostNoiseBlocks, or `{}` without session records that carry a noise account. */
+/** `{ noise }` (analysis.json's `noise`), or `{}` without session records that carry a noise account. */
 export function calibratedNoise(
   rows: readonly SampleRow[],
   records: readonly SessionRecord[] | null | undefined,
