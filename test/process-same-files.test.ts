@@ -2,7 +2,7 @@
 // rerun leave a published report folder as it is. Any difference in names,
 // bytes, modes or kinds answers false, so the caller copies.
 import test from 'ava';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sameFiles } from '../harness/process/same-files.js';
 import { tempDir } from './helpers/cli.js';
@@ -16,6 +16,9 @@ function pair(): { a: string; b: string } {
     writeFileSync(join(d, 'report.md'), '# report\n');
     writeFileSync(join(d, 'plots', 'x.svg'), '<svg/>');
   }
+  // a's files are 10 s older than any later write to b: their bytes are compared, never taken as copies by mtime
+  const past = new Date(Date.now() - 10_000);
+  for (const f of ['report.md', join('plots', 'x.svg')]) utimesSync(join(a, f), past, past);
   return { a, b };
 }
 
@@ -47,4 +50,19 @@ test('one changed byte, an extra file, a missing file, a changed mode or a symli
   }
   const { a, b } = pair();
   t.false(sameFiles(a, join(b, 'missing')), 'a missing target');
+});
+
+test('a copy that kept its timestamps is compared without reading its bytes; a changed byte with a new mtime still shows', (t) => {
+  const { a } = pair();
+  const b = join(tempDir('bg-same-files-'), 'b');
+  cpSync(a, b, { recursive: true, preserveTimestamps: true });
+  t.true(sameFiles(a, b));
+  // the quick check, made visible: same size and the source's mtime, other bytes (no publisher writes this)
+  writeFileSync(join(b, 'report.md'), '# REPORT\n');
+  const m = statSync(join(a, 'report.md')).mtime;
+  utimesSync(join(b, 'report.md'), m, m);
+  t.true(sameFiles(a, b), 'taken as the copy by size, mode and mtime');
+  // an edit: same size, a new mtime
+  utimesSync(join(b, 'report.md'), new Date(), new Date(m.getTime() + 5000));
+  t.false(sameFiles(a, b), 'the bytes are read and differ');
 });

@@ -19,9 +19,11 @@
 // step. Tests import the ES modules; the CLI tests run this path.
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import { onStartupDone } from '../process/startup-checkpoint.js';
 
 type Namespace = Record<string | symbol, unknown>;
 type Setter = (ns: Namespace) => void;
@@ -129,7 +131,7 @@ export class CliBundle {
     for (const dep of record.deps) {
       const inner = this.records.get(dep);
       if (inner) await this.loadExternals(inner, seen);
-      else if (!this.external.has(dep)) this.external.set(dep, (await import(dep)) as Namespace);
+      else if (!this.external.has(dep)) this.external.set(dep, dep.startsWith('node:') ? builtinNamespace(dep) : ((await import(dep)) as Namespace));
     }
   }
 
@@ -199,12 +201,31 @@ export class CliBundle {
   }
 }
 
+const requireBuiltin = createRequire(import.meta.url);
+
+/**
+ * A Node built-in as its ES module namespace would show it (its exports by
+ * name, and the module as `default`), taken through require, which hands
+ * back Node's loaded object: a native import() of each built-in the CLI uses
+ * would go through the ES module loader (a module record and its jobs each).
+ */
+function builtinNamespace(specifier: string): Namespace {
+  const mod = requireBuiltin(specifier) as Record<string, unknown>;
+  const ns = Object.create(null) as Namespace;
+  // read on use: some exports are getters that load more of Node (crypto.webcrypto, fs.ReadStream)
+  for (const k of Object.keys(mod)) Object.defineProperty(ns, k, { get: () => mod[k], enumerable: true });
+  ns['default'] = mod;
+  Object.defineProperty(ns, Symbol.toStringTag, { value: 'Module' });
+  return ns;
+}
+
 /**
  * The bundle compiled with V8's cached data of an earlier compilation when the
  * bundle file is the same (path, size and mtime in nanoseconds, as the cache's
  * header records them; V8 checks the data's own version and flags). The data
- * is written at exit, so it holds the functions the command compiled as it
- * ran: one file per command (`profile`), since each runs other functions.
+ * is written at the end of start-up (process/startup-checkpoint.ts), or at
+ * exit, so it holds the functions the command's start compiled: one file per
+ * command (`profile`), since each runs other functions.
  */
 function compileWithCache(file: string, text: string, cacheDir: string | null, profile: string): (system: unknown) => void {
   const st = statSync(file, { bigint: true });
@@ -224,7 +245,10 @@ function compileWithCache(file: string, text: string, cacheDir: string | null, p
   }
   const script = new Script(text, { filename: file, cachedData });
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
-    process.once('exit', () => {
+    let written = false;
+    const write = (): void => {
+      if (written) return;
+      written = true;
       try {
         const head = Buffer.from(identity, 'utf8');
         const length = Buffer.alloc(4);
@@ -235,7 +259,10 @@ function compileWithCache(file: string, text: string, cacheDir: string | null, p
       } catch {
         // no cache this time
       }
-    });
+    };
+    // at the end of start-up (a real run: before its first stage), else at exit
+    onStartupDone(write);
+    process.once('exit', write);
   }
   return script.runInThisContext() as (system: unknown) => void;
 }

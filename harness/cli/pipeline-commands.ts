@@ -70,15 +70,18 @@ export const runCommand: CliCommand = {
         throw new UserError(`unknown executor '${String(executor)}'`, { key: '--executor' }, `use one of: ${EXECUTOR_KINDS.join(', ')}`);
       config.executor = { ...config.executor, kind: executor };
     }
-    const [{ runPipeline }, { diskFullFailure }, { acquireDataLock }] = await Promise.all([
-      import('../engine/run-pipeline.js'),
-      import('../engine/disk-full.js'),
-      import('../engine/data-lock.js'),
-    ]);
-    const release = acquireDataLock(dataDir);
+    const { acquireDataLock } = await import('../engine/data-lock.js');
+    // flock runs in the background while the engine and the stages load; runPipeline waits for it before reading the data folder
+    let release: (() => Promise<void>) | null = null;
+    const locked = acquireDataLock(dataDir).then((r) => {
+      release = r;
+    });
+    locked.catch(() => undefined); // handled: runPipeline awaits it (and rethrows a refusal) once the stages are loaded
     try {
+      const { runPipeline } = await import('../engine/run-pipeline.js');
       const outcomes = await runPipeline(config, {
         dataDir,
+        locked,
         only: listFlag(flags['only']),
         force: listFlag(flags['force']),
         dryRun: flags['dry-run'] === true,
@@ -100,9 +103,11 @@ export const runCommand: CliCommand = {
       }
       return 0;
     } catch (e) {
+      const { diskFullFailure } = await import('../engine/disk-full.js');
       throw diskFullFailure(e, dataDir) ?? e; // disk-full.ts: a full data folder is one line, exit 1
     } finally {
-      await release();
+      await locked.catch(() => undefined); // a refused lock was thrown above, through runPipeline
+      if (release) await (release as () => Promise<void>)();
     }
   },
 };
@@ -168,7 +173,7 @@ export const gcCommand: CliCommand = {
       import('../engine/gc-summary.js'),
       import('../engine/data-lock.js'),
     ]);
-    const release = acquireDataLock(dataDir);
+    const release = await acquireDataLock(dataDir);
     try {
       const r = garbageCollect(file, dataDir, { dryRun: flags['dry-run'] === true });
       if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');

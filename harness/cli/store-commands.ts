@@ -114,7 +114,7 @@ export const pullCommand: CliCommand = {
         throw new CheckFailed(`run ${remote.runDigest.slice(0, 12)} is refused: ${problem}; nothing local was changed`);
       }
       const { acquireDataLock } = await import('../engine/data-lock.js');
-      const release = acquireDataLock(dataDir);
+      const release = await acquireDataLock(dataDir);
       try {
         const r = await pullRun(client, run, {
           pipelineFile: file,

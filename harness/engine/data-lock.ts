@@ -9,7 +9,11 @@
 // we keep open. The file's content (the holder's pid) is only for naming the
 // holder in the refusal. After locking we check that the path still names the
 // file we locked (a releasing runner unlinks it); otherwise we retry.
-import { spawnSync } from 'node:child_process';
+//
+// `flock` runs in the background (an asynchronous child): `pipeline run`
+// starts it and loads the stages meanwhile, and waits for the lock before it
+// reads the data folder, so the child's start costs a no-op rerun nothing.
+import { spawn } from 'node:child_process';
 import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -21,12 +25,13 @@ const HELD = 75;
 /** How long a refused runner waits for the holder to write its pid. */
 const HOLDER_PID_WAIT_MS = 2000;
 
-export function acquireDataLock(dataDir: string): () => Promise<void> {
+/** Resolves to the release once the lock is held; rejects with a UserError naming the holder when another run has it. */
+export async function acquireDataLock(dataDir: string): Promise<() => Promise<void>> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'run.lock');
   for (let attempt = 0; attempt < 50; attempt++) {
     const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
-    const r = spawnSync('flock', ['--nonblock', '--conflict-exit-code', String(HELD), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+    const r = await flockNonBlocking(fd);
     if (r.error) {
       closeSync(fd);
       throw new UserError(`cannot run 'flock' to lock the data folder: ${r.error.message}`, { file: dataDir }, 'install util-linux (it provides flock)');
@@ -42,7 +47,7 @@ export function acquireDataLock(dataDir: string): () => Promise<void> {
     }
     if (r.status !== 0) {
       closeSync(fd);
-      throw new Error(`flock on ${file} failed (status ${r.status}): ${r.stderr.toString().trim()}`);
+      throw new Error(`flock on ${file} failed (status ${r.status}): ${r.stderr.trim()}`);
     }
     if (!sameFile(fd, file)) {
       // The previous holder unlinked it between our open and our lock: the
@@ -64,6 +69,17 @@ export function acquireDataLock(dataDir: string): () => Promise<void> {
     });
   }
   throw new UserError('could not take the data folder lock: it kept being replaced', { file }, 'retry; if it persists, another tool is rewriting this file');
+}
+
+/** `flock --nonblock` on our descriptor `fd`, passed as the child's fd 3: its exit status (HELD when another holds it) and stderr. */
+function flockNonBlocking(fd: number): Promise<{ status: number | null; stderr: string; error?: Error }> {
+  return new Promise((done) => {
+    const child = spawn('flock', ['--nonblock', '--conflict-exit-code', String(HELD), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', (error) => done({ status: null, stderr, error }));
+    child.on('close', (status) => done({ status, stderr }));
+  });
 }
 
 function sameFile(fd: number, file: string): boolean {

@@ -33,7 +33,7 @@ export function publishStage(
   if (!(existsSync(target) && sameFiles(outputs, target, [RUNS_DIR]))) {
     if (existsSync(target)) for (const name of readdirSync(target)) if (name !== RUNS_DIR) rmSync(join(target, name), { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
-    cpSync(outputs, target, { recursive: true });
+    cpSync(outputs, target, { recursive: true, preserveTimestamps: true }); // same-files.ts: the next no-op compares by mtime
   }
   log(`  published ${relative(process.cwd(), target) || target}`);
   if (!isLaunchReport(target)) return;

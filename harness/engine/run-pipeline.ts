@@ -10,13 +10,14 @@ import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageInput } from '../contract/stage.js';
 import { folderDigest } from '../digest/merkle.js';
 import { onCleanup, shutdownSignal } from '../process/cleanup.js';
+import { startupDone } from '../process/startup-checkpoint.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { noServices } from '../contract/running-services.js';
 import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
 import { readLock, writeLock, type LockEntry } from './lock-file.js';
 import { declaredConfig } from './declared-config.js';
-import { checkoutState } from '../process/checkout-state.js';
+import { checkoutStateAsync, type CheckoutState } from '../process/checkout-state.js';
 import { UserError } from '../errors.js';
 // Installs the session executors (local, slurm) the experiment driver chooses from.
 import '../executors/session-executor.js';
@@ -59,19 +60,31 @@ export interface RunOptions {
   label?: string | null;
   /** Publish even from a git work tree with uncommitted changes (the report then says so). */
   allowDirty?: boolean;
+  /**
+   * Settles once the data folder's lock (data-lock.ts) is held, rejecting when it is refused: awaited
+   * after the stages are loaded and before the data folder is read, so taking it overlaps their loading.
+   */
+  locked?: Promise<unknown>;
 }
 
 /**
  * A report published into a git work tree must be traceable to one commit:
  * with a stage that publishes, a work tree holding the publish folder with
  * uncommitted tracked changes (run outputs aside) refuses the run before
- * anything runs, unless --allow-dirty.
+ * anything runs, unless --allow-dirty. `checkout` is git's answer, asked while
+ * the plan was made; null when it was not asked (--allow-dirty, or no stage
+ * of the pipeline publishes).
  */
-function refuseDirtyPublish(config: PipelineConfig, ctx: PlanContext, plan: readonly PlannedStage[], allowDirty: boolean): void {
-  if (allowDirty) return;
+async function refuseDirtyPublish(
+  config: PipelineConfig,
+  ctx: PlanContext,
+  plan: readonly PlannedStage[],
+  checkout: Promise<CheckoutState | null> | null,
+): Promise<void> {
+  if (!checkout) return;
   const publishing = plan.find((p) => p.action !== 'skip' && ctx.definitions.get(p.uses)?.publishDir);
   if (!publishing) return;
-  const state = checkoutState(projectDirOf(config.file));
+  const state = await checkout;
   if (!state?.dirty) return;
   throw new UserError(
     `the git work tree ${state.root} has uncommitted changes (${state.changed.length} file${state.changed.length === 1 ? '' : 's'}: ${state.changed.slice(0, 3).join(', ')}${state.changed.length > 3 ? ', …' : ''}), so the report stage ${publishing.id} would publish a report no commit describes`,
@@ -95,6 +108,10 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
   const registry = options.registry ?? projectStageRegistry(options.dataDir);
   try {
     const ctx = await planContext(config, store, registry);
+    // git's answer for the dirty-publish check runs beside the lock and the plan (a stage that publishes: unless --allow-dirty)
+    const publishes = [...ctx.definitions.values()].some((d) => d.publishDir);
+    const checkout = !options.dryRun && !options.allowDirty && publishes ? checkoutStateAsync(projectDirOf(config.file)) : null;
+    await options.locked;
     const lock = readLock(config.file);
     const force = new Set(options.force ?? []);
     const forcedByUser = new Set(options.force ?? []);
@@ -118,13 +135,14 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     }
 
     let current = plan();
-    refuseDirtyPublish(config, ctx, current, options.allowDirty === true);
+    await refuseDirtyPublish(config, ctx, current, checkout);
     const executor = new StageExecutor(config, store, ctx, options);
     try {
       for (;;) {
         const next = current.find((p) => p.action === 'run' && !p.volatile && p.key !== null);
         if (!next) break;
         if (executor.ran.has(next.id)) throw new Error(`bug: stage ${next.id} would run twice in one run`);
+        startupDone(); // the CLI's code cache keeps what start-up compiled, not the stages' code
         const decl = config.stages.find((s) => s.id === next.id)!;
         for (const n of decl.needs) {
           const need = current.find((p) => p.id === n)!;

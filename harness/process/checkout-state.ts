@@ -2,7 +2,7 @@
 // differ from its commit. What runs write there themselves (published
 // reports/ and lock files) does not make a checkout dirty: a rerun after a
 // publish is still the same commit's.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -24,6 +24,10 @@ const git = (args: string[], cwd: string): string | null => {
   }
 };
 
+/** git's output, from a child that runs while the caller goes on. */
+const gitAsync = (args: string[], cwd: string): Promise<string | null> =>
+  new Promise((done) => execFile('git', args, { cwd, encoding: 'utf8' }, (error, stdout) => done(error ? null : stdout)));
+
 /** Outputs of runs: published report folders and lock files. */
 const isRunOutput = (path: string): boolean => path.startsWith('reports/') || path.includes('/reports/') || path.endsWith('.lock');
 
@@ -40,17 +44,35 @@ function mayBeInRepository(dir: string): boolean {
   }
 }
 
-/** null when `dir` is not in a git work tree (or git is missing). */
-export function checkoutState(dir: string): CheckoutState | null {
-  if (!mayBeInRepository(dir)) return null;
-  const root = git(['rev-parse', '--show-toplevel'], dir)?.trim();
-  const sha = root ? git(['rev-parse', 'HEAD'], root)?.trim() : null;
+/**
+ * The two questions, each one git start, asked from `dir` itself: porcelain
+ * status paths are relative to the work tree's top whatever the folder, so
+ * the two can run at once.
+ */
+const REV_PARSE = ['rev-parse', '--show-toplevel', 'HEAD'];
+const STATUS = ['status', '--porcelain', '--untracked-files=no'];
+
+/** The state from git's two answers (pure): null unless rev-parse named a top folder and a commit. */
+function fromAnswers(revParse: string | null, status: string | null): CheckoutState | null {
+  const [root, sha] = (revParse ?? '').trim().split('\n');
   if (!root || !sha || !/^[0-9a-f]{40}$/.test(sha)) return null;
-  const status = git(['status', '--porcelain', '--untracked-files=no'], root) ?? '';
-  const changed = status
+  const changed = (status ?? '')
     .split('\n')
     .filter(Boolean)
     .map((l) => l.slice(3).replace(/^.* -> /, ''))
     .filter((p) => !isRunOutput(p));
   return { root, sha, dirty: changed.length > 0, changed };
+}
+
+/** null when `dir` is not in a git work tree (or git is missing). */
+export function checkoutState(dir: string): CheckoutState | null {
+  if (!mayBeInRepository(dir)) return null;
+  return fromAnswers(git(REV_PARSE, dir), git(STATUS, dir));
+}
+
+/** checkoutState with git's two starts running at once and beside the caller's own work (`pipeline run` plans meanwhile). */
+export async function checkoutStateAsync(dir: string): Promise<CheckoutState | null> {
+  if (!mayBeInRepository(dir)) return null;
+  const [revParse, status] = await Promise.all([gitAsync(REV_PARSE, dir), gitAsync(STATUS, dir)]);
+  return fromAnswers(revParse, status);
 }

@@ -8,7 +8,7 @@ import { UserError } from '../../harness/errors.js';
 
 const [dataDir, holdMs] = process.argv.slice(2);
 try {
-  const release = acquireDataLock(dataDir!);
+  const release = await acquireDataLock(dataDir!);
   process.stdout.write(`held ${process.pid}\n`);
   const done = (): void => void release().then(() => process.exit(0));
   if (holdMs === 'stdin') {
