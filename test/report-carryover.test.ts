@@ -50,7 +50,7 @@ test('the published samples give a carryover section whose cold docker rows are 
 
 test('the summary carries the order effect of the cold docker cells, and every difference with a flagged cell says so', async (t) => {
   const { md } = await rendered;
-  const opening = md.slice(0, md.indexOf('\nContents: '));
+  const opening = md.slice(0, md.indexOf('\n## '));
   t.regex(opening, /^\d+ Ready cells depend on their position in the round or the path before: [^\n]*numpy docker cold[^\n]*shell docker cold/m);
   const summary = opening.split('\n').filter((l) => l.startsWith('| shell | cold |') || l.startsWith('| numpy | cold |'));
   t.is(summary.length, 2);

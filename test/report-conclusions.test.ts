@@ -128,7 +128,7 @@ test('the order-effect sentence names the flagged cells, or says none is flagged
   } as AnalysisResult;
   t.is(
     orderEffectSentence(someUnresolved),
-    `No Ready cell is flagged with an order effect; the check could not resolve 1 of ${ready} Ready cells (an order effect of the flagged size lies inside their intervals) (see "Order and carryover").`,
+    `No Ready cell is flagged with an order effect; the check could not resolve 1 of ${ready} Ready cells, as an order effect of the flagged size lies inside their intervals; see "Order and carryover".`,
   );
   const flagged = { ...a, cells: a.cells.map((c) => (c.path === 'docker' ? { ...c, orderEffect: true } : c)) } as AnalysisResult;
   t.regex(orderEffectSentence(flagged)!, /^1 Ready cell depends on its position in the round or the path before: shell docker cold;/);

@@ -24,7 +24,7 @@ async function openingOf(design: { sessions: number; rounds: number }): Promise<
 
 test('a design below every simulated one is warned about under the summary table, naming the table', async (t) => {
   const opening = await openingOf({ sessions: 1, rounds: 20 });
-  t.regex(opening, /\*\*Warning:\*\* the intervals of this design may cover less than they say: 1 session x 20 rounds is below every calibrated design/);
+  t.regex(opening, /\*\*Warning:\*\* the intervals of this design may cover less than they say: 1 session × 20 rounds is below every calibrated design/);
   t.true(opening.includes('reports/calibration/coverage.csv'));
 });
 

@@ -92,7 +92,7 @@ test('the summary gives oci-full − lazy, runtime held fixed, before docker −
 
 test("the summary gives each side's cold spans and says the docker pull is not split, as its launches mark nothing inside it", async (t) => {
   const { md, analysis } = await rendered;
-  const opening = md.slice(0, md.indexOf('\nContents: '));
+  const opening = md.slice(0, md.indexOf('\n## '));
   const docker = analysis.sourceGap!.coldSpans.find((s) => s.cohort === 'numpy' && s.path === 'docker')!;
   t.deepEqual(
     docker.spans.map((s) => s.name),
@@ -106,7 +106,7 @@ test("the summary gives each side's cold spans and says the docker pull is not s
 
 test("the why-it-differs paragraph's numbers are the analysis findings, and those recompute from samples.csv", async (t) => {
   const { md, analysis } = await rendered;
-  const opening = md.slice(0, md.indexOf('\nContents: '));
+  const opening = md.slice(0, md.indexOf('\n## '));
   const paragraph = opening.split('\n').find((l) => l.startsWith('**Why it differs from the source.**'));
   t.truthy(paragraph);
   const lazy = analysis.sourceGap!.reads.find((r) => r.cohort === 'numpy' && r.path === 'lazy')!;

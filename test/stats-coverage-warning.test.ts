@@ -10,7 +10,7 @@ const rows: CoverageRow[] = [
 test('a design whose measured coverage is below 93% gets a warning naming the interval and its coverage', (t) => {
   t.is(
     coverageWarning(rows, 3, 10),
-    'in simulation with 3 sessions x 10 rounds, the two-level bootstrap interval covered 92.4% of true differences (nominal 95%, warning below 93%)',
+    'in simulation with 3 sessions × 10 rounds, the two-level bootstrap interval covered 92.4% of true differences (nominal 95%, warning below 93%)',
   );
 });
 

@@ -11,7 +11,6 @@ import { figure, list, paragraph, section, sentences, table, type Block, type Re
 import type { CommitAnalysis, Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { commitsCsvFile } from './commit-csvs.js';
-import { directionRuleText } from '../analysis/direction-rule.js';
 import {
   betterCell,
   cellText,
@@ -86,7 +85,7 @@ function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Least-squares fits per engine and commit: the line t = floor + cost × n (solid in the log-log plots) and t = floor + c × n^k, whose interval on k names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size; the power law t = s × n^b (dashed) is in the appendix.',
+      'Least-squares fits per engine and commit: t = floor + cost × n (solid lines) and t = floor + c × n^k, whose k names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size; the power law t = s × n^b (dashed) is in the appendix.',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
     fits.length
@@ -177,6 +176,13 @@ function previousRunSection(inp: CommitReportInputs): Section[] {
   ]);
 }
 
+/**
+ * The verdict rule of docs/VERDICTS.md in brief (directionRuleText says it in
+ * full; the report links the document instead of spending its word budget).
+ */
+const VERDICT_RULE_BRIEF =
+  'Verdicts (docs/VERDICTS.md): **detected** when both intervals exclude 1; **size uncertain** when, with 3 or more sessions, only the two-level one does and each session on its own rounds excludes 1 on the same side; **undecided** otherwise.';
+
 function methodSection(inp: CommitReportInputs): Section[] {
   const s = inp.session;
   return section('Method', [
@@ -185,7 +191,7 @@ function methodSection(inp: CommitReportInputs): Section[] {
         "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
         '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
         `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
-        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples). ${(s.sessions ?? 1) >= 3 ? 'Also a Student t interval over the per-session log ratios.' : 'With 3 or more sessions, also a Student t interval over per-session log ratios.'} ${directionRuleText('1')}`,
+        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples), ${(s.sessions ?? 1) >= 3 ? 'and' : 'with 3 or more sessions'} a Student t interval over the per-session log ratios. ${VERDICT_RULE_BRIEF}`,
         seedDigitsSentence(inp.analysis),
         ...(inp.notes ?? []).map((n) => n.trim()),
       ].filter((s): s is string => s !== null),

@@ -1,10 +1,10 @@
 // Heading anchors (pure): every section of a document gets an id from its
-// title, unique in document order, so the Markdown's contents list and the
-// page's anchors agree. The ids are GitHub's own (github-slugger's rule: the
+// title, unique in document order, for the page's contents box. The ids are
+// GitHub's own (github-slugger's rule: the
 // visible text lower-cased, every character that is not a letter, mark,
 // digit, connector, hyphen or space dropped, each space a hyphen; repeats get
-// -1, -2, …), so the contents links also work where GitHub renders the
-// Markdown and assigns the heading ids itself.
+// -1, -2, …), so a link to a section of the page also works on the
+// Markdown where GitHub renders it and assigns the heading ids itself.
 import type { Block, ReportDocument, Section } from './document-model.js';
 import { inlinePlain } from './inline-html.js';
 

@@ -1,7 +1,9 @@
-// The document model as Markdown (pure): the opening, a contents list, the
-// sections, then the appendix under "Appendix: …" headings.
+// The document model as Markdown (pure): the opening, the sections, then the
+// appendix under "Appendix: …" headings. No contents line: it cost a long
+// report some 75 words of its main-text budget, and a Markdown viewer lists
+// the headings itself (GitHub's outline); index.html keeps its contents box.
 import type { Block, ReportDocument, Section } from './document-model.js';
-import { headingTitle, sectionIds } from './heading-ids.js';
+import { headingTitle } from './heading-ids.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -33,16 +35,9 @@ function sectionLines(s: Section, depth: number, title: string): string[] {
 }
 
 export function renderMarkdown(doc: ReportDocument): string {
-  const ids = sectionIds(doc);
   const L: string[] = [`# ${doc.title}`, ''];
   L.push(...doc.opening.flatMap((b) => blockLines(b, 1)));
-  const top = [...doc.sections, ...doc.appendix];
-  // the appendix's entries follow one "Appendix:" label, not one each (their headings keep it)
-  const entry = (s: Section, title = headingTitle(doc, s)): string => `[${title}](#${ids.get(s)})`;
-  const main = doc.sections.map((s) => entry(s));
-  const appendix = doc.appendix.map((s) => entry(s, headingTitle(doc, s).replace(/^Appendix: /, '')));
-  if (top.length > 1) L.push('Contents: ' + [...main, ...(appendix.length ? [`Appendix: ${appendix.join(' · ')}`] : [])].join(' · '), '');
-  for (const s of top) L.push(...sectionLines(s, 2, headingTitle(doc, s)));
+  for (const s of [...doc.sections, ...doc.appendix]) L.push(...sectionLines(s, 2, headingTitle(doc, s)));
   return (
     L.join('\n')
       .replace(/\n{3,}/g, '\n\n')

@@ -188,8 +188,9 @@ export function orderEffectSentence(a: AnalysisResult, measuredCause: string | n
       ', so this run neither finds nor rules out an order effect (see "Order and carryover").'
     );
   }
-  const notResolved = unresolved.length ? `; the check could not resolve ${unresolved.length} of ${ready.length} Ready cells (${inside})` : '';
-  if (flagged.length === 0) return `No Ready cell is flagged with an order effect${notResolved} (see "Order and carryover").`;
+  const notResolved = unresolved.length ? `; the check could not resolve ${unresolved.length} of ${ready.length} Ready cells, as ${inside}` : '';
+  if (flagged.length === 0)
+    return `No Ready cell is flagged with an order effect${notResolved ? `${notResolved}; see` : ' (see'} "Order and carryover"${notResolved ? '.' : ').'}`;
   return (
     `${flagged.length} Ready cell${flagged.length === 1 ? '' : 's'} depend${flagged.length === 1 ? 's' : ''} on ${flagged.length === 1 ? 'its' : 'their'} position in the round or the path before: ` +
     `${flagged.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}; the differences that use ${flagged.length === 1 ? 'it' : 'them'} describe this run's order as well as the paths${notResolved}` +

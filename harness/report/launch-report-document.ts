@@ -288,7 +288,7 @@ function summaryTable(c: Ctx): Block[] {
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
     (c.a.decision?.rule === 'sequential'
-      ? `; the run sampled until decided: after every session, a difference's sequential interval of the ratio (Method) made it lower or higher (no word after it), equivalent or undecided, while the ${conf}% CI describes the sessions run`
+      ? `; its verdict is the sequential rule's (Method): a figure with no word after it is lower or higher, and the ${conf}% CI describes the sessions run`
       : rows.some((r) => r.some((x) => x.includes('not detected')))
         ? '; "not detected" means its interval, or the between-session one, contains 0'
         : '') +
@@ -342,10 +342,9 @@ function sourceSection(c: Ctx): Section[] {
   return section('Against the source', [
     paragraph(
       `Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''} ` +
-        'Each verdict has two parts. Direction: both runs detect the same path as lower, or both detect none. ' +
-        `Magnitude: this run's effect over the source's lies within the finding's band (${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}); ` +
-        'it is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign. ' +
-        'A finding agrees when its direction held and its magnitude held or had no size to compare.',
+        'A finding agrees when its **direction** held (both runs detect the same path as lower, or both none) and its **magnitude** held ' +
+        `(this run's effect over the source's within the finding's band, ${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}) or had no size to compare; ` +
+        'magnitude is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign (docs/VERDICTS.md).',
     ),
     table(
       ['finding', 'source', 'direction', 'magnitude', 'verdict'],
@@ -436,8 +435,8 @@ function orderSentence(c: Ctx): string | null {
   const { rounds } = designOf(c.a);
   if (paths > 1 && rounds % cycle !== 0 && rounds % paths === 0)
     return (
-      `The order of paths followed a Williams design within each session: in its ${rounds} rounds every path ran once in each position (one Latin square of the design's ${cycle} rows), ` +
-      `while each path's running after every other path equally often needs all ${cycle} rows, which a session of ${rounds} rounds does not hold.`
+      `The order of paths followed a Williams design within each session: in its ${rounds} rounds every path ran once in each position, ` +
+      `but balancing which path ran before which needs all ${cycle} rows of the design.`
     );
   if (paths > 1 && rounds % cycle !== 0)
     return `The order of paths followed a Williams design within each session; ${rounds} rounds do not fill its ${cycle} rows, so position and predecessor are balanced only as far as the rows run.`;
@@ -451,9 +450,8 @@ const positionsOf = (c: Ctx): Record<string, number> =>
 /** How an adaptive run's verdicts were taken (analysis/sequential-verdicts.ts), in place of the fixed design's rule. */
 function sequentialRuleText(d: NonNullable<AnalysisResult['decision']>): string {
   return (
-    `This run sampled until decided (design.adaptive), so these intervals decide nothing: from session ${d.minSessions} on, after every session, a group-sequential Student t over each difference's per-session mean log ratios ` +
-    `(alpha ${d.alpha} spent linearly over looks ${d.minSessions} to ${d.maxSessions}; docs/STATISTICS.md, Sequential decisions) called it **lower**, **higher** or **equivalent** within the practical margin, ` +
-    `kept from that look on, or left it **undecided**.`
+    `They decide nothing here: this run sampled until decided (design.adaptive), and after each of sessions ${d.minSessions} to ${d.maxSessions} a group-sequential Student t over each difference's per-session mean log ratios ` +
+    `(alpha ${d.alpha} spent linearly over those looks; docs/STATISTICS.md) called it **lower**, **higher** or **equivalent** within the practical margin, or left it **undecided**.`
   );
 }
 
@@ -481,8 +479,7 @@ function methodSection(c: Ctx): Section[] {
     ),
     paragraph(
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
-        "With 3 or more sessions there is also a Student's t interval over the per-session differences. " +
-        `${a.decision?.rule === 'sequential' ? sequentialRuleText(a.decision) : directionRuleText('0')} ` +
+        `${a.decision?.rule === 'sequential' ? sequentialRuleText(a.decision) : "With 3 or more sessions there is also a Student's t interval over the per-session differences. " + directionRuleText('0')} ` +
         'An interval shows which path has the lower median, not that every launch of it is faster, nor a cause. ' +
         `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches each (up to ${r.clusters.maxGroups}). ` +
         `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,

@@ -19,12 +19,12 @@ export const coverageThreshold = 0.93;
 export function coverageWarning(rows: readonly CoverageRow[], sessions: number, rounds: number, threshold = coverageThreshold): string | null {
   const below = rows.filter((r) => r.sessions <= sessions && r.rounds <= rounds);
   if (below.length === 0)
-    return `${sessions} session${sessions === 1 ? '' : 's'} x ${rounds} rounds is below every calibrated design; the coverage of its intervals is not known`;
+    return `${sessions} session${sessions === 1 ? '' : 's'} × ${rounds} rounds is below every calibrated design; the coverage of its intervals is not known`;
   const best = Math.max(...below.map((r) => r.sessions * 1000 + r.rounds));
   const nearest = below.filter((r) => r.sessions * 1000 + r.rounds === best);
   const low = nearest.filter((r) => r.coverage < threshold);
   if (low.length === 0) return null;
   const what = low.map((r) => `the ${r.interval} interval covered ${(100 * r.coverage).toFixed(1)}%`).join(', ');
-  const at = `${nearest[0]!.sessions} sessions x ${nearest[0]!.rounds} rounds`;
+  const at = `${nearest[0]!.sessions} sessions × ${nearest[0]!.rounds} rounds`;
   return `in simulation with ${at}, ${what} of true differences (nominal 95%, warning below ${(100 * threshold).toFixed(0)}%)`;
 }
