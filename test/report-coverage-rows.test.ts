@@ -20,7 +20,7 @@ test('each design keeps the lowest coverage over profiles, each profile pooled o
   ]);
 });
 
-test('the published coverage table warns for 3 sessions x 20 rounds', (t) => {
+test('the published coverage table warns for 3 sessions × 20 rounds', (t) => {
   const rows = coverageRowsFromCsv(readFileSync(join(projectRoot, 'reports', 'calibration', 'coverage.csv'), 'utf8'));
-  t.regex(coverageWarning(rows, 3, 20) ?? '', /^in simulation with 3 sessions x 20 rounds, the two-level bootstrap interval covered/);
+  t.regex(coverageWarning(rows, 3, 20) ?? '', /^in simulation with 3 sessions × 20 rounds, the two-level bootstrap interval covered/);
 });

@@ -166,14 +166,31 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   ]);
 }
 
+const PREVIOUS_IN_FULL = 'Against the previous run, in full';
+
+/** The main text counts the verdicts that changed since the previous run; the appendix gives each with its figures. */
 function previousRunSection(inp: CommitReportInputs): Section[] {
   const p = inp.previous;
   if (!p) return [];
+  if (!p.changes.length) return section('Against the previous run', [paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`)]);
+  const by = (status: string): number => p.changes.filter((c) => c.status === status).length;
+  const counts = [
+    [by('changed'), 'flipped'],
+    [by('lost'), 'lost'],
+    [by('gained'), 'gained'],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, word]) => `${n} ${word}`)
+    .join(', ');
   return section('Against the previous run', [
-    p.changes.length
-      ? list(p.changes.map((c) => verdictChangeSentence(c, p.run)))
-      : paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`),
+    paragraph(`Since run ${p.run}, ${p.changes.length} verdict${p.changes.length === 1 ? '' : 's'} changed (${counts}; docs/VERDICTS.md); each with its figures: appendix "${PREVIOUS_IN_FULL}".`),
   ]);
+}
+
+function previousRunAppendix(inp: CommitReportInputs): Section[] {
+  const p = inp.previous;
+  if (!p || !p.changes.length) return [];
+  return section(PREVIOUS_IN_FULL, [list(p.changes.map((c) => verdictChangeSentence(c, p.run)))]);
 }
 
 /**
@@ -216,6 +233,7 @@ function appendix(inp: CommitReportInputs): Section[] {
   const comp = a.compression;
   return [
     ...powerLawSection(a),
+    ...previousRunAppendix(inp),
     ...section('Every cell: naive/native', [
       table(
         ['cell', 'commit', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'naive slower (sessions)', 'verdict'],

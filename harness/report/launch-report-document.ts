@@ -481,7 +481,7 @@ function methodSection(c: Ctx): Section[] {
       `Intervals: the sessions are resampled, then the complete paired rounds within each drawn session, ${grouped(r.bootstrap.resamples)} times (seed \`${r.bootstrap.seed}\`), giving ${conf}% percentile intervals of each difference of medians. ` +
         `${a.decision?.rule === 'sequential' ? sequentialRuleText(a.decision) : "With 3 or more sessions there is also a Student's t interval over the per-session differences. " + directionRuleText('0')} ` +
         'An interval shows which path has the lower median, not that every launch of it is faster, nor a cause. ' +
-        `The cluster rule splits a cell when gaps of at least ${r.clusters.minGapRatio} pooled standard deviations cut it into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches each (up to ${r.clusters.maxGroups}). ` +
+        `The cluster rule splits a cell at gaps of ${r.clusters.minGapRatio} pooled standard deviations into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches (up to ${r.clusters.maxGroups}). ` +
         `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,
     ),
     calibration ? paragraph(`Calibration: ${calibration.trim().replace(/\.$/, '')}.`) : null,

@@ -89,9 +89,9 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
   const sameSessions = sessionCounts.size === 1 ? [...sessionCounts][0]! : null;
   return section('What stopping saved', [
     paragraph(
-      `Sampled until decided (\`design.adaptive\`, ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? `, at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''}, ${a.metric}, equivalent within ±${Math.round(a.margin * 100)}%${a.minMs ? ` or ±${a.minMs} ms of b's median, the wider` : ''}): ` +
+      `\`design.adaptive\` allowed ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? ` and at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''} (decided on ${a.metric}): ` +
         `${count(a.sessionsRun, 'session')} ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
-        `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions (its minutes estimated from this run's per launch).`,
+        `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions (minutes estimated from this run's per launch).`,
     ),
     table(
       ['', 'this run', `fixed, ${a.maxSessions} sessions`, 'share'],
