@@ -172,7 +172,8 @@ const PREVIOUS_IN_FULL = 'Against the previous run, in full';
 function previousRunSection(inp: CommitReportInputs): Section[] {
   const p = inp.previous;
   if (!p) return [];
-  if (!p.changes.length) return section('Against the previous run', [paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`)]);
+  if (!p.changes.length)
+    return section('Against the previous run', [paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`)]);
   const by = (status: string): number => p.changes.filter((c) => c.status === status).length;
   const counts = [
     [by('changed'), 'flipped'],
@@ -183,7 +184,9 @@ function previousRunSection(inp: CommitReportInputs): Section[] {
     .map(([n, word]) => `${n} ${word}`)
     .join(', ');
   return section('Against the previous run', [
-    paragraph(`Since run ${p.run}, ${p.changes.length} verdict${p.changes.length === 1 ? '' : 's'} changed (${counts}; docs/VERDICTS.md); each with its figures: appendix "${PREVIOUS_IN_FULL}".`),
+    paragraph(
+      `Since run ${p.run}, ${p.changes.length} verdict${p.changes.length === 1 ? '' : 's'} changed (${counts}; docs/VERDICTS.md); each with its figures: appendix "${PREVIOUS_IN_FULL}".`,
+    ),
   ]);
 }
 
