@@ -111,3 +111,16 @@ test('a sentence of more than twelve words said twice is found; a short repeated
   const twice: ReportDocument = { ...doc, appendix: [...section('Again', [paragraph(`${long} Short one. Short one.`)])] };
   t.deepEqual(repeatedSentences(twice), [long]);
 });
+
+test('a section named in quotes in the prose links to its heading, an appendix section by its own title too; other quotes stay as they are', (t) => {
+  const refs: ReportDocument = {
+    title: 'Refs',
+    opening: [paragraph('See "Method" and the appendix "Every cell"; a "quoted" word stays.')],
+    sections: [...section('Method', [list(['as in "Appendix: Every cell"'])])],
+    appendix: [...section('Every cell', [table(['a'], [['1']], 'Back to "Method".')])],
+  };
+  const md = renderMarkdown(refs);
+  t.true(md.includes('See ["Method"](#method) and the appendix ["Every cell"](#appendix-every-cell); a "quoted" word stays.'));
+  t.true(md.includes('- as in ["Appendix: Every cell"](#appendix-every-cell)'));
+  t.true(md.includes('Back to ["Method"](#method).'));
+});
