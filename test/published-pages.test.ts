@@ -82,22 +82,28 @@ for (const name of pages) {
 
   const md = join(root, 'reports', name, 'report.md');
   if (existsSync(md)) {
-    test(`reports/${name}/report.md: every in-page link lands on a heading as GitHub renders the markdown`, (t) => {
+    test(`reports/${name}/report.md: every in-page link lands on a heading as GitHub renders the markdown, and every section named in quotes is a link`, (t) => {
       const text = readFileSync(md, 'utf8');
       const slugger = new GithubSlugger();
       const ids = new Set<string>();
+      const titles: string[] = [];
       let fenced = false;
       for (const line of text.split('\n')) {
         if (line.startsWith('```')) fenced = !fenced;
         const m = !fenced && /^#{1,6} (.+?)\s*#*$/.exec(line);
-        if (m) ids.add(slugger.slug(inlinePlain(m[1]!)));
+        if (m) {
+          ids.add(slugger.slug(inlinePlain(m[1]!)));
+          titles.push(m[1]!, m[1]!.replace(/^Appendix: /, ''));
+        }
       }
       const links = [...text.matchAll(/\]\(#([^)\s]+)\)/g)].map((m) => decodeURIComponent(m[1]!));
-      t.true(links.length > 0);
       t.deepEqual(
         links.filter((l) => !ids.has(l)),
         [],
       );
+      // a quoted title not inside link text: "Title" with no [ before it
+      const unlinked = titles.filter((title) => new RegExp(`(?<!\\[)"${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(text));
+      t.deepEqual(unlinked, []);
     });
   }
 }
