@@ -72,10 +72,7 @@ export const runCommand: CliCommand = {
     }
     const { acquireDataLock } = await import('../engine/data-lock.js');
     // flock runs in the background while the engine and the stages load; runPipeline waits for it before reading the data folder
-    let release: (() => Promise<void>) | null = null;
-    const locked = acquireDataLock(dataDir).then((r) => {
-      release = r;
-    });
+    const locked = acquireDataLock(dataDir);
     locked.catch(() => undefined); // handled: runPipeline awaits it (and rethrows a refusal) once the stages are loaded
     try {
       const { runPipeline } = await import('../engine/run-pipeline.js');
@@ -106,8 +103,8 @@ export const runCommand: CliCommand = {
       const { diskFullFailure } = await import('../engine/disk-full.js');
       throw diskFullFailure(e, dataDir) ?? e; // disk-full.ts: a full data folder is one line, exit 1
     } finally {
-      await locked.catch(() => undefined); // a refused lock was thrown above, through runPipeline
-      if (release) await (release as () => Promise<void>)();
+      const release = await locked.catch(() => null); // a refused lock was thrown above, through runPipeline
+      if (release) await release();
     }
   },
 };
