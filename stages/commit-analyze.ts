@@ -1,10 +1,10 @@
 // commit-analyze: medians per cell, paired naive/native ratios (wall, CPU), growth fits (power law and floor + cost)
 // with bootstrap intervals, compression medians -> commit-analysis.json.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
-import { calibratedNoise } from '../harness/analysis/calibrated-noise.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
+import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
@@ -32,9 +32,7 @@ const commitAnalyze: StageDefinition = {
     const result = analyzeCommits(rows, compression, bootstrap);
     writeFileSync(join(ctx.outputDir, 'commit-analysis.json'), JSON.stringify(result, null, 2) + '\n');
     // the noise flag calibrated on the host canary, for the report's sessions table
-    const sessions = findInputFile(ctx.inputs, 'sessions.json');
-    const { noise } = calibratedNoise(sampleRows, sessions ? (JSON.parse(readFileSync(sessions.file, 'utf8')) as SessionRecord[]) : null, bootstrap);
-    if (noise) writeFileSync(join(ctx.outputDir, 'noise.json'), JSON.stringify(noise, null, 2) + '\n');
+    writeNoiseFile(ctx.inputs, ctx.outputDir, sampleRows, bootstrap);
     ctx.log(`commit-analyze: ${result.cells.length} cell statistics, ${result.growth.length} growth fits`);
   },
 };

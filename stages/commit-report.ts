@@ -24,7 +24,7 @@ import { commitReproduceDocument } from '../harness/commit/commit-reproduce.js';
 import { publish } from '../harness/publish/publish.js';
 import type { Plot } from '../harness/publish/plot.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
-import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import { readNoiseFile } from '../harness/analysis/noise-file.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
@@ -96,7 +96,7 @@ const commitReport: StageDefinition = {
       commit: checkoutCommit(),
       notes: reportOptions(ctx.config.report).notes,
       sessionRecords: sessions,
-      noise: readJson<AnalysisResult['noise']>(ctx.inputs, 'noise.json') ?? undefined,
+      noise: readNoiseFile(ctx.inputs),
       previous: previousRunOf(ctx, analysis),
     };
     const plots: Plot[] = [];

@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
-import { calibratedNoise } from '../harness/analysis/calibrated-noise.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
+import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { UserError } from '../harness/errors.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -61,9 +61,7 @@ const effectsAnalyze: StageDefinition = {
     }
     writeFileSync(join(ctx.outputDir, 'effects.json'), JSON.stringify(out, null, 2) + '\n');
     // the noise flag calibrated on the host canary, for the report's sessions table
-    const sessions = findInputFile(ctx.inputs, 'sessions.json');
-    const { noise } = calibratedNoise(samples, sessions ? (JSON.parse(readFileSync(sessions.file, 'utf8')) as SessionRecord[]) : null, bootstrap);
-    if (noise) writeFileSync(join(ctx.outputDir, 'noise.json'), JSON.stringify(noise, null, 2) + '\n');
+    writeNoiseFile(ctx.inputs, ctx.outputDir, samples, bootstrap);
   },
 };
 

@@ -23,7 +23,7 @@ import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.j
 import { launchSpanSentence } from '../harness/sandbox/effect-phrases.js';
 import { practicalFloor } from '../harness/sandbox/practical-floor.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
-import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import { readNoiseFile } from '../harness/analysis/noise-file.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { Requirement } from '../harness/contract/requirement.js';
 import { publish } from '../harness/publish/publish.js';
@@ -48,12 +48,6 @@ function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | nu
 function sessionsOf(inputs: StageContext['inputs']): SessionRecord[] | null {
   const f = findInputFile(inputs, 'sessions.json');
   return f ? (JSON.parse(readFileSync(f.file, 'utf8')) as SessionRecord[]) : null;
-}
-
-/** The noise flag calibrated on the canary (effects-analyze's noise.json); undefined without one. */
-function noiseOf(inputs: StageContext['inputs']): AnalysisResult['noise'] {
-  const f = findInputFile(inputs, 'noise.json');
-  return f ? (JSON.parse(readFileSync(f.file, 'utf8')) as AnalysisResult['noise']) : undefined;
 }
 
 /** The scope line: report.scope, else the sampling host and the design. */
@@ -105,7 +99,7 @@ const effectsReport: StageDefinition = {
       launchSpan: launchSpanSentence(samples.map((s) => (typeof s['started_at'] === 'string' ? s['started_at'] : null))),
       provenance: provenanceLines(ctx.inputs, host),
       sessions: sessionsOf(ctx.inputs),
-      noise: noiseOf(ctx.inputs),
+      noise: readNoiseFile(ctx.inputs),
       plots,
     });
     // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).
