@@ -29,9 +29,17 @@ export function fixedText(f: Record<string, number>): string {
 
 /** A cell as a reader names it: "2000 MB in 100 files, 1 KB change". */
 export function cellText(d: Record<string, number>): string {
+  return `${d['total_mb']} MB in ${d['file_count']} files, ${changeText(d)} change`;
+}
+
+/** The cell without its file count, "100 MB, 1 KB change": what the rows of a file-count sweep share. */
+export function baseText(d: Record<string, number>): string {
+  return `${d['total_mb']} MB, ${changeText(d)} change`;
+}
+
+function changeText(d: Record<string, number>): string {
   const change = d['change_bytes']!;
-  const changeText = change >= 1048576 ? `${change / 1048576} MB` : change >= 1024 ? `${change / 1024} KB` : `${change} B`;
-  return `${d['total_mb']} MB in ${d['file_count']} files, ${changeText} change`;
+  return change >= 1048576 ? `${change / 1048576} MB` : change >= 1024 ? `${change / 1024} KB` : `${change} B`;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { CommitReportInputs } from './commit-report-inputs.js';
 import { commitsCsvFile } from './commit-csvs.js';
 import {
   betterCell,
+  baseText,
   cellText,
   cpuDropSentence,
   verdictCell,
@@ -146,7 +147,7 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   const rows = byDims(a.ratios.filter((r) => r.state === 'initial' && (r.dims['file_count'] ?? 0) >= 10000));
   if (!rows.length) return [];
   const k = rows[0]!.comparison.sessions;
-  const bases = new Set(rows.map((r) => cellText({ ...r.dims, file_count: 0 }).replace(' in 0 files', '')));
+  const bases = new Set(rows.map((r) => baseText(r.dims)));
   const sharedBase = bases.size === 1 ? [...bases][0]! : null;
   return section('Many-file initial commits: is native slower?', [
     paragraph(`Initial commits of 10,000 files or more, where native may be the slower engine; verdicts by the rule of Method.`),
@@ -174,13 +175,10 @@ function previousRunSection(inp: CommitReportInputs): Section[] {
   if (!p) return [];
   if (!p.changes.length)
     return section('Against the previous run', [paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`)]);
-  const by = (status: string): number => p.changes.filter((c) => c.status === status).length;
-  const counts = [
-    [by('changed'), 'flipped'],
-    [by('lost'), 'lost'],
-    [by('gained'), 'gained'],
-  ]
-    .filter(([n]) => (n as number) > 0)
+  const words = { changed: 'flipped', lost: 'lost', gained: 'gained' } as const;
+  const counts = (['changed', 'lost', 'gained'] as const)
+    .map((status) => [p.changes.filter((c) => c.status === status).length, words[status]] as const)
+    .filter(([n]) => n > 0)
     .map(([n, word]) => `${n} ${word}`)
     .join(', ');
   return section('Against the previous run', [
