@@ -112,15 +112,15 @@ test('a sentence of more than twelve words said twice is found; a short repeated
   t.deepEqual(repeatedSentences(twice), [long]);
 });
 
-test('a section named in quotes in the prose links to its heading, an appendix section by its own title too; other quotes stay as they are', (t) => {
+test('a section named in quotes in the prose links to its heading, an appendix section by its own title too; other quotes and code spans stay as they are', (t) => {
   const refs: ReportDocument = {
     title: 'Refs',
-    opening: [paragraph('See "Method" and the appendix "Every cell"; a "quoted" word stays.')],
+    opening: [paragraph('See "Method" and the appendix "Every cell"; a "quoted" word and `"Method"` in code stay.')],
     sections: [...section('Method', [list(['as in "Appendix: Every cell"'])])],
     appendix: [...section('Every cell', [table(['a'], [['1']], 'Back to "Method".')])],
   };
   const md = renderMarkdown(refs);
-  t.true(md.includes('See ["Method"](#method) and the appendix ["Every cell"](#appendix-every-cell); a "quoted" word stays.'));
+  t.true(md.includes('See ["Method"](#method) and the appendix ["Every cell"](#appendix-every-cell); a "quoted" word and `"Method"` in code stay.'));
   t.true(md.includes('- as in ["Appendix: Every cell"](#appendix-every-cell)'));
   t.true(md.includes('Back to ["Method"](#method).'));
 });

@@ -23,12 +23,19 @@ function referenceTargets(doc: ReportDocument): Targets {
   return out;
 }
 
-/** Every "Title" of a section in `text` as a link to its heading. */
+/** Every "Title" of a section in `text` as a link to its heading; code spans are left as they are. */
 function linkReferences(text: string, targets: Targets): string {
-  return text.replace(/"([^"\n[\]]+)"/g, (whole, title: string) => {
-    const id = targets.get(title);
-    return id ? `[${whole}](#${id})` : whole;
-  });
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part.replace(/"([^"\n[\]]+)"/g, (whole, title: string) => {
+            const id = targets.get(title);
+            return id ? `[${whole}](#${id})` : whole;
+          }),
+    )
+    .join('');
 }
 
 function blockLines(b: Block, depth: number, targets: Targets): string[] {
