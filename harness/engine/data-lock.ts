@@ -13,7 +13,7 @@
 // `flock` runs in the background (an asynchronous child): `pipeline run`
 // starts it and loads the stages meanwhile, and waits for the lock before it
 // reads the data folder, so the child's start costs a no-op rerun nothing.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -46,8 +46,9 @@ export async function acquireDataLock(dataDir: string): Promise<() => Promise<vo
       );
     }
     if (r.status !== 0) {
+      const stderr = flockStderr(fd);
       closeSync(fd);
-      throw new Error(`flock on ${file} failed (status ${r.status}): ${r.stderr.trim()}`);
+      throw new Error(`flock on ${file} failed (status ${r.status}): ${stderr}`);
     }
     if (!sameFile(fd, file)) {
       // The previous holder unlinked it between our open and our lock: the
@@ -71,15 +72,27 @@ export async function acquireDataLock(dataDir: string): Promise<() => Promise<vo
   throw new UserError('could not take the data folder lock: it kept being replaced', { file }, 'retry; if it persists, another tool is rewriting this file');
 }
 
-/** `flock --nonblock` on our descriptor `fd`, passed as the child's fd 3: its exit status (HELD when another holds it) and stderr. */
-function flockNonBlocking(fd: number): Promise<{ status: number | null; stderr: string; error?: Error }> {
+/**
+ * `flock --nonblock` on our descriptor `fd`, passed as the child's fd 3: its
+ * exit status (HELD when another holds it). No pipe for its stderr: a pipe
+ * costs a stream and a socket on every command's start (some 1.5 ms of a
+ * no-op rerun), and only an unexpected failure needs the words
+ * (flockStderr).
+ */
+function flockNonBlocking(fd: number): Promise<{ status: number | null; error?: Error }> {
   return new Promise((done) => {
-    const child = spawn('flock', ['--nonblock', '--conflict-exit-code', String(HELD), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', (error) => done({ status: null, stderr, error }));
-    child.on('close', (status) => done({ status, stderr }));
+    const child = spawn('flock', FLOCK_ARGS, { stdio: ['ignore', 'ignore', 'ignore', fd] });
+    child.on('error', (error) => done({ status: null, error }));
+    child.on('exit', (status) => done({ status }));
   });
+}
+
+const FLOCK_ARGS = ['--nonblock', '--conflict-exit-code', String(HELD), '3'];
+
+/** What `flock` says on a second try, for the error of a failure that is neither success nor HELD. */
+function flockStderr(fd: number): string {
+  const r = spawnSync('flock', FLOCK_ARGS, { stdio: ['ignore', 'ignore', 'pipe', fd], encoding: 'utf8' });
+  return (r.stderr ?? '').trim() || `(no message; a second try exited with status ${r.status})`;
 }
 
 function sameFile(fd: number, file: string): boolean {
