@@ -61,6 +61,7 @@ export function writeLock(pipelineFile: string, stages: Record<string, LockEntry
   const merged = { ...kept, ...stages };
   const text = renderLock({ lockVersion: 1, pipeline: basename(pipelineFile), stages: merged });
   const file = lockPathFor(pipelineFile);
+  if (old && readFileSync(file, 'utf8') === text) return; // the same lock (a no-op rerun): left as it is, its mtime too
   writeFileSync(file + '.tmp', text);
   renameSync(file + '.tmp', file); // atomic: a reader never sees half a lock file
 }

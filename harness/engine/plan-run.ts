@@ -80,11 +80,13 @@ export function planRun(ctx: PlanContext, options: PlanOptions = {}): PlannedSta
     const base = { id, uses: def.kind, volatile: def.volatile === true };
     const { needs, waitingOn } = needDigests(decl, def, planned, defOf);
     const inputs = keyInputsFor(def, ctx.code(def), decl.with, config as unknown as Record<string, unknown>, dirname(config.file), needs);
-    const previous = previousManifest(ctx, options.lock, id);
+    // the last run's manifest explains a change; a reused stage needs none, so it is read only when asked
+    const previous = (): StageManifest | null => previousManifest(ctx, options.lock, id);
     const inScope = !selected || selected.has(id);
 
     if (waitingOn.length) {
-      const own = previous ? explainChange(previous.keyInputs, { ...inputs, needs: previous.keyInputs.needs }) : [];
+      const last = previous();
+      const own = last ? explainChange(last.keyInputs, { ...inputs, needs: last.keyInputs.needs }) : [];
       const upstream = waitingOn.map((n) => `upstream ${n} runs first`);
       const runs = def.volatile || inScope;
       planned.set(id, {
@@ -109,7 +111,7 @@ export function planRun(ctx: PlanContext, options: PlanOptions = {}): PlannedSta
     } else if (manifest) {
       planned.set(id, { ...base, key, inputs, action: 'reuse', reasons: [], manifest });
     } else if (inScope) {
-      planned.set(id, { ...base, key, inputs, action: 'run', reasons: staleReasons(previous, options.lock, id, inputs), manifest: null });
+      planned.set(id, { ...base, key, inputs, action: 'run', reasons: staleReasons(previous(), options.lock, id, inputs), manifest: null });
     } else if (neededBySelected.has(id)) {
       throw new UserError(
         `stage '${id}' has no frozen output for its current inputs, and --only leaves it out`,

@@ -65,8 +65,9 @@ function assertBuilt(code: Record<string, string>, builtChecked: Set<string>, st
   const root = projectRoot();
   for (const rel of Object.keys(code)) {
     if (!rel.endsWith('.ts') || builtChecked.has(rel)) continue;
-    const source = statSync(join(root, rel), { throwIfNoEntry: false });
-    const built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
+    // code keys are normalised relative paths: plain concatenation, not path.join (a normalisation per file, 1 ms of a no-op)
+    const source = statSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    const built = `${root}/dist/${rel.slice(0, -'.ts'.length)}.js`;
     // the digester has just stat'ed the built module it digested
     if (source && (statedMtimeMs(built) ?? statSync(built).mtimeMs) + 1 < source.mtimeMs) {
       throw new UserError(`the build is older than ${rel}`, { file: rel }, "run 'npm run build' so the code that runs is the code you edited");
