@@ -57,6 +57,25 @@ export function runTime(reportDir: string, sessions: readonly ArchivedSession[])
   return statSync(join(reportDir, 'statistics.csv')).mtime.toISOString();
 }
 
+/** The archived run that holds the data of the report folder `reportDir`, if one does (a republished unchanged run). */
+export function alreadyArchived(reportDir: string, runsDir: string): ArchiveOutcome | null {
+  return sameArchivedRun(runsDir, archivedFileDigests(reportDir));
+}
+
+function archivedFileDigests(reportDir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of ARCHIVED_FILES) {
+    const file = join(reportDir, name);
+    if (existsSync(file)) files[name] = sha256Hex(readFileSync(file));
+  }
+  return files;
+}
+
+function sameArchivedRun(runsDir: string, files: Record<string, string>): ArchiveOutcome | null {
+  const same = archivedRecords(runsDir).find((r) => identity(r.record.files) === identity(files));
+  return same ? { id: same.id, folder: join(runsDir, same.id), action: 'already archived' } : null;
+}
+
 /** The files that identify a run's data: samples.csv when archived, else statistics and differences. */
 function identity(files: Record<string, string>): string {
   return files['samples.csv'] ? `samples:${files['samples.csv']}` : `tables:${files['statistics.csv']}:${files['differences.csv']}`;
@@ -71,11 +90,9 @@ export function archivedRecords(runsDir: string): { id: string; record: RunRecor
 }
 
 export function archiveRun(input: ArchiveInput): ArchiveOutcome {
-  const files: Record<string, string> = {};
-  for (const name of ARCHIVED_FILES) {
-    const file = join(input.reportDir, name);
-    if (existsSync(file)) files[name] = sha256Hex(readFileSync(file));
-  }
+  const files = archivedFileDigests(input.reportDir);
+  const same = sameArchivedRun(input.runsDir, files);
+  if (same) return same;
   const record: RunRecord = {
     format: RUN_FORMAT,
     experiment: input.experiment,
@@ -87,8 +104,6 @@ export function archiveRun(input: ArchiveInput): ArchiveOutcome {
     files,
     ...(input.canary ? { canary: input.canary } : {}),
   };
-  const same = archivedRecords(input.runsDir).find((r) => identity(r.record.files) === identity(files));
-  if (same) return { id: same.id, folder: join(input.runsDir, same.id), action: 'already archived' };
   const id = runId(record);
   const folder = join(input.runsDir, id);
   const temp = join(input.runsDir, `.tmp-${process.pid}-${id}`);

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import { archiveRun, type ArchiveOutcome } from './archive-run.js';
+import { alreadyArchived, archiveRun, type ArchiveOutcome } from './archive-run.js';
 import type { CanaryResult } from '../analysis/canary-statistics.js';
 import type { SessionNoiseResult } from '../analysis/session-noise.js';
 import type { ArchivedSession, ArchivedStage, RunCanary } from './run-record.js';
@@ -101,6 +101,9 @@ export function sessionsOf(stages: readonly FrozenStage[], noise: SessionNoiseRe
 }
 
 export function filePublishedRun(publishedDir: string, experiment: string, stages: readonly FrozenStage[], label: string | null = null): ArchiveOutcome {
+  // a no-op rerun republishes an archived run: found by its files' digests before the run's record is read together
+  const filed = alreadyArchived(publishedDir, join(publishedDir, RUNS_DIR));
+  if (filed) return filed;
   const archived: Record<string, ArchivedStage> = {};
   // Code-point order, as canonical JSON sorts keys (localeCompare's first call loads ICU's collator: about 13 ms of every no-op rerun).
   for (const s of [...stages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
