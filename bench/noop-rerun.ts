@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quantile } from '../harness/stats/quantile.js';
-import { CliBundle } from '../harness/cli/cli-bundle.js';
+import { CliBundle } from '../harness/cli/cli-bundle.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'bin', 'pipeline.js');

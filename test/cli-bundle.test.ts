@@ -1,13 +1,14 @@
-// The CLI as one script (harness/cli/cli-bundle.ts, dist/cli-bundle.js): the
+// The CLI as one script (harness/cli/cli-bundle.cts, dist/cli-bundle.js): the
 // real CLI runs from it with the same answers as from the ES modules of dist/,
 // loading none of them natively; the loader's own logic (one registry, live
-// exports, stale modules) on a made-up two-file bundle.
+// exports, stale modules, the start-up subset) on a made-up three-module bundle.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUNDLE_FORMAT, CliBundle, HEADER_PREFIX, type BundleHeader } from '../harness/cli/cli-bundle.js';
+import { BUNDLE_FORMAT, CliBundle, HEADER_PREFIX, type BundleHeader } from '../harness/cli/cli-bundle.cjs';
+import { startupDone } from '../harness/process/startup-checkpoint.cjs';
 import { cliPath, projectRoot, tempDir } from './helpers/cli.js';
 
 /** A made-up bundle of three modules in `<dir>/dist/`, each with its (empty) ES build beside it, as build-cli-bundle.ts records them. */
@@ -70,6 +71,42 @@ test('a made-up bundle whose module differs from its ES build runs nothing from 
   await t.throwsAsync((use['late'] as () => Promise<unknown>)(), { message: /dist\/lib\/late\.js .*newer than dist\/cli-bundle\.js: run 'npm run build'/ });
 });
 
+/** The module ids a bundle file registers, in order. */
+function registered(file: string): string[] {
+  return [...readFileSync(file, 'latin1').matchAll(/^System\.register\("([^"]+)"/gm)].map((m) => m[1]!);
+}
+
+test.serial(
+  'a made-up bundle opened with a cache folder: the next start reads only the modules this one linked; a module it lacks brings in the whole bundle and joins the subset',
+  async (t) => {
+    const { file } = madeUpBundle();
+    const cache = tempDir('benchgraph-cli-bundle-cache-');
+    const first = CliBundle.open(file, cache, 'test')!;
+    t.is((await first.import('lib/use'))!['sep'] as string, '/');
+    startupDone(); // the checkpoint: the subset is cut now
+    const subsets = readdirSync(cache).filter((f) => f.startsWith('cli-startup-') && f.endsWith('-test.js'));
+    t.is(subsets.length, 1);
+    const subset = join(cache, subsets[0]!);
+    t.deepEqual(registered(subset), ['lib/errors', 'lib/use']); // lib/late was never imported
+
+    // the next start runs from the subset; lib/late, imported by URL, comes from the whole bundle
+    const second = CliBundle.open(file, cache, 'test')!;
+    const use = (await second.import('lib/use'))!;
+    const late = (await (use['late'] as () => Promise<Record<string, unknown>>)())!;
+    t.true((late['isE'] as (e: unknown) => boolean)((use['make'] as () => unknown)()), 'one registry across the subset and the whole bundle');
+    t.deepEqual(registered(subset), ['lib/errors', 'lib/use'], 'cut again only at the checkpoint');
+    startupDone();
+    t.deepEqual(registered(subset), ['lib/errors', 'lib/use', 'lib/late']);
+
+    // a rebuilt bundle (another size or mtime) makes the subset stale: the whole bundle is read
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const third = CliBundle.open(file, cache, 'test')!;
+    t.is((await third.import('lib/errors'))!['count'] as number, 0);
+    startupDone();
+    t.deepEqual(registered(subset), ['lib/errors']);
+  },
+);
+
 test('a missing or foreign bundle file opens as null', (t) => {
   const dir = tempDir('benchgraph-cli-bundle-');
   t.is(CliBundle.open(join(dir, 'cli-bundle.js'), null, 'test'), null);
@@ -92,28 +129,42 @@ function pipelineListingModules(cwd: string, args: string[], env: Record<string,
   return { stdout: r.stdout, modules };
 }
 
-test('the real CLI runs from the bundle: a no-op run and status answer as the ES modules do, loading no ES module of dist/ but the loader, nor yaml or the Slurm client', (t) => {
+test('the real CLI runs from the bundle, whole and then from its start-up subset: a no-op run and status answer as the ES modules do, loading no ES module of dist/ (the loader is CommonJS), nor yaml or the Slurm client', (t) => {
   const dir = tempDir('benchgraph-cli-bundle-smoke-');
   copyFileSync(join(projectRoot, 'pipelines', 'smoke.yaml'), join(dir, 'pipeline.yaml'));
   const first = spawnSync(process.execPath, [cliPath, 'run'], { cwd: dir, encoding: 'utf8' });
   t.is(first.status, 0, first.stderr);
   const distUrl = pathToFileURL(join(projectRoot, 'dist')).href + '/';
-  for (const args of [
-    ['status', '--json'],
-    ['run', '--dry-run'],
-  ]) {
-    const bundled = pipelineListingModules(dir, args);
-    const esm = pipelineListingModules(dir, args, { BENCHGRAPH_CLI_BUNDLE: '0' });
-    t.is(bundled.stdout, esm.stdout, args.join(' '));
-    t.deepEqual(
-      bundled.modules
-        .filter((u) => u.startsWith(distUrl))
-        .map((u) => u.slice(distUrl.length))
-        .sort(), // in the order Node fetched them, which may vary
-      ['harness/cli/cli-bundle.js', 'harness/process/private-cache-folder.js', 'harness/process/startup-checkpoint.js'],
-    );
-    t.true(esm.modules.includes(`${distUrl}harness/cli/main.js`));
-    // the config comes from the config cache, and the sessions would run here: neither the YAML parser nor the Slurm client loads
-    for (const m of [...bundled.modules, ...esm.modules]) t.false(/\/node_modules\/yaml\/|\/executors\/slurm-/.test(m), m);
+  // a cache folder of this test's own: the first command of each kind reads the whole bundle, the second its subset
+  const tmp = tempDir('benchgraph-cli-bundle-tmp-');
+  const cacheDir = join(tmp, `benchgraph-cache-${process.getuid!()}`, `compile-${process.version}-${process.arch}`);
+  const subsets = (): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const f of readdirSync(cacheDir).filter((f) => f.startsWith('cli-startup-')))
+      out[f.replace(/^cli-startup-[0-9a-f]{16}-/, '')] = statSync(join(cacheDir, f)).mtimeMs;
+    return out;
+  };
+  const cut: Record<string, number>[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const args of [
+      ['status', '--json'],
+      ['run', '--dry-run'],
+    ]) {
+      const bundled = pipelineListingModules(dir, args, { TMPDIR: tmp });
+      const esm = pipelineListingModules(dir, args, { BENCHGRAPH_CLI_BUNDLE: '0' });
+      t.is(bundled.stdout, esm.stdout, args.join(' '));
+      t.deepEqual(
+        bundled.modules.filter((u) => u.startsWith(distUrl)),
+        [],
+      );
+      t.true(esm.modules.includes(`${distUrl}harness/cli/main.js`));
+      // the config comes from the config cache, and the sessions would run here: neither the YAML parser nor the Slurm client loads
+      // (the bundled command's first round fills this test's own cache folder, the config cache in it too)
+      for (const m of [...(round > 0 ? bundled.modules : []), ...esm.modules]) t.false(/\/node_modules\/yaml\/|\/executors\/slurm-/.test(m), m);
+    }
+    cut.push(subsets());
   }
+  t.deepEqual(Object.keys(cut[0]!).sort(), ['run.js', 'status.js']);
+  // the second round ran from the subsets and needed no module they lack: nothing was cut again
+  t.deepEqual(cut[1], cut[0]);
 });

@@ -1,16 +1,16 @@
 // Build step (npm run build, after tsc): dist/cli-bundle.js, the CLI as one
-// script that bin/pipeline.js runs through cli-bundle.ts. TypeScript compiles
+// script that bin/pipeline.js runs through cli-bundle.cts. TypeScript compiles
 // harness/cli/main.ts and every stage module (the stage registry imports them
 // by path), with everything they import, as System.register modules into one
 // file (no type check: tsc -p . just did it on the same sources). The first
 // line records the size and mtime of each module's ES build in dist/, so a
 // dist/ rebuilt without this step is noticed and run instead.
 // Run: node dist/harness/cli/build-cli-bundle.js
-import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { projectRoot } from '../process/project-root.js';
-import { BUNDLE_FORMAT, HEADER_PREFIX, type BundleHeader } from './cli-bundle.js';
+import { BUNDLE_FORMAT, HEADER_PREFIX, distFileOf, type BundleHeader } from './cli-bundle.cjs';
 
 const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
 
@@ -77,10 +77,11 @@ export function buildCliBundle(root: string): { file: string; modules: number; b
   if (errors.length || !text) throw new Error(`the CLI bundle did not compile: ${ts.formatDiagnostics(errors, ts.createCompilerHost(options)).trim()}`);
   const modules: BundleHeader['modules'] = {};
   for (const m of text.matchAll(/^System\.register\("([^"]+)"/gm)) {
-    // cli-bundle.ts makes a module's import.meta.url by appending its id to dist/'s URL
+    // cli-bundle.cts makes a module's import.meta.url by appending its id to dist/'s URL
     if (!/^[\w./-]+$/.test(m[1]!)) throw new Error(`module path ${m[1]!} needs URL escaping: rename it`);
-    const st = statSync(join(root, 'dist', `${m[1]!}.js`));
-    modules[m[1]!] = { size: st.size, mtimeMs: st.mtimeMs };
+    const ext = existsSync(join(root, `${m[1]!}.cts`)) ? ('.cjs' as const) : undefined; // a CommonJS module of the build
+    const st = statSync(join(root, 'dist', distFileOf(m[1]!, { size: 0, mtimeMs: 0, ext })));
+    modules[m[1]!] = ext ? { size: st.size, mtimeMs: st.mtimeMs, ext } : { size: st.size, mtimeMs: st.mtimeMs };
   }
   const header: BundleHeader = { format: BUNDLE_FORMAT, ascii: !NON_ASCII.test(text), modules };
   const bundle = `${HEADER_PREFIX}${JSON.stringify(header)}\n(function (System) {\n${text}\n})\n`;

@@ -8,7 +8,7 @@ import { loadPipelineCached } from '../config/config-cache.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
 import { knownStageKinds } from '../engine/stage-registry.js';
-import { privateCacheFolder } from '../process/private-cache-folder.js';
+import { privateCacheFolder } from '../process/private-cache-folder.cjs';
 import type { CliCommand } from './cli-command.js';
 import { listFlag, type FlagSpec } from './parse-args.js';
 

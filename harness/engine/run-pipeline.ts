@@ -10,7 +10,7 @@ import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageInput } from '../contract/stage.js';
 import { folderDigest } from '../digest/merkle.js';
 import { onCleanup, shutdownSignal } from '../process/cleanup.js';
-import { startupDone } from '../process/startup-checkpoint.js';
+import { startupDone } from '../process/startup-checkpoint.cjs';
 import { removeScratch } from '../process/safe-remove.js';
 import { noServices } from '../contract/running-services.js';
 import { ancestors } from '../config/stage-graph.js';

@@ -16,7 +16,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { privateCacheFolder } from './private-cache-folder.js';
+import { privateCacheFolder } from './private-cache-folder.cjs';
 
 interface Entry {
   sha256: string;

@@ -1,24 +1,24 @@
 // The moment a command's start-up ends and its long work begins (`pipeline
 // run`: right before the first stage executes). The CLI loader
-// (cli/cli-bundle.ts) writes V8's code cache of the bundle there, so the
-// cache holds what start-up compiled (the config, the plan, the checks of a
-// no-op rerun) and not the code of every stage a real run went on to compile,
-// which each later start would deserialise for nothing. The loader runs as a
-// native module and the engine inside the bundle, so the hook is kept on
+// (cli/cli-bundle.cts) writes there V8's code cache of the bundle and the
+// bundle's start-up subset, so both hold what start-up used (the config, the
+// plan, the checks of a no-op rerun) and not every stage a real run went on
+// to run, which each later start would read for nothing. The loader runs as
+// a native module and the engine inside the bundle, so the hooks are kept on
 // globalThis, under a registered symbol, not in a module variable.
 const HOOK = Symbol.for('benchgraph.startupCheckpoint');
 
-type Slot = { [HOOK]?: () => void };
+type Slot = { [HOOK]?: (() => void)[] };
 
-/** The loader's hook, called at most once by startupDone(). */
+/** A hook of the loader, called at most once, by startupDone(). */
 export function onStartupDone(hook: () => void): void {
-  (globalThis as Slot)[HOOK] = hook;
+  ((globalThis as Slot)[HOOK] ??= []).push(hook);
 }
 
-/** Start-up is over: runs the hook, if any, once. */
+/** Start-up is over: runs the hooks, if any, once each, in the order they came. */
 export function startupDone(): void {
   const slot = globalThis as Slot;
-  const hook = slot[HOOK];
+  const hooks = slot[HOOK] ?? [];
   delete slot[HOOK];
-  hook?.();
+  for (const hook of hooks) hook();
 }
