@@ -154,6 +154,22 @@ const cases: Case[] = [
     expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,
   },
   {
+    name: 'a unit comparison naming a path instead of a cohort',
+    text: minimal + 'analysis:\n  comparisons: [{ factor: unit, a: p, b: c }]\n',
+    expect:
+      /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.a: 'p' is a path, not a cohort: a unit comparison is between two cohorts \(drop 'factor' to compare paths\)/,
+  },
+  {
+    name: 'a condition comparison naming a misspelt state',
+    text: minimal + 'analysis:\n  comparisons: [{ factor: condition, a: cold, b: wram }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.b: unknown state 'wram' \(did you mean 'warm'\? \(states: cold, warm\)\)/,
+  },
+  {
+    name: 'a comparison along an unknown factor',
+    text: minimal + 'analysis:\n  comparisons: [{ factor: image, a: c, b: d }]\n',
+    expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.factor: .*(arm|unit|condition)/,
+  },
+  {
     name: 'an adaptive comparison naming a misspelt path',
     text: minimal + 'design:\n  adaptive:\n    comparisons: [{ a: p, b: q }]\n',
     expect: /^pipeline\.yaml:\d+:\d+: design\.adaptive\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,

@@ -9,9 +9,19 @@ import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from '.
 export type MetricId = 'ready' | 'completion';
 export const metricIds: readonly MetricId[] = ['ready', 'completion'];
 
+/**
+ * What a comparison varies, the other two factors of the design held fixed
+ * (docs/WRITING-AN-EXPERIMENT.md): the arm (a path; the default), the unit
+ * (a cohort, e.g. an image) or the condition (a state, cold or warm).
+ */
+export type ComparisonFactor = 'arm' | 'unit' | 'condition';
+export const comparisonFactors: readonly ComparisonFactor[] = ['arm', 'unit', 'condition'];
+
 export interface Comparison {
   a: string;
   b: string;
+  /** Absent: the arm (a and b are paths). */
+  factor?: 'unit' | 'condition';
 }
 
 export interface AnalysisRules {
@@ -32,6 +42,9 @@ export interface AnalysisRules {
   /** analysis.findings: the thresholds of the named findings the report states (analysis-findings.ts). */
   findings: { stackGapShare: number };
 }
+
+/** A level of each factor, as the config names it (cohorts, paths, design.states). */
+export const levelWord: Record<ComparisonFactor, string> = { arm: 'path', unit: 'cohort', condition: 'state' };
 
 /** The session start the next-run plan assumes when neither the config nor the run's start times give one, seconds. */
 export const defaultSessionStartS = 60;
@@ -75,12 +88,24 @@ export function analysisRules(sectionIn: unknown): AnalysisRules {
       throw new UserError(`unknown metric ${JSON.stringify(m)}`, { key: 'analysis.metrics' }, `use ${metricIds.join(' or ')}`);
     }
   }
-  const comparisons = ((section['comparisons'] as unknown[] | undefined) ?? []).map((c, i) => {
+  const comparisons = ((section['comparisons'] as unknown[] | undefined) ?? []).map((c, i): Comparison => {
     const o = obj(c);
-    if (typeof o['a'] !== 'string' || typeof o['b'] !== 'string' || o['a'] === o['b']) {
-      throw new UserError('a comparison needs two different path ids a and b', { key: `analysis.comparisons[${i}]` }, 'e.g. {a: docker, b: lazy}');
+    const factor = o['factor'] ?? 'arm';
+    if (!comparisonFactors.includes(factor as ComparisonFactor)) {
+      throw new UserError(
+        `unknown factor ${JSON.stringify(factor)}`,
+        { key: `analysis.comparisons[${i}].factor` },
+        `use one of: ${comparisonFactors.join(', ')}`,
+      );
     }
-    return { a: o['a'], b: o['b'] };
+    if (typeof o['a'] !== 'string' || typeof o['b'] !== 'string' || o['a'] === o['b']) {
+      throw new UserError(
+        `a comparison needs two different ${levelWord[factor as ComparisonFactor]} ids a and b`,
+        { key: `analysis.comparisons[${i}]` },
+        'e.g. {a: docker, b: lazy}',
+      );
+    }
+    return factor === 'arm' ? { a: o['a'], b: o['b'] } : { a: o['a'], b: o['b'], factor: factor as 'unit' | 'condition' };
   });
   const seed = bootstrap['seed'] ?? defaultAnalysisRules.bootstrap.seed;
   return {

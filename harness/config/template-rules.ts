@@ -9,6 +9,7 @@
 //     holds the list to the pin types);
 //   - services.<id>.<field> for a declared service (its fields depend on its kind
 //     and are checked when it starts).
+import { comparisonFactors, levelWord, type ComparisonFactor } from '../analysis/analysis-rules.js';
 import type { Finding, Rule } from './rule-types.js';
 
 /** The values launchValues gives every launch, and {command}. */
@@ -137,16 +138,21 @@ export const templateRules: Rule = (value) => {
 };
 
 /**
- * analysis.comparisons and design.adaptive.comparisons name two declared paths: a name that is no path fails
- * when the config loads, not in analyze ("has no formal samples"), and a
- * cohort or state named there is told apart from a typo.
+ * analysis.comparisons and design.adaptive.comparisons name two levels of a
+ * factor: declared paths (the arm, the default), or with `factor: unit` two
+ * cohorts and with `factor: condition` two states. A name that is no such
+ * level fails when the config loads, not in analyze ("has no formal
+ * samples"), and a level of another factor is told apart from a typo.
  */
 export const comparisonRules: Rule = (value) => {
   const paths = Object.keys((value['paths'] ?? {}) as Record<string, unknown>).sort();
   if (paths.length === 0) return [];
-  const cohorts = Object.keys((value['cohorts'] ?? {}) as Record<string, unknown>);
-  const states = ((value['design'] as { states?: string[] } | undefined)?.states ?? []) as string[];
-  type Named = { a?: string; b?: string }[];
+  const levels: Record<ComparisonFactor, string[]> = {
+    arm: paths,
+    unit: Object.keys((value['cohorts'] ?? {}) as Record<string, unknown>).sort(),
+    condition: (((value['design'] as { states?: string[] } | undefined)?.states ?? ['cold', 'warm']) as string[]).slice().sort(),
+  };
+  type Named = { a?: string; b?: string; factor?: string }[];
   const lists: [(string | number)[], Named][] = [
     [['analysis', 'comparisons'], ((value['analysis'] as { comparisons?: Named } | undefined)?.comparisons ?? []) as Named],
     [['design', 'adaptive', 'comparisons'], ((value['design'] as { adaptive?: { comparisons?: Named } } | undefined)?.adaptive?.comparisons ?? []) as Named],
@@ -154,15 +160,26 @@ export const comparisonRules: Rule = (value) => {
   const out: Finding[] = [];
   for (const [at, comparisons] of lists)
     comparisons.forEach((c, i) => {
+      const factor = comparisonFactors.includes(c.factor as ComparisonFactor) ? (c.factor as ComparisonFactor) : 'arm';
+      const own = levels[factor];
+      const word = levelWord[factor];
       for (const side of ['a', 'b'] as const) {
         const name = c[side];
-        if (typeof name !== 'string' || paths.includes(name)) continue;
-        const what = cohorts.includes(name) ? 'a cohort' : states.includes(name) ? 'a state' : null;
-        const near = closest(name, paths);
+        if (typeof name !== 'string' || own.includes(name)) continue;
+        const other = comparisonFactors.find((f) => f !== factor && levels[f].includes(name));
+        const near = closest(name, own);
         out.push({
           path: [...at, i, side],
-          message: what ? `'${name}' is ${what}, not a path: a comparison is between two paths, with cohort and state held fixed` : `unknown path '${name}'`,
-          hint: near && !what ? `did you mean '${near}'? (paths: ${paths.join(', ')})` : `the paths are: ${paths.join(', ')}`,
+          message: other
+            ? `'${name}' is a ${levelWord[other]}, not a ${word}: ${factor === 'arm' ? 'a comparison is between two paths unless it names its factor' : `a ${factor} comparison is between two ${word}s`}`
+            : `unknown ${word} '${name}'`,
+          hint: other
+            ? other === 'arm'
+              ? `drop 'factor' to compare paths`
+              : `to compare two ${levelWord[other]}s, with the others held fixed, add factor: ${other === 'unit' ? 'unit' : 'condition'}`
+            : near
+              ? `did you mean '${near}'? (${word}s: ${own.join(', ')})`
+              : `the ${word}s are: ${own.join(', ')}`,
         });
       }
     });
