@@ -1,6 +1,7 @@
 // The shape of analysis.json, written by the analyze stage and read by report.
 // Every duration is in milliseconds (fields ending in Ms), every count of bytes
 // in bytes; preparation costs keep the seconds of preparation.json.
+import type { FactorDifference } from './factor-differences.js';
 import type { AnalysisFindings } from './finding-types.js';
 import type { CanaryResult } from './canary-statistics.js';
 import type { SessionNoiseResult } from './session-noise.js';
@@ -275,6 +276,8 @@ export interface AnalysisResult {
   cells: CellStatistics[];
   dominance: DominanceResult[];
   differences: DifferenceResult[];
+  /** With comparisons along the unit or the condition (analysis.comparisons[].factor): their differences (factor-differences.ts). */
+  factorDifferences?: FactorDifference[];
   /** Every cell flagged "order effect", in cell order. */
   orderEffects: OrderEffectFinding[];
   bytes: BytesResult[];

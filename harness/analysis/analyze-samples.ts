@@ -13,6 +13,7 @@ import { median } from '../stats/quantile.js';
 import { analysisParts, type AnalysisParts } from './analysis-parts.js';
 import { phaseSpans } from './phase-spans.js';
 import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
+import { factorDifferences } from './factor-differences.js';
 import { withConfirmation } from './confirmation-verdicts.js';
 import { withVerdicts } from './difference-record.js';
 import { withRerun, type ReplicateInput } from './rerun-results.js';
@@ -164,6 +165,10 @@ export function analyzeWithParts(
   const planned = parts.planned ?? all;
   const rerun = withRerun(withConfirmation(all, planned, confirmation), cells, data.values, comparisons, rules.metrics, replicates);
   const differences = withVerdicts(rerun.differences, cells, rules.practical);
+  const medianMs = new Map(cells.map((c) => [cellKey(c.cohort, c.path, c.state, c.metric), c.p50Ms]));
+  const alongFactors = rules.comparisons.some((c) => c.factor)
+    ? { factorDifferences: factorDifferences(data, rules, (c) => medianMs.get(cellKey(c.cohort, c.path, c.state, c.metric)) ?? null) }
+    : {};
 
   return {
     format: analysisFormat,
@@ -173,6 +178,7 @@ export function analyzeWithParts(
     cells,
     dominance,
     differences,
+    ...alongFactors,
     orderEffects: cells.flatMap((c): OrderEffectFinding[] =>
       c.orderEffect
         ? [

@@ -15,18 +15,36 @@ import type { PairedSession } from '../stats/two-level-bootstrap.js';
 import { fixedDifferenceVerdict } from './difference-verdict.js';
 import type { ComparisonVerdict, PracticalMargin } from './comparison-verdict.js';
 
-/** The identity of a difference: a - b of one metric in one cohort and state. */
+/**
+ * The identity of a difference: a - b of one metric. Between two paths (the
+ * arm) in one cohort and state; or, with `factor`, between two cohorts (unit:
+ * `path` and `state` held fixed, `cohort` empty) or two states (condition:
+ * `cohort` and `path` held fixed, `state` empty).
+ */
 export interface DifferenceKey {
   cohort: string;
   state: string;
   metric: string;
   a: string;
   b: string;
+  factor?: 'unit' | 'condition';
+  path?: string;
 }
 
-/** One string per key, for maps. */
+/** One string per key, for maps (an arm difference's as before factors existed). */
 export function differenceKey(d: DifferenceKey): string {
-  return [d.cohort, d.state, d.metric, d.a, d.b].join('\u0000');
+  return [d.cohort, d.state, d.metric, d.a, d.b, ...(d.factor ? [d.factor, d.path ?? ''] : [])].join('\u0000');
+}
+
+/** The cells {cohort, path, state} of side a and side b of a difference. */
+export function comparedCells(d: DifferenceKey): [{ cohort: string; path: string; state: string }, { cohort: string; path: string; state: string }] {
+  const side = (level: string) =>
+    d.factor === 'unit'
+      ? { cohort: level, path: d.path ?? '', state: d.state }
+      : d.factor === 'condition'
+        ? { cohort: d.cohort, path: d.path ?? '', state: level }
+        : { cohort: d.cohort, path: level, state: d.state };
+  return [side(d.a), side(d.b)];
 }
 
 /** A paired comparison of durations, in the field names of analysis.json. */

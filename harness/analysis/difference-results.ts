@@ -83,7 +83,10 @@ export function differenceResultsShare(
   return differences;
 }
 
-/** The configured comparisons, checked against the sampled paths; none configured: every pair, alphabetical, a before b. */
+/**
+ * The configured comparisons between arms (paths), checked against the sampled paths; none configured: every
+ * pair, alphabetical, a before b. Comparisons along another factor are factor-differences.ts's.
+ */
 export function resolveComparisons(configured: readonly Comparison[], paths: readonly string[]): Comparison[] {
   if (configured.length === 0) {
     const all: Comparison[] = [];
@@ -91,6 +94,7 @@ export function resolveComparisons(configured: readonly Comparison[], paths: rea
     return all;
   }
   configured.forEach((c, i) => {
+    if (c.factor) return;
     for (const side of ['a', 'b'] as const) {
       if (!paths.includes(c[side])) {
         throw new UserError(
@@ -101,5 +105,5 @@ export function resolveComparisons(configured: readonly Comparison[], paths: rea
       }
     }
   });
-  return [...configured];
+  return configured.filter((c) => !c.factor);
 }

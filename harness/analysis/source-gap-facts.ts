@@ -68,7 +68,7 @@ export function sourceGapFacts(a: AnalysisResult): SourceGapFacts {
       const bytes = b.contentBytes.median!;
       if (bytes >= most) continue;
       // the complete side: a configured partner of this path with the cohort's largest count, else any such path
-      const partners = a.rules.comparisons.filter((c) => c.b === b.path).map((c) => c.a);
+      const partners = a.rules.comparisons.filter((c) => !c.factor && c.b === b.path).map((c) => c.a);
       const complete = counted.filter((x) => x.contentBytes.median === most);
       const full = partners.map((p) => complete.find((x) => x.path === p)).find((x) => x !== undefined) ?? complete[0]!;
       const cold = ready(cohort, b.path, coldState);

@@ -1,0 +1,91 @@
+// Pure: the comparisons along a factor other than the arm (analysis.comparisons
+// with `factor: unit` or `factor: condition`). A unit comparison is a − b
+// between two cohorts (e.g. one image saved in two formats) with the path and
+// the state held fixed; a condition comparison is a − b between two states
+// (cold − warm) with the cohort and the path held fixed. Each is paired by
+// (session, round), judged by the detection rule and given its four-outcome
+// verdict (b's median the margin's reference) exactly as a comparison between
+// arms is, in the same record (difference-results.ts, difference-record.ts): only which rows form
+// side a and side b differs.
+import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
+import type { ComparisonVerdict } from './comparison-verdict.js';
+import { msComparison, recordVerdict, type DifferenceKey, type MsComparison } from './difference-record.js';
+import { cellKey, metricValue, rowsByCell } from './difference-results.js';
+import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
+import type { SampleData } from './sample-data.js';
+
+/**
+ * One difference a − b along a factor: the one comparison record's key
+ * (difference-record.ts) with its factor, the path and the level of the third
+ * factor held fixed, and the compared factor's own field empty.
+ */
+export interface FactorDifference extends DifferenceKey, MsComparison {
+  factor: 'unit' | 'condition';
+  path: string;
+  metric: MetricId;
+  verdict: ComparisonVerdict;
+}
+
+/** Every difference of the configured unit and condition comparisons found in the data, in config order, then fixed levels, then metric. */
+export function factorDifferences(
+  data: Pick<SampleData, 'cells' | 'values'>,
+  rules: AnalysisRules,
+  medianMs: (cell: { cohort: string; path: string; state: string; metric: MetricId }) => number | null,
+): FactorDifference[] {
+  const byCell = rowsByCell(data.values);
+  const levels = (pick: (c: SampleData['cells'][number]) => string): string[] => [...new Set(data.cells.map(pick))].sort();
+  const out: FactorDifference[] = [];
+  for (const cmp of rules.comparisons) {
+    if (!cmp.factor) continue;
+    const held = cmp.factor === 'unit' ? levels((c) => c.state) : levels((c) => c.cohort);
+    for (const path of levels((c) => c.path)) {
+      for (const other of held) {
+        const cell = (level: string) => (cmp.factor === 'unit' ? { cohort: level, path, state: other } : { cohort: other, path, state: level });
+        for (const metric of rules.metrics) {
+          const rows = sideRows(byCell, cmp, cell, metric);
+          if (!rows.some((r) => r.path === cmp.a) || !rows.some((r) => r.path === cmp.b)) continue; // a level this path did not sample
+          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), {
+            resamples: rules.bootstrap.resamples,
+            confidence: rules.bootstrap.confidence,
+            seed: [rules.bootstrap.seed, cmp.factor, path, other, metric, cmp.a, cmp.b].join('|'),
+          });
+          out.push({
+            factor: cmp.factor,
+            cohort: cmp.factor === 'unit' ? '' : other,
+            path,
+            state: cmp.factor === 'unit' ? other : '',
+            metric,
+            a: cmp.a,
+            b: cmp.b,
+            ...comparison,
+            verdict: recordVerdict(comparison, medianMs({ ...cell(cmp.b), metric }), rules.practical),
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The valid values of side a's cell and side b's cell, each row labelled with its side's level (as pairSessions reads `path`). */
+function sideRows(
+  byCell: ReturnType<typeof rowsByCell<SampleData['values'][number]>>,
+  cmp: Comparison,
+  cell: (level: string) => { cohort: string; path: string; state: string },
+  metric: MetricId,
+): SessionRow[] {
+  const rows: SessionRow[] = [];
+  for (const level of [cmp.a, cmp.b]) {
+    const c = cell(level);
+    for (const r of byCell.get(cellKey(c.cohort, c.path, c.state)) ?? []) {
+      const v = metricValue[metric](r);
+      if (v !== null && Number.isFinite(v)) rows.push({ session: r.session, round: r.round, value: v, path: level });
+    }
+  }
+  return rows;
+}
+
+/** A factor difference's fixed levels in words, e.g. "path lazy, cold" or "cohort numpy, path lazy". */
+export function fixedLevelsText(d: DifferenceKey): string {
+  return d.factor === 'unit' ? `path ${d.path}, ${d.state}` : `cohort ${d.cohort}, path ${d.path}`;
+}
