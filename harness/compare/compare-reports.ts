@@ -18,7 +18,7 @@
 // carried from its cells: magnitude-tolerance.ts).
 import type { Verdict } from '../analysis/comparison-verdict.js';
 import { directionStatus } from '../analysis/direction-status.js';
-import { differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
+import { comparedCells, differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
 import { canaryRatio, canaryText, type CanaryRatio } from './run-canary.js';
 import {
@@ -36,13 +36,8 @@ import type { PublishedDifference, PublishedDisk, PublishedReport } from './publ
 export type Direction = 'a>b' | 'a<b' | 'none' | 'absent';
 export type Status = 'held' | 'changed' | 'lost' | 'gained' | 'unmatched';
 
-export interface ConclusionComparison {
+export interface ConclusionComparison extends DifferenceKey {
   kind: 'median_difference' | 'median_ratio';
-  cohort: string;
-  state: string;
-  metric: string;
-  a: string;
-  b: string;
   baseline: Direction;
   candidate: Direction;
   /** Each report's four-outcome verdict of the conclusion (differences.csv `verdict`); null when it has no such column. */
@@ -183,7 +178,7 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     const any = (b ?? c)!;
     const baselineDirection = directionOf(b);
     const candidateDirection = directionOf(c);
-    const own = [any.a, any.b].map((path) => cellsByKey.get(cKey({ cohort: any.cohort, path, state: any.state, metric: any.metric })));
+    const own = comparedCells(any).map((cell) => cellsByKey.get(cKey({ ...cell, metric: any.metric })));
     const [ca, cb] = own;
     const effect =
       ca && cb
@@ -202,6 +197,7 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       baselineVerdict: b?.verdict ?? null,
       candidateVerdict: c?.verdict ?? null,
       kind: any.kind,
+      ...(any.factor ? { factor: any.factor, path: any.path ?? '' } : {}),
       cohort: any.cohort,
       state: any.state,
       metric: any.metric,
@@ -244,9 +240,10 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
   };
 }
 
-/** `numpy cold ready: docker − oci-full` */
+/** `numpy cold ready: docker − oci-full`; along another factor `lazy cold ready: numpy − shell` (unit), `numpy lazy ready: cold − warm` (condition) */
 export function conclusionLabel(c: DifferenceKey): string {
-  return `${c.cohort} ${c.state} ${c.metric}: ${c.a} − ${c.b}`;
+  const fixedLevels = c.factor === 'unit' ? `${c.path} ${c.state}` : c.factor === 'condition' ? `${c.cohort} ${c.path}` : `${c.cohort} ${c.state}`;
+  return `${fixedLevels} ${c.metric}: ${c.a} − ${c.b}`;
 }
 
 /** `docker > oci-full`; without a direction the report's verdict, `equivalent` or `undecided` (`not detected` for a report without the verdict column); `absent` */

@@ -50,8 +50,10 @@ export function readPublishedReport(folder: string): PublishedReport {
       const low = num(r['low']);
       const high = num(r['high']);
       const detected = hasDetected ? r['detected'] === 'true' : low !== null && high !== null && (low > nullValue || high < nullValue);
+      const factor = r['factor'] === 'unit' || r['factor'] === 'condition' ? r['factor'] : null;
       return {
         kind,
+        ...(factor ? { factor, path: r['path'] ?? '' } : {}),
         cohort: r['cohort']!,
         state: r['state']!,
         metric: r['metric']!,

@@ -44,8 +44,14 @@ export const differencesColumns = [
 /** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
 export const launchDifferencesColumns = [...differencesColumns, 'rerun_low', 'rerun_high', 'cross_host_low', 'cross_host_high'] as const;
 
+/**
+ * With comparisons along the unit or the condition, two more columns: `factor` (unit or condition; empty
+ * for a comparison of paths) and `path`, the path held fixed (DifferenceKey).
+ */
+export const factorColumns = ['factor', 'path'] as const;
+
 type Field = string | number | boolean | null;
-type Column = (typeof launchDifferencesColumns)[number];
+type Column = (typeof launchDifferencesColumns)[number] | (typeof factorColumns)[number];
 
 /** One row of differences.csv by column; a column left out is empty. Numbers are written as the caller formatted them. */
 export type DifferenceRow = Partial<Record<Column, Field>>;
@@ -86,6 +92,7 @@ export function comparisonColumns(
 ): DifferenceRow {
   return {
     kind: c.kind,
+    ...(key.factor ? { factor: key.factor, path: key.path ?? null } : {}),
     cohort: key.cohort,
     state: key.state,
     metric: key.metric,

@@ -22,6 +22,7 @@ import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js
 import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
 import { stoppingSection } from './stopping-section.js';
+import { factorSection } from './factor-section.js';
 import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { rerunScopeSentence } from './rerun-wording.js';
@@ -123,6 +124,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
   const main: Section[] = [
     ...sourceSection(c),
     ...timesSection(c),
+    ...factorSection(a, inp.options.msDecimals),
     ...coldTimeSection(c),
     ...section('Order and carryover', [
       sentences([

@@ -1,7 +1,7 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { csv, fixed } from '../publish/format-number.js';
-import { comparisonColumns, launchDifferencesColumns, ms3, writeDifferencesCsv, type DifferenceRow } from '../publish/comparison-csv.js';
+import { comparisonColumns, factorColumns, launchDifferencesColumns, ms3, writeDifferencesCsv, type DifferenceRow } from '../publish/comparison-csv.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from '../publish/provenance-lines.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
@@ -136,10 +136,32 @@ export function differencesCsv(a: AnalysisResult): string {
     cross_host_low: ms3(d.replicates?.crossHost?.lowMs ?? null),
     cross_host_high: ms3(d.replicates?.crossHost?.highMs ?? null),
   }));
+  for (const d of a.factorDifferences ?? []) {
+    rows.push(
+      comparisonColumns(d, 'ms', ms3, {
+        kind: 'median_difference',
+        observed: d.observedMs,
+        low: d.lowMs,
+        high: d.highMs,
+        sessionLow: d.sessionLowMs,
+        sessionHigh: d.sessionHighMs,
+        confidence: d.confidence,
+        resamples: d.resamples,
+        rounds: d.rounds,
+        sessions: d.sessions,
+        sameDirection: d.sameDirection,
+        detected: d.detected,
+        verdict: d.verdict.verdict,
+        sizeUncertain: d.findings.sizeUncertain,
+        sessionsAloneExcluding: d.findings.sessionsAloneExcluding,
+      }),
+    );
+  }
   for (const p of a.preparation ?? []) {
     rows.push({ kind: 'preparation', service: p.service, artifact: p.artifact, operation: p.operation, unit: 's', value: fixed(p.seconds, 3), n: 1 });
   }
-  return writeDifferencesCsv(rows, launchDifferencesColumns);
+  // the factor and path columns only where a comparison along the unit or the condition was made: other reports keep their columns
+  return writeDifferencesCsv(rows, a.factorDifferences?.length ? [...launchDifferencesColumns, ...factorColumns] : launchDifferencesColumns);
 }
 
 export const provenanceColumns = ['kind', 'name', 'version', 'sha256', 'detail'] as const;

@@ -150,7 +150,7 @@ function moreSections(inp: ReportInputs): Section[] {
               `clusters: min_gap_ratio ${a.rules.clusters.minGapRatio}, min_group_share ${fixed(a.rules.clusters.minGroupShare, 3)}, min_group_n ${a.rules.clusters.minGroupN ?? 2}, max_groups ${a.rules.clusters.maxGroups}; ` +
               `bootstrap: ${a.rules.bootstrap.resamples} resamples, confidence ${a.rules.bootstrap.confidence}, seed \`${a.rules.bootstrap.seed}\`; ` +
               (a.rules.carryover ? `carryover: min_ratio ${a.rules.carryover.minRatio}, min_group_n ${a.rules.carryover.minGroupN}; ` : '') +
-              `comparisons: ${a.rules.comparisons.length ? a.rules.comparisons.map((c) => `${c.a} − ${c.b}`).join(', ') : 'every pair of sampled paths'}.`,
+              `comparisons: ${a.rules.comparisons.length ? a.rules.comparisons.map((c) => `${c.a} − ${c.b}${c.factor ? ` (${c.factor}s)` : ''}`).join(', ') : 'every pair of sampled paths'}.`,
           ),
         ])
       : []),

@@ -1,0 +1,45 @@
+// The report's section for comparisons along the unit or the condition
+// (analysis.comparisons[].factor; analysis/factor-differences.ts): one row per
+// difference, with the levels held fixed, the paired estimate, its two
+// intervals and the analysis's verdict, which the section only words.
+import { verdictText, type ComparisonVerdict } from '../analysis/comparison-verdict.js';
+import { comparedCells } from '../analysis/difference-record.js';
+import type { AnalysisResult } from '../analysis/analysis-result.js';
+import { fixedLevelsText } from '../analysis/factor-differences.js';
+import { section, table, type Section } from '../document/document-model.js';
+import { fixed, orDash } from '../publish/format-number.js';
+
+/** "Along other factors": none without such comparisons. */
+export function factorSection(a: AnalysisResult, msDecimals: number): Section[] {
+  const rows = a.factorDifferences ?? [];
+  if (!rows.length) return [];
+  const ms = (v: number): string => fixed(v, msDecimals);
+  const interval = (low: number | null, high: number | null): string => (low === null || high === null ? '-' : `[${ms(low)}, ${ms(high)}]`);
+  const conf = fixed((rows[0]!.confidence ?? 0.95) * 100, 0);
+  const medians = new Map(a.cells.map((c) => [`${c.cohort}/${c.path}/${c.state}/${c.metric}`, c.p50Ms]));
+  const medianOf = (c: { cohort: string; path: string; state: string }, metric: string): number | null =>
+    medians.get(`${c.cohort}/${c.path}/${c.state}/${metric}`) ?? null;
+  return section('Along other factors', [
+    table(
+      ['compared', 'held fixed', 'metric', 'a − b (ms)', `${conf}% interval (ms)`, 'between sessions (ms)', 'paired rounds', 'verdict'],
+      rows.map((d) => [
+        `${d.factor === 'unit' ? 'cohort' : 'state'} ${d.a} − ${d.b}`,
+        fixedLevelsText(d),
+        d.metric,
+        orDash(d.observedMs, ms),
+        interval(d.lowMs, d.highMs),
+        interval(d.sessionLowMs, d.sessionHighMs),
+        `${d.rounds} in ${d.sessions} session${d.sessions === 1 ? '' : 's'}`,
+        verdictWords(d.verdict, medianOf(comparedCells(d)[1], d.metric), ms),
+      ]),
+      'Two cohorts (unit) or two states (condition) compared with the others held fixed, paired by round and judged as the paths are (docs/VERDICTS.md); the margin of "equivalent" is a share of b’s median.',
+    ),
+  ]);
+}
+
+/** The verdict with its margin in ms (b's median × the relative half width), which a floor in ms makes the plainer figure: "equivalent within ±10.0 ms". */
+function verdictWords(v: ComparisonVerdict, bMedianMs: number | null, ms: (x: number) => string): string {
+  if (bMedianMs === null || (v.verdict !== 'equivalent' && !v.withinMargin)) return verdictText(v);
+  const band = `${ms(v.marginRelative * bMedianMs)} ms`;
+  return v.verdict === 'equivalent' ? `equivalent within ±${band}` : `${v.verdict}, by less than ${band}`;
+}
