@@ -122,6 +122,14 @@ export function outcomeOf(c: Pick<ComparisonResult, 'findings'>): DirectionOutco
 }
 
 /** The rule in one sentence, as each experiment's Method states it; null value "0" for a difference, "1" for a ratio. */
+/** The same rule in brief, for a report that links docs/VERDICTS.md instead of spending its word budget. */
+export function directionRuleBrief(nullValue: '0' | '1'): string {
+  return (
+    `Verdicts (docs/VERDICTS.md): **detected** when both intervals exclude ${nullValue}; ` +
+    `**size uncertain** when, with 3 or more sessions, only the two-level one does and each session on its own rounds excludes ${nullValue} on the same side; **undecided** otherwise.`
+  );
+}
+
 export function directionRuleText(nullValue: '0' | '1'): string {
   return (
     `Verdicts follow one rule (docs/VERDICTS.md): **detected** when both intervals exclude ${nullValue}; ` +

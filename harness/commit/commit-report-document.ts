@@ -6,6 +6,7 @@
 // long table in the appendix. Each number is said once in the main text.
 import type { Plot } from '../publish/plot.js';
 import { fixed } from '../publish/format-number.js';
+import { directionRuleBrief } from '../analysis/direction-rule.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';
 import type { CommitAnalysis, Growth } from './commit-analysis.js';
@@ -194,13 +195,6 @@ function previousRunAppendix(inp: CommitReportInputs): Section[] {
   return section(PREVIOUS_IN_FULL, [list(p.changes.map((c) => verdictChangeSentence(c, p.run)))]);
 }
 
-/**
- * The verdict rule of docs/VERDICTS.md in brief (directionRuleText says it in
- * full; the report links the document instead of spending its word budget).
- */
-const VERDICT_RULE_BRIEF =
-  'Verdicts (docs/VERDICTS.md): **detected** when both intervals exclude 1; **size uncertain** when, with 3 or more sessions, only the two-level one does and each session on its own rounds excludes 1 on the same side; **undecided** otherwise.';
-
 function methodSection(inp: CommitReportInputs): Section[] {
   const s = inp.session;
   return section('Method', [
@@ -209,7 +203,7 @@ function methodSection(inp: CommitReportInputs): Section[] {
         "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
         '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
         `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
-        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples), ${(s.sessions ?? 1) >= 3 ? 'and' : 'with 3 or more sessions'} a Student t interval over the per-session log ratios. ${VERDICT_RULE_BRIEF}`,
+        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples), ${(s.sessions ?? 1) >= 3 ? 'and' : 'with 3 or more sessions'} a Student t interval over the per-session log ratios. ${directionRuleBrief('1')}`,
         seedDigitsSentence(inp.analysis),
         ...(inp.notes ?? []).map((n) => n.trim()),
       ].filter((s): s is string => s !== null),
