@@ -86,4 +86,18 @@ test('unit and condition comparisons of the smoke pipeline: paired by round, jud
   t.is(c.code, 0, c.stderr);
   const conclusions = a.differences.length + factors.length;
   t.regex(c.stdout, new RegExp(`${conclusions} of ${conclusions} conclusions held in direction`));
+  t.regex(c.stdout, /direct cold completion: tail − echo +tail > echo +tail > echo +held/);
+
+  // and history: each factor conclusion is one series, keyed and named by its fixed levels
+  const h = await runCli(['history', folder, '--json'], dir);
+  t.is(h.code, 0, h.stderr);
+  const series = (JSON.parse(h.stdout) as { conclusions: { factor?: string; path?: string; state: string; metric: string; a: string; b: string }[] })
+    .conclusions;
+  t.is(series.filter((s) => s.factor === 'unit').length, 8);
+  t.is(series.filter((s) => s.factor === 'condition').length, 8);
+  t.truthy(
+    series.find((s) => s.factor === 'unit' && s.path === 'direct' && s.state === 'cold' && s.metric === 'completion' && s.a === 'tail' && s.b === 'echo'),
+  );
+  const table = await runCli(['history', folder], dir);
+  t.regex(table.stdout, /\ndirect cold completion: tail − echo +\d+\.\d\*/);
 });

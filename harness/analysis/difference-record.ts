@@ -36,6 +36,12 @@ export function differenceKey(d: DifferenceKey): string {
   return [d.cohort, d.state, d.metric, d.a, d.b, ...(d.factor ? [d.factor, d.path ?? ''] : [])].join('\u0000');
 }
 
+/** `numpy cold ready: docker − oci-full`; along another factor, its fixed levels first: `lazy cold ready: numpy − shell` (unit), `numpy lazy ready: cold − warm` (condition). */
+export function differenceLabel(d: DifferenceKey): string {
+  const fixedLevels = d.factor === 'unit' ? `${d.path} ${d.state}` : d.factor === 'condition' ? `${d.cohort} ${d.path}` : `${d.cohort} ${d.state}`;
+  return `${fixedLevels} ${d.metric}: ${d.a} − ${d.b}`;
+}
+
 /** The cells {cohort, path, state} of side a and side b of a difference. */
 export function comparedCells(d: DifferenceKey): [{ cohort: string; path: string; state: string }, { cohort: string; path: string; state: string }] {
   const side = (level: string) =>

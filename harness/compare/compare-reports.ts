@@ -18,7 +18,7 @@
 // carried from its cells: magnitude-tolerance.ts).
 import type { Verdict } from '../analysis/comparison-verdict.js';
 import { directionStatus } from '../analysis/direction-status.js';
-import { comparedCells, differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
+import { comparedCells, differenceKey, differenceLabel, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
 import { canaryRatio, canaryText, type CanaryRatio } from './run-canary.js';
 import {
@@ -240,11 +240,8 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
   };
 }
 
-/** `numpy cold ready: docker − oci-full`; along another factor `lazy cold ready: numpy − shell` (unit), `numpy lazy ready: cold − warm` (condition) */
-export function conclusionLabel(c: DifferenceKey): string {
-  const fixedLevels = c.factor === 'unit' ? `${c.path} ${c.state}` : c.factor === 'condition' ? `${c.cohort} ${c.path}` : `${c.cohort} ${c.state}`;
-  return `${fixedLevels} ${c.metric}: ${c.a} − ${c.b}`;
-}
+/** A conclusion's name: the one record's label (difference-record.ts). */
+export const conclusionLabel = differenceLabel;
 
 /** `docker > oci-full`; without a direction the report's verdict, `equivalent` or `undecided` (`not detected` for a report without the verdict column); `absent` */
 export function directionLabel(d: Direction, a: string, b: string, verdict: Verdict | null = null): string {

@@ -5,7 +5,7 @@
 // run just after that could have caused it (attribution.ts). Pure.
 import type { Verdict } from '../analysis/comparison-verdict.js';
 import { sessionTInterval } from '../stats/session-t-interval.js';
-import { differenceKey } from '../analysis/difference-record.js';
+import { differenceKey, type DifferenceKey } from '../analysis/difference-record.js';
 import { attribute, forCell, sampleStageKey, type Attribution, type ChangedInput } from './attribution.js';
 import { CONFIDENCE, type CellChange, type Spread } from './change-points.js';
 import { cellKey, type HistoryRun } from './history-run.js';
@@ -43,12 +43,8 @@ export interface ConclusionPoint {
   verdict: Verdict | null;
 }
 
-export interface ConclusionSeries {
-  cohort: string;
-  state: string;
-  metric: string;
-  a: string;
-  b: string;
+/** One conclusion over the runs: its key (difference-record.ts, a factor's too) and its point in each run that has it. */
+export interface ConclusionSeries extends DifferenceKey {
   points: ConclusionPoint[];
 }
 
@@ -153,14 +149,14 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
   const dKey = differenceKey;
   for (const r of runs) for (const d of r.report.differences) if (!conclusionKeys.includes(dKey(d))) conclusionKeys.push(dKey(d));
   const conclusions = conclusionKeys.map((k): ConclusionSeries => {
-    const [cohort, state, metric, a, b] = k.split('\u0000') as [string, string, string, string, string];
+    const { cohort, state, metric, a, b, factor, path } = runs.flatMap((r) => r.report.differences).find((x) => dKey(x) === k)!;
     const points = runs.flatMap((r, i): ConclusionPoint[] => {
       const d = r.report.differences.find((x) => dKey(x) === k);
       return d
         ? [{ run: i + 1, value: d.value, low: d.sessionLow ?? d.low, high: d.sessionHigh ?? d.high, detected: d.detected, verdict: d.verdict ?? null }]
         : [];
     });
-    return { cohort, state, metric, a, b, points };
+    return { cohort, state, metric, a, b, ...(factor ? { factor, path: path ?? '' } : {}), points };
   });
   const changes: ReportedChange[] = [];
   for (const c of cells) {

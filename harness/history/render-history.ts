@@ -2,6 +2,7 @@
 // shape. Pure: history.md and history.html render one document
 // (historyDocument) through the reports' renderers; the page gets its plots
 // as SVG text, the Markdown as the SVG files --write puts beside it.
+import { differenceLabel } from '../analysis/difference-record.js';
 import { escapeHtml } from '../document/inline-html.js';
 import { figure as figureBlock, list, paragraph, section, table, type Block, type ReportDocument } from '../document/document-model.js';
 import { renderHtmlBody } from '../document/render-html.js';
@@ -118,7 +119,7 @@ function conclusionRows(h: History): string[][] {
   const rows = [['conclusion', ...h.runs.map((_, i) => `run ${i + 1}`)]];
   for (const c of h.conclusions) {
     rows.push([
-      `${c.cohort} ${c.state} ${c.metric}: ${c.a} − ${c.b}`,
+      differenceLabel(c),
       ...h.runs.map((_, i) => {
         const p = c.points.find((x) => x.run === i + 1);
         return p ? `${figure(p.value, 'ms')}${verdictMark(p)}` : '–';
