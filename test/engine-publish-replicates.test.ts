@@ -5,20 +5,15 @@
 // run: "bug: stage analyze would run twice in one run", exit 1 after the
 // report was published). Real smoke run, real engine.
 import test from 'ava';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { QUICK, runCli, smokeProject } from './helpers/cli.js';
 
 test('a run that archives itself into the folder its analyze pools completes, and the rerun reuses every stage', async (t) => {
-  const dir = smokeProject();
-  const file = join(dir, 'pipeline.yaml');
-  const yaml = readFileSync(file, 'utf8');
-  const withReplicates = yaml.replace(
-    '  - id: analyze\n    uses: analyze\n    needs: [sample]\n',
-    '  - id: analyze\n    uses: analyze\n    needs: [sample]\n    with: { replicates: reports/smoke/runs }\n',
-  );
-  t.not(withReplicates, yaml, 'the smoke pipeline has the analyze stage this test edits');
-  writeFileSync(file, withReplicates);
+  const dir = smokeProject({
+    replace: '  - id: analyze\n    uses: analyze\n    needs: [sample]\n',
+    with: '  - id: analyze\n    uses: analyze\n    needs: [sample]\n    with: { replicates: reports/smoke/runs }\n',
+  });
   mkdirSync(join(dir, 'reports', 'smoke', 'runs'), { recursive: true }); // the archive exists, empty, as in a fresh clone of a project that publishes
   const first = await runCli(['run', ...QUICK], dir);
   t.is(first.code, 0, first.stderr);

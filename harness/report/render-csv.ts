@@ -6,6 +6,8 @@ import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from '../publish/provenance-lines.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { differenceVerdict } from './difference-verdict-text.js';
+import type { DifferenceKey, MsComparison } from '../analysis/difference-record.js';
+import type { Verdict } from '../analysis/comparison-verdict.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -109,54 +111,39 @@ export function statisticsCsv(a: AnalysisResult): string {
   return csv(statisticsColumns, rows);
 }
 
-/** The default experiment's differences.csv: every record, then the preparation costs (seconds). */
+/** A record's shared columns (kind median_difference, in ms) with its verdict. */
+function recordColumns(d: DifferenceKey & MsComparison, verdict: Verdict): DifferenceRow {
+  return comparisonColumns(d, 'ms', ms3, {
+    kind: 'median_difference',
+    observed: d.observedMs,
+    low: d.lowMs,
+    high: d.highMs,
+    sessionLow: d.sessionLowMs,
+    sessionHigh: d.sessionHighMs,
+    confidence: d.confidence,
+    resamples: d.resamples,
+    rounds: d.rounds,
+    sessions: d.sessions,
+    sameDirection: d.sameDirection,
+    detected: d.detected,
+    verdict,
+    // Records of analyses before the one direction rule have no replication count: read as not established.
+    sizeUncertain: d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined,
+    sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
+  });
+}
+
+/** The default experiment's differences.csv: every record (the comparisons of paths, then those along another factor), then the preparation costs (seconds). */
 export function differencesCsv(a: AnalysisResult): string {
   const rows: DifferenceRow[] = a.differences.map((d) => ({
-    ...comparisonColumns(d, 'ms', ms3, {
-      kind: 'median_difference',
-      observed: d.observedMs,
-      low: d.lowMs,
-      high: d.highMs,
-      sessionLow: d.sessionLowMs,
-      sessionHigh: d.sessionHighMs,
-      confidence: d.confidence,
-      resamples: d.resamples,
-      rounds: d.rounds,
-      sessions: d.sessions,
-      sameDirection: d.sameDirection,
-      detected: d.detected,
-      verdict: differenceVerdict(a, d).verdict,
-      // Records of analyses before the one direction rule have no replication count: read as not established.
-      sizeUncertain: d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined,
-      sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
-    }),
+    ...recordColumns(d, differenceVerdict(a, d).verdict),
     order_effect: differenceOrderEffect(a, d).length > 0,
     rerun_low: ms3(d.rerun?.lowMs ?? null),
     rerun_high: ms3(d.rerun?.highMs ?? null),
     cross_host_low: ms3(d.replicates?.crossHost?.lowMs ?? null),
     cross_host_high: ms3(d.replicates?.crossHost?.highMs ?? null),
   }));
-  for (const d of a.factorDifferences ?? []) {
-    rows.push(
-      comparisonColumns(d, 'ms', ms3, {
-        kind: 'median_difference',
-        observed: d.observedMs,
-        low: d.lowMs,
-        high: d.highMs,
-        sessionLow: d.sessionLowMs,
-        sessionHigh: d.sessionHighMs,
-        confidence: d.confidence,
-        resamples: d.resamples,
-        rounds: d.rounds,
-        sessions: d.sessions,
-        sameDirection: d.sameDirection,
-        detected: d.detected,
-        verdict: d.verdict.verdict,
-        sizeUncertain: d.findings.sizeUncertain,
-        sessionsAloneExcluding: d.findings.sessionsAloneExcluding,
-      }),
-    );
-  }
+  for (const d of a.factorDifferences ?? []) rows.push(recordColumns(d, d.verdict.verdict));
   for (const p of a.preparation ?? []) {
     rows.push({ kind: 'preparation', service: p.service, artifact: p.artifact, operation: p.operation, unit: 's', value: fixed(p.seconds, 3), n: 1 });
   }

@@ -1,6 +1,6 @@
 // Runs the real `pipeline` command in a child process, for tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,16 @@ export function tempDir(prefix = 'benchgraph-test-'): string {
 }
 
 /** A temporary project folder holding a copy of pipelines/smoke.yaml as pipeline.yaml. */
-export function smokeProject(): string {
+export function smokeProject(edit?: { replace: string; with: string }): string {
   const dir = tempDir();
   cpSync(join(projectRoot, 'pipelines', 'smoke.yaml'), join(dir, 'pipeline.yaml'));
+  if (edit) {
+    // a test that edits the smoke pipeline fails here, not later, when the text it edits has changed
+    const file = join(dir, 'pipeline.yaml');
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(edit.replace)) throw new Error(`pipelines/smoke.yaml no longer holds ${JSON.stringify(edit.replace)}: update the test`);
+    writeFileSync(file, text.replace(edit.replace, edit.with));
+  }
   return dir;
 }
 
