@@ -32,7 +32,10 @@ export function factorSection(a: AnalysisResult, msDecimals: number): Section[] 
         `${d.rounds} in ${d.sessions} session${d.sessions === 1 ? '' : 's'}`,
         verdictWords(d.verdict, medianOf(comparedCells(d)[1], d.metric), ms),
       ]),
-      'Two cohorts (unit) or two states (condition) compared with the others held fixed, paired by round and judged as the paths are (docs/VERDICTS.md); the margin of "equivalent" is a share of b’s median.',
+      'Two cohorts (unit) or two states (condition) compared with the others held fixed, paired by round and judged as the paths are (docs/VERDICTS.md); the margin of "equivalent" is a share of b’s median.' +
+        (a.decision?.rule === 'sequential'
+          ? ' This run sampled until the paths’ comparisons were decided: these are judged by the fixed-design rule on the sessions it made, without the sequential rule’s guarantee (docs/STATISTICS.md, Comparisons along another factor).'
+          : ''),
     ),
   ]);
 }
