@@ -30,6 +30,17 @@ const openLaunchAdapter = registerAdapterFactory('sample', async (ctx: StageCont
   return { adapter: launchAdapter(ctx), close: async () => undefined };
 });
 
+/** The slice with analysis.comparisons cut to those of paths: a unit or condition comparison changes no launch. */
+function withoutFactorComparisons(slice: Record<string, unknown>): Record<string, unknown> {
+  const listed = slice['analysis.comparisons'];
+  if (!Array.isArray(listed)) return slice;
+  const ofPaths = listed.filter((c) => {
+    const factor = (c as { factor?: unknown } | null)?.factor;
+    return factor === undefined || factor === 'arm';
+  });
+  return ofPaths.length === listed.length ? slice : { ...slice, 'analysis.comparisons': ofPaths };
+}
+
 const sample: StageDefinition = {
   kind: 'sample',
   description: 'Independent sessions of formal rounds of cold/warm pairs in seeded random path order, journaled in DuckDB, resumable.',
@@ -37,7 +48,7 @@ const sample: StageDefinition = {
   // With design.confirm off (the default) the key is what it was before confirmation existed: the analysis keys only matter to it.
   keyConfig: (slice) => {
     const design = slice['design'] as Record<string, unknown> | null;
-    if (design?.['confirm'] === true) return slice;
+    if (design?.['confirm'] === true) return withoutFactorComparisons(slice); // confirmation judges the comparisons of paths only
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(slice)) if (!(confirmReads as readonly string[]).includes(k)) out[k] = v;
     if (design) out['design'] = Object.fromEntries(Object.entries(design).filter(([k]) => k !== 'confirm'));

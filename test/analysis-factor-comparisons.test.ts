@@ -36,6 +36,7 @@ test('unit and condition comparisons of the smoke pipeline: paired by round, jud
   // unit: 2 paths × 2 states × 2 metrics; condition: 2 cohorts × 2 paths × 2 metrics
   t.is(factors.filter((d) => d.factor === 'unit').length, 8);
   t.is(factors.filter((d) => d.factor === 'condition').length, 8);
+  t.true(a.differences.length > 0);
   t.deepEqual(
     a.differences.map((d) => `${d.a}-${d.b}`),
     a.differences.map(() => 'paused-direct'),
@@ -81,7 +82,7 @@ test('unit and condition comparisons of the smoke pipeline: paired by round, jud
   t.is(c.code, 0, c.stderr);
   const conclusions = a.differences.length + factors.length;
   t.regex(c.stdout, new RegExp(`${conclusions} of ${conclusions} conclusions held in direction`));
-  t.regex(c.stdout, /direct cold completion: tail − echo +tail > echo +tail > echo +held/);
+  t.regex(c.stdout, /direct cold completion: tail − echo \(cohorts\) +tail > echo +tail > echo +held/);
 
   // and history: each factor conclusion is one series, keyed and named by its fixed levels
   const h = await runCli(['history', folder, '--json'], dir);
@@ -94,5 +95,5 @@ test('unit and condition comparisons of the smoke pipeline: paired by round, jud
     series.find((s) => s.factor === 'unit' && s.path === 'direct' && s.state === 'cold' && s.metric === 'completion' && s.a === 'tail' && s.b === 'echo'),
   );
   const table = await runCli(['history', folder], dir);
-  t.regex(table.stdout, /\ndirect cold completion: tail − echo +\d+\.\d\*/);
+  t.regex(table.stdout, /\ndirect cold completion: tail − echo \(cohorts\) +\d+\.\d\*/);
 });

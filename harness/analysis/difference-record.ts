@@ -36,10 +36,14 @@ export function differenceKey(d: DifferenceKey): string {
   return [d.cohort, d.state, d.metric, d.a, d.b, ...(d.factor ? [d.factor, d.path ?? ''] : [])].join('\u0000');
 }
 
-/** `numpy cold ready: docker − oci-full`; along another factor, its fixed levels first: `lazy cold ready: numpy − shell` (unit), `numpy lazy ready: cold − warm` (condition). */
+/**
+ * `numpy cold ready: docker − oci-full`; along another factor, its fixed levels first and the factor last:
+ * `lazy cold ready: numpy − shell (cohorts)`, `numpy lazy ready: cold − warm (states)`, so no two keys share a label.
+ */
 export function differenceLabel(d: DifferenceKey): string {
-  const fixedLevels = d.factor === 'unit' ? `${d.path} ${d.state}` : d.factor === 'condition' ? `${d.cohort} ${d.path}` : `${d.cohort} ${d.state}`;
-  return `${fixedLevels} ${d.metric}: ${d.a} − ${d.b}`;
+  if (d.factor === 'unit') return `${d.path} ${d.state} ${d.metric}: ${d.a} − ${d.b} (cohorts)`;
+  if (d.factor === 'condition') return `${d.cohort} ${d.path} ${d.metric}: ${d.a} − ${d.b} (states)`;
+  return `${d.cohort} ${d.state} ${d.metric}: ${d.a} − ${d.b}`;
 }
 
 /** The cells {cohort, path, state} of side a and side b of a difference. */

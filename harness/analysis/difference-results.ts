@@ -84,11 +84,11 @@ export function differenceResultsShare(
 }
 
 /**
- * The configured comparisons between arms (paths), checked against the sampled paths; none configured: every
- * pair, alphabetical, a before b. Comparisons along another factor are factor-differences.ts's.
+ * The configured comparisons between arms (paths), checked against the sampled paths; none configured (or
+ * only comparisons along another factor, which are factor-differences.ts's): every pair, alphabetical, a before b.
  */
 export function resolveComparisons(configured: readonly Comparison[], paths: readonly string[]): Comparison[] {
-  if (configured.length === 0) {
+  if (!configured.some((c) => !c.factor)) {
     const all: Comparison[] = [];
     for (let i = 0; i < paths.length; i++) for (let j = i + 1; j < paths.length; j++) all.push({ a: paths[i]!, b: paths[j]! });
     return all;

@@ -121,7 +121,6 @@ export function outcomeOf(c: Pick<ComparisonResult, 'findings'>): DirectionOutco
   return c.findings.detected ? 'detected' : c.findings.sizeUncertain ? 'size uncertain' : 'not established';
 }
 
-/** The rule in one sentence, as each experiment's Method states it; null value "0" for a difference, "1" for a ratio. */
 /** The same rule in brief, for a report that links docs/VERDICTS.md instead of spending its word budget. */
 export function directionRuleBrief(nullValue: '0' | '1'): string {
   return (
@@ -130,6 +129,7 @@ export function directionRuleBrief(nullValue: '0' | '1'): string {
   );
 }
 
+/** The rule in one sentence, as each experiment's Method states it; null value "0" for a difference, "1" for a ratio. */
 export function directionRuleText(nullValue: '0' | '1'): string {
   return (
     `Verdicts follow one rule (docs/VERDICTS.md): **detected** when both intervals exclude ${nullValue}; ` +

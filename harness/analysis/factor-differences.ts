@@ -11,7 +11,8 @@ import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
 import type { ComparisonVerdict } from './comparison-verdict.js';
 import { msComparison, recordVerdict, type DifferenceKey, type MsComparison } from './difference-record.js';
 import { cellKey, metricValue, rowsByCell } from './difference-results.js';
-import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
+import { levelWord, type AnalysisRules, type Comparison, type MetricId } from './analysis-rules.js';
+import { UserError } from '../errors.js';
 import type { SampleData } from './sample-data.js';
 
 /**
@@ -35,15 +36,24 @@ export function factorDifferences(
   const byCell = rowsByCell(data.values);
   const levels = (pick: (c: SampleData['cells'][number]) => string): string[] => [...new Set(data.cells.map(pick))].sort();
   const out: FactorDifference[] = [];
-  for (const cmp of rules.comparisons) {
-    if (!cmp.factor) continue;
+  rules.comparisons.forEach((cmp, i) => {
+    if (!cmp.factor) return;
+    const sampled = cmp.factor === 'unit' ? levels((c) => c.cohort) : levels((c) => c.state);
+    for (const side of ['a', 'b'] as const) {
+      if (!sampled.includes(cmp[side]))
+        throw new UserError(
+          `${levelWord[cmp.factor]} ${JSON.stringify(cmp[side])} has no formal samples`,
+          { key: `analysis.comparisons[${i}].${side}` },
+          `use one of: ${sampled.join(', ') || '(none sampled)'}`,
+        );
+    }
     const held = cmp.factor === 'unit' ? levels((c) => c.state) : levels((c) => c.cohort);
     for (const path of levels((c) => c.path)) {
       for (const other of held) {
         const cell = (level: string) => (cmp.factor === 'unit' ? { cohort: level, path, state: other } : { cohort: other, path, state: level });
         for (const metric of rules.metrics) {
           const rows = sideRows(byCell, cmp, cell, metric);
-          if (!rows.some((r) => r.path === cmp.a) || !rows.some((r) => r.path === cmp.b)) continue; // a level this path did not sample
+          if (!rows.some((r) => r.path === cmp.a) || !rows.some((r) => r.path === cmp.b)) continue; // a level sampled, but not on this path (or in this state)
           const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), {
             resamples: rules.bootstrap.resamples,
             confidence: rules.bootstrap.confidence,
@@ -63,7 +73,7 @@ export function factorDifferences(
         }
       }
     }
-  }
+  });
   return out;
 }
 

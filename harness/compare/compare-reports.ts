@@ -211,8 +211,9 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       rerunInterval: effect.interval,
       adjustedValue: effect.adjusted,
       allowed: effect.allowed,
-      movedCells: own.flatMap((cell) =>
-        cell?.magnitude === 'outside' ? [`${cell.path} ×${cell.adjustedRatio!.toFixed(2)} (tolerance ×${cell.tolerance.toFixed(2)})`] : [],
+      // each side by its own level: a path, or along another factor a cohort or a state
+      movedCells: own.flatMap((cell, i) =>
+        cell?.magnitude === 'outside' ? [`${i === 0 ? any.a : any.b} ×${cell.adjustedRatio!.toFixed(2)} (tolerance ×${cell.tolerance.toFixed(2)})`] : [],
       ),
       baselineValue: b?.value ?? null,
       candidateValue: c?.value ?? null,

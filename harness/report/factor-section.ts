@@ -35,7 +35,8 @@ export function factorSection(a: AnalysisResult, msDecimals: number): Section[] 
       'Two cohorts (unit) or two states (condition) compared with the others held fixed, paired by round and judged as the paths are (docs/VERDICTS.md); the margin of "equivalent" is a share of b’s median.' +
         (a.decision?.rule === 'sequential'
           ? ' This run sampled until the paths’ comparisons were decided: these are judged by the fixed-design rule on the sessions it made, without the sequential rule’s guarantee (docs/STATISTICS.md, Comparisons along another factor).'
-          : ''),
+          : '') +
+        (rows.some((d) => d.factor === 'condition') ? ' A state comparison sets each cold launch against the warm one right after it (the pair), not two independently ordered states.' : ''),
     ),
   ]);
 }
