@@ -36,7 +36,9 @@ export function factorSection(a: AnalysisResult, msDecimals: number): Section[] 
         (a.decision?.rule === 'sequential'
           ? ' This run sampled until the paths’ comparisons were decided: these are judged by the fixed-design rule on the sessions it made, without the sequential rule’s guarantee (docs/STATISTICS.md, Comparisons along another factor).'
           : '') +
-        (rows.some((d) => d.factor === 'condition') ? ' A state comparison sets each cold launch against the warm one right after it (the pair), not two independently ordered states.' : ''),
+        (rows.some((d) => d.factor === 'condition')
+          ? ' A state comparison sets each cold launch against the warm one right after it (the pair), not two independently ordered states.'
+          : ''),
     ),
   ]);
 }

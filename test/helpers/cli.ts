@@ -51,7 +51,10 @@ export function smokeProject(edit?: { replace: string; with: string }): string {
     const file = join(dir, 'pipeline.yaml');
     const text = readFileSync(file, 'utf8');
     if (!text.includes(edit.replace)) throw new Error(`pipelines/smoke.yaml no longer holds ${JSON.stringify(edit.replace)}: update the test`);
-    writeFileSync(file, text.replace(edit.replace, () => edit.with)); // the text as given, no $& patterns
+    writeFileSync(
+      file,
+      text.replace(edit.replace, () => edit.with),
+    ); // the text as given, no $& patterns
   }
   return dir;
 }
