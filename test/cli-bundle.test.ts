@@ -8,7 +8,6 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSyn
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE_FORMAT, CliBundle, HEADER_PREFIX, type BundleHeader } from '../harness/cli/cli-bundle.cjs';
-import { startupDone } from '../harness/process/startup-checkpoint.cjs';
 import { cliPath, projectRoot, tempDir } from './helpers/cli.js';
 
 /** A made-up bundle of three modules in `<dir>/dist/`, each with its (empty) ES build beside it, as build-cli-bundle.ts records them. */
@@ -76,36 +75,60 @@ function registered(file: string): string[] {
   return [...readFileSync(file, 'latin1').matchAll(/^System\.register\("([^"]+)"/gm)].map((m) => m[1]!);
 }
 
-test.serial(
-  'a made-up bundle opened with a cache folder: the next start reads only the modules this one linked; a module it lacks brings in the whole bundle and joins the subset',
-  async (t) => {
-    const { file } = madeUpBundle();
-    const cache = tempDir('benchgraph-cli-bundle-cache-');
-    const first = CliBundle.open(file, cache, 'test')!;
-    t.is((await first.import('lib/use'))!['sep'] as string, '/');
-    startupDone(); // the checkpoint: the subset is cut now
-    const subsets = readdirSync(cache).filter((f) => f.startsWith('cli-startup-') && f.endsWith('-test.js'));
-    t.is(subsets.length, 1);
-    const subset = join(cache, subsets[0]!);
-    t.deepEqual(registered(subset), ['lib/errors', 'lib/use']); // lib/late was never imported
+/**
+ * One start of a made-up bundle in a process of its own, as the CLI makes one per command: opened with the
+ * cache folder, then each step in order (a module id to import; `late`: lib/use's dynamic import of lib/late;
+ * `checkpoint`: the end of start-up). The subset is cut at the checkpoint or at exit.
+ */
+function start(file: string, cache: string, steps: string[]): void {
+  const script = `
+const { CliBundle } = require(${JSON.stringify(join(projectRoot, 'dist', 'harness', 'cli', 'cli-bundle.cjs'))});
+const { startupDone } = require(${JSON.stringify(join(projectRoot, 'dist', 'harness', 'process', 'startup-checkpoint.cjs'))});
+(async () => {
+  const bundle = CliBundle.open(${JSON.stringify(file)}, ${JSON.stringify(cache)}, 'test');
+  for (const step of ${JSON.stringify(steps)}) {
+    if (step === 'checkpoint') startupDone();
+    else if (step === 'late') {
+      const use = await bundle.import('lib/use');
+      if (!(await use.late()).isE(use.make())) console.log('two registries'); // lib/late from the whole bundle, lib/errors from the subset
+    }
+    else if (!(await bundle.import(step))) console.log('stale');
+  }
+})();`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  if (r.status !== 0 || r.stdout.includes('two registries')) throw new Error(`a start of the made-up bundle failed: ${r.stderr}${r.stdout}`);
+}
 
-    // the next start runs from the subset; lib/late, imported by URL, comes from the whole bundle
-    const second = CliBundle.open(file, cache, 'test')!;
-    const use = (await second.import('lib/use'))!;
-    const late = (await (use['late'] as () => Promise<Record<string, unknown>>)())!;
-    t.true((late['isE'] as (e: unknown) => boolean)((use['make'] as () => unknown)()), 'one registry across the subset and the whole bundle');
-    t.deepEqual(registered(subset), ['lib/errors', 'lib/use'], 'cut again only at the checkpoint');
-    startupDone();
-    t.deepEqual(registered(subset), ['lib/errors', 'lib/use', 'lib/late']);
+test('a made-up bundle with a cache folder: the next start reads only the modules this one linked; a module missed while starting joins the subset, one missed after the checkpoint does not', (t) => {
+  const { file, dist } = madeUpBundle();
+  const cache = tempDir('benchgraph-cli-bundle-cache-');
+  const subset = (): string =>
+    join(
+      cache,
+      readdirSync(cache).find((f) => f.startsWith('cli-startup-') && f.endsWith('-test.js'))!,
+    );
+  start(file, cache, ['lib/use']);
+  t.deepEqual(registered(subset()), ['lib/errors', 'lib/use']); // lib/late was never imported
 
-    // a rebuilt bundle (another size or mtime) makes the subset stale: the whole bundle is read
-    utimesSync(file, new Date(), new Date(Date.now() + 5000));
-    const third = CliBundle.open(file, cache, 'test')!;
-    t.is((await third.import('lib/errors'))!['count'] as number, 0);
-    startupDone();
-    t.deepEqual(registered(subset), ['lib/errors']);
-  },
-);
+  // from the subset: lib/late, imported after the checkpoint by the command's long work, comes from the whole bundle and stays out
+  start(file, cache, ['lib/use', 'checkpoint', 'late']);
+  t.deepEqual(registered(subset()), ['lib/errors', 'lib/use']);
+  // imported while starting, it joins
+  start(file, cache, ['lib/use', 'late', 'checkpoint']);
+  t.deepEqual(registered(subset()), ['lib/errors', 'lib/use', 'lib/late']);
+
+  // a rebuilt bundle (another size or mtime) makes the subset stale: the whole bundle is read, and the subset cut anew
+  utimesSync(file, new Date(), new Date(Date.now() + 5000));
+  start(file, cache, ['lib/errors']);
+  t.deepEqual(registered(subset()), ['lib/errors']);
+
+  // a start that runs nothing from the bundle (a module newer than it) writes no subset
+  const before = statSync(subset()).mtimeMs;
+  writeFileSync(join(dist, 'lib', 'errors.js'), '// rebuilt by tsc alone\n');
+  utimesSync(file, new Date(), new Date(Date.now() + 10000));
+  start(file, cache, ['lib/errors']);
+  t.is(statSync(subset()).mtimeMs, before);
+});
 
 test('a missing or foreign bundle file opens as null', (t) => {
   const dir = tempDir('benchgraph-cli-bundle-');

@@ -21,11 +21,11 @@
 // a module imported later that differs stops the command, naming the build
 // step. Tests import the ES modules; the CLI tests run this path.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import { onStartupDone } from '../process/startup-checkpoint.cjs';
+import { onStartupDone, startupIsOver } from '../process/startup-checkpoint.cjs';
 
 type Namespace = Record<string | symbol, unknown>;
 type Setter = (ns: Namespace) => void;
@@ -108,7 +108,7 @@ export class CliBundle {
     let source: string;
     try {
       const st = statSync(file, { bigint: true });
-      source = `${st.size}:${st.mtimeNs}`;
+      source = identityOf(st);
     } catch {
       return null;
     }
@@ -117,49 +117,50 @@ export class CliBundle {
     if (subset && subset.header.source === source) {
       const bundle = new CliBundle(dirname(file), subset.header);
       const cut = new Set<string>();
-      bundle.compile(subsetFile!, subset.text, cacheDir, profile, cut);
+      bundle.compile(subset, cacheDir, profile, cut);
       bundle.whole = () => {
         const whole = readBundle(file);
-        const st = statSync(file, { bigint: true });
-        if (!whole || `${st.size}:${st.mtimeNs}` !== source) throw new Error(`${file} changed while the command ran: run it again`);
-        bundle.compile(file, whole.text, cacheDir, profile);
-        bundle.cutLater(subsetFile!, whole, source, cut);
+        if (!whole || whole.identity !== source) throw new Error(`${file} changed while the command ran: run it again`);
+        bundle.compile(whole, cacheDir, profile);
+        // cut again only while the command is starting: the modules its long work needs stay out of the subset
+        if (!startupIsOver()) bundle.cutLater(subsetFile!, whole, cut);
       };
       return bundle;
     }
     const whole = readBundle(file);
     if (!whole) return null;
     const bundle = new CliBundle(dirname(file), whole.header);
-    bundle.compile(file, whole.text, cacheDir, profile);
-    if (subsetFile) bundle.cutLater(subsetFile, whole, source, new Set());
+    bundle.compile(whole, cacheDir, profile);
+    if (subsetFile) bundle.cutLater(subsetFile, whole, new Set());
     return bundle;
   }
 
-  /** Compiles and runs a bundle text, registering its modules (those not registered yet); their ids into `ids`. */
-  private compile(file: string, text: string, cacheDir: string | null, profile: string, ids?: Set<string>): void {
+  /** Compiles and runs a bundle file's text, registering its modules (those not registered yet); their ids into `ids`. */
+  private compile(bundle: BundleText, cacheDir: string | null, profile: string, ids?: Set<string>): void {
     const system = {
       register: (id: string, deps: string[], declare: Declare) => {
         ids?.add(id);
         this.register(id, deps, declare);
       },
     };
-    compileWithCache(file, text, cacheDir, profile)(system);
+    compileWithCache(bundle, cacheDir, profile)(system);
   }
 
   /**
    * At the checkpoint or exit: the start-up subset, cut from the whole
    * bundle's text, of the modules linked so far and those of the last
-   * subset (`kept`), written to `subsetFile`.
+   * subset (`kept`), written to `subsetFile`. Nothing linked (a start that
+   * fell back to the ES modules): nothing written.
    */
-  private cutLater(subsetFile: string, whole: { header: BundleHeader; text: string }, source: string, kept: ReadonlySet<string>): void {
+  private cutLater(subsetFile: string, whole: BundleText, kept: ReadonlySet<string>): void {
     let done = false;
     const cut = (): void => {
       if (done) return;
       done = true;
-      const ids = new Set(kept);
-      for (const r of this.records.values()) if (r.declared) ids.add(r.id);
+      const linked = [...this.records.values()].filter((r) => r.declared).map((r) => r.id);
+      if (linked.length === 0) return;
       try {
-        const text = subsetText(whole.text, { ...whole.header, source }, ids);
+        const text = subsetText(whole.text, { ...whole.header, source: whole.identity }, new Set([...kept, ...linked]));
         const tmp = `${subsetFile}.${process.pid}.tmp`;
         writeFileSync(tmp, Buffer.from(text, whole.header.ascii ? 'latin1' : 'utf8'), { mode: 0o600 });
         renameSync(tmp, subsetFile);
@@ -187,13 +188,23 @@ export class CliBundle {
     return record.ns;
   }
 
-  /** The module `id` of the bundle, registering the whole bundle when the start-up subset lacks it; undefined for anything else. */
+  /**
+   * The module `id` of the bundle, registering the whole bundle when the start-up subset lacks it; undefined for
+   * anything else. A whole bundle that could not be registered fails every later miss the same way.
+   */
   private record(id: string): ModuleRecord | undefined {
     const hit = this.records.get(id);
     if (hit || !this.whole || !Object.hasOwn(this.header.modules, id)) return hit;
     const whole = this.whole;
-    this.whole = null;
-    whole();
+    try {
+      whole();
+      this.whole = null;
+    } catch (e) {
+      this.whole = () => {
+        throw e;
+      };
+      throw e;
+    }
     return this.records.get(id);
   }
 
@@ -282,17 +293,39 @@ export class CliBundle {
   }
 }
 
-/** A bundle file's header and text; null when it is missing, unreadable or of another format. */
-function readBundle(file: string): { header: BundleHeader; text: string } | null {
+/** A bundle file as read: its header, its text, and the size and mtime of the very file read (`identityOf`). */
+interface BundleText {
+  file: string;
+  header: BundleHeader;
+  text: string;
+  identity: string;
+}
+
+/** `<size>:<mtimeNs>` of a file: what its cached code and a subset cut from it are checked against. */
+function identityOf(st: { size: bigint; mtimeNs: bigint }): string {
+  return `${st.size}:${st.mtimeNs}`;
+}
+
+/**
+ * A bundle file's header and text, and the identity of the file they were read from (stat'ed through the open
+ * descriptor, so a file renamed into place meanwhile is not taken for it); null when it is missing, unreadable
+ * or of another format.
+ */
+function readBundle(file: string): BundleText | null {
+  let fd: number | null = null;
   try {
-    const bytes = readFileSync(file);
+    fd = openSync(file, 'r');
+    const identity = identityOf(fstatSync(fd, { bigint: true }));
+    const bytes = readFileSync(fd);
     const newline = bytes.indexOf(10);
     if (newline < 0 || bytes.toString('latin1', 0, HEADER_PREFIX.length) !== HEADER_PREFIX) return null;
     const header = JSON.parse(bytes.toString('utf8', HEADER_PREFIX.length, newline)) as BundleHeader;
     if (header.format !== BUNDLE_FORMAT) return null;
-    return { header, text: bytes.toString(header.ascii ? 'latin1' : 'utf8') };
+    return { file, header, text: bytes.toString(header.ascii ? 'latin1' : 'utf8'), identity };
   } catch {
     return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -352,9 +385,9 @@ function builtinNamespace(specifier: string): Namespace {
  * exit, so it holds the functions the command's start compiled: one file per
  * command (`profile`), since each runs other functions.
  */
-function compileWithCache(file: string, text: string, cacheDir: string | null, profile: string): (system: unknown) => void {
-  const st = statSync(file, { bigint: true });
-  const identity = JSON.stringify({ file, size: String(st.size), mtimeNs: String(st.mtimeNs) });
+function compileWithCache(bundle: BundleText, cacheDir: string | null, profile: string): (system: unknown) => void {
+  const { file, text } = bundle;
+  const identity = JSON.stringify({ file, size_mtimeNs: bundle.identity });
   // one file per bundle path and command
   const cacheFile = cacheDir ? join(cacheDir, `cli-bundle-${fileTag(file)}-${profile}.bin`) : null;
   let cachedData: Buffer | undefined;

@@ -46,9 +46,9 @@ export async function acquireDataLock(dataDir: string): Promise<() => Promise<vo
       );
     }
     if (r.status !== 0) {
-      const stderr = flockStderr(fd);
+      const again = flockAgain(fd);
       closeSync(fd);
-      throw new Error(`flock on ${file} failed (status ${r.status}): ${stderr}`);
+      throw new Error(`flock on ${file} failed (${r.signal ? `killed by ${r.signal}` : `status ${r.status}`}); ${again}`);
     }
     if (!sameFile(fd, file)) {
       // The previous holder unlinked it between our open and our lock: the
@@ -74,25 +74,29 @@ export async function acquireDataLock(dataDir: string): Promise<() => Promise<vo
 
 /**
  * `flock --nonblock` on our descriptor `fd`, passed as the child's fd 3: its
- * exit status (HELD when another holds it). No pipe for its stderr: a pipe
- * costs a stream and a socket on every command's start (some 1.5 ms of a
- * no-op rerun), and only an unexpected failure needs the words
- * (flockStderr).
+ * exit status (HELD when another holds it) or the signal that ended it. No
+ * pipe for its stderr: a pipe costs a stream and a socket on every command's
+ * start (some 1.5 ms of a no-op rerun), and only an unexpected failure needs
+ * the words (flockAgain).
  */
-function flockNonBlocking(fd: number): Promise<{ status: number | null; error?: Error }> {
+function flockNonBlocking(fd: number): Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error }> {
   return new Promise((done) => {
     const child = spawn('flock', FLOCK_ARGS, { stdio: ['ignore', 'ignore', 'ignore', fd] });
-    child.on('error', (error) => done({ status: null, error }));
-    child.on('exit', (status) => done({ status }));
+    child.on('error', (error) => done({ status: null, signal: null, error }));
+    child.on('exit', (status, signal) => done({ status, signal }));
   });
 }
 
 const FLOCK_ARGS = ['--nonblock', '--conflict-exit-code', String(HELD), '3'];
 
-/** What `flock` says on a second try, for the error of a failure that is neither success nor HELD. */
-function flockStderr(fd: number): string {
+/** After a failure that is neither success nor HELD: what a second `flock`, with its stderr kept, says or does. */
+function flockAgain(fd: number): string {
   const r = spawnSync('flock', FLOCK_ARGS, { stdio: ['ignore', 'ignore', 'pipe', fd], encoding: 'utf8' });
-  return (r.stderr ?? '').trim() || `(no message; a second try exited with status ${r.status})`;
+  const said = (r.stderr ?? '').trim();
+  if (said) return `a second try says: ${said}`;
+  if (r.status === 0) return 'a second try took the lock, which was dropped: retry the command';
+  if (r.status === HELD) return 'a second try found the lock held by another run';
+  return `a second try ended with ${r.signal ? `signal ${r.signal}` : `status ${r.status}`} and no message`;
 }
 
 function sameFile(fd: number, file: string): boolean {

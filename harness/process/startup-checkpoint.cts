@@ -7,8 +7,14 @@
 // a native module and the engine inside the bundle, so the hooks are kept on
 // globalThis, under a registered symbol, not in a module variable.
 const HOOK = Symbol.for('benchgraph.startupCheckpoint');
+const OVER = Symbol.for('benchgraph.startupCheckpointPassed');
 
-type Slot = { [HOOK]?: (() => void)[] };
+type Slot = { [HOOK]?: (() => void)[]; [OVER]?: true };
+
+/** Whether startupDone() has run in this process. */
+export function startupIsOver(): boolean {
+  return (globalThis as Slot)[OVER] === true;
+}
 
 /** A hook of the loader, called at most once, by startupDone(). */
 export function onStartupDone(hook: () => void): void {
@@ -18,6 +24,7 @@ export function onStartupDone(hook: () => void): void {
 /** Start-up is over: runs the hooks, if any, once each, in the order they came. */
 export function startupDone(): void {
   const slot = globalThis as Slot;
+  slot[OVER] = true;
   const hooks = slot[HOOK] ?? [];
   delete slot[HOOK];
   for (const hook of hooks) hook();
