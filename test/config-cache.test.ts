@@ -4,7 +4,7 @@
 import test from 'ava';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadingCode, loadingCodeCached, loadPipelineCached } from '../harness/config/config-cache.js';
+import { loadingCode, loadingCodeCached, loadingRecordFile, loadPipelineCached } from '../harness/config/config-cache.js';
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { UserError } from '../harness/errors.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
@@ -95,12 +95,18 @@ test('the loading code digests are reused while every file they read keeps its s
   const dir = tempDir('benchgraph-loading-');
   const first = loadingCodeCached(dir);
   t.deepEqual(first, loadingCode(), 'the first call computes what loadingCode() computes');
-  const file = join(dir, 'loading-code.json');
+  const file = loadingRecordFile(dir);
   const record = JSON.parse(readFileSync(file, 'utf8')) as { files: [string, number, number][]; loading: { code: string } };
   t.true(
     record.files.some(([f]) => f.endsWith('validators.cjs')),
     'the validators are among the files it read',
   );
+  // the record is this checkout's: every file it read is under this project root (another checkout keeps its own)
+  t.deepEqual(
+    record.files.filter(([f]) => !f.startsWith(projectRoot + '/')),
+    [],
+  );
+  t.regex(file, /loading-code-[0-9a-f]{16}\.json$/);
   // a made-up digest in the record comes back while the files are unchanged: no file was read again
   writeFileSync(file, JSON.stringify({ ...record, loading: { ...record.loading, code: 'made-up' } }));
   t.is(loadingCodeCached(dir).code, 'made-up');

@@ -22,6 +22,7 @@ import type { LoadOptions } from './load-pipeline.js';
 import type { PipelineConfig } from './pipeline-config.js';
 import { validatorsFile } from './validators-file.js';
 import { hasExtends } from './has-extends.js';
+import { projectRoot } from '../process/project-root.js';
 
 /** Bump when an entry's layout or what the key covers changes. */
 const FORMAT = 1;
@@ -140,7 +141,7 @@ interface LoadingEntry {
  * loading code; any file changed or gone, and they are computed again.
  */
 export function loadingCodeCached(cacheDir: string | null): LoadingCode {
-  const recordFile = cacheDir ? join(cacheDir, 'loading-code.json') : null;
+  const recordFile = cacheDir ? loadingRecordFile(cacheDir) : null;
   validatorsFile(); // its check (present, not older than schemas/) runs at every start
   if (recordFile && existsSync(recordFile)) {
     try {
@@ -159,6 +160,14 @@ export function loadingCodeCached(cacheDir: string | null): LoadingCode {
   const loading = loadingCode(read);
   if (recordFile) writeRecord(recordFile, { format: FORMAT, files, loading });
   return loading;
+}
+
+/**
+ * The record of this checkout's loading code: one per project root, since the cache folder is the user's, shared
+ * by every checkout, and a record of another checkout whose files are unchanged would pass for this one's.
+ */
+export function loadingRecordFile(cacheDir: string): string {
+  return join(cacheDir, `loading-code-${sha256Hex(projectRoot()).slice(0, 16)}.json`);
 }
 
 function sameStat(file: string, size: number, mtimeMs: number): boolean {
