@@ -1,7 +1,7 @@
 // The shape of analysis.json, written by the analyze stage and read by report.
 // Every duration is in milliseconds (fields ending in Ms), every count of bytes
 // in bytes; preparation costs keep the seconds of preparation.json.
-import type { FactorDifference } from './factor-differences.js';
+import type { FactorDifference } from './difference-record.js';
 import type { AnalysisFindings } from './finding-types.js';
 import type { CanaryResult } from './canary-statistics.js';
 import type { SessionNoiseResult } from './session-noise.js';

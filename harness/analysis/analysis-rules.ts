@@ -5,17 +5,10 @@
 import { UserError } from '../errors.js';
 import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
 import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from './comparison-verdict.js';
+import { comparisonFactors, levelWord, type ComparisonFactor } from '../config/comparison-factors.js';
 
 export type MetricId = 'ready' | 'completion';
 export const metricIds: readonly MetricId[] = ['ready', 'completion'];
-
-/**
- * What a comparison varies, the other two factors of the design held fixed
- * (docs/WRITING-AN-EXPERIMENT.md): the arm (a path; the default), the unit
- * (a cohort, e.g. an image) or the condition (a state, cold or warm).
- */
-export type ComparisonFactor = 'arm' | 'unit' | 'condition';
-export const comparisonFactors: readonly ComparisonFactor[] = ['arm', 'unit', 'condition'];
 
 export interface Comparison {
   a: string;
@@ -42,9 +35,6 @@ export interface AnalysisRules {
   /** analysis.findings: the thresholds of the named findings the report states (analysis-findings.ts). */
   findings: { stackGapShare: number };
 }
-
-/** A level of each factor, as the config names it (cohorts, paths, design.states). */
-export const levelWord: Record<ComparisonFactor, string> = { arm: 'path', unit: 'cohort', condition: 'state' };
 
 /** The session start the next-run plan assumes when neither the config nor the run's start times give one, seconds. */
 export const defaultSessionStartS = 60;

@@ -14,6 +14,7 @@ import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
 import type { PairedSession } from '../stats/two-level-bootstrap.js';
 import { fixedDifferenceVerdict } from './difference-verdict.js';
 import type { ComparisonVerdict, PracticalMargin } from './comparison-verdict.js';
+import type { MetricId } from './analysis-rules.js';
 
 /**
  * The identity of a difference: a - b of one metric. Between two paths (the
@@ -29,6 +30,18 @@ export interface DifferenceKey {
   b: string;
   factor?: 'unit' | 'condition';
   path?: string;
+}
+
+/**
+ * One difference a − b along a factor (factor-differences.ts): the one
+ * comparison record's key with its factor, the path and the level of the
+ * third factor held fixed, and the compared factor's own field empty.
+ */
+export interface FactorDifference extends DifferenceKey, MsComparison {
+  factor: 'unit' | 'condition';
+  path: string;
+  metric: MetricId;
+  verdict: ComparisonVerdict;
 }
 
 /** One string per key, for maps (an arm difference's as before factors existed). */

@@ -8,24 +8,12 @@
 // arms is, in the same record (difference-results.ts, difference-record.ts): only which rows form
 // side a and side b differs.
 import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
-import type { ComparisonVerdict } from './comparison-verdict.js';
-import { msComparison, recordVerdict, type DifferenceKey, type MsComparison } from './difference-record.js';
+import { msComparison, recordVerdict, type DifferenceKey, type FactorDifference } from './difference-record.js';
 import { cellKey, metricValue, rowsByCell } from './difference-results.js';
-import { levelWord, type AnalysisRules, type Comparison, type MetricId } from './analysis-rules.js';
+import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
+import { levelWord } from '../config/comparison-factors.js';
 import { UserError } from '../errors.js';
 import type { SampleData } from './sample-data.js';
-
-/**
- * One difference a − b along a factor: the one comparison record's key
- * (difference-record.ts) with its factor, the path and the level of the third
- * factor held fixed, and the compared factor's own field empty.
- */
-export interface FactorDifference extends DifferenceKey, MsComparison {
-  factor: 'unit' | 'condition';
-  path: string;
-  metric: MetricId;
-  verdict: ComparisonVerdict;
-}
 
 /** Every difference of the configured unit and condition comparisons found in the data, in config order, then fixed levels, then metric. */
 export function factorDifferences(

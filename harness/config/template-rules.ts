@@ -9,7 +9,7 @@
 //     holds the list to the pin types);
 //   - services.<id>.<field> for a declared service (its fields depend on its kind
 //     and are checked when it starts).
-import { comparisonFactors, levelWord, type ComparisonFactor } from '../analysis/analysis-rules.js';
+import { comparisonFactors, levelWord, type ComparisonFactor } from './comparison-factors.js';
 import type { Finding, Rule } from './rule-types.js';
 
 /** The values launchValues gives every launch, and {command}. */
