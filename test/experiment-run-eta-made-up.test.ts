@@ -177,3 +177,29 @@ test('a cell counts launches by path and state', (t) => {
   t.is(m.get(cellOf('a', 'warm')), 3);
   t.is(addRounds(m, ['a'], ['warm'], 2).get(cellOf('a', 'warm')), 5);
 });
+
+test('a session added during the run (sampling until decided) gets its own ETA from the launches it will make, not 0 (made-up durations)', (t) => {
+  let clock = 0;
+  const eta = new RunEta(plan(1, 2), () => clock);
+  const run = (session: number): void => {
+    eta.startSession(session);
+    clock += OPENING_MS;
+    for (const l of sessionOrder(2)) {
+      clock += DURATION_MS[`${l.path}/${l.state}`]!;
+      eta.launched(l.path, l.state);
+    }
+    clock += CLOSING_MS;
+    eta.endSession();
+  };
+  run(1);
+  // the rule adds session 2 over the slow path alone, 2 rounds: 2 cold and 2 warm launches of it
+  eta.addSession({ session: 2, launches: addRounds(new Map(), ['slow'], STATES, 2) });
+  t.is(eta.estimate().runMs, OPENING_MS + CLOSING_MS + 2 * 2000 + 2 * 600, 'before it starts: its overhead and its launches');
+  eta.startSession(2);
+  clock += OPENING_MS;
+  clock += 2000;
+  eta.launched('slow', 'cold');
+  const e = eta.estimate();
+  t.is(e.sessionMs, 2000 + 2 * 600 + CLOSING_MS, 'one slow cold and two slow warm launches left, then the close');
+  t.is(e.runMs, e.sessionMs);
+});

@@ -74,7 +74,16 @@ export class RunEta {
     this.plan = [...plan];
   }
 
-  /** A session begins (before its services start, so their start counts as its overhead); one not in the plan is added to it. */
+  /**
+   * A session decided on during the run (sampling until decided adds them one at a time) joins the plan with
+   * the launches it will make, before it starts: its own ETA then counts them, not nothing.
+   */
+  addSession(planned: PlannedSession): void {
+    if (this.plan.some((p, i) => i >= this.next && p.session === planned.session)) return;
+    this.plan.splice(this.current ? this.current.index + 1 : this.next, 0, planned);
+  }
+
+  /** A session begins (before its services start, so their start counts as its overhead); one not in the plan is added to it, without launches. */
   startSession(session: number): void {
     let index = this.plan.findIndex((p, i) => i >= this.next && p.session === session);
     if (index < 0) {

@@ -330,6 +330,7 @@ export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAda
         if (w) {
           await discardPartial(ctx, journal, w);
           progress.total += launchesOf(ctx, adapter, w, { fresh: !first, arms });
+          eta.addSession({ session: w.session, launches: sessionLaunches(ctx, adapter, w, { fresh: !first, arms }) });
           await run([w], { arms, last: false });
         }
         addedCount++;
