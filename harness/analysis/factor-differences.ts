@@ -8,9 +8,9 @@
 // arms is, in the same record (difference-results.ts, difference-record.ts): only which rows form
 // side a and side b differs.
 import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
-import { msComparison, recordVerdict, type DifferenceKey, type FactorDifference } from './difference-record.js';
+import { comparedCells, msComparison, recordVerdict, type DifferenceKey, type FactorDifference } from './difference-record.js';
 import { cellKey, metricValue, rowsByCell } from './difference-results.js';
-import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
+import type { AnalysisRules, MetricId } from './analysis-rules.js';
 import { levelWord } from '../config/comparison-factors.js';
 import { UserError } from '../errors.js';
 import type { SampleData } from './sample-data.js';
@@ -38,16 +38,8 @@ export function factorDifferences(
     const held = cmp.factor === 'unit' ? levels((c) => c.state) : levels((c) => c.cohort);
     for (const path of levels((c) => c.path)) {
       for (const other of held) {
-        const cell = (level: string) => (cmp.factor === 'unit' ? { cohort: level, path, state: other } : { cohort: other, path, state: level });
         for (const metric of rules.metrics) {
-          const rows = sideRows(byCell, cmp, cell, metric);
-          if (!rows.some((r) => r.path === cmp.a) || !rows.some((r) => r.path === cmp.b)) continue; // a level sampled, but not on this path (or in this state)
-          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), {
-            resamples: rules.bootstrap.resamples,
-            confidence: rules.bootstrap.confidence,
-            seed: [rules.bootstrap.seed, cmp.factor, path, other, metric, cmp.a, cmp.b].join('|'),
-          });
-          out.push({
+          const key = {
             factor: cmp.factor,
             cohort: cmp.factor === 'unit' ? '' : other,
             path,
@@ -55,9 +47,16 @@ export function factorDifferences(
             metric,
             a: cmp.a,
             b: cmp.b,
-            ...comparison,
-            verdict: recordVerdict(comparison, medianMs({ ...cell(cmp.b), metric }), rules.practical),
+          };
+          const cells = comparedCells(key);
+          const rows = sideRows(byCell, [cmp.a, cmp.b], cells, metric);
+          if (!rows.some((r) => r.path === cmp.a) || !rows.some((r) => r.path === cmp.b)) continue; // a level sampled, but not on this path (or in this state)
+          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), {
+            resamples: rules.bootstrap.resamples,
+            confidence: rules.bootstrap.confidence,
+            seed: [rules.bootstrap.seed, cmp.factor, path, other, metric, cmp.a, cmp.b].join('|'),
           });
+          out.push({ ...key, ...comparison, verdict: recordVerdict(comparison, medianMs({ ...cells[1], metric }), rules.practical) });
         }
       }
     }
@@ -65,21 +64,20 @@ export function factorDifferences(
   return out;
 }
 
-/** The valid values of side a's cell and side b's cell, each row labelled with its side's level (as pairSessions reads `path`). */
+/** The valid values of side a's cell and side b's cell (comparedCells), each row labelled with its side's level (as pairSessions reads `path`). */
 function sideRows(
   byCell: ReturnType<typeof rowsByCell<SampleData['values'][number]>>,
-  cmp: Comparison,
-  cell: (level: string) => { cohort: string; path: string; state: string },
+  levels: readonly [string, string],
+  cells: ReturnType<typeof comparedCells>,
   metric: MetricId,
 ): SessionRow[] {
   const rows: SessionRow[] = [];
-  for (const level of [cmp.a, cmp.b]) {
-    const c = cell(level);
+  cells.forEach((c, side) => {
     for (const r of byCell.get(cellKey(c.cohort, c.path, c.state)) ?? []) {
       const v = metricValue[metric](r);
-      if (v !== null && Number.isFinite(v)) rows.push({ session: r.session, round: r.round, value: v, path: level });
+      if (v !== null && Number.isFinite(v)) rows.push({ session: r.session, round: r.round, value: v, path: levels[side]! });
     }
-  }
+  });
   return rows;
 }
 

@@ -2,7 +2,7 @@
 // (analysis.comparisons[].factor; analysis/factor-differences.ts): one row per
 // difference, with the levels held fixed, the paired estimate, its two
 // intervals and the analysis's verdict, which the section only words.
-import { verdictText, type ComparisonVerdict } from '../analysis/comparison-verdict.js';
+import { verdictText } from '../analysis/comparison-verdict.js';
 import { comparedCells } from '../analysis/difference-record.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixedLevelsText } from '../analysis/factor-differences.js';
@@ -30,7 +30,7 @@ export function factorSection(a: AnalysisResult, msDecimals: number): Section[] 
         interval(d.lowMs, d.highMs),
         interval(d.sessionLowMs, d.sessionHighMs),
         `${d.rounds} in ${d.sessions} session${d.sessions === 1 ? '' : 's'}`,
-        verdictWords(d.verdict, medianOf(comparedCells(d)[1], d.metric), ms),
+        verdictText(d.verdict, medianOf(comparedCells(d)[1], d.metric)), // the margin in ms: b's median × its share
       ]),
       'Two cohorts (unit) or two states (condition) compared with the others held fixed, paired by round and judged as the paths are (docs/VERDICTS.md); the margin of "equivalent" is a share of b’s median.' +
         (a.decision?.rule === 'sequential'
@@ -41,11 +41,4 @@ export function factorSection(a: AnalysisResult, msDecimals: number): Section[] 
           : ''),
     ),
   ]);
-}
-
-/** The verdict with its margin in ms (b's median × the relative half width), which a floor in ms makes the plainer figure: "equivalent within ±10.0 ms". */
-function verdictWords(v: ComparisonVerdict, bMedianMs: number | null, ms: (x: number) => string): string {
-  if (bMedianMs === null || (v.verdict !== 'equivalent' && !v.withinMargin)) return verdictText(v);
-  const band = `${ms(v.marginRelative * bMedianMs)} ms`;
-  return v.verdict === 'equivalent' ? `equivalent within ±${band}` : `${v.verdict}, by less than ${band}`;
 }
