@@ -69,13 +69,40 @@ test('a second concurrent run on the same data folder refuses, naming the holder
   }
 });
 
+test('while another run holds the lock, a rerun with nothing to write reports its stages reused and touches nothing; one that must run a stage is refused', async (t) => {
+  const dir = await frozenProject();
+  const before = readFileSync(join(dir, 'pipeline.lock'), 'utf8');
+  const { spawn } = await import('node:child_process');
+  const holder = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve) => holder.stdout.on('data', (b) => String(b).startsWith('held') && resolve()));
+    const noop = await runCli(['run', '--json', ...QUICK], dir);
+    t.is(noop.code, 0, noop.stderr);
+    const stages = (JSON.parse(noop.stdout.trim().split('\n').at(-1)!) as { stages: { action: string }[] }).stages;
+    t.true(stages.length > 0 && stages.every((s) => s.action === 'reused'), noop.stdout);
+    t.regex(noop.stderr, /already archived as/);
+    t.is(readFileSync(join(dir, 'pipeline.lock'), 'utf8'), before);
+    const dry = await runCli(['run', '--dry-run', '--force', 'analyze', ...QUICK], dir);
+    t.is(dry.code, 0, dry.stderr);
+    t.regex(dry.stdout, /analyze\twould-run/);
+    const forced = await runCli(['run', '--force', 'analyze', ...QUICK], dir);
+    t.is(forced.code, 2);
+    t.regex(forced.stderr, new RegExp(`another pipeline run \\(pid ${holder.pid}\\) is using this data folder`));
+  } finally {
+    holder.kill();
+  }
+});
+
 test('a lock left by a process that is gone is taken over', async (t) => {
   const dir = smokeProject();
   const { mkdirSync } = await import('node:fs');
   mkdirSync(join(dir, '.data'), { recursive: true });
   writeFileSync(join(dir, '.data', 'run.lock'), '999999999\n');
-  const r = await runCli(['run', '--dry-run', ...QUICK], dir);
+  const r = await runCli(['run', ...QUICK], dir); // a run that writes: --dry-run and a no-op rerun take no lock
   t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /done: [1-9]\d* ran/);
 });
 
 test('--force reruns a frozen stage under the same key, keeps its new outputs, and audit still passes', async (t) => {

@@ -10,6 +10,7 @@ import { installCompileCache } from '../process/compile-cache.js';
 import { projectRoot } from '../process/project-root.js';
 import type { CliCommand } from './cli-command.js';
 import { formatHelp, parseArgs } from './parse-args.js';
+import { writeErr, writeOut } from '../process/std-write.js';
 
 /** The commands, in the order `pipeline --help` lists them. Add a command with one line. */
 const commands: Record<string, () => Promise<CliCommand>> = {
@@ -50,12 +51,12 @@ export async function usage(): Promise<string> {
 async function dispatch(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V') {
-    process.stdout.write(`pipeline (benchgraph) ${version()}\n`);
+    writeOut(`pipeline (benchgraph) ${version()}\n`);
     return 0;
   }
   if (name === 'help' && rest[0] !== undefined) return dispatch([rest[0], '--help']);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(await usage());
+    writeOut(await usage());
     return name ? 0 : 2;
   }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
@@ -63,7 +64,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   const command = await load();
   const parsed = parseArgs(rest, command.flags);
   if (parsed.help) {
-    process.stdout.write(formatHelp(command.usage, command.about, command.flags));
+    writeOut(formatHelp(command.usage, command.about, command.flags));
     return 0;
   }
   if (parsed.positional.length > 0 && !command.positionals) {
@@ -81,13 +82,13 @@ export async function main(argv: string[]): Promise<void> {
   } catch (e) {
     code = report(e);
   }
-  for (const f of await runCleanup()) process.stderr.write(f + '\n');
+  for (const f of await runCleanup()) writeErr(f + '\n');
   process.exitCode = code;
 }
 
 function report(e: unknown): number {
   if (e instanceof UserError) {
-    process.stderr.write(
+    writeErr(
       e
         .format()
         .split('\n')
@@ -97,14 +98,14 @@ function report(e: unknown): number {
     return 2;
   }
   if (e instanceof CheckFailed) {
-    process.stderr.write(`failed: ${e.message}\n`);
-    for (const d of e.details) process.stderr.write(`  ${d}\n`);
+    writeErr(`failed: ${e.message}\n`);
+    for (const d of e.details) writeErr(`  ${d}\n`);
     return 1;
   }
   if (e instanceof Interrupted || (e as Error)?.name === 'AbortError') {
-    process.stderr.write(`stopped: ${(e as Error).message}\n`);
+    writeErr(`stopped: ${(e as Error).message}\n`);
     return 130;
   }
-  process.stderr.write(`internal error (a bug in benchgraph, please report it with this trace):\n${(e as Error)?.stack ?? String(e)}\n`);
+  writeErr(`internal error (a bug in benchgraph, please report it with this trace):\n${(e as Error)?.stack ?? String(e)}\n`);
   return 1;
 }

@@ -55,13 +55,18 @@ export function renderLock(lock: LockFile): string {
 
 /** Records this run's stages over the previous lock; entries of stage ids no longer in the pipeline are dropped. */
 export function writeLock(pipelineFile: string, stages: Record<string, LockEntry>, stageIds: readonly string[]): void {
+  const text = changedLock(pipelineFile, stages, stageIds);
+  if (text === null) return; // the same lock (a no-op rerun): left as it is, its mtime too
+  const file = lockPathFor(pipelineFile);
+  writeFileSync(file + '.tmp', text);
+  renameSync(file + '.tmp', file); // atomic: a reader never sees half a lock file
+}
+
+/** The text writeLock would write, or null when the lock file already says it. */
+export function changedLock(pipelineFile: string, stages: Record<string, LockEntry>, stageIds: readonly string[]): string | null {
   const old = readLock(pipelineFile);
   const ids = new Set(stageIds);
   const kept = Object.fromEntries(Object.entries(old?.stages ?? {}).filter(([id]) => ids.has(id)));
-  const merged = { ...kept, ...stages };
-  const text = renderLock({ lockVersion: 1, pipeline: basename(pipelineFile), stages: merged });
-  const file = lockPathFor(pipelineFile);
-  if (old && readFileSync(file, 'utf8') === text) return; // the same lock (a no-op rerun): left as it is, its mtime too
-  writeFileSync(file + '.tmp', text);
-  renameSync(file + '.tmp', file); // atomic: a reader never sees half a lock file
+  const text = renderLock({ lockVersion: 1, pipeline: basename(pipelineFile), stages: { ...kept, ...stages } });
+  return old && readFileSync(lockPathFor(pipelineFile), 'utf8') === text ? null : text;
 }

@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import type { StageDefinition } from '../contract/stage.js';
+import { alreadyArchived } from '../history/archive-run.js';
 import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
 import { sameFiles } from '../process/same-files.js';
 import type { StageManifest, Store } from './store.js';
@@ -52,6 +53,21 @@ export function publishStage(
   }
   const filed = filePublishedRun(target, config.experiment.name, frozen, label);
   log(`  ${filed.action === 'filed' ? 'archived as' : 'already archived as'} ${relative(process.cwd(), filed.folder) || filed.folder}`);
+}
+
+/**
+ * The lines publishStage would log when stage `p` is already published as it
+ * would become, and archived (nothing to write); null when publishing it would
+ * write something. A no-op rerun asks this without the data folder's lock.
+ */
+export function alreadyPublished(config: PipelineConfig, store: Store, def: StageDefinition, p: FrozenRef): string[] | null {
+  if (!def.publishDir || !p.key || !p.manifest) return [];
+  const target = join(projectDirOf(config.file), def.publishDir(config));
+  if (!(existsSync(target) && sameFiles(store.outputsDir(p.uses, p.key), target, [RUNS_DIR]))) return null;
+  const lines = [`  published ${relative(process.cwd(), target) || target}`];
+  if (!isLaunchReport(target)) return lines;
+  const filed = alreadyArchived(target, join(target, RUNS_DIR));
+  return filed ? [...lines, `  already archived as ${relative(process.cwd(), filed.folder) || filed.folder}`] : null;
 }
 
 /**

@@ -15,7 +15,7 @@ import { removeScratch } from '../process/safe-remove.js';
 import { noServices } from '../contract/running-services.js';
 import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
-import { readLock, writeLock, type LockEntry } from './lock-file.js';
+import { changedLock, readLock, writeLock, type LockEntry } from './lock-file.js';
 import { declaredConfig } from './declared-config.js';
 import { checkoutStateAsync, type CheckoutState } from '../process/checkout-state.js';
 import { UserError } from '../errors.js';
@@ -28,7 +28,7 @@ import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { planContext } from './plan-context.js';
 import { CheckFailed } from '../errors.js';
-import { projectDirOf, publishStage } from './publish-stage.js';
+import { alreadyPublished, projectDirOf, publishStage } from './publish-stage.js';
 
 export { projectDirOf };
 
@@ -61,10 +61,13 @@ export interface RunOptions {
   /** Publish even from a git work tree with uncommitted changes (the report then says so). */
   allowDirty?: boolean;
   /**
-   * Settles once the data folder's lock (data-lock.ts) is held, rejecting when it is refused: awaited
-   * after the stages are loaded and before the data folder is read, so taking it overlaps their loading.
+   * Takes the data folder's lock (data-lock.ts), settling once it is held and rejecting when it is
+   * refused. Called once, and only by a run that will write: a stage to run, a report to publish or
+   * archive, a lock file to change. A run with nothing to write (a no-op rerun, --dry-run) reads the
+   * data folder as `status` does and takes no lock; anything it read is frozen, and a run that would
+   * change it holds the lock, so what such a run reports was true when it read it.
    */
-  locked?: Promise<unknown>;
+  lock?: () => Promise<unknown>;
 }
 
 /**
@@ -111,7 +114,6 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     // git's answer for the dirty-publish check runs beside the lock and the plan (a stage that publishes: unless --allow-dirty)
     const publishes = [...ctx.definitions.values()].some((d) => d.publishDir);
     const checkout = !options.dryRun && !options.allowDirty && publishes ? checkoutStateAsync(projectDirOf(config.file)) : null;
-    await options.locked;
     const lock = readLock(config.file);
     const force = new Set(options.force ?? []);
     const forcedByUser = new Set(options.force ?? []);
@@ -136,6 +138,12 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
 
     let current = plan();
     await refuseDirtyPublish(config, ctx, current, checkout);
+    const unchanged = nothingToWrite(config, store, ctx, current);
+    if (unchanged) return reportUnchanged(current, unchanged, options.log);
+    if (options.lock) {
+      await options.lock();
+      current = plan(); // what another run froze before we held the lock is reused, not run again
+    }
     const executor = new StageExecutor(config, store, ctx, options);
     try {
       for (;;) {
@@ -161,27 +169,60 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     }
 
     for (const p of current) if (p.manifest && executor.ran.has(p.id) === false) executor.publish(p, current);
-    const outcomes = current.map((p): StageOutcome => {
-      const ran = executor.ran.get(p.id);
-      if (ran) return ran;
-      if (p.manifest) {
-        options.log(`· ${p.id} reused ${p.manifest.outputDigest.slice(0, 12)}`);
-        return { id: p.id, uses: p.uses, key: p.key, action: 'reused', outputDigest: p.manifest.outputDigest, seconds: 0 };
-      }
-      if (!p.volatile) options.log(`- ${p.id} skipped (${p.reasons.join('; ')})`);
-      return { id: p.id, uses: p.uses, key: p.key, action: 'skipped', outputDigest: null, seconds: 0, reasons: p.reasons };
-    });
-    const entries: Record<string, LockEntry> = {};
-    for (const o of outcomes) if (o.key && o.outputDigest) entries[o.id] = { uses: o.uses, key: o.key, outputDigest: o.outputDigest };
+    const outcomes = outcomesOf(current, executor.ran, options.log);
     writeLock(
       config.file,
-      entries,
+      lockEntries(outcomes),
       config.stages.map((s) => s.id),
     );
     return outcomes;
   } finally {
     registry.close();
   }
+}
+
+/** What became of each planned stage, logging the reused and the skipped ones. */
+function outcomesOf(plan: readonly PlannedStage[], ran: ReadonlyMap<string, StageOutcome>, log: (line: string) => void): StageOutcome[] {
+  return plan.map((p): StageOutcome => {
+    const outcome = ran.get(p.id);
+    if (outcome) return outcome;
+    if (p.manifest) {
+      log(`· ${p.id} reused ${p.manifest.outputDigest.slice(0, 12)}`);
+      return { id: p.id, uses: p.uses, key: p.key, action: 'reused', outputDigest: p.manifest.outputDigest, seconds: 0 };
+    }
+    if (!p.volatile) log(`- ${p.id} skipped (${p.reasons.join('; ')})`);
+    return { id: p.id, uses: p.uses, key: p.key, action: 'skipped', outputDigest: null, seconds: 0, reasons: p.reasons };
+  });
+}
+
+function lockEntries(outcomes: readonly StageOutcome[]): Record<string, LockEntry> {
+  const entries: Record<string, LockEntry> = {};
+  for (const o of outcomes) if (o.key && o.outputDigest) entries[o.id] = { uses: o.uses, key: o.key, outputDigest: o.outputDigest };
+  return entries;
+}
+
+/** A run with nothing to write: what publishing each stage would log (its report already as it is), then the outcomes. */
+function reportUnchanged(plan: readonly PlannedStage[], published: ReadonlyMap<string, string[]>, log: (line: string) => void): StageOutcome[] {
+  for (const p of plan) for (const line of published.get(p.id) ?? []) log(line);
+  return outcomesOf(plan, new Map(), log);
+}
+
+/**
+ * When the run has nothing to write (every stage reused, every report published
+ * and archived as it is, the lock file as it would be): the lines publishing
+ * would log, by stage id. Null when anything would be written.
+ */
+function nothingToWrite(config: PipelineConfig, store: Store, ctx: PlanContext, plan: readonly PlannedStage[]): Map<string, string[]> | null {
+  if (plan.some((p) => p.action === 'run' && !p.volatile && p.key !== null)) return null;
+  const published = new Map<string, string[]>();
+  for (const p of plan) {
+    if (!p.manifest) continue;
+    const lines = alreadyPublished(config, store, ctx.definitions.get(p.uses)!, p);
+    if (!lines) return null;
+    published.set(p.id, lines);
+  }
+  const ids = config.stages.map((s) => s.id);
+  return changedLock(config.file, lockEntries(outcomesOf(plan, new Map(), () => undefined)), ids) === null ? published : null;
 }
 
 /** Executes planned stages one at a time: temp folder, run, digests, freeze, publish. */
