@@ -33,6 +33,11 @@ test.before(async () => {
       res.setHeader('Content-Range', `bytes ${from}-${to}/${blob.length}`);
       res.setHeader('Content-Length', to - from + 1);
       res.end(blob.subarray(from, to + 1));
+    } else if (url === '/v2/img/blobs/sha256:slow') {
+      setTimeout(() => {
+        res.setHeader('Content-Length', 1000);
+        res.end(blob.subarray(0, 1000));
+      }, 150);
     } else if (url === '/v2/img/manifests/latest') {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify({ schemaVersion: 2 }));
@@ -119,12 +124,33 @@ test('the proxy counts the exact body bytes of Range (206) responses', async (t)
   });
 });
 
+test('the window times its bytes and its waiting: the bytes by Ready, and the time a request was outstanding, idle gaps excluded', async (t) => {
+  await withProxy(async (proxy, agent) => {
+    const opened = performance.now();
+    proxy.begin('l1');
+    await get(proxy, agent, '/v2/img/blobs/sha256:range', { headers: { Range: 'bytes=0-65535' } });
+    const readyMs = performance.now() - opened; // "Ready" after the first response, before the slow one is asked
+    await new Promise((r) => setTimeout(r, 100)); // idle: nothing outstanding
+    await get(proxy, agent, '/v2/img/blobs/sha256:slow'); // the server answers after 150 ms
+    const elapsedMs = performance.now() - opened;
+    const counts = proxy.end(readyMs);
+    t.is(counts.contentBytes, 65_536 + 1000);
+    t.is(counts.readyContentBytes, 65_536);
+    t.true(counts.fetchWaitMs >= 150, `waited ${counts.fetchWaitMs} ms in all`);
+    t.true(counts.fetchWaitMs <= elapsedMs - 100, `the 100 ms idle gap is not waiting: ${counts.fetchWaitMs} of ${elapsedMs} ms`);
+    t.true(counts.readyFetchWaitMs! > 0 && counts.readyFetchWaitMs! <= readyMs, `by Ready: ${counts.readyFetchWaitMs} of ${readyMs} ms`);
+    t.true(counts.readyFetchWaitMs! < counts.fetchWaitMs - 100);
+    proxy.begin('l2');
+    t.deepEqual(proxy.end(null), { contentBytes: 0, responseBytes: 0, readyContentBytes: null, fetchWaitMs: 0, readyFetchWaitMs: null });
+  });
+});
+
 test('the proxy counts nothing outside a window', async (t) => {
   await withProxy(async (proxy, agent) => {
     await get(proxy, agent, '/v2/img/blobs/sha256:len');
     proxy.begin('l1');
     const inside = proxy.end();
-    t.deepEqual(inside, { contentBytes: 0, responseBytes: 0 });
+    t.deepEqual(inside, { contentBytes: 0, responseBytes: 0, readyContentBytes: null, fetchWaitMs: 0, readyFetchWaitMs: null });
     await get(proxy, agent, '/v2/img/blobs/sha256:chunked');
     proxy.begin('l2');
     await get(proxy, agent, '/v2/img/blobs/sha256:range', { headers: { Range: 'bytes=0-9' } });
@@ -183,7 +209,7 @@ test('response bytes are every byte the server sent, and a close-delimited body 
     });
     const counts = proxy.end();
     t.is(received, head.length + body.length);
-    t.deepEqual(counts, { contentBytes: body.length, responseBytes: head.length + body.length });
+    t.like(counts, { contentBytes: body.length, responseBytes: head.length + body.length });
   } finally {
     await proxy.close();
     await new Promise<void>((resolve) => raw.close(() => resolve()));

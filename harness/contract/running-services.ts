@@ -1,4 +1,5 @@
 // What a stage sees of the services the engine started for it.
+import type { ByteCounts } from '../net/byte-window.js';
 
 export interface ServiceEndpoint {
   /** Service id from pipeline.yaml `services:`. */
@@ -14,16 +15,14 @@ export interface ServiceEndpoint {
   values: Record<string, string>;
 }
 
-export interface ByteCounts {
-  contentBytes: number;
-  responseBytes: number;
-}
+/** What a counted service sent during one launch (net/byte-window.ts; services summed). */
+export type { ByteCounts };
 
 /** Attributes bytes to the launch in progress. */
 export interface ByteCounter {
   begin(launchId: string): void;
-  /** Ends the window and returns the bytes counted in it (all counted services summed). */
-  end(): ByteCounts;
+  /** Ends the window and returns the bytes counted in it (all counted services summed), cut at `readyMs` after it opened too. */
+  end(readyMs?: number | null): ByteCounts;
 }
 
 /** A service process that ended while the session still needed it. */

@@ -202,7 +202,7 @@ export class SamplingSession {
       timeoutMs: Math.round(this.o.config.design.timeout_s * 1000),
       tailBytes: this.o.config.design.tail_bytes,
     });
-    const bytes = counted ? this.o.services.counter!.end() : null;
+    const bytes = counted ? this.o.services.counter!.end(result.readyMs) : null;
     this.lastPhases = result.phases;
     const left = removeScratch(place.workspace);
     let { ok, reason } = checkOutput(result, cohort.expect);
@@ -224,6 +224,9 @@ export class SamplingSession {
       ...launchColumns(result),
       content_bytes: bytes ? bytes.contentBytes : null,
       response_bytes: bytes ? bytes.responseBytes : null,
+      ready_content_bytes: bytes ? bytes.readyContentBytes : null,
+      fetch_wait_ms: bytes ? bytes.fetchWaitMs : null,
+      ready_fetch_wait_ms: bytes ? bytes.readyFetchWaitMs : null,
       ok,
       failure_reason: ok ? null : reason,
       started_at: startedAt,

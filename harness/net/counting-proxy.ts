@@ -3,26 +3,24 @@
 //   responseBytes: every byte the server sent on its TCP streams;
 //   contentBytes:  HTTP payload bytes (de-chunked) of 200/206 responses to GET
 //                  requests whose path matches `contentPath` (default: any).
-// Bytes that arrive while no window is open belong to no launch.
+// Bytes that arrive while no window is open belong to no launch. The window
+// also times them (byte-window.ts): the content bytes by Ready, and how long
+// the launch waited on the server, by Ready and in all.
 
 import { lookup } from 'node:dns/promises';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { UserError } from '../errors.js';
 import { RequestStream, ResponseStream, statelessRegExp } from './http-stream-parser.js';
 import { isLoopbackAddress } from './loopback.js';
+import { ByteWindow, type ByteCounts } from './byte-window.js';
 
 export interface CountingProxy {
   host: string;
   port: number;
   begin(launchId: string): void;
-  end(): { contentBytes: number; responseBytes: number };
+  /** Closes the window: its totals, and their part up to `readyMs` after it opened (byte-window.ts). */
+  end(readyMs?: number | null): ByteCounts;
   close(): Promise<void>;
-}
-
-interface Window {
-  launchId: string;
-  contentBytes: number;
-  responseBytes: number;
 }
 
 export async function startCountingProxy(opts: { upstreamHost: string; upstreamPort: number; contentPath?: RegExp }): Promise<CountingProxy> {
@@ -32,7 +30,9 @@ export async function startCountingProxy(opts: { upstreamHost: string; upstreamP
   }
   const contentPath = statelessRegExp(opts.contentPath ?? /(?:)/);
   const sockets = new Set<Socket>();
-  let window: Window | null = null;
+  let window: ByteWindow | null = null;
+  /** Connections with a request outstanding: the launch is waiting on the server while any is. */
+  const waitingOn = new Set<Socket>();
 
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     const upstream = connect({ host: upstreamHost, port: opts.upstreamPort, allowHalfOpen: true });
@@ -40,15 +40,20 @@ export async function startCountingProxy(opts: { upstreamHost: string; upstreamP
     sockets.add(upstream);
     const requests = new RequestStream();
     const responses = new ResponseStream(requests, contentPath);
+    const track = (): void => {
+      const was = waitingOn.size > 0;
+      if (requests.pending.length > 0 || responses.inBody) waitingOn.add(client);
+      else waitingOn.delete(client);
+      if (window && was !== waitingOn.size > 0) window.waiting(performance.now(), !was);
+    };
     client.on('data', (chunk: Buffer) => {
       requests.push(chunk);
+      track();
     });
     upstream.on('data', (chunk: Buffer) => {
       const content = responses.push(chunk);
-      if (window) {
-        window.responseBytes += chunk.length;
-        window.contentBytes += content;
-      }
+      window?.received(performance.now(), chunk.length, content);
+      track();
     });
     client.pipe(upstream);
     upstream.pipe(client);
@@ -61,6 +66,7 @@ export async function startCountingProxy(opts: { upstreamHost: string; upstreamP
     // The client gone: nobody can read the rest. The server gone: flush and end.
     client.on('close', () => {
       sockets.delete(client);
+      if (waitingOn.delete(client) && waitingOn.size === 0) window?.waiting(performance.now(), false);
       upstream.destroy();
     });
     upstream.on('close', () => {
@@ -84,13 +90,13 @@ export async function startCountingProxy(opts: { upstreamHost: string; upstreamP
     port: address.port,
     begin(launchId: string): void {
       if (window) throw new Error(`byte window for ${window.launchId} is still open; cannot begin ${launchId}`);
-      window = { launchId, contentBytes: 0, responseBytes: 0 };
+      window = new ByteWindow(launchId, performance.now(), waitingOn.size > 0);
     },
-    end(): { contentBytes: number; responseBytes: number } {
+    end(readyMs: number | null = null): ByteCounts {
       if (!window) throw new Error('no byte window is open');
-      const { contentBytes, responseBytes } = window;
+      const totals = window.totals(performance.now(), readyMs);
       window = null;
-      return { contentBytes, responseBytes };
+      return totals;
     },
     async close(): Promise<void> {
       window = null;

@@ -37,6 +37,11 @@ abstract class MessageStream {
   private body: BodyState | null = null;
   protected opaque = false;
 
+  /** A message body is being read (a response still arriving, on the server's side). */
+  get inBody(): boolean {
+    return this.body !== null && !this.opaque;
+  }
+
   /** Consumes bytes; returns the number of body payload bytes that counted. */
   push(chunk: Buffer): number {
     let counted = 0;
