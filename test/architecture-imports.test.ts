@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages'],
   ['engine'],
   ['executors'],
-  ['commit', 'sandbox', 'history'],
+  ['commit', 'sandbox', 'image-reads', 'history'],
   ['launch-arms', 'report', 'compare', 'cluster', 'measure'],
   ['publish'], // the publishing kit every report stage writes with
   ['experiment'],
@@ -146,6 +146,7 @@ test('no stage imports an executor: where sessions run is chosen in one place (e
 const WINGS: readonly { experiment: string; folders: readonly string[]; stages: RegExp | null }[] = [
   { experiment: 'commit-diff', folders: ['commit'], stages: /^stages\/commit-/ },
   { experiment: 'sandbox-effects and restore-sweep', folders: ['sandbox'], stages: /^stages\/(effects|restore-sweep)-/ },
+  { experiment: 'image-reads', folders: ['image-reads'], stages: /^stages\/image-reads-/ },
   { experiment: 'lazy-startup', folders: ['launch-arms', 'report'], stages: null },
 ];
 
@@ -171,8 +172,8 @@ test("no experiment folder imports another: an experiment's folders and stages i
 });
 
 // report/ is the default experiment's narrative; the kit every experiment publishes with is publish/.
-const OTHER_EXPERIMENT_FOLDERS = ['commit', 'sandbox', 'history', 'launch-arms', 'compare', 'cluster', 'measure', 'cli'];
-const OTHER_EXPERIMENT_STAGES = /^stages\/(commit|effects|restore-sweep)-/;
+const OTHER_EXPERIMENT_FOLDERS = ['commit', 'sandbox', 'image-reads', 'history', 'launch-arms', 'compare', 'cluster', 'measure', 'cli'];
+const OTHER_EXPERIMENT_STAGES = /^stages\/(commit|effects|restore-sweep|image-reads)-/;
 
 test("report/ (the default experiment's narrative) is imported by no other experiment's folder or stage", (t) => {
   const root = projectRoot();

@@ -12,6 +12,9 @@
 #   PAIR_DIR/lazy/rclone.pid.
 # warm: reuses the pair's mounts from its cold launch.
 # Both: a fresh overlay upper layer in WORKSPACE and `crun run` (oci-run.sh).
+# BENCHGRAPH_LAZY_CHUNK (a path's env; default 64k) is rclone's read size:
+# each on-demand read fetches that many bytes (pipelines/image-reads.yaml
+# compares 64k with AWS Lambda's 512k).
 # On a failure while mounting, everything mounted so far is undone. The pair's
 # mounts are undone by the after_pair hook (cleanup-pair.sh PAIR_DIR --remove).
 set -eu
@@ -24,6 +27,8 @@ d="$pair/lazy"
 
 if [ "$state" = cold ]; then
   "$here/cleanup-pair.sh" "$pair" --remove >&2 || { echo "lazy-launch: could not clear $d" >&2; exit 70; }
+  chunk=${BENCHGRAPH_LAZY_CHUNK:-64k}
+  case $chunk in *[!0-9kM]* | '') echo "lazy-launch: BENCHGRAPH_LAZY_CHUNK must be a size such as 64k or 1M, not $chunk" >&2; exit 64 ;; esac
   mkdir -p "$d/remote" "$d/lower" "$d/rclone-cache"
   trap '"$here/cleanup-pair.sh" "$pair" >&2' EXIT
   trap 'exit 143' INT TERM
@@ -38,7 +43,7 @@ if [ "$state" = cold ]; then
   setsid -f /bin/sh -c 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && shift && exec "$@"' lazy-rclone "$d/rclone.pid" \
     rclone mount --http-url "$url" :http: "$d/remote" --config /dev/null --read-only \
     --vfs-cache-mode off --buffer-size 0 --max-read-ahead 0 --async-read=false \
-    --vfs-read-chunk-size 64k --vfs-read-chunk-size-limit 64k \
+    --vfs-read-chunk-size "$chunk" --vfs-read-chunk-size-limit "$chunk" \
     --dir-cache-time 1000h --poll-interval 0 --cache-dir "$d/rclone-cache" \
     --log-file "$d/rclone.log" --log-level NOTICE </dev/null >/dev/null 2>&1 ||
     { echo "lazy-launch: could not start rclone" >&2; exit 71; }

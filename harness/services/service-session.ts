@@ -94,12 +94,21 @@ export async function startServiceSession(
   const counter: ByteCounter | null = proxies.length
     ? {
         begin: (launchId) => proxies.forEach((p) => p.begin(launchId)),
-        end: (): ByteCounts => {
-          const total: ByteCounts = { contentBytes: 0, responseBytes: 0 };
+        end: (readyMs = null): ByteCounts => {
+          const total: ByteCounts = {
+            contentBytes: 0,
+            responseBytes: 0,
+            readyContentBytes: readyMs === null ? null : 0,
+            fetchWaitMs: 0,
+            readyFetchWaitMs: readyMs === null ? null : 0,
+          };
           for (const p of proxies) {
-            const c = p.end();
+            const c = p.end(readyMs);
             total.contentBytes += c.contentBytes;
             total.responseBytes += c.responseBytes;
+            total.fetchWaitMs += c.fetchWaitMs;
+            if (total.readyContentBytes !== null) total.readyContentBytes += c.readyContentBytes ?? 0;
+            if (total.readyFetchWaitMs !== null) total.readyFetchWaitMs += c.readyFetchWaitMs ?? 0;
           }
           return total;
         },

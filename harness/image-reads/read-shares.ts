@@ -1,0 +1,103 @@
+// Pure: how much of each image a cold start-up read (pipelines/image-reads.yaml).
+// Per cell (image × read size), over the formal cold launches that succeeded:
+// the image bytes fetched by Ready and by Completion, and the time waiting on
+// those fetches by Ready, each a median with its two-level bootstrap interval
+// (sessions, then rounds: the levels sampled, so a rerun on this host should
+// expect it, not a rerun elsewhere). Shares divide by the image's size, a
+// constant, so their intervals are the bytes' intervals scaled. The peers'
+// figures are checked against the 64 KiB reads.
+import type { SampleRow } from '../db/sample-columns.js';
+import type { BootstrapOptions } from '../stats/two-level-bootstrap.js';
+import { twoLevelMedian, type MedianInterval } from '../stats/two-level-median.js';
+
+/** An image's sizes from pins.json: its compressed layers and config, its uncompressed tar. */
+export interface ImageSize {
+  cohort: string;
+  image: string;
+  compressedBytes: number;
+  uncompressedBytes: number;
+}
+
+export interface ReadCell {
+  cohort: string;
+  path: string;
+  launches: number;
+  readyBytes: MedianInterval;
+  completionBytes: MedianInterval;
+  readyWaitMs: MedianInterval;
+  /** Per launch, the waiting by Ready over Ready (a share, 0–1). */
+  readyWaitShare: MedianInterval;
+  readyMs: MedianInterval;
+}
+
+/** A published figure and what this run says of it. */
+export interface PeerClaim {
+  id: string;
+  source: string;
+  /** The peer's share of an image read at start-up (0–1). */
+  share: number;
+  cohort: string;
+  path: string;
+  /** This run's share of the uncompressed image read by Completion: median and interval. */
+  ours: { median: number; low: number; high: number } | null;
+  verdict: 'within' | 'above' | 'below' | 'not measured';
+}
+
+export interface ReadShares {
+  images: ImageSize[];
+  cells: ReadCell[];
+  claims: PeerClaim[];
+}
+
+/** Peers' published shares of an image read at start-up, without intervals. */
+export const PEER_SHARES = [
+  { id: 'slacker', source: 'Slacker (FAST’16): 6.4% of an image’s data read at start-up', share: 0.064 },
+  { id: 'lambda', source: 'AWS Lambda container loading (ATC’23): about 6.5% read', share: 0.065 },
+] as const;
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function readShares(rows: readonly SampleRow[], images: readonly ImageSize[], peerPath: string, options: BootstrapOptions): ReadShares {
+  const formal = rows.filter((r) => r['phase'] === 'formal' && r['ok'] === true && r['state'] === 'cold');
+  const cells: ReadCell[] = [];
+  for (const cohort of [...new Set(formal.map((r) => String(r['cohort'])))].sort())
+    for (const path of [...new Set(formal.map((r) => String(r['path'])))].sort()) {
+      const cell = formal.filter((r) => r['cohort'] === cohort && r['path'] === path);
+      if (!cell.length) continue;
+      const of = (value: (r: SampleRow) => number | null): MedianInterval =>
+        twoLevelMedian(
+          cell.flatMap((r) => {
+            const v = value(r);
+            return v === null ? [] : [{ session: Number(r['session']), round: Number(r['round']), value: v }];
+          }),
+          options,
+        );
+      cells.push({
+        cohort,
+        path,
+        launches: cell.length,
+        readyBytes: of((r) => num(r['ready_content_bytes'])),
+        completionBytes: of((r) => num(r['content_bytes'])),
+        readyWaitMs: of((r) => num(r['ready_fetch_wait_ms'])),
+        readyWaitShare: of((r) => {
+          const wait = num(r['ready_fetch_wait_ms']);
+          const ready = num(r['ready_ms']);
+          return wait !== null && ready ? wait / ready : null;
+        }),
+        readyMs: of((r) => num(r['ready_ms'])),
+      });
+    }
+  const claims: PeerClaim[] = [];
+  for (const image of images)
+    for (const peer of PEER_SHARES) {
+      const cell = cells.find((c) => c.cohort === image.cohort && c.path === peerPath);
+      const b = cell?.completionBytes;
+      const ours =
+        b && b.medianMs !== null && b.lowMs !== null && b.highMs !== null
+          ? { median: b.medianMs / image.uncompressedBytes, low: b.lowMs / image.uncompressedBytes, high: b.highMs / image.uncompressedBytes }
+          : null;
+      const verdict = !ours ? 'not measured' : peer.share < ours.low ? 'above' : peer.share > ours.high ? 'below' : 'within';
+      claims.push({ id: `${peer.id}-${image.cohort}`, source: peer.source, share: peer.share, cohort: image.cohort, path: peerPath, ours, verdict });
+    }
+  return { images: [...images], cells, claims };
+}

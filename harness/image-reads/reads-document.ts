@@ -1,0 +1,148 @@
+// The image-reads report as a document (pure): how much of each image a cold
+// start-up read over the lazy path, at two read sizes, the peers' figures
+// checked against it, and the Ready difference the read size makes (from the
+// analyze stage's paired comparison).
+import type { DifferenceResult } from '../analysis/analysis-result.js';
+import { verdictText } from '../analysis/comparison-verdict.js';
+import { list, paragraph, section, sentences, table, type ReportDocument } from '../document/document-model.js';
+import { fixed } from '../publish/format-number.js';
+import type { MedianInterval } from '../stats/two-level-median.js';
+import type { ReadCell, ReadShares } from './read-shares.js';
+
+export interface ReadsDocumentInput {
+  title: string;
+  question: string;
+  scope: string;
+  /** The read size of each path, e.g. {'lazy-64k': '64 KiB'}; the first is the peers' comparison. */
+  readSizes: Readonly<Record<string, string>>;
+  shares: ReadShares;
+  /** The analyze stage's Ready differences between the read sizes. */
+  readyDifferences: readonly DifferenceResult[];
+  sessions: number;
+  rounds: number;
+  unmeasured: readonly string[];
+  notes: readonly string[];
+  provenance: readonly string[];
+}
+
+const mb = (bytes: number | null): string => (bytes === null ? '–' : fixed(bytes / 1e6, 1));
+const pct = (share: number): string => `${fixed(100 * share, share < 0.1 ? 2 : 1)}%`;
+/** A median and its interval through `f`; one value when every resample gave the same (the same bytes in every launch). */
+const interval = (m: MedianInterval, f: (v: number) => string): string =>
+  m.medianMs === null ? '–' : m.lowMs === m.highMs ? f(m.medianMs) : `${f(m.medianMs)} [${f(m.lowMs!)}, ${f(m.highMs!)}]`;
+const mbInterval = (m: MedianInterval): string => interval(m, mb);
+const pctOf = (m: MedianInterval, size: number): string => interval(m, (v) => pct(v / size));
+const msInterval = (m: MedianInterval): string => interval(m, (v) => fixed(v, 0));
+
+export function readsDocument(p: ReadsDocumentInput): ReportDocument {
+  const { images, cells, claims } = p.shares;
+  const sizeOf = (path: string): string => p.readSizes[path] ?? path;
+  const peerPath = Object.keys(p.readSizes)[0]!;
+  const imageOf = (cohort: string) => images.find((i) => i.cohort === cohort)!;
+  const byCompletion = (c: ReadCell): string => pctOf(c.completionBytes, imageOf(c.cohort).uncompressedBytes);
+  const answer = cells
+    .filter((c) => c.path === peerPath)
+    .map((c) => `${c.cohort} ${pctOf(c.completionBytes, imageOf(c.cohort).uncompressedBytes)}`)
+    .join(', ');
+  const claimWords = { within: 'their figure lies within our interval', above: 'ours is higher', below: 'ours is lower', 'not measured': 'not measured here' };
+  return {
+    title: p.title,
+    opening: [
+      paragraph(`**Question:** ${p.question}`),
+      paragraph(`**Scope:** ${p.scope}`),
+      paragraph(
+        `**Answer:** a cold start-up with ${sizeOf(peerPath)} reads fetched, by Completion, this share of its uncompressed image (median [95% interval]): ${answer}. Fetched bytes include the kernel’s read-ahead and whole-read rounding, so the workload itself needed at most that much.`,
+      ),
+      table(
+        [
+          'image',
+          'read size',
+          'uncompressed MB',
+          'compressed MB',
+          'MB by Ready',
+          'MB by Completion',
+          'share of uncompressed',
+          'share of compressed',
+          'waiting by Ready, ms',
+          'waiting, share of Ready',
+        ],
+        cells.map((c) => {
+          const img = imageOf(c.cohort);
+          return [
+            c.cohort,
+            sizeOf(c.path),
+            mb(img.uncompressedBytes),
+            mb(img.compressedBytes),
+            mbInterval(c.readyBytes),
+            mbInterval(c.completionBytes),
+            byCompletion(c),
+            pctOf(c.completionBytes, img.compressedBytes),
+            msInterval(c.readyWaitMs),
+            interval(c.readyWaitShare, pct),
+          ];
+        }),
+        `Cold launches; medians with 95% two-level bootstrap intervals over ${p.sessions} session${p.sessions === 1 ? '' : 's'} × ${p.rounds} rounds (a single value: every launch fetched the same); MB = 10^6 bytes; shares are of Completion's bytes.`,
+      ),
+    ],
+    sections: [
+      ...section('Claims checked', [
+        table(
+          ['claim', 'image', 'their share', `our share by Completion (${sizeOf(peerPath)} reads)`, 'reading'],
+          claims.map((c) => [
+            c.source,
+            c.cohort,
+            `${fixed(100 * c.share, 1)}%`,
+            c.ours ? (c.ours.low === c.ours.high ? pct(c.ours.median) : `${pct(c.ours.median)} [${pct(c.ours.low)}, ${pct(c.ours.high)}]`) : '–',
+            claimWords[c.verdict],
+          ]),
+        ),
+        paragraph(
+          'Neither peer gives an interval or says which images; a share depends on the image, the workload and the read size, so "within" says only that their figure is one this run cannot tell from ours for that image. Slacker also reports that pulling takes 76% of a container’s start-up; that is a complete pull, which this experiment does not run, so it is not checked here.',
+        ),
+      ]),
+      ...section('What the read size changes', [
+        paragraph(
+          `Each on-demand read fetches ${Object.values(p.readSizes).join(' or ')} from the server, so a larger read size can fetch more of the image for the same start-up. Ready, ${Object.keys(p.readSizes).slice(1).map(sizeOf).join(', ')} reads against ${sizeOf(peerPath)} (a − b, paired by round; differences.csv):`,
+        ),
+        list(
+          p.readyDifferences.map((d) => {
+            const larger = sizeOf(d.a);
+            const v = !d.verdict
+              ? 'no verdict'
+              : d.verdict.verdict === 'higher'
+                ? `slower with ${larger} reads`
+                : d.verdict.verdict === 'lower'
+                  ? `faster with ${larger} reads`
+                  : verdictText(d.verdict);
+            const ratio = bytesRatio(cells, d.cohort, d.a, d.b);
+            return `${d.cohort}: ${d.observedMs === null ? '–' : `${fixed(d.observedMs, 0)} ms [${fixed(d.lowMs!, 0)}, ${fixed(d.highMs!, 0)}]`}, ${v}${ratio === null ? '' : `; ×${fixed(ratio, 1)} the bytes`}`;
+          }),
+        ),
+        sentences([
+          cells.some((c) => c.completionBytes.medianMs !== null && c.completionBytes.medianMs > imageOf(c.cohort).uncompressedBytes) &&
+            'A share above 100% means that ranges of the image were fetched more than once in one start-up.',
+        ]),
+      ]),
+      ...section('How it was measured', [
+        list([
+          'Every cold launch mounts the image afresh: an rclone mount of the erofs file over HTTP with no cache of its own, no read-ahead and FUSE reads one at a time, the kernel’s erofs on it, then `crun run` (harness/paths/lazy-launch.sh). The page cache of the new mount is empty, so every byte the start-up needs is fetched.',
+          'Bytes are the HTTP body bytes the file server sent, counted by a proxy on loopback in a window opened just before spawn (content_bytes). Bytes by Ready are those that had arrived when the marker line was read (ready_content_bytes).',
+          'Waiting is the time during which at least one request was outstanding at the proxy, from reading it to the last byte of its response (ready_fetch_wait_ms): time the start-up could not proceed without the server, excluding FUSE and the kernel.',
+          'Sizes: compressed is the gzip layers and config the registry would serve; uncompressed is the image’s tar (pins.json). The erofs file the lazy path reads is about the uncompressed size.',
+          'Files touched were not measured: the proxy sees byte ranges of one erofs file, not files.',
+          `The intervals cover ${p.sessions} sessions and their rounds on this host. The bytes depend on the image, the workload and the read size, not on the host’s speed, so a rerun elsewhere with the same images should fetch close to the same bytes; the waiting is a time and moves with the host.`,
+        ]),
+      ]),
+      ...section('Not measured', [list(p.unmeasured)]),
+      ...section('Notes', [p.notes.length ? list(p.notes) : null]),
+    ],
+    appendix: [...section('Provenance', [sentences(['The stages this report was rendered from:']), list(p.provenance)])],
+  };
+}
+
+/** Median bytes by Completion of path a over path b for one image; null when either is missing. */
+function bytesRatio(cells: readonly ReadCell[], cohort: string, a: string, b: string): number | null {
+  const of = (path: string) => cells.find((c) => c.cohort === cohort && c.path === path)?.completionBytes.medianMs ?? null;
+  const [x, y] = [of(a), of(b)];
+  return x !== null && y ? x / y : null;
+}

@@ -1,0 +1,140 @@
+// image-reads-report: the fifth experiment's own analysis and document. How
+// much of each image did a cold start-up read over the lazy path, at each
+// read size (harness/image-reads/read-shares.ts, written as reads.json), the
+// peers' figures checked against it, and the analyze stage's Ready
+// differences between read sizes. Publishes report.md and index.html,
+// reads.json, samples.csv, and the statistics.csv and differences.csv every
+// experiment publishes (pipeline compare reads them).
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { StageDefinition } from '../harness/contract/stage.js';
+import { findInputFile } from '../harness/contract/exchange-files.js';
+import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
+import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { UserError } from '../harness/errors.js';
+import { SampleJournal } from '../harness/db/sample-journal.js';
+import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
+import { comparisonColumns, comparisonStatisticsCsv, ms3, writeDifferencesCsv } from '../harness/publish/comparison-csv.js';
+import { reportOptions } from '../harness/publish/report-options.js';
+import { publish } from '../harness/publish/publish.js';
+import { checkoutCommit } from '../harness/publish/provenance.js';
+import { reproduceDocument } from '../harness/publish/reproduce-document.js';
+import { readShares, type ImageSize } from '../harness/image-reads/read-shares.js';
+import { readsDocument } from '../harness/image-reads/reads-document.js';
+
+interface PinnedImage {
+  layers: { size: number }[];
+  configSize: number;
+  tarBytes: number;
+}
+
+const imageReadsReport: StageDefinition = {
+  kind: 'image-reads-report',
+  description: 'How much of each image a cold start-up read, per read size, with the peers’ figures checked (report.md, index.html, reads.json).',
+  reads: ['experiment', 'report', 'cohorts', 'paths', 'design', 'analysis.bootstrap'],
+  readsObservations: true, // the sessions' record
+  publishDir: (config) => 'reports/' + config.experiment.name,
+  async run(ctx) {
+    const need = (name: string, stage: string) => {
+      const f = findInputFile(ctx.inputs, name);
+      if (!f)
+        throw new UserError(
+          `stage ${ctx.id} needs the ${stage} stage (for ${name})`,
+          { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
+          `add ${stage} to needs`,
+        );
+      return f.file;
+    };
+    const analysis = JSON.parse(readFileSync(need('analysis.json', 'analyze'), 'utf8')) as AnalysisResult;
+    const pins = JSON.parse(readFileSync(need('pins.json', 'pin'), 'utf8')) as { images: Record<string, PinnedImage> };
+    const samplesFile = need('samples.duckdb', 'sample');
+    const rows = await SampleJournal.readRows(samplesFile);
+    const cohorts = ctx.config.cohorts as Record<string, { image: string }>;
+    const images: ImageSize[] = Object.entries(cohorts).map(([cohort, c]) => {
+      const pin = pins.images[c.image]!;
+      return { cohort, image: c.image, compressedBytes: pin.layers.reduce((s, l) => s + l.size, 0) + pin.configSize, uncompressedBytes: pin.tarBytes };
+    });
+    // Each path's read size is its BENCHGRAPH_LAZY_CHUNK (harness/paths/lazy-launch.sh); the first path is the one the peers are checked against.
+    const paths = ctx.config.paths as Record<string, { env?: Record<string, string> }>;
+    const readSizes = Object.fromEntries(
+      Object.entries(paths).map(([id, p]) => [id, (p.env?.['BENCHGRAPH_LAZY_CHUNK'] ?? '64k').replace(/k$/, ' KiB').replace(/M$/, ' MiB')]),
+    );
+    const peerPath = Object.keys(paths)[0]!;
+    const rules = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] });
+    const shares = readShares(rows, images, peerPath, rules.bootstrap);
+    const exp = ctx.config.experiment;
+    const options = reportOptions(ctx.config.report);
+    const design = ctx.config.design;
+    const readyDifferences = analysis.differences.filter((d) => d.metric === 'ready' && d.b === peerPath && !d.factor);
+    const doc = readsDocument({
+      title: options.title ?? exp.name,
+      question: exp.question,
+      scope: options.scope ?? 'one host, every transfer over loopback',
+      readSizes,
+      shares,
+      readyDifferences,
+      sessions: design.sessions,
+      rounds: design.rounds,
+      unmeasured: exp.unmeasured ?? [],
+      notes: options.notes,
+      provenance: Object.keys(ctx.inputs)
+        .sort()
+        .map((id) => `stage \`${id}\` (${ctx.inputs[id]!.kind}): ${ctx.inputs[id]!.outputDigest}`),
+    });
+    // The comparison files every experiment publishes alike (pipeline compare): Ready and Completion from analyze.
+    const statistics = comparisonStatisticsCsv(
+      analysis.cells.map((c) => ({ cohort: c.cohort, path: c.path, state: c.state, metric: c.metric, unit: 'ms', n: c.n, p50: c.p50Ms })),
+    );
+    const differences = writeDifferencesCsv(
+      analysis.differences
+        .filter((d) => !d.factor)
+        .map((d) =>
+          comparisonColumns(d, 'ms', ms3, {
+            kind: 'median_difference',
+            observed: d.observedMs,
+            low: d.lowMs,
+            high: d.highMs,
+            sessionLow: d.sessionLowMs,
+            sessionHigh: d.sessionHighMs,
+            confidence: d.confidence,
+            resamples: d.resamples,
+            rounds: d.rounds,
+            sessions: d.sessions,
+            sameDirection: d.sameDirection,
+            detected: d.detected,
+            verdict: d.verdict?.verdict ?? null,
+            sizeUncertain: d.findings.sizeUncertain,
+            sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
+          }),
+        ),
+    );
+    const reproduce = reproduceDocument({
+      name: exp.name,
+      pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
+      needs: [
+        'Debian 12 (bookworm) on x86_64 as root; `./setup.sh` installs the Debian packages (rclone, erofs-utils, nginx-light, crun, mmdebstrap, skopeo, umoci).',
+      ],
+      root: true,
+      commandNotes: [
+        `\`./bin/pipeline.js run -f ${relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile}\` publishes the new report to \`reports/${exp.name}/\`.`,
+      ],
+      howLong: [],
+      reproduced: `The bytes depend on the images, the workloads and the read sizes, not on the host: your medians should be close to these. Compare the Ready differences with \`./bin/pipeline.js compare\`.`,
+      stages: Object.keys(ctx.inputs)
+        .sort()
+        .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
+      samplesSha256: null,
+      commit: checkoutCommit(),
+      versions: null,
+    });
+    await publish(ctx, {
+      doc,
+      plots: [],
+      csvs: { 'differences.csv': differences, 'statistics.csv': statistics, [samplesCsvFile]: samplesCsv(rows) },
+      reproduce,
+      files: new Map([['reads.json', JSON.stringify(shares, null, 2) + '\n']]),
+    });
+  },
+};
+
+export default imageReadsReport;
