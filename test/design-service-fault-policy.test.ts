@@ -7,7 +7,7 @@ import type { SampleRow } from '../harness/db/sample-columns.js';
 const dockerPath: PathSection = {
   launch: ['{services.engine.docker}', '-H', 'unix://{services.engine.socket}', 'run', '{services.registry.address}/x', '{command}'],
   env: {},
-  hooks: { before_session: [], after_session: [], before_cold: [['rm-image.sh', '{services.engine.socket}']], after_pair: [] },
+  hooks: { before_session: [], after_session: [], before_cold: [['rm-image.sh', '{services.engine.socket}']], after_cold: [], after_pair: [] },
   services: ['registry'],
 } as unknown as PathSection;
 
@@ -34,7 +34,7 @@ test('a path that does not use the dead service is not affected', (t) => {
   const lazy = {
     ...dockerPath,
     launch: ['lazy.sh', '{services.cache.url}'],
-    hooks: { before_session: [], after_session: [], before_cold: [], after_pair: [] },
+    hooks: { before_session: [], after_session: [], before_cold: [], after_cold: [], after_pair: [] },
     services: ['cache'],
   } as PathSection;
   t.deepEqual(deathsAffecting(servicesUsedBy(lazy), [death]), []);

@@ -32,6 +32,9 @@ rootTest('image-reads counts each cold launch’s bytes and waiting by Ready and
       );
       t.true(s['ok'] === true && bytes! > 0 && byReady! > 0 && byReady! <= bytes!, JSON.stringify(s));
       t.true(wait! > 0 && waitByReady! > 0 && waitByReady! <= wait! && waitByReady! <= ready!, JSON.stringify(s));
+      // the hook's fincore count: the busybox image has two regular files (busybox and /etc/os-release), and the shell reads both
+      const [read, files] = [s['files_read'] as number, s['image_files'] as number];
+      t.true(read === 2 && files === 2, JSON.stringify(s));
     }
     // A larger read size fetches at least as much of the image for the same start-up.
     const median = (path: string) =>

@@ -20,8 +20,13 @@ function config(dir: string): PipelineConfig {
     services: {},
     cohorts: { shell: { command: ['sh', '-c', 'echo {marker}'], env: {}, expect: { exit_code: 0, stdout_patterns: [] }, description: 'A shell' } },
     paths: {
-      docker: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
-      lazy: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
+      docker: {
+        launch: ['{command}'],
+        env: {},
+        hooks: { before_cold: [], after_cold: [], after_pair: [], before_session: [], after_session: [] },
+        services: [],
+      },
+      lazy: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
     },
     design: testDesign(30, 'e2e'),
     analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },

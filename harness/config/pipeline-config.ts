@@ -52,6 +52,8 @@ export interface CohortSection {
 export interface PathHooks {
   /** Untimed, before each cold launch (remove the image, fresh client cache). */
   before_cold: CommandTemplate[];
+  /** Untimed, right after each cold launch, before its row is journaled; may set the row's hook columns (hook-values.ts). */
+  after_cold: CommandTemplate[];
   /** Untimed, after the warm launch of each pair (teardown). */
   after_pair: CommandTemplate[];
   /** Untimed, once before the session's first launch of this path. */

@@ -51,6 +51,8 @@ export const sampleColumns: readonly SampleColumn[] = [
   col('ready_content_bytes', 'integer', 'BIGINT', { minimum: 0 }),
   col('fetch_wait_ms', 'number', 'DOUBLE', { minimum: 0 }),
   col('ready_fetch_wait_ms', 'number', 'DOUBLE', { minimum: 0 }),
+  col('files_read', 'integer', 'BIGINT', { minimum: 0 }),
+  col('image_files', 'integer', 'BIGINT', { minimum: 0 }),
   col('exit_code', 'integer', 'INTEGER'),
   col('signal', 'string', 'VARCHAR'),
   col('ok', 'boolean', 'BOOLEAN', req),

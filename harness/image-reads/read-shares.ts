@@ -1,7 +1,7 @@
 // Pure: how much of each image a cold start-up read (pipelines/image-reads.yaml).
 // Per cell (image × read size), over the formal cold launches that succeeded:
-// the image bytes fetched by Ready and by Completion, and the time waiting on
-// those fetches by Ready, each a median with its two-level bootstrap interval
+// the image bytes fetched by Ready and by Completion, the files read, and the
+// time waiting on those fetches by Ready, each a median with its two-level bootstrap interval
 // (sessions, then rounds: the levels sampled, so a rerun on this host should
 // expect it, not a rerun elsewhere). Shares divide by the image's size, a
 // constant, so their intervals are the bytes' intervals scaled. The peers'
@@ -28,6 +28,9 @@ export interface ReadCell {
   /** Per launch, the waiting by Ready over Ready (a share, 0–1). */
   readyWaitShare: MedianInterval;
   readyMs: MedianInterval;
+  /** Files whose data the launch read (files_read), and the image's files (image_files, the same in every launch). */
+  filesRead: MedianInterval;
+  imageFiles: number | null;
 }
 
 /** A published figure and what this run says of it. */
@@ -85,6 +88,8 @@ export function readShares(rows: readonly SampleRow[], images: readonly ImageSiz
           return wait !== null && ready ? wait / ready : null;
         }),
         readyMs: of((r) => num(r['ready_ms'])),
+        filesRead: of((r) => num(r['files_read'])),
+        imageFiles: cell.map((r) => num(r['image_files'])).find((v) => v !== null) ?? null,
       });
     }
   const claims: PeerClaim[] = [];

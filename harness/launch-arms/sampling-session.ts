@@ -17,6 +17,7 @@ import { expandArgv, expandString } from '../experiment/command-template.js';
 import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from './launch-values.js';
 import { launchId, type Phase } from '../experiment/session-plan.js';
 import { runHook } from '../experiment/run-hook.js';
+import { hookValues } from './hook-values.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { settle, type SettleOutcome } from '../experiment/settle.js';
 import { launchColumns, settleColumns } from '../experiment/launch-columns.js';
@@ -130,6 +131,7 @@ export class SamplingSession {
             ? this.failedRow(place, phase, orderInRound, hookFailure)
             : await this.measure(place, cohort, path, phase, orderInRound);
         if (!deadBefore.length) row = withServiceDeaths(row, deathsAffecting(servicesUsedBy(path), this.o.services.deaths?.() ?? []));
+        if (state === 'cold' && row['ok'] === true) row = await this.afterCold(pathId, path, place, row);
         // A launch cut short by a signal is not a sample: its round is incomplete and runs again.
         this.throwIfAborted();
         await this.o.record(row, this.lastPhases); // journaled as the launch ends
@@ -261,6 +263,21 @@ export class SamplingSession {
       previous_path: place.previousPath,
       ...settleColumns(settled),
     };
+  }
+
+  /** The after_cold hooks of a launch that succeeded: their values join its row (hook-values.ts); a failing hook fails it. */
+  private async afterCold(pathId: string, path: PathSection, place: LaunchPlace, row: SampleRow): Promise<SampleRow> {
+    let values: SampleRow = {};
+    for (const hook of path.hooks.after_cold ?? []) {
+      const r = await this.hook(pathId, path, hook, place);
+      try {
+        if (!r.ok) throw new Error(r.reason ?? 'failed');
+        values = { ...values, ...hookValues(r.output) };
+      } catch (e) {
+        return { ...row, ok: false, failure_reason: `after_cold ${(e as Error).message}` };
+      }
+    }
+    return { ...row, ...values };
   }
 
   private async hook(pathId: string, path: PathSection, template: readonly string[], place: LaunchPlace | null) {
