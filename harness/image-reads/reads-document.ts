@@ -44,6 +44,8 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
     .filter((c) => c.path === peerPath)
     .map((c) => `${c.cohort} ${pctOf(c.completionBytes, imageOf(c.cohort).uncompressedBytes)}`)
     .join(', ');
+  // files read: only where an after_cold hook counted them (harness/paths/files-read.sh)
+  const counted = cells.some((c) => c.filesRead.medianMs !== null);
   const claimWords = { within: 'their figure lies within our interval', above: 'ours is higher', below: 'ours is lower', 'not measured': 'not measured here' };
   return {
     title: p.title,
@@ -63,7 +65,7 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
           'MB by Completion',
           'share of uncompressed',
           'share of compressed',
-          'files read',
+          ...(counted ? ['files read'] : []),
           'waiting by Ready, ms',
           'waiting, share of Ready',
         ],
@@ -78,9 +80,7 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
             mbInterval(c.completionBytes),
             byCompletion(c),
             pctOf(c.completionBytes, img.compressedBytes),
-            c.imageFiles === null
-              ? interval(c.filesRead, (v) => fixed(v, 0))
-              : `${interval(c.filesRead, (v) => fixed(v, 0))} of ${c.imageFiles} (${interval(c.filesRead, (v) => pct(v / c.imageFiles!))})`,
+            ...(counted ? [filesRead(c)] : []),
             msInterval(c.readyWaitMs),
             interval(c.readyWaitShare, pct),
           ];
@@ -128,14 +128,17 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
         ]),
       ]),
       ...section('How it was measured', [
-        list([
-          'Every cold launch mounts the image afresh: an rclone mount of the erofs file over HTTP with no cache of its own, no read-ahead and FUSE reads one at a time, the kernel’s erofs on it, then `crun run` (harness/paths/lazy-launch.sh). The page cache of the new mount is empty, so every byte the start-up needs is fetched.',
-          'Bytes are the HTTP body bytes the file server sent, counted by a proxy on loopback in a window opened just before spawn (content_bytes). Bytes by Ready are those that had arrived when the marker line was read (ready_content_bytes).',
-          'Waiting is the time during which at least one request was outstanding at the proxy, from reading it to the last byte of its response (ready_fetch_wait_ms): time the start-up could not proceed without the server, excluding FUSE and the kernel.',
-          'Sizes: compressed is the gzip layers and config the registry would serve; uncompressed is the image’s tar (pins.json). The erofs file the lazy path reads is about the uncompressed size.',
-          'Files read: right after each cold launch, untimed and after its byte window closed, `fincore` counts the image’s regular files with data in the page cache of the fresh mount (harness/paths/files-read.sh). A file only opened or stat’ed is not counted; one whose data came in with a neighbour’s read-ahead is.',
-          `The intervals cover ${p.sessions} sessions and their rounds on this host. The bytes depend on the image, the workload and the read size, not on the host’s speed, so a rerun elsewhere with the same images should fetch close to the same bytes; the waiting is a time and moves with the host.`,
-        ]),
+        list(
+          [
+            'Every cold launch mounts the image afresh: an rclone mount of the erofs file over HTTP with no cache of its own, no read-ahead and FUSE reads one at a time, the kernel’s erofs on it, then `crun run` (harness/paths/lazy-launch.sh). The page cache of the new mount is empty, so every byte the start-up needs is fetched.',
+            'Bytes are the HTTP body bytes the file server sent, counted by a proxy on loopback in a window opened just before spawn (content_bytes). Bytes by Ready are those that had arrived when the marker line was read (ready_content_bytes).',
+            'Waiting is the time during which at least one request was outstanding at the proxy, from reading it to the last byte of its response (ready_fetch_wait_ms): time the start-up could not proceed without the server, excluding FUSE and the kernel.',
+            'Sizes: compressed is the gzip layers and config the registry would serve; uncompressed is the image’s tar (pins.json). The erofs file the lazy path reads is about the uncompressed size.',
+            counted &&
+              'Files read: right after each cold launch, untimed and after its byte window closed, `fincore` counts the image’s regular files with data in the page cache of the fresh mount (harness/paths/files-read.sh). A file only opened or stat’ed is not counted; one whose data came in with a neighbour’s read-ahead is.',
+            `The intervals cover ${p.sessions} sessions and their rounds on this host. The bytes depend on the image, the workload and the read size, not on the host’s speed, so a rerun elsewhere with the same images should fetch close to the same bytes; the waiting is a time and moves with the host.`,
+          ].filter((x): x is string => typeof x === 'string'),
+        ),
       ]),
       ...section('Not measured', [list(p.unmeasured)]),
       ...section('Notes', [p.notes.length ? list(p.notes) : null]),
@@ -149,4 +152,10 @@ function bytesRatio(cells: readonly ReadCell[], cohort: string, a: string, b: st
   const of = (path: string) => cells.find((c) => c.cohort === cohort && c.path === path)?.completionBytes.medianMs ?? null;
   const [x, y] = [of(a), of(b)];
   return x !== null && y ? x / y : null;
+}
+
+/** Files read by the launch, and their share of the image's files when the hook counted those too. */
+function filesRead(c: ReadCell): string {
+  const count = interval(c.filesRead, (v) => fixed(v, 0));
+  return c.imageFiles ? `${count} of ${c.imageFiles} (${interval(c.filesRead, (v) => pct(v / c.imageFiles!))})` : count;
 }
