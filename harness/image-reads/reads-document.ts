@@ -85,7 +85,7 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
             interval(c.readyWaitShare, pct),
           ];
         }),
-        `Cold launches; medians with 95% two-level bootstrap intervals over ${p.sessions} session${p.sessions === 1 ? '' : 's'} × ${p.rounds} rounds (a single value: every launch fetched the same); MB = 10^6 bytes; shares are of Completion's bytes.`,
+        `Cold launches; medians with 95% two-level bootstrap intervals over ${p.sessions} session${p.sessions === 1 ? '' : 's'} × ${p.rounds} rounds (a single value where every resample gave the same median); MB = 10^6 bytes; shares are of Completion's bytes.`,
       ),
     ],
     sections: [
@@ -106,7 +106,7 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
       ]),
       ...section('What the read size changes', [
         paragraph(
-          `Each on-demand read fetches ${Object.values(p.readSizes).join(' or ')} from the server, so a larger read size can fetch more of the image for the same start-up. Ready, ${Object.keys(p.readSizes).slice(1).map(sizeOf).join(', ')} reads against ${sizeOf(peerPath)} (a − b, paired by round; differences.csv):`,
+          `Each on-demand read fetches ${Object.values(p.readSizes).join(' or ')} from the server, so a larger read size can fetch more of the image for the same start-up. Ready, ${Object.keys(p.readSizes).slice(1).map(sizeOf).join(', ')} reads against ${sizeOf(peerPath)} (a − b, paired by round; differences.csv), each verdict from the ${p.sessions} sessions of this run alone:`,
         ),
         list(
           p.readyDifferences.map((d) => {
