@@ -3,6 +3,7 @@
 // of the commit-diff experiment; published to reports/<experiment.name>/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
 import { readPreviousRun, verdictChanges } from '../harness/commit/previous-run.js';
@@ -77,7 +78,7 @@ const commitReport: StageDefinition = {
     const sessions = readJson<SessionRecord[]>(ctx.inputs, 'sessions.json');
     const inp: CommitReportInputs = {
       experiment: ctx.config.experiment as { name: string; question?: string },
-      pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
+      pipelineFileName: relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile,
       analysis,
       rows,
       checks: readJson(ctx.inputs, 'change-set-checks.json') ?? [],

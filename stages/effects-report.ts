@@ -9,6 +9,7 @@
 // reports/<experiment.name>/.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
 import { findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
@@ -110,7 +111,7 @@ const effectsReport: StageDefinition = {
       if (f) files.set(name, readFileSync(f.file));
     }
     const commit = checkoutCommit();
-    const file = relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile;
+    const file = relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile;
     const reproduce = reproduceDocument({
       name: exp.name,
       pipelineFileName: file,

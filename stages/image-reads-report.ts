@@ -7,6 +7,7 @@
 // experiment publishes (pipeline compare reads them).
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
@@ -110,13 +111,13 @@ const imageReadsReport: StageDefinition = {
     );
     const reproduce = reproduceDocument({
       name: exp.name,
-      pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
+      pipelineFileName: relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile,
       needs: [
         'Debian 12 (bookworm) on x86_64 as root; `./setup.sh` installs the Debian packages (rclone, erofs-utils, nginx-light, crun, mmdebstrap, skopeo, umoci).',
       ],
       root: true,
       commandNotes: [
-        `\`./bin/pipeline.js run -f ${relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile}\` publishes the new report to \`reports/${exp.name}/\`.`,
+        `\`./bin/pipeline.js run -f ${relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile}\` publishes the new report to \`reports/${exp.name}/\`.`,
       ],
       howLong: [],
       reproduced: `The bytes depend on the images, the workloads and the read sizes, not on the host: your medians should be close to these. Compare the Ready differences with \`./bin/pipeline.js compare\`.`,

@@ -6,6 +6,7 @@
 // no-op rerun, status) does not load the renderer.
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
@@ -63,7 +64,7 @@ const report: StageDefinition = {
     const inputs: ReportInputs = {
       config: ctx.config,
       options: reportOptions(ctx.config.report),
-      pipelineFileName: relative(ctx.pipelineDir, ctx.pipelineFile) || ctx.pipelineFile,
+      pipelineFileName: relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile,
       analysis: await readJson<AnalysisResult>(ctx.inputs, 'analysis.json'),
       session: await readJson<Session>(ctx.inputs, 'session.json'),
       pins: await readJson<Pins>(ctx.inputs, 'pins.json'),

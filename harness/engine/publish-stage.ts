@@ -2,8 +2,9 @@
 // if it has one, keeping its runs/ archive; a launch report is then filed in
 // that archive (harness/history/). Used after a run and after `pipeline pull`.
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
+import { projectDirOf } from '../config/project-dir.js';
 import type { StageDefinition } from '../contract/stage.js';
 import { alreadyArchived } from '../history/archive-run.js';
 import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
@@ -70,11 +71,4 @@ export function alreadyPublished(config: PipelineConfig, store: Store, def: Stag
   return filed ? [...lines, `  already archived as ${relative(process.cwd(), filed.folder) || filed.folder}`] : null;
 }
 
-/**
- * The folder published outputs (reports/) are relative to: the pipeline
- * file's folder, or its parent when the file sits in a `pipelines/` folder.
- */
-export function projectDirOf(pipelineFile: string): string {
-  const dir = dirname(pipelineFile);
-  return basename(dir) === 'pipelines' ? dirname(dir) : dir;
-}
+export { projectDirOf };
