@@ -33,7 +33,6 @@ const imageReadsReport: StageDefinition = {
   kind: 'image-reads-report',
   description: 'How much of each image a cold start-up read, per read size, with the peers’ figures checked (report.md, index.html, reads.json).',
   reads: ['experiment', 'report', 'cohorts', 'paths', 'design', 'analysis.bootstrap'],
-  readsObservations: true, // the sessions' record
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const need = (name: string, stage: string) => {

@@ -27,7 +27,6 @@ export interface ReadCell {
   readyWaitMs: MedianInterval;
   /** Per launch, the waiting by Ready over Ready (a share, 0–1). */
   readyWaitShare: MedianInterval;
-  readyMs: MedianInterval;
   /** Files whose data the launch read (files_read), and the image's files (image_files, the same in every launch). */
   filesRead: MedianInterval;
   imageFiles: number | null;
@@ -87,7 +86,6 @@ export function readShares(rows: readonly SampleRow[], images: readonly ImageSiz
           const ready = num(r['ready_ms']);
           return wait !== null && ready ? wait / ready : null;
         }),
-        readyMs: of((r) => num(r['ready_ms'])),
         filesRead: of((r) => num(r['files_read'])),
         imageFiles: cell.map((r) => num(r['image_files'])).find((v) => v !== null) ?? null,
       });
