@@ -15,7 +15,7 @@ import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
-import { comparisonColumns, comparisonStatisticsCsv, ms3, writeDifferencesCsv } from '../harness/publish/comparison-csv.js';
+import { comparisonStatisticsCsv, recordColumns, writeDifferencesCsv } from '../harness/publish/comparison-csv.js';
 import { reportOptions } from '../harness/publish/report-options.js';
 import { publish } from '../harness/publish/publish.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
@@ -85,29 +85,7 @@ const imageReadsReport: StageDefinition = {
     const statistics = comparisonStatisticsCsv(
       analysis.cells.map((c) => ({ cohort: c.cohort, path: c.path, state: c.state, metric: c.metric, unit: 'ms', n: c.n, p50: c.p50Ms })),
     );
-    const differences = writeDifferencesCsv(
-      analysis.differences
-        .filter((d) => !d.factor)
-        .map((d) =>
-          comparisonColumns(d, 'ms', ms3, {
-            kind: 'median_difference',
-            observed: d.observedMs,
-            low: d.lowMs,
-            high: d.highMs,
-            sessionLow: d.sessionLowMs,
-            sessionHigh: d.sessionHighMs,
-            confidence: d.confidence,
-            resamples: d.resamples,
-            rounds: d.rounds,
-            sessions: d.sessions,
-            sameDirection: d.sameDirection,
-            detected: d.detected,
-            verdict: d.verdict?.verdict ?? null,
-            sizeUncertain: d.findings.sizeUncertain,
-            sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
-          }),
-        ),
-    );
+    const differences = writeDifferencesCsv(analysis.differences.filter((d) => !d.factor).map((d) => recordColumns(d, d.verdict?.verdict ?? 'undecided')));
     const reproduce = reproduceDocument({
       name: exp.name,
       pipelineFileName: relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile,

@@ -8,7 +8,8 @@
 // effect table and commit-diff. A ratio is written
 // as kind median_ratio (its null value is 1).
 import { defaultPracticalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
-import type { DifferenceKey } from '../analysis/difference-record.js';
+import type { DifferenceKey, MsComparison } from '../analysis/difference-record.js';
+import type { Verdict } from '../analysis/comparison-verdict.js';
 import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import type { JudgedComparison } from '../analysis/direction-rule.js';
 import { csv, fixed } from './format-number.js';
@@ -183,4 +184,26 @@ export function comparisonStatisticsCsv(cells: readonly CellLine[]): string {
     ['cohort', 'path', 'state', 'metric', 'unit', 'n', 'p50'],
     cells.map((c) => [c.cohort, c.path, c.state, c.metric, c.unit, c.n, r6(c.p50)]),
   );
+}
+
+/** A record's shared columns (kind median_difference, in ms) with its verdict. */
+export function recordColumns(d: DifferenceKey & MsComparison, verdict: Verdict): DifferenceRow {
+  return comparisonColumns(d, 'ms', ms3, {
+    kind: 'median_difference',
+    observed: d.observedMs,
+    low: d.lowMs,
+    high: d.highMs,
+    sessionLow: d.sessionLowMs,
+    sessionHigh: d.sessionHighMs,
+    confidence: d.confidence,
+    resamples: d.resamples,
+    rounds: d.rounds,
+    sessions: d.sessions,
+    sameDirection: d.sameDirection,
+    detected: d.detected,
+    verdict,
+    // Records of analyses before the one direction rule have no replication count: read as not established.
+    sizeUncertain: d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined,
+    sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
+  });
 }

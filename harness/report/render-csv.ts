@@ -1,13 +1,11 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { csv, fixed } from '../publish/format-number.js';
-import { comparisonColumns, factorColumns, launchDifferencesColumns, ms3, writeDifferencesCsv, type DifferenceRow } from '../publish/comparison-csv.js';
+import { factorColumns, launchDifferencesColumns, ms3, recordColumns, writeDifferencesCsv, type DifferenceRow } from '../publish/comparison-csv.js';
 import type { ReportInputs } from './report-inputs.js';
 import { measuredBetween } from '../publish/provenance-lines.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
 import { differenceVerdict } from './difference-verdict-text.js';
-import type { DifferenceKey, MsComparison } from '../analysis/difference-record.js';
-import type { Verdict } from '../analysis/comparison-verdict.js';
 
 const ms = (v: number | null): string | null => (v === null ? null : fixed(v, 3));
 const share = (v: number): string => fixed(v, 4);
@@ -109,28 +107,6 @@ export function statisticsCsv(a: AnalysisResult): string {
     }
   }
   return csv(statisticsColumns, rows);
-}
-
-/** A record's shared columns (kind median_difference, in ms) with its verdict. */
-function recordColumns(d: DifferenceKey & MsComparison, verdict: Verdict): DifferenceRow {
-  return comparisonColumns(d, 'ms', ms3, {
-    kind: 'median_difference',
-    observed: d.observedMs,
-    low: d.lowMs,
-    high: d.highMs,
-    sessionLow: d.sessionLowMs,
-    sessionHigh: d.sessionHighMs,
-    confidence: d.confidence,
-    resamples: d.resamples,
-    rounds: d.rounds,
-    sessions: d.sessions,
-    sameDirection: d.sameDirection,
-    detected: d.detected,
-    verdict,
-    // Records of analyses before the one direction rule have no replication count: read as not established.
-    sizeUncertain: d.findings.sizeUncertain && d.findings.sessionsAloneExcluding !== undefined,
-    sessionsAloneExcluding: d.findings.sessionsAloneExcluding ?? 0,
-  });
 }
 
 /** The default experiment's differences.csv: every record (the comparisons of paths, then those along another factor), then the preparation costs (seconds). */
