@@ -63,8 +63,9 @@ test('unit and condition comparisons of the smoke pipeline: paired by round, jud
     t.true(Math.abs(d.observedMs! - (median(values(sa)) - median(values(sb)))) < 1e-3, `${d.factor} ${d.a}−${d.b} ${d.metric}: observed`);
     t.true(['lower', 'higher', 'equivalent', 'undecided'].includes(d.verdict.verdict));
   }
-  // tail sleeps 20 ms after its marker: its Completion is at least that much later on every path and state
-  for (const d of factors.filter((x) => x.factor === 'unit' && x.metric === 'completion')) t.true(d.observedMs! >= 15, `${d.path} ${d.state}: ${d.observedMs}`);
+  // tail sleeps 20 ms after its marker, so each of its launches completes at least 20 ms after spawn on any machine
+  // (a difference of medians between the cohorts is no such bound: noise on a slow machine shrank one to 13.6 ms)
+  for (const s of samples.filter((x) => x['cohort'] === 'tail')) t.true(Number(s['completion_ms']) >= 20, `${s['launch_id']}: ${s['completion_ms']}`);
 
   const csv = parseCsvTable(readFileSync(join(dir, 'reports', 'smoke', 'differences.csv'), 'utf8'));
   t.true(csv.header.includes('factor') && csv.header.includes('path'));
