@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, readExchange } from '../harness/contract/exchange-files.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { UserError } from '../harness/errors.js';
@@ -23,30 +23,22 @@ import { reproduceDocument } from '../harness/publish/reproduce-document.js';
 import { readShares, type ImageSize } from '../harness/image-reads/read-shares.js';
 import { readsDocument } from '../harness/image-reads/reads-document.js';
 
-interface PinnedImage {
-  layers: { size: number }[];
-  configSize: number;
-  tarBytes: number;
-}
-
 const imageReadsReport: StageDefinition = {
   kind: 'image-reads-report',
   description: 'How much of each image a cold start-up read, per read size, with the peers’ figures checked (report.md, index.html, reads.json).',
   reads: ['experiment', 'report', 'cohorts', 'paths', 'design', 'analysis.bootstrap'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const need = (name: string, stage: string) => {
-      const f = findInputFile(ctx.inputs, name);
-      if (!f)
-        throw new UserError(
-          `stage ${ctx.id} needs the ${stage} stage (for ${name})`,
-          { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-          `add ${stage} to needs`,
-        );
-      return f.file;
+    const missing = (name: string, stage: string): never => {
+      throw new UserError(
+        `stage ${ctx.id} needs the ${stage} stage (for ${name})`,
+        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
+        `add ${stage} to needs`,
+      );
     };
+    const need = (name: string, stage: string): string => findInputFile(ctx.inputs, name)?.file ?? missing(name, stage);
     const analysis = JSON.parse(readFileSync(need('analysis.json', 'analyze'), 'utf8')) as AnalysisResult;
-    const pins = JSON.parse(readFileSync(need('pins.json', 'pin'), 'utf8')) as { images: Record<string, PinnedImage> };
+    const pins = readExchange(ctx.inputs, 'pins.json')?.value ?? missing('pins.json', 'pin');
     const samplesFile = need('samples.duckdb', 'sample');
     const rows = await SampleJournal.readRows(samplesFile);
     const cohorts = ctx.config.cohorts as Record<string, { image: string }>;

@@ -70,8 +70,8 @@ export const runCommand: CliCommand = {
       config.executor = { ...config.executor, kind: executor };
     }
     // taken only by a run that will write (run-pipeline.ts): a no-op rerun and --dry-run read as `status` does
-    let locked: Promise<() => Promise<void>> | null = null;
-    const lock = (): Promise<unknown> => (locked ??= import('../engine/data-lock.js').then(({ acquireDataLock }) => acquireDataLock(dataDir)));
+    const dataLock = { taken: null as Promise<() => Promise<void>> | null };
+    const lock = (): Promise<unknown> => (dataLock.taken ??= import('../engine/data-lock.js').then(({ acquireDataLock }) => acquireDataLock(dataDir)));
     try {
       const { runPipeline } = await import('../engine/run-pipeline.js');
       const outcomes = await runPipeline(config, {
@@ -103,7 +103,7 @@ export const runCommand: CliCommand = {
       const { diskFullFailure } = await import('../engine/disk-full.js');
       throw diskFullFailure(e, dataDir) ?? e; // disk-full.ts: a full data folder is one line, exit 1
     } finally {
-      const release = locked ? await (locked as Promise<() => Promise<void>>).catch(() => null) : null; // a refused lock was thrown above, through runPipeline
+      const release = await dataLock.taken?.catch(() => null); // a refused lock was thrown above, through runPipeline
       if (release) await release();
     }
   },

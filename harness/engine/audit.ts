@@ -3,7 +3,7 @@
 // (reports) with its runs/ archive; list each file that is missing or whose digest differs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { projectDirOf } from './run-pipeline.js';
+import { projectDirOf } from '../config/project-dir.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { readLock, lockPathFor } from './lock-file.js';
 import { listFileDigests, merkleRoot, type FileDigest } from '../digest/merkle.js';

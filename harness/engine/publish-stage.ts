@@ -28,6 +28,11 @@ export function publishStage(
   label: string | null,
   log: (line: string) => void,
 ): void {
+  const done = alreadyPublished(config, store, def, p);
+  if (done) {
+    for (const line of done) log(line);
+    return;
+  }
   if (!def.publishDir || !p.key || !p.manifest) return;
   const target = join(projectDirOf(config.file), def.publishDir(config));
   const outputs = store.outputsDir(p.uses, p.key);
@@ -70,5 +75,3 @@ export function alreadyPublished(config: PipelineConfig, store: Store, def: Stag
   const filed = alreadyArchived(target, join(target, RUNS_DIR));
   return filed ? [...lines, `  already archived as ${relative(process.cwd(), filed.folder) || filed.folder}`] : null;
 }
-
-export { projectDirOf };

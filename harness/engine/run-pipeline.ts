@@ -28,9 +28,8 @@ import { projectStageRegistry, type StageRegistry } from './stage-registry.js';
 import { Store } from './store.js';
 import { planContext } from './plan-context.js';
 import { CheckFailed } from '../errors.js';
-import { alreadyPublished, projectDirOf, publishStage } from './publish-stage.js';
-
-export { projectDirOf };
+import { alreadyPublished, publishStage } from './publish-stage.js';
+import { projectDirOf } from '../config/project-dir.js';
 
 export { planContext };
 

@@ -42,7 +42,7 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
   const byCompletion = (c: ReadCell): string => pctOf(c.completionBytes, imageOf(c.cohort).uncompressedBytes);
   const answer = cells
     .filter((c) => c.path === peerPath)
-    .map((c) => `${c.cohort} ${pctOf(c.completionBytes, imageOf(c.cohort).uncompressedBytes)}`)
+    .map((c) => `${c.cohort} ${byCompletion(c)}`)
     .join(', ');
   // files read: only where an after_cold hook counted them (harness/paths/files-read.sh)
   const counted = cells.some((c) => c.filesRead.medianMs !== null);
