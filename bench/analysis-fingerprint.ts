@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { analysisRules, type AnalysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules, type AnalysisRules } from '../harness/config/analysis-rules.js';
 import type { AnalysisResult, ConfirmationInput } from '../harness/analysis/analysis-result.js';
 import type { SampleData } from '../harness/analysis/sample-data.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -23,7 +23,7 @@ import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 import { analyze100kRows, analyze100kRules } from './analyze-100k-data.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { pairSessions, twoLevelBootstrap, type SessionRow } from '../harness/stats/two-level-bootstrap.js';
 import { madeUpPhaseSamples } from '../test/helpers/phase-samples.js';

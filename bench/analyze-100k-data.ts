@@ -2,7 +2,7 @@
 // bench/analysis-fingerprint.ts: 2 cohorts x 3 paths x 2 states x 8,333
 // rounds of synthetic formal samples (one failure in 997), and its rules.
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 
 export function analyze100kRows(): SampleRow[] {
   return syntheticSamples({

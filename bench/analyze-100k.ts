@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { availableParallelism } from 'node:os';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { readSamples } from '../harness/analysis/read-samples.js';

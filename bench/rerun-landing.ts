@@ -22,7 +22,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 import { loadPipeline } from '../harness/config/load-pipeline.js';

@@ -34,25 +34,17 @@ const analyze: StageDefinition = {
     if (!samples) {
       throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
     }
-    const [
-      { analysisRules },
-      { analyzeSamplesInWorkers },
-      { readPreparation },
-      { readSamples },
-      { hostOf },
-      { findingsConfig, withFindings },
-      { sourceGapFacts },
-    ] = await Promise.all([
-      import('../harness/analysis/analysis-rules.js'),
-      import('../harness/analysis/analyze-in-workers.js'),
-      import('../harness/analysis/read-preparation.js'),
-      import('../harness/analysis/read-samples.js'),
-      import('../harness/analysis/replicate-runs.js'),
-      import('../harness/analysis/analysis-findings.js'),
-      import('../harness/analysis/source-gap-facts.js'),
-    ]);
+    const [{ analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }, { findingsConfig, withFindings }, { sourceGapFacts }] =
+      await Promise.all([
+        import('../harness/analysis/analyze-in-workers.js'),
+        import('../harness/analysis/read-preparation.js'),
+        import('../harness/analysis/read-samples.js'),
+        import('../harness/analysis/replicate-runs.js'),
+        import('../harness/analysis/analysis-findings.js'),
+        import('../harness/analysis/source-gap-facts.js'),
+      ]);
     const { sessionNoise } = await import('../harness/analysis/session-noise.js');
-    const rules = analysisRules(ctx.config.analysis);
+    const rules = ctx.config.rules;
     const data = await readSamples(samples.file);
     const prep = findInputFile(ctx.inputs, 'preparation.json');
     const preparation = prep ? await readPreparation(prep.file) : null;

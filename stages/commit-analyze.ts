@@ -7,7 +7,6 @@ import { findInputFile } from '../harness/contract/exchange-files.js';
 import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { UserError } from '../harness/errors.js';
 
@@ -28,7 +27,7 @@ const commitAnalyze: StageDefinition = {
     const sampleRows = await SampleJournal.readRows(found.file);
     const { rows, compression } = commitRowsOf(sampleRows);
     // analysis.bootstrap is read in one place for every experiment.
-    const bootstrap = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] }).bootstrap;
+    const bootstrap = ctx.config.rules.bootstrap;
     const result = analyzeCommits(rows, compression, bootstrap);
     writeFileSync(join(ctx.outputDir, 'commit-analysis.json'), JSON.stringify(result, null, 2) + '\n');
     // the noise flag calibrated on the host canary, for the report's sessions table

@@ -9,7 +9,6 @@ import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
 import { readPreviousRun, verdictChanges } from '../harness/commit/previous-run.js';
 import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
-import { reportOptions } from '../harness/publish/report-options.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
@@ -95,7 +94,7 @@ const commitReport: StageDefinition = {
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
       commit: checkoutCommit(),
-      notes: reportOptions(ctx.config.report).notes,
+      notes: ctx.config.reportOptions.notes,
       sessionRecords: sessions,
       noise: readNoiseFile(ctx.inputs),
       previous: previousRunOf(ctx, analysis),

@@ -11,7 +11,6 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile } from '../harness/contract/exchange-files.js';
 import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { UserError } from '../harness/errors.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import type { ReportedRow } from '../harness/sandbox/effect-table-md.js';
@@ -27,9 +26,9 @@ const effectsAnalyze: StageDefinition = {
   readsObservations: true, // the sessions' records, for the noise flag calibrated on the canary (noise.json)
   async run(ctx) {
     const fx = effectsOf(ctx);
-    const rules = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'], clusters: ctx.config.analysis['clusters'] });
+    const rules = ctx.config.rules;
     const bootstrap = rules.bootstrap;
-    const floor = practicalFloor(ctx.config.analysis['practical']);
+    const floor = practicalFloor(ctx.config.rules.practical);
     const samplesFile = findInputFile(ctx.inputs, 'samples.duckdb');
     const rowsFile = findInputFile(ctx.inputs, 'rows.json');
     if (!samplesFile || !rowsFile)

@@ -13,7 +13,6 @@ import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
 import { findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
-import { reportOptions } from '../harness/publish/report-options.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
@@ -23,7 +22,6 @@ import { effectReportDocument } from '../harness/sandbox/effect-report-document.
 import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
 import { launchSpanSentence } from '../harness/sandbox/effect-phrases.js';
 import { practicalFloor } from '../harness/sandbox/practical-floor.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { readNoiseFile } from '../harness/analysis/noise-file.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { Requirement } from '../harness/contract/requirement.js';
@@ -72,9 +70,9 @@ const effectsReport: StageDefinition = {
       throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
     const rows = JSON.parse(readFileSync(effects.file, 'utf8')) as ReportedRow[];
     const exp = ctx.config.experiment;
-    const options = reportOptions(ctx.config.report);
+    const options = ctx.config.reportOptions;
     const notes = effectReportNotes(ctx.config.report);
-    const floor = practicalFloor(ctx.config.analysis['practical']);
+    const floor = practicalFloor(ctx.config.rules.practical);
     const hostFile = findInputFile(ctx.inputs, 'host.json');
     const host = hostFile ? (JSON.parse(readFileSync(hostFile.file, 'utf8')) as SamplingHost) : null;
     const reqFile = findInputFile(ctx.inputs, 'requirements.json');
@@ -94,7 +92,7 @@ const effectsReport: StageDefinition = {
       notes,
       requirements,
       floor,
-      clusters: analysisRules({ clusters: ctx.config.analysis['clusters'] }).clusters,
+      clusters: ctx.config.rules.clusters,
       unmeasured: exp.unmeasured ?? [],
       reportNotes: options.notes,
       launchSpan: launchSpanSentence(samples.map((s) => (typeof s['started_at'] === 'string' ? s['started_at'] : null))),

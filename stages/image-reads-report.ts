@@ -11,12 +11,10 @@ import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
 import { findInputFile, readExchange } from '../harness/contract/exchange-files.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import { comparisonStatisticsCsv, recordColumns, writeDifferencesCsv } from '../harness/publish/comparison-csv.js';
-import { reportOptions } from '../harness/publish/report-options.js';
 import { publish } from '../harness/publish/publish.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
 import { reproduceDocument } from '../harness/publish/reproduce-document.js';
@@ -52,10 +50,10 @@ const imageReadsReport: StageDefinition = {
       Object.entries(paths).map(([id, p]) => [id, (p.env?.['BENCHGRAPH_LAZY_CHUNK'] ?? '64k').replace(/k$/, ' KiB').replace(/M$/, ' MiB')]),
     );
     const peerPath = Object.keys(paths)[0]!;
-    const rules = analysisRules({ bootstrap: ctx.config.analysis['bootstrap'] });
+    const rules = ctx.config.rules;
     const shares = readShares(rows, images, peerPath, rules.bootstrap);
     const exp = ctx.config.experiment;
-    const options = reportOptions(ctx.config.report);
+    const options = ctx.config.reportOptions;
     const design = ctx.config.design;
     const readyDifferences = analysis.differences.filter((d) => d.metric === 'ready' && d.b === peerPath && !d.factor);
     const doc = readsDocument({

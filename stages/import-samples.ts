@@ -12,6 +12,7 @@ import { UserError } from '../harness/errors.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
 import { adaptiveDesign } from '../harness/experiment/adaptive-plan.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 
 const importSamples: StageDefinition = {
   kind: 'import-samples',
@@ -36,7 +37,7 @@ const importSamples: StageDefinition = {
     }
     const rows = parseSampleCsv(text, rel);
     await writeSamplesTable(join(ctx.outputDir, 'samples.duckdb'), rows);
-    const distinct = (col: string, phase?: string): string[] =>
+    const distinct = (col: keyof SampleRow, phase?: string): string[] =>
       [...new Set(rows.filter((r) => !phase || r['phase'] === phase).map((r) => String(r[col])))].sort();
     const session = {
       seed: null,

@@ -42,16 +42,14 @@ const report: StageDefinition = {
   inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const [{ readLaunchRows }, { readProvenance }, { launchPublication }, { reportOptions }, { publish }, { usedParts }, { readAdaptiveRecord }] =
-      await Promise.all([
-        import('../harness/report/launch-rows.js'),
-        import('../harness/publish/provenance.js'),
-        import('../harness/report/render-report.js'),
-        import('../harness/publish/report-options.js'),
-        import('../harness/publish/publish.js'),
-        import('../harness/publish/used-tools.js'),
-        import('../harness/report/stopping-section.js'),
-      ]);
+    const [{ readLaunchRows }, { readProvenance }, { launchPublication }, { publish }, { usedParts }, { readAdaptiveRecord }] = await Promise.all([
+      import('../harness/report/launch-rows.js'),
+      import('../harness/publish/provenance.js'),
+      import('../harness/report/render-report.js'),
+      import('../harness/publish/publish.js'),
+      import('../harness/publish/used-tools.js'),
+      import('../harness/report/stopping-section.js'),
+    ]);
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const pins = findInputFile(ctx.inputs, 'pins.json');
     const images = Object.values((ctx.config.artifacts?.['images'] ?? {}) as Record<string, { kind?: unknown }>);
@@ -63,7 +61,7 @@ const report: StageDefinition = {
     const used = usedParts(ctx.config, requirements ?? [], join(projectRoot(), 'harness'));
     const inputs: ReportInputs = {
       config: ctx.config,
-      options: reportOptions(ctx.config.report),
+      options: ctx.config.reportOptions,
       pipelineFileName: relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile,
       analysis: await readJson<AnalysisResult>(ctx.inputs, 'analysis.json'),
       session: await readJson<Session>(ctx.inputs, 'session.json'),

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { CheckFailed } from '../harness/errors.js';
 
 const warmup: StageDefinition = {

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { comparisonVerdict, marginHalfWidth, practicalMargin, relativeFromLog, verdictText } from '../harness/analysis/comparison-verdict.js';
+import { comparisonVerdict, marginHalfWidth, relativeFromLog, verdictText } from '../harness/analysis/comparison-verdict.js';
+import { practicalMargin } from '../harness/config/practical-margin.js';
 
 test('an interval below 0 is lower, above 0 higher, inside the margin equivalent, and otherwise undecided', (t) => {
   t.is(comparisonVerdict({ low: -0.3, high: -0.1 }, 0.05).verdict, 'lower');

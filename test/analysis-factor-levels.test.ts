@@ -3,7 +3,7 @@
 // that was never sampled is an error naming its key, and a level sampled on
 // one path only is compared there alone.
 import test from 'ava';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { resolveComparisons } from '../harness/analysis/difference-results.js';
 import { factorDifferences } from '../harness/analysis/factor-differences.js';
 import type { SampleData, ValueRow } from '../harness/analysis/sample-data.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { madeUpPhaseSamples } from './helpers/phase-samples.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { analyzeSamplesInWorkers } from '../harness/analysis/analyze-in-workers.js';
 import { readSamples } from '../harness/analysis/read-samples.js';

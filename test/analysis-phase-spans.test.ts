@@ -4,7 +4,7 @@
 // against NumPy given the documented draw order (helpers/two-level-draws.ts).
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { spanNameOf, toReadySpan } from '../harness/analysis/phase-spans.js';
 import { pairSessions } from '../harness/stats/two-level-bootstrap.js';

@@ -7,7 +7,7 @@ import { readSamples } from '../harness/analysis/read-samples.js';
 import { referenceReadSamples } from './helpers/reference-read-samples.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../harness/analysis/write-samples-table.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { Database } from '../harness/db/duckdb.js';
 
 /** `sql`: run on the written table before reading (e.g. to add a recorded position column). */

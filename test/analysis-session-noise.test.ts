@@ -5,7 +5,8 @@ import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/publish/host-wording.js';
 import { calibratedNoise, canaryRowsOf } from '../harness/analysis/calibrated-noise.js';
 import { hostNoiseBlocks } from '../harness/publish/session-sections.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
+import { madeUpRow } from './helpers/made-up-row.js';
 
 // Made-up session records: 10 minutes on 2 CPUs (1,200 s of capacity), the host's agent
 // (pid 1, "agent") at about 12% of it in every session, as on the published host kind.
@@ -146,8 +147,8 @@ test('an experiment without its own canary analysis gets the calibrated flag fro
       ['wake', 50],
     ] as const)
       for (let repeat = 1; repeat <= 5; repeat++)
-        rows.push({ phase: 'canary', session, path: piece, round: repeat, ok: true, completion_ms: ms + repeat * 0.1 });
-  rows.push({ phase: 'formal', session: 2, path: 'cpu', round: 1, ok: true, completion_ms: 1 });
+        rows.push(madeUpRow({ phase: 'canary', session, path: piece, round: repeat, ok: true, completion_ms: ms + repeat * 0.1 }));
+  rows.push(madeUpRow({ phase: 'formal', session: 2, path: 'cpu', round: 1, ok: true, completion_ms: 1 }));
   t.is(canaryRowsOf(rows).length, 30);
   const { noise } = calibratedNoise(rows, records, { resamples: 200, confidence: 0.95, seed: 'made-up' });
   t.deepEqual(

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 import { Database } from '../harness/db/duckdb.js';

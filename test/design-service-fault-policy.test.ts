@@ -2,7 +2,7 @@
 import test from 'ava';
 import { deathsAffecting, servicesUsedBy, stopAfterRound, withServiceDeaths } from '../harness/launch-arms/service-fault-policy.js';
 import type { PathSection } from '../harness/config/pipeline-config.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 
 const dockerPath: PathSection = {
   launch: ['{services.engine.docker}', '-H', 'unix://{services.engine.socket}', 'run', '{services.registry.address}/x', '{command}'],

@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitColumns, commitRowsOf, COMPRESSION_UNIT } from '../harness/commit/commit-columns.js';
-import type { SampleColumn, SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleColumn } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv } from '../harness/publish/samples-csv.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
+import type { CommitRow } from '../harness/commit/commit-columns.js';
 
 const BOOT = { resamples: 400, confidence: 0.95, seed: 'round-trip' };
 
@@ -47,7 +49,7 @@ test('effect-table launches: samples.csv read back gives the same effect cell to
 
 test('commit-diff commits and compression launches: samples.csv read back gives the same analysis to the last digit', async (t) => {
   const random = seededRandom('commits');
-  const rows: SampleRow[] = [];
+  const rows: CommitRow[] = [];
   const cells = [
     { total_mb: 100, file_count: 100, change_bytes: 1024 },
     { total_mb: 450, file_count: 100, change_bytes: 1024 },

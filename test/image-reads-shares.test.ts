@@ -1,8 +1,9 @@
 import test from 'ava';
 import { ByteWindow } from '../harness/net/byte-window.js';
 import { readShares, PEER_SHARES } from '../harness/image-reads/read-shares.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { twoLevelMedian } from '../harness/stats/two-level-median.js';
+import { madeUpRow } from './helpers/made-up-row.js';
 
 test('a byte window cut at Ready (made-up clock): arrivals up to Ready, and waiting clipped at Ready', (t) => {
   const w = new ByteWindow('l1', 1000, false);
@@ -22,19 +23,21 @@ function rows(cohort: string, path: string, bytes: (session: number, round: numb
   for (let session = 1; session <= 3; session++)
     for (let round = 0; round < 6; round++) {
       const b = bytes(session, round);
-      out.push({
-        cohort,
-        path,
-        state: 'cold',
-        phase: 'formal',
-        ok: true,
-        session,
-        round,
-        content_bytes: b,
-        ready_content_bytes: b - 10,
-        ready_fetch_wait_ms: 30,
-        ready_ms: 120,
-      });
+      out.push(
+        madeUpRow({
+          cohort,
+          path,
+          state: 'cold',
+          phase: 'formal',
+          ok: true,
+          session,
+          round,
+          content_bytes: b,
+          ready_content_bytes: b - 10,
+          ready_fetch_wait_ms: 30,
+          ready_ms: 120,
+        }),
+      );
     }
   return out;
 }
@@ -44,7 +47,7 @@ test('read shares (made-up launches): medians are the two-level ones, shares are
   const data = [
     ...rows('shell', 'lazy-64k', (s, r) => 5_000_000 + 1000 * s + r), // about 5% of 100 MB
     ...rows('big', 'lazy-64k', (s, r) => 20_000_000 + 1000 * r + s), // 20% of 100 MB
-    { cohort: 'shell', path: 'lazy-64k', state: 'cold', phase: 'warmup', ok: true, session: 1, round: 0, content_bytes: 1 }, // not formal: left out
+    madeUpRow({ cohort: 'shell', path: 'lazy-64k', state: 'cold', phase: 'warmup', ok: true, session: 1, round: 0, content_bytes: 1 }), // not formal: left out
   ];
   const images = [
     { cohort: 'shell', image: 'i1', compressedBytes: 40_000_000, uncompressedBytes: 100_000_000 },

@@ -27,9 +27,9 @@ rootTest('image-reads counts each cold launch’s bytes and waiting by Ready and
     const rows = parseSampleCsv(readFileSync(join(out, 'samples.csv'), 'utf8'), 'samples.csv').filter((s) => s['phase'] === 'formal');
     t.is(rows.length, 2 * 2 * 2, '2 sessions x 2 rounds x 2 read sizes, cold only');
     for (const s of rows) {
-      const [bytes, byReady, wait, waitByReady, ready] = ['content_bytes', 'ready_content_bytes', 'fetch_wait_ms', 'ready_fetch_wait_ms', 'ready_ms'].map(
-        (k) => s[k] as number,
-      );
+      const [bytes, byReady, wait, waitByReady, ready] = (
+        ['content_bytes', 'ready_content_bytes', 'fetch_wait_ms', 'ready_fetch_wait_ms', 'ready_ms'] as const
+      ).map((k) => s[k] as number);
       t.true(s['ok'] === true && bytes! > 0 && byReady! > 0 && byReady! <= bytes!, JSON.stringify(s));
       t.true(wait! > 0 && waitByReady! > 0 && waitByReady! <= wait! && waitByReady! <= ready!, JSON.stringify(s));
       // the hook's fincore count: the busybox image has two regular files (busybox and /etc/os-release), and the shell reads both

@@ -4,8 +4,9 @@
 // engine: tiny launch CPU) and one not flagged get nothing.
 import test from 'ava';
 import type { CellStatistics } from '../harness/analysis/analysis-result.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { carryoverCpu } from '../harness/report/carryover-cpu.js';
+import { madeUpRow } from './helpers/made-up-row.js';
 
 const cell = (path: string, flagged: boolean): CellStatistics =>
   ({
@@ -27,17 +28,18 @@ const cell = (path: string, flagged: boolean): CellStatistics =>
     },
   }) as unknown as CellStatistics;
 
-const row = (path: string, previous: string | null, user: number, sys: number, ready: number, ok = true): SampleRow => ({
-  phase: 'formal',
-  ok,
-  cohort: 'numpy',
-  path,
-  state: 'cold',
-  previous_path: previous,
-  user_cpu_ms: user,
-  sys_cpu_ms: sys,
-  ready_ms: ready,
-});
+const row = (path: string, previous: string | null, user: number, sys: number, ready: number, ok = true): SampleRow =>
+  madeUpRow({
+    phase: 'formal',
+    ok,
+    cohort: 'numpy',
+    path,
+    state: 'cold',
+    previous_path: previous,
+    user_cpu_ms: user,
+    sys_cpu_ms: sys,
+    ready_ms: ready,
+  });
 
 test('made-up rows: medians of user and system CPU by previous path for a flagged cell doing its own work, none for the others', (t) => {
   const rows = [

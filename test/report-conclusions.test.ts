@@ -6,7 +6,9 @@ import test from 'ava';
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../harness/analysis/analysis-result.js';
 import { countText, failedText, reasonLabel } from '../harness/report/conclusions.js';
 import { accountingSentence, differenceCell, failuresSentence, fastestCell, orderEffectSentence, settleSentence } from '../harness/report/launch-phrases.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
+import { madeUpRow } from './helpers/made-up-row.js';
+import type { Phase } from '../harness/db/sample-row.js';
 
 function cell(path: string, launches: number, failures: number, p50Ms: number): CellStatistics {
   const n = launches - failures;
@@ -155,12 +157,13 @@ test('when the order check resolved no Ready cell, the sentence says it could no
 });
 
 test('the accounting matches the sample table by phase, and the settle sentence reads the settle columns', (t) => {
-  const row = (phase: string, ok: boolean, settle?: number, timedOut = false): SampleRow => ({
-    phase,
-    ok,
-    settle_ms: settle ?? null,
-    settle_timed_out: timedOut,
-  });
+  const row = (phase: Phase, ok: boolean, settle?: number, timedOut = false): SampleRow =>
+    madeUpRow({
+      phase,
+      ok,
+      settle_ms: settle ?? null,
+      settle_timed_out: timedOut,
+    });
   const rows = [row('preflight', true), row('warmup', true), row('formal', true, 10), row('formal', false, 30, true), row('formal', true, 20)];
   t.is(
     accountingSentence(rows, { launches: 4, failures: 0 }),

@@ -4,6 +4,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
+import { sectionsOf } from '../harness/config/typed-sections.js';
 import type { StageContext, StageInput } from '../harness/contract/stage.js';
 import { stageContext } from './helpers/stage-context.js';
 import { syntheticSamples } from '../harness/analysis/synthetic-samples.js';
@@ -13,6 +14,7 @@ import analyze from '../stages/analyze.js';
 import report from '../stages/report.js';
 
 function config(dir: string): PipelineConfig {
+  const analysis = { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] };
   return {
     file: join(dir, 'pipeline.yaml'),
     experiment: { name: 'e2e', question: 'Does the lazy path start faster?', motivation: 'Short tasks wait for start-up.', unmeasured: ['WAN links'] },
@@ -29,8 +31,9 @@ function config(dir: string): PipelineConfig {
       lazy: { launch: ['{command}'], env: {}, hooks: { before_cold: [], after_cold: [], after_pair: [], before_session: [], after_session: [] }, services: [] },
     },
     design: testDesign(30, 'e2e'),
-    analysis: { bootstrap: { resamples: 400 }, comparisons: [{ a: 'docker', b: 'lazy' }] },
+    analysis,
     report: {},
+    ...sectionsOf({ analysis, report: {} }),
     executor: { kind: 'local' },
     stages: [],
   };

@@ -3,7 +3,7 @@
 // as CSV rows described by their schema. Made-up samples (our own logic).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import type { Table } from '../harness/document/document-model.js';

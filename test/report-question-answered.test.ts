@@ -14,7 +14,7 @@ import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import { Database } from '../harness/db/duckdb.js';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import type { AnalysisWithSourceGap } from '../harness/analysis/source-gap-facts.js';
 import { sourceGapFacts } from '../harness/analysis/source-gap-facts.js';

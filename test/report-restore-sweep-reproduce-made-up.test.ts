@@ -12,7 +12,7 @@ import type { Requirement } from '../harness/contract/requirement.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { usedParts } from '../harness/publish/used-tools.js';
 import { renderReproduce } from '../harness/report/render-reproduce.js';
-import { reportOptions } from '../harness/publish/report-options.js';
+import { reportOptions } from '../harness/config/report-options.js';
 import type { ReportInputs } from '../harness/report/report-inputs.js';
 
 const root = projectRoot();

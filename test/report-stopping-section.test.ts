@@ -5,8 +5,9 @@
 // arithmetic and wording are our own.
 import test from 'ava';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { stoppingFigures, stoppingSection, type AdaptiveRecordFile } from '../harness/report/stopping-section.js';
+import { madeUpRow } from './helpers/made-up-row.js';
 
 const record: AdaptiveRecordFile = {
   format: 'benchgraph-adaptive/1',
@@ -27,8 +28,8 @@ function launches(): SampleRow[] {
   for (let session = 1; session <= 4; session++)
     for (const cohort of session === 4 ? ['numpy'] : ['shell', 'numpy'])
       for (const path of ['docker', 'lazy'])
-        for (let round = 1; round <= 2; round++) rows.push({ session, cohort, path, round, phase: 'formal', state: 'cold' });
-  rows.push({ session: 2, cohort: 'shell', path: 'docker', round: 1, phase: 'preflight', state: 'cold' });
+        for (let round = 1; round <= 2; round++) rows.push(madeUpRow({ session, cohort, path, round, phase: 'formal', state: 'cold' }));
+  rows.push(madeUpRow({ session: 2, cohort: 'shell', path: 'docker', round: 1, phase: 'preflight', state: 'cold' }));
   return rows;
 }
 

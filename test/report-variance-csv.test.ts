@@ -6,7 +6,7 @@ import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analysisRules } from '../harness/analysis/analysis-rules.js';
+import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { readReplicates } from '../harness/analysis/read-replicates.js';
 import { readSamples } from '../harness/analysis/read-samples.js';

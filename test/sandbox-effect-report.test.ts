@@ -14,6 +14,7 @@ import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.j
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import { renderSvg } from '../harness/publish/plot-adapter.js';
 import { DEFAULT_PRACTICAL_FLOOR, practicalFloor } from '../harness/sandbox/practical-floor.js';
+import { practicalMargin } from '../harness/config/practical-margin.js';
 import { effectCsvs } from '../harness/sandbox/effect-csvs.js';
 import { mainTexts, mainWordCount, repeatedSentences } from '../harness/document/document-text.js';
 import { renderMarkdown } from '../harness/document/render-markdown.js';
@@ -139,8 +140,8 @@ test('the practical floor is configurable: under analysis.practical of 2% and 0 
   const r = rows.find((x) => x.row.id === 'three-percent')!;
   t.true(r.state === 'measured');
   if (r.state !== 'measured') return;
-  t.is(triedAndDropped(r.cell, false, practicalFloor({ min_ratio_change: 0.02, min_ms: 0 })).outcome, 'kept');
-  t.is(triedAndDropped(r.cell, false, practicalFloor({})).outcome, 'too-small');
+  t.is(triedAndDropped(r.cell, false, practicalFloor(practicalMargin({ min_ratio_change: 0.02, min_ms: 0 }))).outcome, 'kept');
+  t.is(triedAndDropped(r.cell, false, practicalFloor(practicalMargin({}))).outcome, 'too-small');
 });
 
 test('the paired dot plot and the ratio forest plot render within 1,000 px, the forest with the floor band', async (t) => {

@@ -10,7 +10,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
-import type { SampleRow } from '../harness/db/sample-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { farOutText, shapePhrase, sourceFigureCell } from '../harness/sandbox/effect-phrases.js';
 import { effectReportNotes, noteOf } from '../harness/sandbox/effect-row-notes.js';
@@ -21,17 +21,11 @@ import { sideShape } from '../harness/sandbox/side-shape.js';
 import { defaultClusterRule } from '../harness/stats/cluster-rule.js';
 import { grouped } from '../harness/publish/format-number.js';
 import { DEFAULT_PRACTICAL_FLOOR } from '../harness/sandbox/practical-floor.js';
-import { publishedCsv } from './helpers/published-report.js';
+import { publishedFile } from './helpers/published-report.js';
+import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 
 const cfg = loadPipeline('pipelines/sandbox-effects.yaml', { knownKinds: knownStageKinds() });
-const samples: SampleRow[] = publishedCsv('sandbox-effects', 'samples.csv').map((r) => ({
-  ...r,
-  session: Number(r['session']),
-  round: Number(r['round']),
-  ok: r['ok'] === 'true',
-  ready_ms: r['ready_ms'] ? Number(r['ready_ms']) : null,
-  completion_ms: r['completion_ms'] ? Number(r['completion_ms']) : null,
-}));
+const samples: SampleRow[] = parseSampleCsv(publishedFile('sandbox-effects', 'samples.csv'), 'reports/sandbox-effects/samples.csv');
 const measuredIds = [...new Set(samples.filter((s) => s['phase'] === 'formal').map((s) => String(s['cohort'])))];
 const rowsOf = cfg.effects!.rows.filter((r) => measuredIds.includes(r.id));
 const measured: MeasuredRow[] = rowsOf.map((row) => {

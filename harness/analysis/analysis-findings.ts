@@ -16,7 +16,9 @@
 import type { AnalysisResult } from './analysis-result.js';
 import type { DifferenceKey } from './difference-record.js';
 import type { AnalysisFindings, SessionsDisagreeFinding, StackFinding } from './finding-types.js';
-import { judgeSources, sourceReading, sourceReference } from './source-verdicts.js';
+import { judgeSources, sourceReference } from './source-verdicts.js';
+import type { SourceReading } from '../config/source-reading.js';
+import type { ReportOptions } from '../config/report-options.js';
 
 export type { AnalysisFindings, SessionsDisagreeFinding, StackFinding } from './finding-types.js';
 
@@ -24,16 +26,13 @@ export type { AnalysisFindings, SessionsDisagreeFinding, StackFinding } from './
 export interface FindingsConfig {
   stacks: Record<string, string>;
   reference: unknown;
-  source: unknown;
+  source: SourceReading;
 }
 
 /** report.paths.<id>.stack, experiment.reference and report.source of a pipeline config. */
-export function findingsConfig(config: { experiment?: unknown; report?: unknown }): FindingsConfig {
-  const report = (config.report && typeof config.report === 'object' ? config.report : {}) as Record<string, unknown>;
-  const paths = (report['paths'] && typeof report['paths'] === 'object' ? report['paths'] : {}) as Record<string, { stack?: unknown }>;
-  const stacks = Object.fromEntries(Object.entries(paths).flatMap(([id, p]) => (p && typeof p.stack === 'string' ? [[id, p.stack]] : [])));
-  const experiment = (config.experiment && typeof config.experiment === 'object' ? config.experiment : {}) as Record<string, unknown>;
-  return { stacks, reference: experiment['reference'], source: report['source'] };
+export function findingsConfig(config: { experiment: { reference?: unknown }; reportOptions: Pick<ReportOptions, 'paths' | 'source'> }): FindingsConfig {
+  const stacks = Object.fromEntries(Object.entries(config.reportOptions.paths).flatMap(([id, p]) => (p.stack !== null ? [[id, p.stack]] : [])));
+  return { stacks, reference: config.experiment.reference, source: config.reportOptions.source };
 }
 
 const sorted = (items: Iterable<string>): string[] => [...new Set(items)].sort();
@@ -97,7 +96,7 @@ export function withFindings<T extends Omit<AnalysisResult, 'findings'>>(a: T, c
     findings: {
       stack: stackFindings(a, config.stacks, a.rules.findings.stackGapShare),
       sessionsDisagree: sessionsDisagreeFindings(a),
-      sources: judgeSources(sourceReference(config.reference, sourceReading(config.source)), a),
+      sources: judgeSources(sourceReference(config.reference, config.source), a),
     },
   };
 }

@@ -8,7 +8,7 @@
 import { carryoverOf, type CellCarryover } from './carryover-diagnostics.js';
 import { cellKey, metricValue, resolveComparisons, rowsByCell } from './difference-results.js';
 import { differenceResultsShare } from './difference-results.js';
-import type { AnalysisRules } from './analysis-rules.js';
+import type { AnalysisRules } from '../config/analysis-rules.js';
 import type { ConfirmationInput, DifferenceResult } from './analysis-result.js';
 import type { SampleData } from './sample-data.js';
 

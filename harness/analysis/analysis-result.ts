@@ -8,7 +8,7 @@ import type { SessionNoiseResult } from './session-noise.js';
 import type { HostEffect } from './host-effects.js';
 import type { ByteSummary } from '../stats/byte-summary.js';
 import type { Dominance } from '../stats/dominance.js';
-import type { AnalysisRules, MetricId } from './analysis-rules.js';
+import type { AnalysisRules, MetricId } from '../config/analysis-rules.js';
 import type { ComparisonVerdict } from './comparison-verdict.js';
 import type { DifferenceKey, MsComparison } from './difference-record.js';
 

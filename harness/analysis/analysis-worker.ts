@@ -3,7 +3,7 @@
 // (compact-values.ts) and posts it back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { partsShare } from './analysis-parts.js';
-import type { AnalysisRules } from './analysis-rules.js';
+import type { AnalysisRules } from '../config/analysis-rules.js';
 import type { ConfirmationInput } from './analysis-result.js';
 import { expandValues, type CompactData } from './compact-values.js';
 

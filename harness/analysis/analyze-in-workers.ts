@@ -10,7 +10,7 @@ import { analyzeWithParts } from './analyze-samples.js';
 import type { ReplicateInput } from './rerun-results.js';
 import { compactBuffers, compactValues } from './compact-values.js';
 import { joinShares, partsShare, type PartsShare } from './analysis-parts.js';
-import type { AnalysisRules } from './analysis-rules.js';
+import type { AnalysisRules } from '../config/analysis-rules.js';
 import type { AnalysisResult, ConfirmationInput, PreparationCost } from './analysis-result.js';
 import type { SampleData } from './sample-data.js';
 

@@ -7,7 +7,7 @@ import { dominanceSorted } from '../stats/dominance.js';
 import { sessionSpread, varianceComponents, type CellValue } from '../stats/variance-components.js';
 import { confirmationCost, defaultPlanLimits, planNextRun, type PlanCell } from '../stats/next-run-plan.js';
 import { balancedRoundsMultiple, measuredSessionCosts } from './session-costs.js';
-import { defaultSessionStartS } from './analysis-rules.js';
+import { defaultSessionStartS } from '../config/analysis-rules.js';
 import { sortedAscending } from '../stats/sorted-values.js';
 import { median } from '../stats/quantile.js';
 import { analysisParts, type AnalysisParts } from './analysis-parts.js';
@@ -18,7 +18,7 @@ import { withConfirmation } from './confirmation-verdicts.js';
 import { withVerdicts } from './difference-record.js';
 import { withRerun, type ReplicateInput } from './rerun-results.js';
 import { confirmVisits, undecidedDifferences } from './undecided-differences.js';
-import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
+import type { AnalysisRules, Comparison, MetricId } from '../config/analysis-rules.js';
 import {
   analysisFormat,
   quantileDefinition,

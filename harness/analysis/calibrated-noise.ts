@@ -8,7 +8,7 @@ import { canaryStatistics, type CanaryLaunchRow } from './canary-statistics.js';
 import { sessionNoise } from './session-noise.js';
 import type { AnalysisResult } from './analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { BootstrapOptions } from '../stats/two-level-bootstrap.js';
 
 /** The canary launches among an experiment's sample rows. */
@@ -20,7 +20,7 @@ export function canaryRowsOf(rows: readonly SampleRow[]): CanaryLaunchRow[] {
       session: Number(r['session']),
       piece: String(r['path']),
       repeat: Number(r['round']),
-      ok: r['ok'] === true || r['ok'] === 'true',
+      ok: r.ok,
       completionMs: num(r['completion_ms']),
     }));
 }

@@ -8,7 +8,7 @@
 import { excludesOne } from '../stats/ratio-of-medians.js';
 import { positionEffect } from '../stats/position-effect.js';
 import { predecessorEffect } from '../stats/predecessor-effect.js';
-import type { AnalysisRules } from './analysis-rules.js';
+import type { AnalysisRules } from '../config/analysis-rules.js';
 import type { CarryoverVerdict, PositionEffectResult, PredecessorEffectResult } from './analysis-result.js';
 import type { ValueRow } from './sample-data.js';
 

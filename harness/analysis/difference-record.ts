@@ -13,8 +13,9 @@ import { judgedComparison, type JudgedComparison } from './direction-rule.js';
 import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
 import type { PairedSession } from '../stats/two-level-bootstrap.js';
 import { fixedDifferenceVerdict } from './difference-verdict.js';
-import type { ComparisonVerdict, PracticalMargin } from './comparison-verdict.js';
-import type { MetricId } from './analysis-rules.js';
+import type { ComparisonVerdict } from './comparison-verdict.js';
+import type { PracticalMargin } from '../config/practical-margin.js';
+import type { MetricId } from '../config/analysis-rules.js';
 
 /**
  * The identity of a difference: a - b of one metric. Between two paths (the

@@ -7,7 +7,7 @@
 import { UserError } from '../errors.js';
 import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { msComparison } from './difference-record.js';
-import type { AnalysisRules, Comparison, MetricId } from './analysis-rules.js';
+import type { AnalysisRules, Comparison, MetricId } from '../config/analysis-rules.js';
 import type { DifferenceResult } from './analysis-result.js';
 import type { SampleData, ValueRow } from './sample-data.js';
 import type { SessionRow } from '../stats/two-level-bootstrap.js';

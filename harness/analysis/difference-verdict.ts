@@ -8,7 +8,8 @@
 // +-delta of b's median (delta from analysis.practical); undecided otherwise.
 // The intervals of a fixed design hold at its one look; a design that looks
 // more than once needs the sequential interval (sequential-decision.ts).
-import { comparisonVerdict, marginHalfWidth, type ComparisonVerdict, type PracticalMargin } from './comparison-verdict.js';
+import { comparisonVerdict, marginHalfWidth, type ComparisonVerdict } from './comparison-verdict.js';
+import { type PracticalMargin } from '../config/practical-margin.js';
 
 export interface FixedDifference {
   /** a - b (unit ms), or a / b for a ratio. */

@@ -10,7 +10,7 @@
 import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
 import { comparedCells, msComparison, recordVerdict, type DifferenceKey, type FactorDifference } from './difference-record.js';
 import { cellKey, metricValue, rowsByCell } from './difference-results.js';
-import type { AnalysisRules, MetricId } from './analysis-rules.js';
+import type { AnalysisRules, MetricId } from '../config/analysis-rules.js';
 import { levelWord } from '../config/comparison-factors.js';
 import { UserError } from '../errors.js';
 import type { SampleData } from './sample-data.js';

@@ -34,12 +34,6 @@ export interface SourceReference {
   findings: SourceFinding[];
 }
 
-/** report.source: paths standing in for the source's, and findings declared not comparable (with the reason). */
-export interface SourceReading {
-  standIns: Record<string, string>;
-  notComparable: Record<string, string>;
-}
-
 export type Verdict = 'agrees' | 'differs' | 'not measured' | 'not comparable';
 
 /** 'held', 'changed', 'lost' or 'gained', the source as the reference (docs/VERDICTS.md). */

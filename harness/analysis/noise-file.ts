@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findInputFile, type SessionRecord } from '../contract/exchange-files.js';
 import type { StageInput } from '../contract/stage.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { BootstrapOptions } from '../stats/two-level-bootstrap.js';
 import type { AnalysisResult } from './analysis-result.js';
 import { calibratedNoise } from './calibrated-noise.js';

@@ -3,7 +3,8 @@
 // is a UserError naming file:line and the column.
 import { UserError } from '../errors.js';
 import { csvRecords as records } from '../db/csv-records.js';
-import { sampleColumns, type SampleColumn, type SampleRow, type SampleValue } from '../db/sample-columns.js';
+import { sampleColumns, type SampleColumn, type SampleValue } from '../db/sample-columns.js';
+import { rowOfCells, type SampleRow } from '../db/sample-row.js';
 
 function cell(raw: string, c: SampleColumn, file: string, line: number): SampleValue {
   const bad = (what: string): never => {
@@ -61,12 +62,14 @@ export function parseSampleCsv(text: string, file: string, extra: readonly Sampl
     if (fields.length !== header.length) {
       throw new UserError(`expected ${header.length} fields, got ${fields.length}`, { file, line }, 'quote fields that contain commas');
     }
-    const row: SampleRow = {};
-    for (const c of columns) row[c.name] = c.default ?? null;
+    const cells: Record<string, SampleValue> = {};
+    for (const c of columns) cells[c.name] = c.default ?? null;
     header.forEach((h, i) => {
-      row[h] = cell(fields[i]!, known.get(h)!, file, line);
+      cells[h] = cell(fields[i]!, known.get(h)!, file, line);
     });
-    const id = row['launch_id'] as string;
+    // Every required column is in the header and each cell was checked against its column: the row is typed from here.
+    const row = rowOfCells(cells);
+    const id = row.launch_id;
     const first = seen.get(id);
     if (first !== undefined)
       throw new UserError(`column launch_id: duplicate ${JSON.stringify(id)} (first on line ${first})`, { file, line }, 'launch ids must be unique');

@@ -18,7 +18,7 @@ import { pairSessions } from '../stats/two-level-bootstrap.js';
 import { twoLevelMedian } from '../stats/two-level-median.js';
 import { msComparison } from './difference-record.js';
 import { cellKey, rowsByCell } from './difference-results.js';
-import type { AnalysisRules, Comparison } from './analysis-rules.js';
+import type { AnalysisRules, Comparison } from '../config/analysis-rules.js';
 import type { LaunchSpans, SpanDifference, SpanStatistics } from './analysis-result.js';
 import type { MarkRow, SampleData, ValueRow } from './sample-data.js';
 

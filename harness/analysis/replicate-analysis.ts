@@ -8,7 +8,7 @@
 // between-run figure. Estimator: REML, stats/nested-variance-components.ts.
 import { median } from '../stats/quantile.js';
 import { nestedVarianceComponents, type NestedComponent, type NestedValue } from '../stats/nested-variance-components.js';
-import type { Comparison, MetricId } from './analysis-rules.js';
+import type { Comparison, MetricId } from '../config/analysis-rules.js';
 import type { ReplicateRow, ReplicateRun } from './replicate-runs.js';
 
 export const replicateLevels = ['hosts', 'runs', 'sessions'] as const;

@@ -5,7 +5,7 @@
 // and the scope says so.
 import { hostKindDrift, pooledRunLogVariance } from '../stats/host-kind-drift.js';
 import { rerunInterval } from '../stats/rerun-interval.js';
-import type { Comparison, MetricId } from './analysis-rules.js';
+import type { Comparison, MetricId } from '../config/analysis-rules.js';
 import type { CellStatistics, DifferenceResult, LevelComponent, RerunScope } from './analysis-result.js';
 import { analyzeReplicates } from './replicate-analysis.js';
 import { hostEffects } from './host-effects.js';

@@ -13,7 +13,8 @@
 // sessions disagreeing in size) are cleared. The bootstrap intervals stay as
 // descriptions of the sessions run.
 import type { AnalysisResult, DifferenceResult, SequentialVerdict } from './analysis-result.js';
-import { marginHalfWidth, type PracticalMargin } from './comparison-verdict.js';
+import { marginHalfWidth } from './comparison-verdict.js';
+import { type PracticalMargin } from '../config/practical-margin.js';
 import { firstStoppingDecision } from './sequential-decision.js';
 import { sessionLogRatios, type LogRatioRow } from './session-log-ratios.js';
 import type { ValueRow } from './sample-data.js';

@@ -14,9 +14,10 @@
 // (report/source-findings.ts); it decides none.
 import { directionStatus } from './direction-status.js';
 import type { BytesResult, CellStatistics, DifferenceResult, DominanceResult } from './analysis-result.js';
-import type { Direction, FindingKind, Magnitude, Measured, SourceFinding, SourceReading, SourceReference, SourceVerdict, Verdict } from './finding-types.js';
+import type { SourceReading } from '../config/source-reading.js';
+import type { Direction, FindingKind, Magnitude, Measured, SourceFinding, SourceReference, SourceVerdict, Verdict } from './finding-types.js';
 
-export type { Direction, FindingKind, Magnitude, Measured, SourceFinding, SourceReading, SourceReference, SourceVerdict, Verdict } from './finding-types.js';
+export type { Direction, FindingKind, Magnitude, Measured, SourceFinding, SourceReference, SourceVerdict, Verdict } from './finding-types.js';
 
 /** What a source verdict reads of the analysis. */
 export interface JudgedAnalysis {
@@ -24,17 +25,6 @@ export interface JudgedAnalysis {
   differences: readonly DifferenceResult[];
   dominance: readonly DominanceResult[];
   bytes: readonly BytesResult[];
-}
-
-const strings = (v: unknown): Record<string, string> =>
-  v && typeof v === 'object'
-    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string') as [string, string][])
-    : {};
-
-/** report.source as validated by the schema. */
-export function sourceReading(raw: unknown): SourceReading {
-  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  return { standIns: strings(r['stand_ins']), notComparable: strings(r['not_comparable']) };
 }
 
 /** experiment.reference as validated by the schema (defaults applied here again); null without a reference. */

@@ -1,7 +1,7 @@
 // Synthetic formal sample rows for tests and benchmarks: seeded log-normal
 // Ready times per path, Completion a little later, fixed byte counts.
 import { seededRandom, shuffled } from '../stats/seeded-random.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 
 export interface SyntheticDesign {
   experiment: string;
@@ -39,14 +39,15 @@ export function syntheticSamples(d: SyntheticDesign): SampleRow[] {
             round,
             order_in_round: orderInRound,
             launch_id: `L${String(launch).padStart(7, '0')}`,
+            session: 1,
+            host: 'unknown',
             ready_ms: failed ? null : readyMs,
             completion_ms: failed ? null : Math.round((readyMs + 5 + random()) * 1000) / 1000,
             content_bytes: contentBytes,
             response_bytes: contentBytes + 700,
             exit_code: failed ? 1 : 0,
             signal: null,
-            ok: !failed,
-            failure_reason: failed ? 'exit code 1' : null,
+            ...outcomeOf(!failed, 'exit code 1'),
             started_at: '2026-01-01T00:00:00.000Z',
             user_cpu_ms: null,
             sys_cpu_ms: null,

@@ -9,7 +9,8 @@
 // to the same double.
 import { rm, writeFile } from 'node:fs/promises';
 import { Database } from '../db/duckdb.js';
-import { sampleColumns, samplesTableColumnsSql, type SampleRow, type SampleValue } from '../db/sample-columns.js';
+import { sampleColumns, samplesTableColumnsSql, type SampleValue } from '../db/sample-columns.js';
+import { cellsOf, type SampleRow } from '../db/sample-row.js';
 
 function csvField(v: SampleValue): string {
   if (v === null) return '\\N';
@@ -22,7 +23,7 @@ const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 export async function writeSamplesTable(file: string, rows: readonly SampleRow[]): Promise<void> {
   const csv = `${file}.rows.csv`;
   const lines: string[] = [];
-  for (const row of rows) lines.push(sampleColumns.map((c) => csvField(row[c.name] ?? c.default ?? null)).join(','));
+  for (const row of rows) lines.push(sampleColumns.map((c) => csvField(cellsOf(row)[c.name] ?? c.default ?? null)).join(','));
   await writeFile(csv, lines.length ? lines.join('\n') + '\n' : '');
   const db = await Database.open(file);
   try {

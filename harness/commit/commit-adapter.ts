@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import { pinnedImageTar } from '../contract/exchange-files.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf } from '../db/sample-row.js';
 import type { Cell } from '../experiment/design-matrix.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
@@ -18,7 +18,7 @@ import { onCleanup } from '../process/cleanup.js';
 import { hostName } from '../process/host-name.js';
 import { mountsUnder } from '../process/mount-table.js';
 import { workloadOf } from './commit-cell.js';
-import { commitColumns, COMPRESSION_UNIT } from './commit-columns.js';
+import { commitColumns, COMPRESSION_UNIT, type CommitColumns, type CommitRow } from './commit-columns.js';
 import { startCommitEngines, type CommitEngine } from './commit-engines.js';
 import { commitSteps } from './commit-steps.js';
 import { removeWorkload, runCommitWorkload, type CommitObservation } from './commit-workload.js';
@@ -49,13 +49,12 @@ function commitRow(
   state: (typeof COMMIT_STATES)[number],
   o: CommitObservation | null,
   startedAt: string,
-): SampleRow {
+): CommitRow {
   return {
     ...visitColumns(experiment, v, state),
     ...Object.fromEntries(Object.entries(dims).map(([k, x]) => [k, Number(x)])),
     completion_ms: o?.wallMs ?? null,
-    ok: o?.ok ?? false,
-    failure_reason: o ? o.failureReason : 'not committed: the initial commit of this visit failed',
+    ...outcomeOf(o?.ok ?? false, o ? o.failureReason : 'not committed: the initial commit of this visit failed'),
     started_at: startedAt,
     engine_cpu_ms: o?.engineCpuMs ?? null,
     engine_user_cpu_ms: o?.engineUserCpuMs ?? null,
@@ -69,7 +68,7 @@ function commitRow(
 }
 
 /** Compression launches of one round as journal rows (cohort `compression`, path = the tool). */
-function compressionRows(experiment: string, session: number, attempt: number, round: number, launches: readonly CompressionLaunch[]): SampleRow[] {
+function compressionRows(experiment: string, session: number, attempt: number, round: number, launches: readonly CompressionLaunch[]): CommitRow[] {
   return launches.map((l, position) => ({
     experiment,
     cohort: COMPRESSION_UNIT,
@@ -83,8 +82,7 @@ function compressionRows(experiment: string, session: number, attempt: number, r
     session,
     host: hostName(),
     completion_ms: l.wallMs,
-    ok: l.ok,
-    failure_reason: l.failureReason,
+    ...outcomeOf(l.ok, l.failureReason),
     started_at: new Date().toISOString(),
     layer_bytes: l.layerBytes,
     compressed_bytes: l.compressedBytes,
@@ -93,7 +91,7 @@ function compressionRows(experiment: string, session: number, attempt: number, r
 }
 
 /** Compression rounds whose three launches are all journaled. */
-function compressionDone(rows: readonly SampleRow[]): Set<number> {
+function compressionDone(rows: readonly CommitRow[]): Set<number> {
   const perRound = new Map<number, number>();
   for (const r of rows) if (r['cohort'] === COMPRESSION_UNIT) perRound.set(Number(r['round']), (perRound.get(Number(r['round'])) ?? 0) + 1);
   return new Set([...perRound].filter(([, n]) => n >= 3).map(([round]) => round));
@@ -108,13 +106,13 @@ export interface CommitAdapterOptions {
   listingsDir: string;
 }
 
-export function commitAdapter(ctx: StageContext, o: CommitAdapterOptions): ExperimentAdapter {
+export function commitAdapter(ctx: StageContext, o: CommitAdapterOptions): ExperimentAdapter<CommitColumns> {
   const design = ctx.config.design;
   const timeoutMs = Math.round(design.timeout_s * 1000);
   const ids = o.cells.map((c) => c.id);
   const smallest = [...o.cells].sort((a, b) => workloadOf(a).totalBytes - workloadOf(b).totalBytes)[0]!;
   const checkFile = (cell: string): string => join(o.checksDir, `${ids.indexOf(cell)}.json`);
-  const compressionLeft = (rows: readonly SampleRow[]): boolean =>
+  const compressionLeft = (rows: readonly CommitRow[]): boolean =>
     !!o.compression && o.compression.rounds > 0 && compressionDone(rows).size < o.compression.rounds;
   return {
     units: ids,

@@ -9,6 +9,7 @@ import { resolveExtends } from './pipeline-extends.js';
 import { applyOverride, parseOverride } from './set-override.js';
 import { validatePipeline, validateStageParams } from './schema-validator.js';
 import { checkCrossRules } from './cross-rules.js';
+import { typedSections } from './typed-sections.js';
 import type { PipelineConfig } from './pipeline-config.js';
 
 export interface LoadOptions {
@@ -67,7 +68,13 @@ export function loadPipelineText(file: string, text: string, options: LoadOption
   };
   checkCrossRules(setSrc, value, options.knownKinds, exists);
   stages.forEach((s, i) => validateStageParams(setSrc, i, s.uses, s.with));
-  return { ...(value as unknown as Omit<PipelineConfig, 'file'>), file: abs } as PipelineConfig;
+  let typed;
+  try {
+    typed = typedSections(setSrc, value);
+  } catch (e) {
+    throw blameSet(e, options.sets);
+  }
+  return { ...(value as unknown as Omit<PipelineConfig, 'file' | 'rules' | 'reportOptions'>), file: abs, ...typed };
 }
 
 /** An error on a key that a --set changed names the flag too. */

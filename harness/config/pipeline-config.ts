@@ -1,6 +1,8 @@
 // Types of a validated pipeline file (schemas/pipeline.schema.json is the
 // source of truth; defaults are applied by the validator before code sees it).
 import type { EffectsSection } from './effects-section.js';
+import type { AnalysisRules } from './analysis-rules.js';
+import type { ReportOptions } from './report-options.js';
 
 export interface StoreSection {
   signing?: {
@@ -128,8 +130,13 @@ export interface PipelineConfig {
   cohorts: Record<string, CohortSection>;
   paths: Record<string, PathSection>;
   design: DesignSection;
+  /** The analysis and report sections as written: stage keys hash these (engine/stage-key.ts). */
   analysis: Record<string, unknown>;
   report: Record<string, unknown>;
+  /** The analysis section typed once, at load (config/typed-sections.ts). A stage reads a field when it declares the field's key (analysisRuleKeys). */
+  rules: AnalysisRules;
+  /** The report section typed once, at load; read as `rules` is (reportOptionKeys). */
+  reportOptions: ReportOptions;
   /** The effect-table experiment's rows (pipelines/sandbox-effects.yaml). */
   effects?: EffectsSection;
   executor: ExecutorSection;

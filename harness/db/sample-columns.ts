@@ -70,7 +70,6 @@ export const sampleColumns: readonly SampleColumn[] = [
 ];
 
 export type SampleValue = string | number | boolean | null;
-export type SampleRow = Record<string, SampleValue>;
 
 /** The column list of the samples table, as SQL (`name TYPE [NOT NULL], …`): the one definition of its DDL. */
 export function samplesTableColumnsSql(extra: readonly SampleColumn[] = []): string {

@@ -2,7 +2,8 @@
 // folder, one row per launch written as the launch ends, so an interrupted
 // run resumes where it stopped and nothing is counted twice.
 import { Database } from './duckdb.js';
-import { sampleColumns, samplesTableColumnsSql, type SampleColumn, type SampleRow } from './sample-columns.js';
+import { sampleColumns, samplesTableColumnsSql, type SampleColumn, type SampleValue } from './sample-columns.js';
+import { cellsOf, rowOfCells, type SampleRow } from './sample-row.js';
 
 /** Phase marks of a launch: `BENCHGRAPH-PHASE NAME` lines its path printed on stderr, timed from spawn. */
 const PHASES_COLUMNS_SQL = 'launch_id VARCHAR NOT NULL, seq INTEGER NOT NULL, name VARCHAR NOT NULL, at_ms DOUBLE NOT NULL';
@@ -45,12 +46,12 @@ export class SampleJournal {
     await this.db.exec(
       `INSERT INTO samples (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
       this.columns.map((c) => {
-        const v = row[c.name] ?? c.default ?? null;
+        const v = cellsOf(row)[c.name] ?? c.default ?? null;
         return c.sqlType === 'BIGINT' && typeof v === 'number' ? BigInt(Math.round(v)) : v;
       }),
     );
     for (const [i, p] of phases.entries()) {
-      await this.db.exec('INSERT INTO phases VALUES ($1, $2, $3, $4)', [String(row['launch_id']), i + 1, p.name, p.ms]);
+      await this.db.exec('INSERT INTO phases VALUES ($1, $2, $3, $4)', [row.launch_id, i + 1, p.name, p.ms]);
     }
   }
 
@@ -90,7 +91,7 @@ export class SampleJournal {
     const rows = await this.db.all(
       `SELECT * FROM samples ORDER BY CASE phase WHEN 'preflight' THEN 0 WHEN 'warmup' THEN 1 ELSE 2 END, started_at, round, order_in_round, launch_id`,
     );
-    return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as SampleRow[string])])));
+    return rows.map((r) => rowOfCells(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as SampleValue)]))));
   }
 
   /** Adds every row of another journal file whose launch id is not here yet (a session file written elsewhere). */

@@ -4,7 +4,8 @@
 // shortest round-trip form, so a re-import gives the same doubles and thus
 // byte-identical statistics.
 import { csv } from './csv-text.js';
-import { sampleColumns, type SampleColumn, type SampleRow } from './sample-columns.js';
+import { sampleColumns, type SampleColumn } from './sample-columns.js';
+import { cellsOf, type SampleRow } from './sample-row.js';
 
 export const samplesCsvFile = 'samples.csv';
 
@@ -19,6 +20,6 @@ export function samplesCsv(rows: readonly SampleRow[], extra: readonly SampleCol
   const header = present.length ? present : sampleColumns.map((c) => c.name);
   return csv(
     header,
-    rows.map((r) => header.map((n) => r[n] ?? null)),
+    rows.map((r) => header.map((n) => cellsOf(r)[n] ?? null)),
   );
 }

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { noServices } from '../contract/running-services.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { CheckFailed } from '../errors.js';
 import { adapterFactoryOf, withAdapter } from '../experiment/adapter-registry.js';

@@ -2,7 +2,7 @@
 // pieces, each repeated, interleaved so a slow moment touches every piece)
 // and the sample row each becomes. Rows are phase 'canary', cohort 'host',
 // path the piece, state 'none': the formal statistics never see them.
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 import type { LaunchResult } from '../launch/launch-types.js';
 import { launchColumns } from './launch-columns.js';
 
@@ -60,8 +60,7 @@ export function canaryRow(
     session: where.session,
     host: where.host,
     ...launchColumns(r),
-    ok,
-    failure_reason: ok ? null : (r.failureReason ?? `exit code ${r.exitCode}: ${r.stderrTail.trim().slice(-200)}`),
+    ...outcomeOf(ok, r.failureReason ?? `exit code ${r.exitCode}: ${r.stderrTail.trim().slice(-200)}`),
     started_at: where.startedAt,
     previous_path: where.previous,
   };

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SessionCanary } from '../contract/exchange-files.js';
 import type { StageContext } from '../contract/stage.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { UserError } from '../errors.js';
 import { defaultHelperPath, Launcher } from '../launch/launcher.js';
 import { makeMarker } from '../launch/marker.js';

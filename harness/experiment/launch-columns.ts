@@ -1,6 +1,6 @@
 // The sample-row columns every experiment fills the same way: where a launch
 // stands, what the launch helper measured of it, and the settle before it.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { LaunchMeasures, VisitPlace } from '../db/sample-row.js';
 import type { LaunchResult } from '../launch/launch-types.js';
 import type { SettleOutcome } from './settle.js';
 import { launchId } from './session-plan.js';
@@ -8,7 +8,7 @@ import type { ArmVisit } from './run-rounds.js';
 import { hostName } from '../process/host-name.js';
 
 /** Where a launch stands in the experiment: its unit, arm, condition, round, position and id (the journal's key columns). */
-export function visitColumns(experiment: string, v: ArmVisit & { attempt: number }, condition: string): SampleRow {
+export function visitColumns(experiment: string, v: ArmVisit & { attempt: number }, condition: string): VisitPlace {
   return {
     experiment,
     cohort: v.unit,
@@ -24,7 +24,7 @@ export function visitColumns(experiment: string, v: ArmVisit & { attempt: number
   };
 }
 
-export function launchColumns(r: LaunchResult): SampleRow {
+export function launchColumns(r: LaunchResult): LaunchMeasures {
   return {
     ready_ms: r.readyMs,
     completion_ms: r.completionMs,
@@ -37,7 +37,7 @@ export function launchColumns(r: LaunchResult): SampleRow {
 }
 
 /** The settle's columns; all null for a launch that never settled (it could not run). */
-export function settleColumns(s: SettleOutcome | null): SampleRow {
+export function settleColumns(s: SettleOutcome | null): LaunchMeasures {
   return {
     settle_ms: s?.settleMs ?? null,
     dirty_kb: s?.dirtyKb ?? null,

@@ -19,7 +19,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import type { SampleColumn, SampleRow } from '../db/sample-columns.js';
+import type { SampleColumn } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { SampleJournal } from '../db/sample-journal.js';
 import { UserError } from '../errors.js';
 import { adaptiveDesign, adaptiveRecord, adaptiveStep, type AdaptiveDesign, type AdaptiveRow } from './adaptive-plan.js';
@@ -40,9 +41,9 @@ import { sessionExecutorOf, type RemoteOptions } from './session-executor-port.j
 /** One visit as the adapter sees it: the round runner's visit and the stage's attempt. */
 export type AdapterVisit = ArmVisit & { attempt: number };
 
-export interface OpenedExperimentSession {
+export interface OpenedExperimentSession<Extra extends object = {}> {
   /** Runs one visit and returns its rows (one per condition), failures included. */
-  visit(v: AdapterVisit): Promise<SampleRow[]>;
+  visit(v: AdapterVisit): Promise<SampleRow<Extra>[]>;
   /** Called when the session's rounds move on to a unit (e.g. set an effect row up), and when they leave it. */
   beginUnit?(unit: string): Promise<void>;
   endUnit?(unit: string): Promise<void>;
@@ -51,16 +52,16 @@ export interface OpenedExperimentSession {
   /** After the session's last round, before close (e.g. a once-per-run step in the last session). */
   finish?(last: boolean): Promise<void>;
   /** The phase marks the launch of a row printed (journaled with it); absent: none. */
-  phasesOf?(row: SampleRow): readonly PhaseMark[];
+  phasesOf?(row: SampleRow<Extra>): readonly PhaseMark[];
   /** The session's Docker engine socket, for the session record's host fingerprint; absent: none. */
   dockerSocket?(): string | null;
   close(): Promise<void>;
 }
 
 /** The journal as a session sees it. */
-export interface SessionJournal {
-  append(rows: readonly SampleRow[]): Promise<void>;
-  rows(): Promise<SampleRow[]>;
+export interface SessionJournal<Extra extends object = {}> {
+  append(rows: readonly SampleRow<Extra>[]): Promise<void>;
+  rows(): Promise<SampleRow<Extra>[]>;
   /** Marks journaled launches failed after the fact (a pair's teardown failed). */
   markFailed(launchIds: readonly string[], reason: string): Promise<void>;
 }
@@ -97,7 +98,8 @@ export interface AddedSession {
   note: string;
 }
 
-export interface ExperimentAdapter {
+/** An experiment's arm adapter; `Extra` types the columns it declares (`columns`) on its rows. */
+export interface ExperimentAdapter<Extra extends object = {}> {
   units: readonly string[];
   arms: readonly string[];
   /** The experiment's conditions (cold/warm, initial/incremental; ['none'] for none). */
@@ -107,11 +109,11 @@ export interface ExperimentAdapter {
   /** The rounds of a session; default: per unit its warmup rounds, then its remaining formal rounds. */
   steps?(work: SessionWork): RoundStep[];
   /** Starts what one session needs (engines, folders); `journal` takes rows made outside the visits (a step after the rounds). */
-  openSession(session: number, attempt: number, journal: SessionJournal, setup: SessionSetup): Promise<OpenedExperimentSession>;
+  openSession(session: number, attempt: number, journal: SessionJournal<Extra>, setup: SessionSetup): Promise<OpenedExperimentSession<Extra>>;
   /** Folders whose processes are ours, not the host's other load. */
   ourFolders: readonly string[];
   /** True when the adapter has work left even when every round is complete (a step after sampling). */
-  pendingAfterRounds?(rows: readonly SampleRow[]): boolean;
+  pendingAfterRounds?(rows: readonly SampleRow<Extra>[]): boolean;
   /** True: the stage's services, started afresh for every session after the run's first (a Slurm job starts them on its node). */
   services?: boolean;
   /** Preflight rounds per unit run by every session after the run's first (the first's preflight is the warmup stage's); absent: none. */

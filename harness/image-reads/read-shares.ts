@@ -6,7 +6,7 @@
 // expect it, not a rerun elsewhere). Shares divide by the image's size, a
 // constant, so their intervals are the bytes' intervals scaled. The peers'
 // figures are checked against the 64 KiB reads.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { BootstrapOptions } from '../stats/two-level-bootstrap.js';
 import { twoLevelMedian, type MedianInterval } from '../stats/two-level-median.js';
 

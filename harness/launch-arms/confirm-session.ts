@@ -12,7 +12,6 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SampleJournal } from '../db/sample-journal.js';
-import { analysisRules } from '../analysis/analysis-rules.js';
 import { differenceResults, resolveComparisons } from '../analysis/difference-results.js';
 import { readSamples } from '../analysis/read-samples.js';
 import { confirmVisits, undecidedDifferences } from '../analysis/undecided-differences.js';
@@ -24,8 +23,7 @@ export { confirmReads } from './confirm-reads.js';
 /** Which differences the planned sessions leave undecided and what session K + 1 visits (reads the journal). */
 export async function decideConfirmation(ctx: StageContext, journal: SampleJournal): Promise<ConfirmRecord> {
   const k = ctx.config.design.sessions;
-  const analysis = ctx.config.analysis;
-  const rules = analysisRules({ comparisons: analysis['comparisons'], metrics: analysis['metrics'], bootstrap: analysis['bootstrap'] });
+  const rules = ctx.config.rules; // the fields of confirmReads: comparisons, metrics, bootstrap
   const copy = join(ctx.workDir, 'confirm-samples.duckdb');
   rmSync(copy, { force: true });
   await journal.exportTo(copy);

@@ -2,20 +2,23 @@
 // `BENCHGRAPH-VALUE COLUMN N` each on its output. Only the hook columns of the
 // sample schema are accepted, as non-negative integers: a hook cannot
 // overwrite what the harness measured.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { LaunchMeasures } from '../db/sample-row.js';
 
-export const HOOK_COLUMNS = ['files_read', 'image_files'] as const;
+export const HOOK_COLUMNS = ['files_read', 'image_files'] as const satisfies readonly (keyof LaunchMeasures)[];
+
+export type HookValues = Partial<Record<(typeof HOOK_COLUMNS)[number], number>>;
 
 /** The row's hook columns from a hook's output; a line naming another column, or not an integer, is an error. */
-export function hookValues(output: string): SampleRow {
-  const values: SampleRow = {};
+export function hookValues(output: string): HookValues {
+  const values: HookValues = {};
   for (const line of output.split('\n')) {
     const m = /^BENCHGRAPH-VALUE\s+(\S+)\s+(\S+)\s*$/.exec(line);
     if (!m) continue;
     const [, column, text] = m;
-    if (!(HOOK_COLUMNS as readonly string[]).includes(column!)) throw new Error(`a hook may set ${HOOK_COLUMNS.join(' or ')}, not '${column}'`);
+    const hookColumn = HOOK_COLUMNS.find((c) => c === column);
+    if (!hookColumn) throw new Error(`a hook may set ${HOOK_COLUMNS.join(' or ')}, not '${column}'`);
     if (!/^\d+$/.test(text!)) throw new Error(`${column} must be a non-negative integer, not '${text}'`);
-    values[column!] = Number(text);
+    values[hookColumn] = Number(text);
   }
   return values;
 }

@@ -10,7 +10,7 @@
 // (confirm-session.ts); design.adaptive comes with the driver.
 import type { StageContext } from '../contract/stage.js';
 import type { PhaseMark } from '../launch/launch-types.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { requirements, unmetRequirements } from '../artifacts/host-requirements.js';
 import { CheckFailed } from '../errors.js';

@@ -6,7 +6,7 @@ import { Launcher } from '../launch/launcher.js';
 import { harnessDir } from '../process/project-root.js';
 import { SamplingSession, type ColdCheck } from './sampling-session.js';
 import { sessionImages } from './session-images.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { PhaseMark } from '../launch/launch-types.js';
 import type { RunningServices } from '../contract/running-services.js';
 import { hostName } from '../process/host-name.js';

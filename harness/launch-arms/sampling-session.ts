@@ -11,13 +11,13 @@ import type { Launcher } from '../launch/launcher.js';
 import type { LaunchResult, PhaseMark } from '../launch/launch-types.js';
 import { checkOutput } from '../launch/output-check.js';
 import { makeMarker } from '../launch/marker.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 import { onCleanup } from '../process/cleanup.js';
 import { expandArgv, expandString } from '../experiment/command-template.js';
 import { launchEnv, launchValues, type LaunchPlace, type SessionValues } from './launch-values.js';
 import { launchId, type Phase } from '../experiment/session-plan.js';
 import { runHook } from '../experiment/run-hook.js';
-import { hookValues } from './hook-values.js';
+import { hookValues, type HookValues } from './hook-values.js';
 import { removeScratch } from '../process/safe-remove.js';
 import { settle, type SettleOutcome } from '../experiment/settle.js';
 import { launchColumns, settleColumns } from '../experiment/launch-columns.js';
@@ -229,8 +229,7 @@ export class SamplingSession {
       ready_content_bytes: bytes ? bytes.readyContentBytes : null,
       fetch_wait_ms: bytes ? bytes.fetchWaitMs : null,
       ready_fetch_wait_ms: bytes ? bytes.readyFetchWaitMs : null,
-      ok,
-      failure_reason: ok ? null : reason,
+      ...outcomeOf(ok, reason),
       started_at: startedAt,
     };
   }
@@ -267,7 +266,7 @@ export class SamplingSession {
 
   /** The after_cold hooks of a launch that succeeded: their values join its row (hook-values.ts); a failing hook fails it. */
   private async afterCold(pathId: string, path: PathSection, place: LaunchPlace, row: SampleRow): Promise<SampleRow> {
-    let values: SampleRow = {};
+    let values: HookValues = {};
     for (const hook of path.hooks.after_cold ?? []) {
       const r = await this.hook(pathId, path, hook, place);
       try {

@@ -18,7 +18,7 @@
 // private engine only through `{services.engine.socket}`).
 import type { PathSection } from '../config/pipeline-config.js';
 import type { ServiceDeath } from '../contract/running-services.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { CheckFailed } from '../errors.js';
 
 const SERVICE_REF = /\{services\.([^.}]+)[.}]/g;

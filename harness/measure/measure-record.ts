@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleJournal } from '../db/sample-journal.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf, type LaunchMeasures, type SampleRow } from '../db/sample-row.js';
 import { UserError } from '../errors.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { Observation } from './observation.js';
@@ -115,14 +115,16 @@ export function rowOf(o: Observation, commands: readonly MeasuredCommand[]): Sam
     round: o.round,
     order_in_round: o.orderInRound,
     launch_id: o.launchId,
+    // The journal's defaults, said here: a measurement is one session, and its rows name no host.
+    session: 1,
+    host: 'unknown',
     ready_ms: o.readyMs,
     completion_ms: o.completionMs,
     content_bytes: null,
     response_bytes: null,
     exit_code: o.exitCode,
     signal: o.signal,
-    ok: o.ok,
-    failure_reason: o.failureReason,
+    ...outcomeOf(o.ok, o.failureReason),
     started_at: o.startedAt,
     user_cpu_ms: o.userCpuMs,
     sys_cpu_ms: o.sysCpuMs,
@@ -134,7 +136,7 @@ export function rowOf(o: Observation, commands: readonly MeasuredCommand[]): Sam
 export function observationOfRow(r: SampleRow, commands: readonly MeasuredCommand[]): Observation {
   const index = Number(/\.c(\d+)\./.exec(String(r['launch_id']))?.[1] ?? -1);
   if (!(index >= 0 && index < commands.length)) throw new Error(`recorded launch ${String(r['launch_id'])} names no command of this measurement`);
-  const num = (k: string): number | null => (r[k] === null || r[k] === undefined ? null : Number(r[k]));
+  const num = (k: keyof LaunchMeasures): number | null => (r[k] === null || r[k] === undefined ? null : Number(r[k]));
   return {
     command: index,
     phase: r['phase'] as Observation['phase'],

@@ -7,7 +7,7 @@
 // comparisonColumns and writeDifferencesCsv), and the ComparisonResults of the
 // effect table and commit-diff. A ratio is written
 // as kind median_ratio (its null value is 1).
-import { defaultPracticalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
+import { defaultPracticalMargin, type PracticalMargin } from '../config/practical-margin.js';
 import type { DifferenceKey, MsComparison } from '../analysis/difference-record.js';
 import type { Verdict } from '../analysis/comparison-verdict.js';
 import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';

@@ -1,7 +1,7 @@
 // The report's provenance paragraph (pure): host, benchgraph commit,
 // measurement dates and, only when an image was built from one, the Debian
 // package set.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { fixed } from './format-number.js';
 import type { Provenance } from './provenance.js';
 

@@ -5,7 +5,7 @@
 // of median Ready): docker's pull runs in the engine, so its launch's CPU
 // says nothing. Pure.
 import type { CellStatistics } from '../analysis/analysis-result.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { median } from '../stats/quantile.js';
 
 export interface PredecessorCpu {

@@ -4,7 +4,7 @@
 import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
 import { fixed } from '../publish/format-number.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { carryoverCpu, OWN_WORK_SHARE, type CarryoverCpuRow } from './carryover-cpu.js';
 
 function verdictText(c: CellStatistics): string {

@@ -4,7 +4,7 @@
 // used, and whether a difference is detected or its sessions disagree.
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import { fixed } from '../publish/format-number.js';
-import type { ReportOptions } from '../publish/report-options.js';
+import type { ReportOptions } from '../config/report-options.js';
 
 export interface Formatters {
   ms: (v: number) => string;

@@ -1,6 +1,6 @@
 // The distinct content-byte counts of a cell with how many launches received
 // each (pure): a cell that varies is shown value by value, not as a range.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { LaunchMeasures, SampleRow } from '../db/sample-row.js';
 import { grouped } from '../publish/format-number.js';
 
 export function distinctContentCounts(
@@ -8,7 +8,7 @@ export function distinctContentCounts(
   cohort: string,
   path: string,
   state: string,
-  column = 'content_bytes',
+  column: keyof LaunchMeasures = 'content_bytes',
 ): { bytes: number; launches: number }[] {
   const counts = new Map<number, number>();
   for (const r of launches) {

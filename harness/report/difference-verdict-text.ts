@@ -3,7 +3,8 @@
 // median the reference of analysis.practical); a record without one (made up
 // by a test, or judged by the confirmation step) is judged by the same rule.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
-import { defaultPracticalMargin, verdictText, type ComparisonVerdict } from '../analysis/comparison-verdict.js';
+import { defaultPracticalMargin } from '../config/practical-margin.js';
+import { verdictText, type ComparisonVerdict } from '../analysis/comparison-verdict.js';
 import { withVerdicts } from '../analysis/difference-record.js';
 
 export function differenceVerdict(a: AnalysisResult, d: DifferenceResult): ComparisonVerdict {

@@ -3,7 +3,7 @@
 // function, so the document builder only arranges them and a test can call
 // each one on made-up analyses.
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from '../publish/format-number.js';
 import type { FindingVerdict } from './source-findings.js';

@@ -1,6 +1,6 @@
 // Launch rows reduced to what the plots and the web page show (pure). The
 // hover of every point names the launch: its round, session and id.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 
 export interface LaunchPoint {
   cohort: string;

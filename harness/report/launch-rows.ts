@@ -5,7 +5,8 @@
 // host canary's launches (phase canary) are left out: they are the host's
 // reference, in analysis.json's canary section, not launches of a path.
 import { Database } from '../db/duckdb.js';
-import { sampleColumns, type SampleRow, type SampleValue } from '../db/sample-columns.js';
+import { sampleColumns, type SampleValue } from '../db/sample-columns.js';
+import { rowOfCells, type SampleRow } from '../db/sample-row.js';
 
 /** Run order: start time, then the launch id (ties only in synthetic data). */
 export const runOrderSql = 'ORDER BY started_at, launch_id';
@@ -19,9 +20,9 @@ export async function readLaunchRows(file: string): Promise<SampleRow[]> {
     const cols = sampleColumns.filter((c) => present.has(c.name));
     const rows = await db.all(`SELECT ${cols.map((c) => c.name).join(', ')} FROM samples WHERE phase <> 'canary' ${runOrderSql}`);
     return rows.map((r) => {
-      const out: SampleRow = {};
+      const out: Record<string, SampleValue> = {};
       for (const c of cols) out[c.name] = jsValue(r[c.name]);
-      return out;
+      return rowOfCells(out);
     });
   } finally {
     db.close();

@@ -3,8 +3,8 @@
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { AdaptiveRecordFile } from './stopping-section.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
-import type { SampleRow } from '../db/sample-columns.js';
-import type { ReportOptions } from '../publish/report-options.js';
+import type { SampleRow } from '../db/sample-row.js';
+import type { ReportOptions } from '../config/report-options.js';
 import type { Provenance } from '../publish/provenance.js';
 import type { Requirement } from '../contract/requirement.js';
 

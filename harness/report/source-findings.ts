@@ -6,7 +6,7 @@ import { intervalSign, judgeSource, judgeSources, type SourceFinding, type Sourc
 import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed, grouped } from '../publish/format-number.js';
-import type { SourceReading } from '../publish/report-options.js';
+import type { SourceReading } from '../config/source-reading.js';
 
 export {
   sourceReference,

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageInput } from '../contract/stage.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import { list, paragraph, section, table, type Section } from '../document/document-model.js';
 
 /** adaptive.json (experiment/adaptive-plan.ts adaptiveRecord), the part read here. */

@@ -4,7 +4,7 @@
 // outcome becomes one sample row (unit = the row id, arm = the side, no
 // condition), with the row's metric in ready_ms, completion_ms or value.
 import type { SettleSection } from '../config/pipeline-config.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf, type FailedLaunch, type SampleRow } from '../db/sample-row.js';
 import { expandArgv } from '../experiment/command-template.js';
 import { runHook } from '../experiment/run-hook.js';
 import { launchId, type Phase } from '../experiment/session-plan.js';
@@ -48,7 +48,7 @@ export async function visitEffectSide(launcher: Launcher, v: EffectVisit): Promi
     const r = await runHook(expandArgv(cmd, { ...v.values, marker }), EFFECT_ENV, v.cwd, v.timeoutMs);
     if (!r.ok) failure = `prepare failed: ${r.reason}`;
   }
-  const base: SampleRow = {
+  const base: FailedLaunch = {
     experiment: v.experiment,
     cohort: v.row.id,
     path: v.side,
@@ -85,8 +85,7 @@ export async function visitEffectSide(launcher: Launcher, v: EffectVisit): Promi
     ...launchColumns(r),
     ...settleColumns(settled),
     value,
-    ok: failure === null,
-    failure_reason: failure,
+    ...outcomeOf(failure === null, failure),
   };
 }
 

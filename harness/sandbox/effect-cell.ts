@@ -6,7 +6,7 @@
 // session, and the named findings; and the shape of each side (side-shape.ts:
 // far-out launches named, the cluster rule on the rest).
 import type { EffectRow } from '../config/effects-section.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { BootstrapOptions } from '../stats/paired-bootstrap.js';
 import { judgedComparison, type JudgedComparison } from '../analysis/direction-rule.js';
 import { quantile } from '../stats/quantile.js';

@@ -2,7 +2,7 @@
 // before/after dot plot (per row, each round's before and after joined) and
 // a forest plot of the after/before ratio with its interval per row on a log
 // axis, the practical floor shaded. Both fit a 1000 px column.
-import type { SampleRow } from '../db/sample-columns.js';
+import type { SampleRow } from '../db/sample-row.js';
 import type { Plot } from '../publish/plot.js';
 import { effectSessionRows } from './effect-cell.js';
 import type { MeasuredRow } from './effect-table-md.js';

@@ -3,7 +3,7 @@
 // at least min_ratio_change away from no change (|after/before − 1|) and,
 // for a row in ms, at least min_ms in P50 milliseconds. A smaller detected
 // effect is "too small to keep": real, but not worth an engineer's change.
-import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from '../analysis/comparison-verdict.js';
+import { defaultPracticalMargin, type PracticalMargin } from '../config/practical-margin.js';
 
 export interface PracticalFloor {
   /** Smallest |after/before − 1| of the ratio of medians worth keeping (0.05 = 5%). */
@@ -16,9 +16,9 @@ const asFloor = (m: PracticalMargin): PracticalFloor => ({ minRatioChange: m.rel
 
 export const DEFAULT_PRACTICAL_FLOOR: PracticalFloor = asFloor(defaultPracticalMargin);
 
-/** analysis.practical with its defaults applied: the one reading of the section (analysis/comparison-verdict.ts), as a floor. */
-export function practicalFloor(raw: unknown): PracticalFloor {
-  return asFloor(practicalMargin(raw));
+/** analysis.practical, as the config typed it at load (config/practical-margin.ts), as a floor. */
+export function practicalFloor(margin: PracticalMargin): PracticalFloor {
+  return asFloor(margin);
 }
 
 /** Why an effect falls below the floor, or null when it clears it. */

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SettleSection } from '../config/pipeline-config.js';
-import type { SampleRow } from '../db/sample-columns.js';
+import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 import { runHook } from '../experiment/run-hook.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
@@ -91,8 +91,7 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
           ...visitColumns(o.experiment, v, state),
           ...launchColumns(r),
           ...settleColumns(settled),
-          ok: r.state === 'ok' && r.readyMs !== null,
-          failure_reason: r.state === 'ok' ? (r.readyMs === null ? 'no marker line' : null) : (r.failureReason ?? r.state),
+          ...outcomeOf(r.state === 'ok' && r.readyMs !== null, r.state === 'ok' ? 'no marker line' : (r.failureReason ?? r.state)),
           started_at: startedAt,
         };
       };

@@ -2,7 +2,7 @@
 // `sessions` sessions of `rounds` rounds, each round one before and one after
 // launch whose Ready is drawn by the given functions of a seeded uniform.
 import type { EffectRow } from '../../harness/config/effects-section.js';
-import type { SampleRow } from '../../harness/db/sample-columns.js';
+import type { SampleRow } from '../../harness/db/sample-row.js';
 import { seededRandom } from '../../harness/stats/seeded-random.js';
 
 export function madeUpEffectRows(

@@ -7,12 +7,13 @@ import type { AnalysisResult } from '../../harness/analysis/analysis-result.js';
 import type { ReportDocument } from '../../harness/document/document-model.js';
 import { launchReportDocument } from '../../harness/report/launch-report-document.js';
 import { readLaunchRows } from '../../harness/report/launch-rows.js';
-import { reportOptions } from '../../harness/publish/report-options.js';
+import { reportOptions } from '../../harness/config/report-options.js';
 import type { ReportInputs } from '../../harness/report/report-inputs.js';
 import { join } from 'node:path';
+import { sectionsOf } from '../../harness/config/typed-sections.js';
 import type { PipelineConfig } from '../../harness/config/pipeline-config.js';
 import type { StageContext, StageInput } from '../../harness/contract/stage.js';
-import type { SampleRow } from '../../harness/db/sample-columns.js';
+import type { SampleRow } from '../../harness/db/sample-row.js';
 import { stageContext, stageInput } from './stage-context.js';
 import { syntheticSamples } from '../../harness/analysis/synthetic-samples.js';
 import { writeSamplesTable } from '../../harness/analysis/write-samples-table.js';
@@ -22,7 +23,7 @@ import report from '../../stages/report.js';
 const hooks = { before_cold: [], after_pair: [], before_session: [], after_session: [] };
 
 export function reportConfig(dir: string): PipelineConfig {
-  return {
+  const raw = {
     file: join(dir, 'pipeline.yaml'),
     experiment: { name: 'synthetic', question: 'Does the lazy path start faster?', motivation: 'Short tasks wait for start-up.', unmeasured: ['WAN links'] },
     artifacts: {},
@@ -47,7 +48,8 @@ export function reportConfig(dir: string): PipelineConfig {
     },
     report: {},
     stages: [],
-  } as unknown as PipelineConfig;
+  };
+  return { ...raw, ...sectionsOf(raw) } as unknown as PipelineConfig;
 }
 
 /** Synthetic launches with long waits for docker and oci-full, a varying lazy cold byte count and a warmup round. */
@@ -70,7 +72,7 @@ export function reportSamples(): SampleRow[] {
   });
   const warmup = rows
     .filter((r) => r['round'] === 1)
-    .map((r) => ({ ...r, phase: 'warmup', launch_id: `W${String(r['launch_id'])}`, started_at: '2026-10-07T09:59:00.000Z' }));
+    .map((r) => ({ ...r, phase: 'warmup' as const, launch_id: `W${String(r['launch_id'])}`, started_at: '2026-10-07T09:59:00.000Z' }));
   return [...warmup, ...rows];
 }
 
@@ -92,6 +94,7 @@ export async function runReport(
 ): Promise<{ sampleDir: string; analysisDir: string; reportDir: string }> {
   const cfg = reportConfig(dir);
   tweak?.(cfg);
+  Object.assign(cfg, sectionsOf(cfg)); // a tweak edits the sections as written: type them again, as loading would
   const sampleDir = join(dir, 'sample-out');
   await mkdir(sampleDir, { recursive: true });
   if (samplesFile) await copyFile(samplesFile, join(sampleDir, 'samples.duckdb'));
@@ -116,6 +119,7 @@ export async function reportDocumentOf(
   const out = await runReport(dir, undefined, tweak);
   const cfg = reportConfig(dir);
   tweak?.(cfg);
+  Object.assign(cfg, sectionsOf(cfg)); // a tweak edits the sections as written: type them again, as loading would
   const inputs: ReportInputs = {
     config: cfg,
     options: reportOptions(cfg.report),

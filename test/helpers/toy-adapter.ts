@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../../harness/config/pipeline-config.js';
 import type { StageContext } from '../../harness/contract/stage.js';
-import type { SampleRow } from '../../harness/db/sample-columns.js';
+import type { SampleRow } from '../../harness/db/sample-row.js';
 import type { AdapterVisit, ExperimentAdapter } from '../../harness/experiment/sample-experiment.js';
 import { seededRandom } from '../../harness/stats/seeded-random.js';
 import { stageContext } from './stage-context.js';
@@ -69,6 +69,7 @@ export function toyAdapter(units: string[], options: ToyOptions = {}): Experimen
               order_in_round: v.position,
               launch_id: `${v.unit}.${v.arm}.none.${v.phase[0]}${v.round}.S${v.session}.a${v.attempt}`,
               session: v.session,
+              host: 'unknown',
               ok: true,
               started_at: new Date(0).toISOString(),
               completion_ms: value(v),

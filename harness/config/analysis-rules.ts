@@ -4,8 +4,8 @@
 // code and the tests can start from a partial section.
 import { UserError } from '../errors.js';
 import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
-import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from './comparison-verdict.js';
-import { comparisonFactors, levelWord, type ComparisonFactor } from '../config/comparison-factors.js';
+import { defaultPracticalMargin, practicalMargin, type PracticalMargin } from './practical-margin.js';
+import { comparisonFactors, levelWord, type ComparisonFactor } from './comparison-factors.js';
 
 export type MetricId = 'ready' | 'completion';
 export const metricIds: readonly MetricId[] = ['ready', 'completion'];
@@ -35,6 +35,19 @@ export interface AnalysisRules {
   /** analysis.findings: the thresholds of the named findings the report states (analysis-findings.ts). */
   findings: { stackGapShare: number };
 }
+
+/** The key of pipeline.yaml each typed field is read from: a stage that declares that key (or its section) may read the field (engine/declared-config.ts). */
+export const analysisRuleKeys: Readonly<Record<keyof AnalysisRules, string>> = {
+  metrics: 'analysis.metrics',
+  p95ReferenceBelowN: 'analysis.p95_reference_below_n',
+  clusters: 'analysis.clusters',
+  bootstrap: 'analysis.bootstrap',
+  comparisons: 'analysis.comparisons',
+  carryover: 'analysis.carryover',
+  nextRun: 'analysis.next_run',
+  practical: 'analysis.practical',
+  findings: 'analysis.findings',
+};
 
 /** The session start the next-run plan assumes when neither the config nor the run's start times give one, seconds. */
 export const defaultSessionStartS = 60;

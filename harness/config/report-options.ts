@@ -2,9 +2,7 @@
 // keys, descriptions and defaults; they are applied here again for tests).
 // report.source (stand-ins, findings not comparable) is read by the analysis
 // too, which judges the source findings (analysis/source-verdicts.ts).
-import { sourceReading, type SourceReading } from '../analysis/source-verdicts.js';
-
-export type { SourceReading };
+import { sourceReading, type SourceReading } from './source-reading.js';
 
 function pathNotes(raw: unknown): Record<string, PathNotes> {
   const out: Record<string, PathNotes> = {};
@@ -50,6 +48,21 @@ export interface ReportOptions {
   /** What carries over from one launch to the next on a host of this kind, measured apart, with the date (quoted by the carryover section); null: none. */
   carryover: string | null;
 }
+
+/** The key of pipeline.yaml each typed field is read from (as analysisRuleKeys). */
+export const reportOptionKeys: Readonly<Record<keyof ReportOptions, string>> = {
+  title: 'report.title',
+  plots: 'report.plots',
+  msDecimals: 'report.ms_decimals',
+  secondsDecimals: 'report.seconds_decimals',
+  percentDecimals: 'report.percent_decimals',
+  notes: 'report.notes',
+  scope: 'report.scope',
+  paths: 'report.paths',
+  source: 'report.source',
+  calibration: 'report.calibration',
+  carryover: 'report.carryover',
+};
 
 export function reportOptions(sectionIn: unknown): ReportOptions {
   const s = (sectionIn && typeof sectionIn === 'object' ? sectionIn : {}) as Record<string, unknown>;
