@@ -6,8 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { UserError } from '../harness/errors.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { needInputFile, findInputFile } from '../harness/contract/exchange-files.js';
 import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
@@ -30,10 +29,7 @@ const analyze: StageDefinition = {
     return dir ? replicateFiles(dir, Object.values(needs), pipelineDir) : [];
   },
   async run(ctx) {
-    const samples = findInputFile(ctx.inputs, 'samples.duckdb');
-    if (!samples) {
-      throw new UserError('no upstream stage wrote samples.duckdb', { key: `stages.${ctx.id}.needs` }, 'add a sample or import-samples stage to needs');
-    }
+    const samples = needInputFile(ctx, 'samples.duckdb', 'sample or import-samples', 'add a sample or import-samples stage to needs');
     const [{ analyzeSamplesInWorkers }, { readPreparation }, { readSamples }, { hostOf }, { findingsConfig, withFindings }, { sourceGapFacts }] =
       await Promise.all([
         import('../harness/analysis/analyze-in-workers.js'),

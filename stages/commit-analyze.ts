@@ -3,12 +3,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { needInputFile } from '../harness/contract/exchange-files.js';
 import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
-import { UserError } from '../harness/errors.js';
 
 const commitAnalyze: StageDefinition = {
   kind: 'commit-analyze',
@@ -17,13 +16,7 @@ const commitAnalyze: StageDefinition = {
   reads: ['analysis.bootstrap'],
   readsObservations: true, // the sessions' records, for the noise flag calibrated on the canary (noise.json)
   async run(ctx) {
-    const found = findInputFile(ctx.inputs, 'samples.duckdb');
-    if (!found)
-      throw new UserError(
-        `stage ${ctx.id} needs the commit-sample stage`,
-        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-        'add the commit-sample stage to needs',
-      );
+    const found = needInputFile(ctx, 'samples.duckdb', 'commit-sample');
     const sampleRows = await SampleJournal.readRows(found.file);
     const { rows, compression } = commitRowsOf(sampleRows);
     // analysis.bootstrap is read in one place for every experiment.

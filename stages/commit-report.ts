@@ -7,7 +7,7 @@ import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
 import { readPreviousRun, verdictChanges } from '../harness/commit/previous-run.js';
-import { findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
+import { missingInput, findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { UserError } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -61,12 +61,7 @@ const commitReport: StageDefinition = {
   inputFiles: (params) => (typeof params['previous_run'] === 'string' && params['previous_run'] ? [join(params['previous_run'], 'differences.csv')] : []),
   async run(ctx) {
     const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
-    if (!analysis)
-      throw new UserError(
-        `stage ${ctx.id} needs the commit-analyze stage`,
-        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-        'add the commit-analyze stage to needs',
-      );
+    if (!analysis) throw missingInput(ctx, 'commit-analysis.json', 'commit-analyze');
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const sampleRows = samples ? await SampleJournal.readRows(samples.file) : [];
     const csvs = new Map<string, string>();

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile } from '../harness/contract/exchange-files.js';
+import { needInputFile } from '../harness/contract/exchange-files.js';
 import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -29,14 +29,8 @@ const effectsAnalyze: StageDefinition = {
     const rules = ctx.config.rules;
     const bootstrap = rules.bootstrap;
     const floor = practicalFloor(ctx.config.rules.practical);
-    const samplesFile = findInputFile(ctx.inputs, 'samples.duckdb');
-    const rowsFile = findInputFile(ctx.inputs, 'rows.json');
-    if (!samplesFile || !rowsFile)
-      throw new UserError(
-        `stage ${ctx.id} needs the effects-sample stage`,
-        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-        'add the effects-sample stage to needs',
-      );
+    const samplesFile = needInputFile(ctx, 'samples.duckdb', 'effects-sample');
+    const rowsFile = needInputFile(ctx, 'rows.json', 'effects-sample');
     const samples = await SampleJournal.readRows(samplesFile.file);
     const records = JSON.parse(readFileSync(rowsFile.file, 'utf8')) as RowRecord[];
     const out: ReportedRow[] = [];

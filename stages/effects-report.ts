@@ -12,8 +12,7 @@ import { relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
-import { findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
-import { UserError } from '../harness/errors.js';
+import { needInputFile, findInputFile, type SamplingHost, type SessionRecord } from '../harness/contract/exchange-files.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import type { MeasuredRow, ReportedRow } from '../harness/sandbox/effect-table-md.js';
@@ -65,9 +64,7 @@ const effectsReport: StageDefinition = {
   readsObservations: true, // the sampling host's facts
   async run(ctx) {
     const design = ctx.config.design;
-    const effects = findInputFile(ctx.inputs, 'effects.json');
-    if (!effects)
-      throw new UserError(`stage ${ctx.id} needs the effects-analyze stage`, { key: `stages.${ctx.id}.needs` }, 'add the effects-analyze stage to needs');
+    const effects = needInputFile(ctx, 'effects.json', 'effects-analyze');
     const rows = JSON.parse(readFileSync(effects.file, 'utf8')) as ReportedRow[];
     const exp = ctx.config.experiment;
     const options = ctx.config.reportOptions;

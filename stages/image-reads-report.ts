@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { findInputFile, readExchange } from '../harness/contract/exchange-files.js';
+import { readExchange, needInputFile, missingInput } from '../harness/contract/exchange-files.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
-import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import { comparisonStatisticsCsv, recordColumns, writeDifferencesCsv } from '../harness/publish/comparison-csv.js';
@@ -27,16 +26,10 @@ const imageReadsReport: StageDefinition = {
   reads: ['experiment', 'report', 'cohorts', 'paths', 'design', 'analysis.bootstrap'],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const missing = (name: string, stage: string): never => {
-      throw new UserError(
-        `stage ${ctx.id} needs the ${stage} stage (for ${name})`,
-        { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` },
-        `add ${stage} to needs`,
-      );
-    };
-    const need = (name: string, stage: string): string => findInputFile(ctx.inputs, name)?.file ?? missing(name, stage);
+    const need = (name: string, stage: string): string => needInputFile(ctx, name, stage).file;
     const analysis = JSON.parse(readFileSync(need('analysis.json', 'analyze'), 'utf8')) as AnalysisResult;
-    const pins = readExchange(ctx.inputs, 'pins.json')?.value ?? missing('pins.json', 'pin');
+    const pins = readExchange(ctx.inputs, 'pins.json')?.value;
+    if (!pins) throw missingInput(ctx, 'pins.json', 'pin');
     const samplesFile = need('samples.duckdb', 'sample');
     const rows = await SampleJournal.readRows(samplesFile);
     const cohorts = ctx.config.cohorts as Record<string, { image: string }>;

@@ -11,14 +11,14 @@ import { imageKeyConfig } from '../harness/artifacts/image-key.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { UserError } from '../harness/errors.js';
 import { serviceKind } from '../harness/services/service-kinds.js';
-import { readExchange, type PreparationCost, type PreparedImages } from '../harness/contract/exchange-files.js';
+import { readExchange, missingInput, type PreparationCost, type PreparedImages } from '../harness/contract/exchange-files.js';
 
 function findPins(ctx: StageContext) {
   const found = readExchange(ctx.inputs, 'pins.json');
   // Only services of kind command prepare without images: their prepare command needs no pin.
   const needsImages = Object.values(ctx.config.services).some((s) => s.data_from === ctx.id && s.kind !== 'command');
   if (!found && !needsImages) return { dir: ctx.workDir, pins: { images: {}, binaries: [], kernel: '', node: process.version } };
-  if (!found) throw new UserError(`stage ${ctx.id} needs a pin stage`, { key: `stages.${ctx.id}.needs` }, 'add the pin stage to needs');
+  if (!found) throw missingInput(ctx, 'pins.json', 'pin');
   return { dir: found.dir, pins: found.value };
 }
 

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
 import { imageKeyConfig } from '../harness/artifacts/image-key.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
-import { CheckFailed, UserError } from '../harness/errors.js';
+import { CheckFailed } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { Database } from '../harness/db/duckdb.js';
 import { serviceKind } from '../harness/services/service-kinds.js';
-import { findInputFile, readExchange, type VerifyResult } from '../harness/contract/exchange-files.js';
+import { readExchange, missingInput, findInputFile, type VerifyResult } from '../harness/contract/exchange-files.js';
 
 interface ArtifactCheck {
   name: string;
@@ -33,7 +33,7 @@ const verify: StageDefinition = {
   keyConfig: imageKeyConfig,
   async run(ctx) {
     const pinned = readExchange(ctx.inputs, 'pins.json');
-    if (!pinned) throw new UserError(`stage ${ctx.id} needs the pin stage`, { key: `stages.${ctx.id}.needs` }, 'add pin (through sample) to needs');
+    if (!pinned) throw missingInput(ctx, 'pins.json', 'pin', 'add pin (through sample) to needs');
     const { value: pins, dir: pinDir } = pinned;
     const prepDir = findInputFile(ctx.inputs, 'images.json')?.dir ?? null;
     const checks: ArtifactCheck[] = [];

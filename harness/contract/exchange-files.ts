@@ -3,7 +3,7 @@
 // observations). A stage that writes one of these files writes this shape.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StageInput } from './stage.js';
+import type { StageContext, StageInput } from './stage.js';
 import { UserError } from '../errors.js';
 import type { HostNoise } from '../process/host-noise.js';
 import type { DiskProbe } from '../process/disk-probe.js';
@@ -181,6 +181,23 @@ export function findInputFile(inputs: Record<string, StageInput>, name: string):
     }
   }
   return null;
+}
+
+/** The error of a stage whose needs lack the stage that writes `file`: it names the stage, the file and where to add it. */
+export function missingInput(
+  ctx: Pick<StageContext, 'id' | 'pipelineFile'>,
+  file: string,
+  writer: string,
+  hint = `add the ${writer} stage to needs`,
+): UserError {
+  return new UserError(`stage ${ctx.id} needs the ${writer} stage (for ${file})`, { file: ctx.pipelineFile, key: `stages.${ctx.id}.needs` }, hint);
+}
+
+/** An input file the stage cannot run without: found among its inputs, else missingInput. */
+export function needInputFile(ctx: Pick<StageContext, 'id' | 'pipelineFile' | 'inputs'>, file: string, writer: string, hint?: string): FoundInput {
+  const found = findInputFile(ctx.inputs, file);
+  if (!found) throw missingInput(ctx, file, writer, hint);
+  return found;
 }
 
 /** Reads an exchange file from the inputs, typed by its name; null when no input has it. */
