@@ -23,11 +23,17 @@ export function lockPathFor(pipelineFile: string): string {
 
 /** The lock next to the pipeline file; null when there is none. A lock that is not one is a user error, never "no lock". */
 export function readLock(pipelineFile: string): LockFile | null {
+  return readLockText(pipelineFile)?.lock ?? null;
+}
+
+/** The lock file as parsed and as written, or null when there is none. */
+function readLockText(pipelineFile: string): { lock: LockFile; text: string } | null {
   const file = lockPathFor(pipelineFile);
   if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new UserError(
       `not valid JSON: ${(e as Error).message}`,
@@ -43,7 +49,7 @@ export function readLock(pipelineFile: string): LockFile | null {
       `restore it from version control or delete it; the next run writes a new one`,
     );
   }
-  return lock as LockFile;
+  return { lock: lock as LockFile, text };
 }
 
 /** Renders the lock file text (pure): one stage per line, ids sorted. */
@@ -64,9 +70,9 @@ export function writeLock(pipelineFile: string, stages: Record<string, LockEntry
 
 /** The text writeLock would write, or null when the lock file already says it. */
 export function changedLock(pipelineFile: string, stages: Record<string, LockEntry>, stageIds: readonly string[]): string | null {
-  const old = readLock(pipelineFile);
+  const old = readLockText(pipelineFile);
   const ids = new Set(stageIds);
-  const kept = Object.fromEntries(Object.entries(old?.stages ?? {}).filter(([id]) => ids.has(id)));
+  const kept = Object.fromEntries(Object.entries(old?.lock.stages ?? {}).filter(([id]) => ids.has(id)));
   const text = renderLock({ lockVersion: 1, pipeline: basename(pipelineFile), stages: { ...kept, ...stages } });
-  return old && readFileSync(lockPathFor(pipelineFile), 'utf8') === text ? null : text;
+  return old?.text === text ? null : text;
 }
