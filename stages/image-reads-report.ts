@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { readExchange, needInputFile, missingInput } from '../harness/contract/exchange-files.js';
+import { readExchange, needInputFile, missingInput, findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
@@ -24,6 +24,7 @@ const imageReadsReport: StageDefinition = {
   kind: 'image-reads-report',
   description: 'How much of each image a cold start-up read, per read size, with the peers’ figures checked (report.md, index.html, reads.json).',
   reads: ['experiment', 'report', 'cohorts', 'paths', 'design', 'analysis.bootstrap'],
+  readsObservations: true, // the sessions' records: host noise per session
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
     const need = (name: string, stage: string): string => needInputFile(ctx, name, stage).file;
@@ -32,6 +33,8 @@ const imageReadsReport: StageDefinition = {
     if (!pins) throw missingInput(ctx, 'pins.json', 'pin');
     const samplesFile = need('samples.duckdb', 'sample');
     const rows = await SampleJournal.readRows(samplesFile);
+    const sessionsFile = findInputFile(ctx.inputs, 'sessions.json');
+    const sessionRecords = sessionsFile ? (JSON.parse(readFileSync(sessionsFile.file, 'utf8')) as SessionRecord[]) : null;
     const cohorts = ctx.config.cohorts as Record<string, { image: string }>;
     const images: ImageSize[] = Object.entries(cohorts).map(([cohort, c]) => {
       const pin = pins.images[c.image]!;
@@ -60,6 +63,8 @@ const imageReadsReport: StageDefinition = {
       rounds: design.rounds,
       unmeasured: exp.unmeasured ?? [],
       notes: options.notes,
+      sessionRecords,
+      noise: analysis.noise,
       provenance: Object.keys(ctx.inputs)
         .sort()
         .map((id) => `stage \`${id}\` (${ctx.inputs[id]!.kind}): ${ctx.inputs[id]!.outputDigest}`),

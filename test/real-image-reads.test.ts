@@ -49,6 +49,9 @@ rootTest('image-reads counts each cold launch’s bytes and waiting by Ready and
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     t.regex(report, /## Claims checked/);
     t.regex(report, /Slacker/);
+    // the shared section over the session records, one row per session (publish/session-sections.ts)
+    t.regex(report, /## Appendix: Sessions and host noise/);
+    t.regex(report, /\n\| 2 \| 1 \| [^|]+ \| \d{4}-\d\d-\d\d /);
     t.regex(readFileSync(join(out, 'differences.csv'), 'utf8'), /shell,cold,ready,lazy-512k,lazy-64k/);
     const c = await runCli(['compare', out, out, '--json'], dir);
     t.is(c.code, 0, c.stderr);

@@ -2,7 +2,9 @@
 // start-up read over the lazy path, at two read sizes, the peers' figures
 // checked against it, and the Ready difference the read size makes (from the
 // analyze stage's paired comparison).
-import type { DifferenceResult } from '../analysis/analysis-result.js';
+import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { verdictText } from '../analysis/comparison-verdict.js';
 import { list, paragraph, section, sentences, table, type ReportDocument } from '../document/document-model.js';
 import { fixed } from '../publish/format-number.js';
@@ -23,6 +25,9 @@ export interface ReadsDocumentInput {
   unmeasured: readonly string[];
   notes: readonly string[];
   provenance: readonly string[];
+  /** The sampling sessions' records (host noise), and the analysis' noise finding calibrated on the canary; null without records. */
+  sessionRecords: readonly SessionRecord[] | null;
+  noise: AnalysisResult['noise'];
 }
 
 const mb = (bytes: number | null): string => (bytes === null ? '–' : fixed(bytes / 1e6, 1));
@@ -141,7 +146,10 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
       ...section('Not measured', [list(p.unmeasured)]),
       ...section('Notes', [p.notes.length ? list(p.notes) : null]),
     ],
-    appendix: [...section('Provenance', [sentences(['The stages this report was rendered from:']), list(p.provenance)])],
+    appendix: [
+      ...section('Sessions and host noise', hostNoiseBlocks(p.sessionRecords, p.noise ? { noise: p.noise } : {}, 'here')),
+      ...section('Provenance', [sentences(['The stages this report was rendered from:']), list(p.provenance)]),
+    ],
   };
 }
 
