@@ -174,10 +174,9 @@ export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
     ],
     howLong: howLong(inp),
     reproduced:
-      `Compare your new \`reports/${name}/\` with this published folder using \`./bin/pipeline.js compare\` (it says which conclusions held, changed, were lost or gained; once sampling sessions are in, it judges each direction by how many sessions it held in). ` +
-      'Until that command is in your checkout, the result is reproduced when every difference that is detected here (differences.csv, `detected` true) is detected with the same sign in your run, every one not detected here is not detected in yours' +
-      (source ? ', and the agrees/differs column of "Against the source" in report.md is the same' : '') +
-      '. Absolute times depend on the host: compare directions, not milliseconds.',
+      `Copy this folder before your run replaces it (\`cp -r reports/${name} /tmp/${name}-published\`), then \`./bin/pipeline.js compare /tmp/${name}-published reports/${name}\` says, conclusion by conclusion, which held, changed, were lost or gained, judging each direction by how many sessions it held in` +
+      (source ? '; the agrees/differs column of "Against the source" in report.md should be the same too' : '') +
+      '. Absolute times depend on the host: compare directions, and read where a rerun should land in the rerun intervals of report.md.',
     stages: inp.stages,
     samplesSha256: inp.samplesSha256,
     commit: inp.provenance.commit,
