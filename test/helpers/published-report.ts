@@ -114,8 +114,14 @@ export function summaryAgainstCsv(
       if (m[6]) {
         const p50 = (path: string): number =>
           Number(stats.find((x) => x['cohort'] === r[0] && x['state'] === r[1] && x['metric'] === 'ready' && x['path'] === path)?.['p50']);
-        const ratio = p50(pair[1]!) / p50(pair[2]!);
-        if (m[6] !== ratio.toFixed(ratio >= 10 ? 1 : 2)) mismatches.push(`${where}: ratio ${m[6]} against ${ratio}`);
+        // statistics.csv gives P50s to 3 decimals, the report divides the full ones: the shown ratio must be a
+        // rounding of some ratio the CSV's P50s allow (a ratio at a rounding boundary, 4.76498 against 4.76503, may go either way).
+        const [a, b] = [p50(pair[1]!), p50(pair[2]!)];
+        const ratio = a / b;
+        const digits = ratio >= 10 ? 1 : 2;
+        const [lo, hi] = [(a - 5e-4) / (b + 5e-4), (a + 5e-4) / (b - 5e-4)];
+        const roundings = new Set([lo, ratio, hi].map((x) => x.toFixed(digits)));
+        if (!roundings.has(m[6])) mismatches.push(`${where}: ratio ${m[6]} against ${ratio}`);
       }
       checked++;
     }
