@@ -4,29 +4,14 @@
 // diff method (naive, native), state = initial or incremental, completion_ms =
 // the measured `docker commit`. A compression launch is a row with cohort =
 // `compression`, path = the tool, state = none.
-import { col, type SampleColumn } from '../db/sample-columns.js';
+import { col, type ColumnValues, type SampleColumn } from '../db/sample-columns.js';
 import type { SampleRow } from '../db/sample-row.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
 import type { CommitRowData, CompressionRowData } from './commit-analysis.js';
 
 export const COMPRESSION_UNIT = 'compression';
 
-/** The declared columns by name (commitColumns): a commit fills the dimensions and engine measures, a compression launch the sizes and note. */
-export type CommitColumns = { [d in (typeof COMMIT_DIMENSIONS)[number]]?: number | null } & {
-  engine_cpu_ms?: number | null;
-  engine_user_cpu_ms?: number | null;
-  engine_sys_cpu_ms?: number | null;
-  engine_syscalls?: number | null;
-  disk_read_bytes?: number | null;
-  read_chars_bytes?: number | null;
-  layer_bytes?: number | null;
-  compressed_bytes?: number | null;
-  note?: string | null;
-};
-
-export type CommitRow = SampleRow<CommitColumns>;
-
-export const commitColumns: readonly SampleColumn[] = [
+export const commitColumns = [
   ...COMMIT_DIMENSIONS.map((d) => col(d, 'number', 'DOUBLE')),
   col('engine_cpu_ms', 'number', 'DOUBLE'),
   col('engine_user_cpu_ms', 'number', 'DOUBLE'),
@@ -37,7 +22,12 @@ export const commitColumns: readonly SampleColumn[] = [
   col('layer_bytes', 'integer', 'BIGINT', { minimum: 0 }),
   col('compressed_bytes', 'integer', 'BIGINT', { minimum: 0 }),
   col('note', 'string', 'VARCHAR'),
-];
+] as const satisfies readonly SampleColumn[];
+
+/** The declared columns by name, read off commitColumns: a commit fills the dimensions and engine measures, a compression launch the sizes and note. */
+export type CommitColumns = ColumnValues<(typeof commitColumns)[number]>;
+
+export type CommitRow = SampleRow<CommitColumns>;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 

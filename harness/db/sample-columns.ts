@@ -19,17 +19,24 @@ export interface SampleColumn {
   default?: SampleValue;
 }
 
-export const col = (name: string, type: ColumnType, sqlType: string, extra: Partial<SampleColumn> = {}): SampleColumn => ({
-  name,
-  type,
-  sqlType,
-  required: false,
-  nullable: true,
-  ...extra,
-});
+/** A column; its name and type stay literal, so a row type can be read off a column list (ColumnValues). */
+export const col = <N extends string, T extends ColumnType>(
+  name: N,
+  type: T,
+  sqlType: string,
+  extra: Partial<SampleColumn> = {},
+): SampleColumn & { name: N; type: T } =>
+  ({
+    name,
+    type,
+    sqlType,
+    required: false,
+    nullable: true,
+    ...extra,
+  }) as SampleColumn & { name: N; type: T };
 const req = { required: true, nullable: false };
 
-export const sampleColumns: readonly SampleColumn[] = [
+export const sampleColumns = [
   col('experiment', 'string', 'VARCHAR', req),
   col('cohort', 'string', 'VARCHAR', req),
   col('path', 'string', 'VARCHAR', req),
@@ -67,9 +74,14 @@ export const sampleColumns: readonly SampleColumn[] = [
   col('writeback_kb', 'integer', 'BIGINT', { minimum: 0 }),
   col('settle_timed_out', 'boolean', 'BOOLEAN'),
   col('value', 'number', 'DOUBLE'),
-];
+] as const satisfies readonly SampleColumn[];
 
 export type SampleValue = string | number | boolean | null;
+
+type ValueOf<T extends ColumnType> = T extends 'string' ? string : T extends 'boolean' ? boolean : number;
+
+/** The values of a column list by name, each optional and nullable: an experiment's declared columns as a row type. */
+export type ColumnValues<C extends { name: string; type: ColumnType }> = { [K in C as K['name']]?: ValueOf<K['type']> | null };
 
 /** The column list of the samples table, as SQL (`name TYPE [NOT NULL], …`): the one definition of its DDL. */
 export function samplesTableColumnsSql(extra: readonly SampleColumn[] = []): string {

@@ -12,7 +12,7 @@
 // A row is typed once, where it enters: the journal (DuckDB), the CSV parser
 // (checked against the schema) and the arms that build it. Everything after
 // reads fields by name, and narrows on `ok`.
-import type { SampleValue } from './sample-columns.js';
+import type { SampleValue, sampleColumns } from './sample-columns.js';
 
 export type Phase = 'preflight' | 'warmup' | 'formal' | 'canary';
 
@@ -72,8 +72,11 @@ export interface FailedLaunch extends RowPlace, LaunchMeasures {
   failure_reason: string | null;
 }
 
-/** The columns an experiment declares beyond the shared ones, by name. */
-export type DeclaredColumns = { readonly [column: string]: SampleValue };
+// Checked when compiling: the row names exactly the shared columns of sample-columns.ts (the one list the table, the CSV and the schema test use).
+type SharedColumn = (typeof sampleColumns)[number]['name'];
+type Unmatched = [Exclude<SharedColumn, keyof OkLaunch>, Exclude<keyof OkLaunch, SharedColumn>];
+type Holds<T extends true> = T;
+export type RowTypeMatchesColumns = Holds<Unmatched extends [never, never] ? true : false>;
 
 /** One launch: ok or failed, with an experiment's declared columns `Extra`. */
 export type SampleRow<Extra extends object = {}> = (OkLaunch | FailedLaunch) & Extra;
