@@ -23,10 +23,7 @@ const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 export async function writeSamplesTable(file: string, rows: readonly SampleRow[]): Promise<void> {
   const csv = `${file}.rows.csv`;
   const lines: string[] = [];
-  for (const row of rows) {
-    const cells = cellsOf(row);
-    lines.push(sampleColumns.map((c) => csvField(cells[c.name] ?? c.default ?? null)).join(','));
-  }
+  for (const row of rows) lines.push(sampleColumns.map((c) => csvField(cellsOf(row)[c.name] ?? c.default ?? null)).join(','));
   await writeFile(csv, lines.length ? lines.join('\n') + '\n' : '');
   const db = await Database.open(file);
   try {

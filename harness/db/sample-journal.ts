@@ -43,11 +43,10 @@ export class SampleJournal {
   /** Journals a launch and the phase marks it printed (time from spawn to each mark). */
   async append(row: SampleRow, phases: readonly { name: string; ms: number }[] = []): Promise<void> {
     const names = this.columns.map((c) => c.name);
-    const cells = cellsOf(row);
     await this.db.exec(
       `INSERT INTO samples (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
       this.columns.map((c) => {
-        const v = cells[c.name] ?? c.default ?? null;
+        const v = cellsOf(row)[c.name] ?? c.default ?? null;
         return c.sqlType === 'BIGINT' && typeof v === 'number' ? BigInt(Math.round(v)) : v;
       }),
     );

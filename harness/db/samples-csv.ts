@@ -20,9 +20,6 @@ export function samplesCsv(rows: readonly SampleRow[], extra: readonly SampleCol
   const header = present.length ? present : sampleColumns.map((c) => c.name);
   return csv(
     header,
-    rows.map((r) => {
-      const cells = cellsOf(r);
-      return header.map((n) => cells[n] ?? null);
-    }),
+    rows.map((r) => header.map((n) => cellsOf(r)[n] ?? null)),
   );
 }
