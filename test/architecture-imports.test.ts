@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['launch-arms', 'report', 'compare', 'cluster', 'measure'],
   ['publish'], // the publishing kit every report stage writes with
   ['experiment'],
+  ['comparison'], // the one judge: plan check, and (to come) every verdict rule
   ['analysis', 'launch'],
   ['services'],
   ['artifacts'],

@@ -40,6 +40,18 @@ function dataDirOf(flags: Record<string, unknown>): string {
 
 const log = (line: string): void => writeErr(line + '\n');
 
+/** --dry-run of a plan that samples until decided: its looks, error rate and power, on stderr (harness/comparison/plan-check.ts). */
+async function printPlanCheck(config: PipelineConfig): Promise<void> {
+  const [{ planCheckInputs }, { checkPlan }, { planCheckLines }, { projectDirOf }] = await Promise.all([
+    import('../experiment/plan-check-inputs.js'),
+    import('../comparison/plan-check.js'),
+    import('../comparison/plan-check-text.js'),
+    import('../config/project-dir.js'),
+  ]);
+  const inputs = planCheckInputs(config, projectDirOf(config.file));
+  if (inputs) for (const line of planCheckLines(inputs.plan, checkPlan(inputs.plan, inputs.profiles), inputs.source)) log(line);
+}
+
 const RUN_FLAGS: FlagSpec = {
   ...COMMON,
   only: { kind: 'list', value: 'ID,..', help: 'run only these stages (others are reused)' },
@@ -87,6 +99,7 @@ export const runCommand: CliCommand = {
         label: typeof flags['label'] === 'string' ? flags['label'] : null,
         allowDirty: flags['allow-dirty'] === true,
       });
+      if (flags['dry-run'] && !flags['json']) await printPlanCheck(config);
       if (flags['json']) {
         writeOut(JSON.stringify({ stages: outcomes }) + '\n');
       } else {
