@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { needInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, needInputFile } from '../harness/contract/exchange-files.js';
+import { readLooks } from '../harness/comparison/looks-file.js';
 import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
 import { commitRowsOf } from '../harness/commit/commit-columns.js';
@@ -13,7 +14,7 @@ const commitAnalyze: StageDefinition = {
   kind: 'commit-analyze',
   description:
     'Commit-diff analysis: P50 per cell, the naive/native ratio of medians (wall time and engine CPU) with two-level and between-session intervals, growth fits (log-log exponent and floor + cost per unit, each with bootstrap intervals, and their log-scale residuals).',
-  reads: ['analysis.bootstrap'],
+  reads: ['analysis.bootstrap', 'analysis.practical'],
   readsObservations: true, // the sessions' records, for the noise flag calibrated on the canary (noise.json)
   async run(ctx) {
     const found = needInputFile(ctx, 'samples.duckdb', 'commit-sample');
@@ -21,7 +22,11 @@ const commitAnalyze: StageDefinition = {
     const { rows, compression } = commitRowsOf(sampleRows);
     // analysis.bootstrap is read in one place for every experiment.
     const bootstrap = ctx.config.rules.bootstrap;
-    const result = analyzeCommits(rows, compression, bootstrap);
+    // design.adaptive: the run stopped when decided, so its ratios are judged by the sequential rule (comparison/judge.ts)
+    const result = analyzeCommits(rows, compression, bootstrap, {
+      margin: ctx.config.rules.practical,
+      looks: readLooks(findInputFile(ctx.inputs, 'adaptive.json')),
+    });
     writeFileSync(join(ctx.outputDir, 'commit-analysis.json'), JSON.stringify(result, null, 2) + '\n');
     // the noise flag calibrated on the host canary, for the report's sessions table
     writeNoiseFile(ctx.inputs, ctx.outputDir, sampleRows, bootstrap);

@@ -107,7 +107,16 @@ const commitReport: StageDefinition = {
     csvs.set(
       'differences.csv',
       comparisonDifferencesCsv(
-        analysis.ratios.map((r) => ({ cohort: r.cell, state: r.state, metric, a: 'naive', b: 'native', unit: 'ms', comparison: r.comparison })),
+        analysis.ratios.map((r) => ({
+          cohort: r.cell,
+          state: r.state,
+          metric,
+          a: 'naive',
+          b: 'native',
+          unit: 'ms',
+          comparison: r.comparison,
+          verdict: r.judgement.verdict,
+        })),
       ),
     );
     csvs.set(

@@ -8,7 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { needInputFile } from '../harness/contract/exchange-files.js';
+import { findInputFile, needInputFile } from '../harness/contract/exchange-files.js';
+import { readLooks } from '../harness/comparison/looks-file.js';
 import { writeNoiseFile } from '../harness/analysis/noise-file.js';
 import { UserError } from '../harness/errors.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
@@ -33,6 +34,8 @@ const effectsAnalyze: StageDefinition = {
     const rowsFile = needInputFile(ctx, 'rows.json', 'effects-sample');
     const samples = await SampleJournal.readRows(samplesFile.file);
     const records = JSON.parse(readFileSync(rowsFile.file, 'utf8')) as RowRecord[];
+    // design.adaptive: the run stopped when decided, so its rows are judged by the sequential rule (comparison/judge.ts)
+    const judging = { margin: rules.practical, looks: readLooks(findInputFile(ctx.inputs, 'adaptive.json')) };
     const out: ReportedRow[] = [];
     for (const row of fx.rows) {
       const rec = records.find((r) => r.id === row.id);
@@ -41,7 +44,7 @@ const effectsAnalyze: StageDefinition = {
         out.push({ row, state: 'not-runnable', reasons: rec.reasons });
         continue;
       }
-      const cell = effectCell(row, samples, { ...bootstrap, seed: `${bootstrap.seed}\u0000${row.id}` }, rules.clusters);
+      const cell = effectCell(row, samples, { ...bootstrap, seed: `${bootstrap.seed}\u0000${row.id}` }, rules.clusters, judging);
       const failed = samples.filter((s) => s['cohort'] === row.id && s['phase'] === 'formal' && s['ok'] !== true);
       out.push({
         row,

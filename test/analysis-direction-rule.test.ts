@@ -5,6 +5,8 @@
 // uncertain" and kept, never dropped; a made-up row whose sessions agree only
 // in sign is not; and the rule's A/A rate stays within a point of "detected"
 // (docs/VERDICTS.md quotes the figures this measures).
+import { judge } from '../harness/comparison/judge.js';
+import { defaultPracticalMargin } from '../harness/config/practical-margin.js';
 import test from 'ava';
 import { judgeDirection, judgedComparison, outcomeOf } from '../harness/analysis/direction-rule.js';
 import { simulateExperiment } from '../harness/stats/coverage-simulation.js';
@@ -62,7 +64,16 @@ test('the restore-page-cache shape made up: lower with its size uncertain, and k
   t.is(c.findings.sessionsAloneExcluding, 3);
   t.is(outcomeOf(c), 'size uncertain');
   t.is(c.findings.direction, 'lower');
-  const cell: EffectCell = { nBefore: 21, nAfter: 21, p50Before: 500, p50After: 330, p90Before: 520, p90After: 370, comparison: c };
+  const cell: EffectCell = {
+    nBefore: 21,
+    nAfter: 21,
+    p50Before: 500,
+    p50After: 330,
+    p90Before: 520,
+    p90After: 370,
+    comparison: c,
+    judgement: judge(c, sessions, 500, defaultPracticalMargin, null),
+  };
   const v = triedAndDropped(cell, false);
   t.is(v.outcome, 'kept');
   t.regex(v.sizeCaveat!, /^size uncertain: ×0\.5\d to ×0\.7\d by session/);
@@ -75,7 +86,16 @@ test('made-up rows whose sessions share a sign but not each on its own rounds: d
   if (c.findings.detected) return t.pass('detected on this draw: the rule has nothing to add');
   t.true(c.findings.sessionsAloneExcluding < 3);
   t.is(c.findings.direction, null);
-  const cell: EffectCell = { nBefore: 21, nAfter: 21, p50Before: 400, p50After: 440, p90Before: 450, p90After: 520, comparison: c };
+  const cell: EffectCell = {
+    nBefore: 21,
+    nAfter: 21,
+    p50Before: 400,
+    p50After: 440,
+    p90Before: 450,
+    p90After: 520,
+    comparison: c,
+    judgement: judge(c, sessions, 400, defaultPracticalMargin, null),
+  };
   const v = triedAndDropped(cell, false);
   t.is(v.direction, null);
   t.false(v.equivalent, 'an interval reaching past ±5% is not equivalence');

@@ -1,6 +1,8 @@
 // A verdict that did not hold since the archived previous run says so, naming
 // the run (issue 33). Made-up runs: a made-up archived differences.csv against
 // made-up analyses, a test of our own reading and wording.
+import { judge } from '../harness/comparison/judge.js';
+import { defaultPracticalMargin } from '../harness/config/practical-margin.js';
 import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +45,16 @@ function madeUpArchivedRun(lines: CellRatio[]): string {
   writeFileSync(
     join(dir, 'differences.csv'),
     comparisonDifferencesCsv(
-      lines.map((r) => ({ cohort: r.cell, state: r.state, metric: 'completion', a: 'naive', b: 'native', unit: 'ms', comparison: r.comparison })),
+      lines.map((r) => ({
+        cohort: r.cell,
+        state: r.state,
+        metric: 'completion',
+        a: 'naive',
+        b: 'native',
+        unit: 'ms',
+        comparison: r.comparison,
+        verdict: judge(r.comparison, [], null, defaultPracticalMargin, null).verdict,
+      })),
     ),
   );
   return dir;

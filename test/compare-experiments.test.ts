@@ -2,6 +2,8 @@
 // commit-diff folders and two effect-table folders, written by the shared
 // comparison CSV writer from made-up sessions (a test of our own logic). A
 // ratio that reverses is a changed conclusion: exit 1, named.
+import { judge } from '../harness/comparison/judge.js';
+import { defaultPracticalMargin } from '../harness/config/practical-margin.js';
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +25,9 @@ function ratio(factor: number, seed: string, a: string, b: string) {
   return judgedComparison(pairSessions(rows, a, b), 'ratio', { resamples: 500, confidence: 0.95, seed });
 }
 
+/** A line with the verdict its analysis would give it (a fixed design, the default margin). */
+const judged = (l: Omit<ComparisonLine, 'verdict'>): ComparisonLine => ({ ...l, verdict: judge(l.comparison, [], null, defaultPracticalMargin, null).verdict });
+
 function folder(dir: string, name: string, lines: ComparisonLine[]): string {
   const out = join(dir, name);
   mkdirSync(out, { recursive: true });
@@ -38,15 +43,16 @@ function folder(dir: string, name: string, lines: ComparisonLine[]): string {
 
 test('two commit-diff report folders: a naive/native ratio that reverses is named as changed, exit 1', async (t) => {
   const dir = tempDir();
-  const line = (state: string, factor: number, seed: string): ComparisonLine => ({
-    cohort: 'total_mb=100,file_count=100,change_bytes=1024',
-    state,
-    metric: 'completion',
-    a: 'naive',
-    b: 'native',
-    unit: 'ms',
-    comparison: ratio(factor, seed, 'naive', 'native'),
-  });
+  const line = (state: string, factor: number, seed: string): ComparisonLine =>
+    judged({
+      cohort: 'total_mb=100,file_count=100,change_bytes=1024',
+      state,
+      metric: 'completion',
+      a: 'naive',
+      b: 'native',
+      unit: 'ms',
+      comparison: ratio(factor, seed, 'naive', 'native'),
+    });
   const base = folder(dir, 'base', [line('initial', 1.0, 'i1'), line('incremental', 8, 'n1')]);
   const same = folder(dir, 'same', [line('initial', 1.0, 'i2'), line('incremental', 7.5, 'n2')]);
   const reversed = folder(dir, 'reversed', [line('initial', 1.0, 'i3'), line('incremental', 0.5, 'n3')]);
@@ -60,15 +66,8 @@ test('two commit-diff report folders: a naive/native ratio that reverses is name
 
 test('two effect-table report folders: an after/before ratio that reverses is named as changed, exit 1', async (t) => {
   const dir = tempDir();
-  const line = (row: string, factor: number, seed: string): ComparisonLine => ({
-    cohort: row,
-    state: 'none',
-    metric: 'ready',
-    a: 'after',
-    b: 'before',
-    unit: 'ms',
-    comparison: ratio(factor, seed, 'after', 'before'),
-  });
+  const line = (row: string, factor: number, seed: string): ComparisonLine =>
+    judged({ cohort: row, state: 'none', metric: 'ready', a: 'after', b: 'before', unit: 'ms', comparison: ratio(factor, seed, 'after', 'before') });
   const base = folder(dir, 'base', [line('restore-page-cache', 0.75, 'p1'), line('forks', 1.0, 'f1')]);
   const reversed = folder(dir, 'reversed', [line('restore-page-cache', 1.4, 'p2'), line('forks', 1.0, 'f2')]);
   const r = await runCli(['compare', base, reversed], projectRoot);

@@ -18,6 +18,8 @@ import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
 import { floorCostFit, logResidualRms, type FloorCostFit } from '../stats/floor-cost-fit.js';
 import { floorPowerFit, type FloorPowerFit } from '../stats/floor-power-fit.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
+import { judge, type Judgement, type Looks } from '../comparison/judge.js';
+import { defaultPracticalMargin, type PracticalMargin } from '../config/practical-margin.js';
 
 export interface CommitRowData {
   cell: string;
@@ -79,6 +81,8 @@ export interface CellRatio {
   naiveSlowerRounds: number;
   /** Sessions whose own ratio of medians is above 1 (naive slower), of `comparison.sessions`. */
   naiveSlowerSessions: number;
+  /** The verdict of naive / native under analysis.practical, by the rule the sampling used (comparison/judge.ts). */
+  judgement: Judgement;
   /** The engine CPU time naive / native, the same statistic; null without CPU figures. */
   engineCpu: ComparisonResult | null;
   cpuMedianA: number | null;
@@ -186,10 +190,17 @@ export function sweeps(
   return out;
 }
 
+/** How the ratios are judged: the practical margin, and the looks of a run that sampled until decided (null: a fixed design). */
+export interface CommitJudging {
+  margin: PracticalMargin;
+  looks: Looks | null;
+}
+
 export function analyzeCommits(
   rows: readonly CommitRowData[],
   compression: readonly CompressionRowData[],
   opts: { resamples: number; confidence: number; seed: string },
+  judging: CommitJudging = { margin: defaultPracticalMargin, looks: null },
 ): CommitAnalysis {
   const formal = rows.filter((r) => r.phase === 'formal');
   const methods = [...new Set(formal.map((r) => r.method))].sort();
@@ -234,13 +245,15 @@ export function analyzeCommits(
         .map((r) => ({ session: r.session, round: r.round, path: r.method, value: r.engineCpuMs! }));
       const cpuSessions = pairSessions(cpuRows, 'naive', 'native');
       const cpu = cpuRows.length ? pairedComparison(cpuSessions, 'ratio', { ...opts, seed: `${opts.seed}/${cell}/${state}/cpu` }) : null;
+      const medianB = med(wallRows.filter((r) => r.path === 'native').map((r) => r.value));
       ratios.push({
         cell,
         dims: cellDims.get(cell)!,
         state,
         comparison: c,
+        judgement: judge(c, sessions, medianB, judging.margin, judging.looks),
         medianA: med(wallRows.filter((r) => r.path === 'naive').map((r) => r.value)),
-        medianB: med(wallRows.filter((r) => r.path === 'native').map((r) => r.value)),
+        medianB,
         naiveSlowerRounds: rounds.filter((r) => median(r.a) > median(r.b)).length,
         naiveSlowerSessions: c.perSession.filter((s) => s.observed > 1).length,
         engineCpu: cpu && cpu.observed !== null ? cpu : null,

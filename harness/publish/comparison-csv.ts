@@ -129,8 +129,8 @@ export interface ComparisonLine {
   /** Unit of the compared medians (ms, bytes). */
   unit: string;
   comparison: JudgedComparison;
-  /** Median of b, the reference of a relative margin for a difference (a ratio needs none). */
-  referenceMedian?: number | null;
+  /** The verdict the analysis gave the comparison under the user's margin. */
+  verdict: Verdict;
 }
 
 export interface CellLine {
@@ -145,33 +145,17 @@ export interface CellLine {
 
 const r6: Format = (v) => (v === null ? null : Number(v.toPrecision(6)));
 
-export function comparisonDifferencesCsv(lines: readonly ComparisonLine[], margin: PracticalMargin = defaultPracticalMargin): string {
+/** differences.csv of the lines, each with the verdict its analysis gave it (comparison/judge.ts): written, never computed here. */
+export function comparisonDifferencesCsv(lines: readonly ComparisonLine[]): string {
   return writeDifferencesCsv(
     lines.map((l) => {
       const c = l.comparison;
       const ratio = c.kind === 'ratio';
-      const verdict =
-        c.observed === null
-          ? null
-          : fixedDifferenceVerdict(
-              {
-                observed: c.observed,
-                low: c.low,
-                high: c.high,
-                sessionLow: c.sessionLow,
-                sessionHigh: c.sessionHigh,
-                detected: c.findings.detected,
-                sizeUncertain: c.findings.sizeUncertain,
-              },
-              ratio ? 'ratio' : 'difference',
-              l.referenceMedian ?? null,
-              margin,
-            ).verdict;
       return comparisonColumns(l, ratio ? 'ratio' : l.unit, r6, {
         ...c,
         kind: ratio ? 'median_ratio' : 'median_difference',
         detected: c.findings.detected,
-        verdict,
+        verdict: c.observed === null ? null : l.verdict,
         sizeUncertain: c.findings.sizeUncertain,
         sessionsAloneExcluding: c.findings.sessionsAloneExcluding,
       });

@@ -14,6 +14,8 @@ import { pairSessions, type SessionRow } from '../stats/two-level-bootstrap.js';
 import { effectValue } from './effect-arm.js';
 import { defaultClusterRule, type ClusterRule } from '../stats/cluster-rule.js';
 import { sideShape, type SideShape } from './side-shape.js';
+import { judge, type Judgement, type Looks } from '../comparison/judge.js';
+import { defaultPracticalMargin, type PracticalMargin } from '../config/practical-margin.js';
 
 export interface EffectCell {
   nBefore: number;
@@ -24,6 +26,8 @@ export interface EffectCell {
   p90After: number | null;
   /** after / before: the ratio of medians with its intervals, per-session ratios and findings. */
   comparison: JudgedComparison;
+  /** The verdict of after / before under analysis.practical, by the rule the sampling used (comparison/judge.ts). */
+  judgement: Judgement;
   /** Each side's shape: far-out launches and the cluster rule's groups. Absent in effects.json written before it. */
   shape?: { before: SideShape; after: SideShape };
 }
@@ -39,7 +43,13 @@ export function effectSessionRows(row: EffectRow, samples: readonly SampleRow[])
   return out;
 }
 
-export function effectCell(row: EffectRow, samples: readonly SampleRow[], options: BootstrapOptions, clusters: ClusterRule = defaultClusterRule): EffectCell {
+export function effectCell(
+  row: EffectRow,
+  samples: readonly SampleRow[],
+  options: BootstrapOptions,
+  clusters: ClusterRule = defaultClusterRule,
+  judging: { margin: PracticalMargin; looks: Looks | null } = { margin: defaultPracticalMargin, looks: null },
+): EffectCell {
   const rows = effectSessionRows(row, samples);
   const side = (name: string): number[] => rows.filter((r) => r.path === name).map((r) => r.value);
   const shapeOf = (name: string): SideShape =>
@@ -50,6 +60,8 @@ export function effectCell(row: EffectRow, samples: readonly SampleRow[], option
   const before = side('before');
   const after = side('after');
   const q = (v: number[], p: number): number | null => (v.length ? quantile(v, p) : null);
+  const sessions = pairSessions(rows, 'after', 'before');
+  const comparison = judgedComparison(sessions, 'ratio', options);
   return {
     nBefore: before.length,
     nAfter: after.length,
@@ -57,7 +69,8 @@ export function effectCell(row: EffectRow, samples: readonly SampleRow[], option
     p50After: q(after, 0.5),
     p90Before: q(before, 0.9),
     p90After: q(after, 0.9),
-    comparison: judgedComparison(pairSessions(rows, 'after', 'before'), 'ratio', options),
+    comparison,
+    judgement: judge(comparison, sessions, row.unit === 'ms' ? q(before, 0.5) : null, judging.margin, judging.looks),
     shape: { before: shapeOf('before'), after: shapeOf('after') },
   };
 }

@@ -9,7 +9,16 @@ const metricOf = (r: MeasuredRow): string => r.row.metric.replace(/^printed:/, '
 export function effectCsvs(measured: readonly MeasuredRow[]): { differences: string; statistics: string } {
   return {
     differences: comparisonDifferencesCsv(
-      measured.map((r) => ({ cohort: r.row.id, state: 'none', metric: metricOf(r), a: 'after', b: 'before', unit: r.row.unit, comparison: r.cell.comparison })),
+      measured.map((r) => ({
+        cohort: r.row.id,
+        state: 'none',
+        metric: metricOf(r),
+        a: 'after',
+        b: 'before',
+        unit: r.row.unit,
+        comparison: r.cell.comparison,
+        verdict: r.cell.judgement.verdict,
+      })),
     ),
     statistics: comparisonStatisticsCsv(
       measured.flatMap((r) => [

@@ -18,7 +18,6 @@
 //              (analysis.practical: at least 5% and 10 ms by default);
 //   kept       otherwise.
 // A row with no interval (no valid pair of sides) is dropped with that reason.
-import { fixedDifferenceVerdict } from '../analysis/difference-verdict.js';
 import type { EffectCell } from './effect-cell.js';
 import { directionRuleText } from '../analysis/direction-rule.js';
 import { belowFloor, DEFAULT_PRACTICAL_FLOOR, floorText, type PracticalFloor } from './practical-floor.js';
@@ -67,29 +66,24 @@ export function triedAndDropped(cell: EffectCell, p90: boolean, floor: Practical
       sizeCaveat: null,
     };
   }
-  const detected = c.findings.detected;
-  const direction = c.findings.direction;
-  const equivalent =
-    fixedDifferenceVerdict(
-      {
-        observed: c.observed,
-        low: c.low,
-        high: c.high,
-        sessionLow: c.sessionLow,
-        sessionHigh: c.sessionHigh,
-        detected,
-        sizeUncertain: c.findings.sizeUncertain,
-      },
-      'ratio',
-      null,
-      { relative: floor.minRatioChange, absoluteMs: 0 },
-    ).verdict === 'equivalent';
+  // the verdict under analysis.practical, by the rule the sampling used (comparison/judge.ts)
+  const j = cell.judgement;
+  const sequential = j.rule.kind === 'sequential' ? j.rule : null;
+  const direction = j.direction;
+  const detected = sequential ? direction !== null : c.findings.detected;
+  const equivalent = j.verdict === 'equivalent';
   const judged = { detected, direction, equivalent };
   const perSession = c.perSession.flatMap((s) => (s.observed === null ? [] : [s.observed]));
-  const sizeCaveat = c.findings.sizeUncertain
-    ? `size uncertain: ×${Math.min(...perSession).toFixed(2)} to ×${Math.max(...perSession).toFixed(2)} by session, between-session interval ${iv(c.sessionLow!, c.sessionHigh!)}`
-    : null;
-  if (c.low <= 1 && c.high >= 1) reasons.push(`the ratio interval ${iv(c.low, c.high)} includes 1`);
+  const sizeCaveat =
+    !sequential && c.findings.sizeUncertain
+      ? `size uncertain: ×${Math.min(...perSession).toFixed(2)} to ×${Math.max(...perSession).toFixed(2)} by session, between-session interval ${iv(c.sessionLow!, c.sessionHigh!)}`
+      : null;
+  if (sequential) {
+    const at = `the sequential rule's interval at session ${sequential.look}`;
+    const ends = sequential.ratioLow !== null && sequential.ratioHigh !== null ? ` ${iv(sequential.ratioLow, sequential.ratioHigh)}` : '';
+    if (direction === 'higher') reasons.push(`after is worse: ${at}${ends} lies above 1`);
+    else if (direction === null) reasons.push(`undecided: ${at}${ends} (looks ${sequential.minSessions} to ${sequential.maxSessions}) does not exclude 1`);
+  } else if (c.low <= 1 && c.high >= 1) reasons.push(`the ratio interval ${iv(c.low, c.high)} includes 1`);
   else if (c.low > 1) reasons.push(`after is worse: the ratio interval ${iv(c.low, c.high)} lies above 1`);
   else if (direction === null)
     reasons.push(
