@@ -6,6 +6,8 @@
 import test from 'ava';
 import { analyzeCommits, type CommitRowData } from '../harness/commit/commit-analysis.js';
 import { judge, sessionMeanLogRatios } from '../harness/comparison/judge.js';
+import { sequentialRuleSentence } from '../harness/comparison/rule-words.js';
+import { verdictCell } from '../harness/commit/commit-phrases.js';
 import { comparisonDifferencesCsv } from '../harness/publish/comparison-csv.js';
 import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
@@ -112,4 +114,14 @@ test("differences.csv writes the analysis's verdict under the user's margin: equ
 test('the judge of a fixed design reads only the comparison: the same verdict with or without its sessions', (t) => {
   const ratio = analyzeCommits(commitRows(between), [], bootstrap, fixedRule).ratios[0]!;
   t.deepEqual(judge(ratio.comparison, [], 400, fixedRule.margin, null), ratio.judgement);
+});
+
+test("a commit-diff report of an early-stopped run says its verdicts are the sequential rule's, in the Method and cell by cell (made-up rows)", (t) => {
+  const adaptive = analyzeCommits(commitRows(between), [], bootstrap, { ...fixedRule, looks });
+  const r = adaptive.ratios[0]!;
+  t.is(verdictCell(r.comparison, r.judgement), 'undecided (sequential rule, session 3)');
+  t.regex(sequentialRuleSentence(adaptive.ratios.map((x) => x.judgement))!, /looks after sessions 3 to 6, .*\(0 of 1 decided\)/);
+  const fixed = analyzeCommits(commitRows(between), [], bootstrap, fixedRule);
+  t.is(sequentialRuleSentence(fixed.ratios.map((x) => x.judgement)), null);
+  t.is(verdictCell(fixed.ratios[0]!.comparison, fixed.ratios[0]!.judgement), 'detected: naive slower');
 });

@@ -4,6 +4,7 @@
 import { fixed } from '../publish/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
 import type { JudgedComparison } from '../analysis/direction-rule.js';
+import type { Judgement } from '../comparison/judge.js';
 import { spreadBeyondDigits, type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
@@ -66,12 +67,19 @@ export function seedDigitsSentence(a: CommitAnalysis): string | null {
 }
 
 /**
- * The verdict of a ratio in the words of docs/VERDICTS.md, by the one direction rule
- * (analysis/direction-rule.ts): "detected: naive slower"; "naive slower, size uncertain" when every
- * session alone shows it but the between-session interval holds 1; else "undecided" and why.
+ * The verdict of a ratio in the words of docs/VERDICTS.md, by the rule the run was judged by
+ * (comparison/judge.ts). A fixed design, by the one direction rule (analysis/direction-rule.ts):
+ * "detected: naive slower"; "naive slower, size uncertain" when every session alone shows it but the
+ * between-session interval holds 1; else "undecided" and why. A run that sampled until decided, by the
+ * sequential rule, with the look it was decided at.
  */
-export function verdictCell(c: JudgedComparison): string {
+export function verdictCell(c: JudgedComparison, j: Judgement): string {
   const slower = (d: 'lower' | 'higher'): string => (d === 'higher' ? 'naive slower' : 'native slower');
+  if (j.rule.kind === 'sequential') {
+    const at = `sequential rule, session ${j.rule.look}`;
+    if (j.direction !== null) return `${slower(j.direction)} (${at})`;
+    return j.verdict === 'equivalent' ? `equivalent within ±${fixed(100 * j.marginRelative, 1)}% (${at})` : `undecided (${at})`;
+  }
   if (c.findings.detected && c.findings.direction !== null) return `detected: ${slower(c.findings.direction)}`;
   if (c.findings.detected) return c.low !== null && c.low > 1 ? 'detected: naive slower' : 'detected: native slower';
   if (c.findings.sizeUncertain && c.findings.direction !== null) return `${slower(c.findings.direction)}, size uncertain`;
@@ -150,14 +158,14 @@ export function interpretation(a: CommitAnalysis): string[] {
   if (inc) {
     const c = inc.comparison;
     out.push(
-      c.findings.detected && c.low! > 1
+      (inc.judgement.rule.kind === 'sequential' ? inc.judgement.direction === 'higher' : c.findings.detected && c.low! > 1)
         ? `The native diff speeds up the incremental commit, in ${inc.naiveSlowerSessions} of ${c.sessions} sessions.`
         : 'The incremental commit shows no established gain from the native diff.',
     );
   }
   if (ini)
     out.push(
-      ini.comparison.findings.detected
+      (ini.judgement.rule.kind === 'sequential' ? ini.judgement.direction !== null : ini.comparison.findings.detected)
         ? 'At the largest base the initial commit differs between the engines too.'
         : 'At the largest base the initial commit shows no gain from the native diff.',
     );
@@ -246,6 +254,7 @@ export function cpuDropSentence(r: CellRatio | undefined): string | null {
 export function manyFileVerdict(r: CellRatio): string {
   const c = r.comparison;
   const k = `${r.naiveSlowerSessions} of ${c.sessions} sessions`;
+  if (r.judgement.rule.kind === 'sequential') return `${verdictCell(c, r.judgement)} (naive slower in ${k})`;
   if (!c.betweenSessionEstimated) return `undecided: ${c.sessions} session${c.sessions === 1 ? '' : 's'} give no between-session interval`;
   if (c.findings.detected) return c.low! > 1 ? `detected: native faster (naive slower in ${k})` : `detected: native slower (naive slower in ${k})`;
   if (c.findings.sizeUncertain && c.findings.direction === 'higher') return `native faster, size uncertain (naive slower in ${k})`;

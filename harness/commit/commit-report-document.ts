@@ -7,6 +7,7 @@
 import type { Plot } from '../publish/plot.js';
 import { fixed } from '../publish/format-number.js';
 import { directionRuleBrief } from '../analysis/direction-rule.js';
+import { sequentialRuleSentence } from '../comparison/rule-words.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';
 import type { CommitAnalysis, Growth } from './commit-analysis.js';
@@ -75,7 +76,7 @@ export function summaryTable(a: CommitAnalysis): Block | null {
         ms(r.medianA),
         ms(r.medianB),
         ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
-        verdictCell(r.comparison),
+        verdictCell(r.comparison, r.judgement),
         sourceCell(state),
       ],
     ];
@@ -203,7 +204,7 @@ function methodSection(inp: CommitReportInputs): Section[] {
         "Two private Docker engines from one `dockerd`: **naive** started while overlay's `redirect_dir` is on, so overlay2 walks the lower and merged trees; **native** tars the upperdir. `docker info` confirmed each before sampling.",
         '**initial**: a container writes F random files totalling S MB, then `docker commit`. **incremental**: a container from that image writes one file, then `docker commit`.',
         `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
-        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples), ${(s.sessions ?? 1) >= 3 ? 'and' : 'with 3 or more sessions'} a Student t interval over the per-session log ratios. ${directionRuleBrief('1')}`,
+        `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples), ${(s.sessions ?? 1) >= 3 ? 'and' : 'with 3 or more sessions'} a Student t interval over the per-session log ratios. ${sequentialRuleSentence(inp.analysis.ratios.map((r) => r.judgement)) ?? directionRuleBrief('1')}`,
         seedDigitsSentence(inp.analysis),
         ...(inp.notes ?? []).map((n) => n.trim()),
       ].filter((s): s is string => s !== null),
@@ -240,7 +241,7 @@ function appendix(inp: CommitReportInputs): Section[] {
           ratioCell(r.comparison, r.intervalDigits, r.seedSpread),
           r.comparison.sessionLow !== null ? `${fixed(r.comparison.sessionLow, 2)}–${fixed(r.comparison.sessionHigh!, 2)}` : '–',
           `${r.naiveSlowerSessions} of ${r.comparison.sessions}`,
-          verdictCell(r.comparison),
+          verdictCell(r.comparison, r.judgement),
         ]),
       ),
     ]),

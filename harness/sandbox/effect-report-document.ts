@@ -28,6 +28,13 @@ import type { SessionRecord } from '../contract/exchange-files.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import type { PracticalFloor } from './practical-floor.js';
 import { triedAndDroppedRule } from './tried-and-dropped.js';
+import { sequentialRuleSentence } from '../comparison/rule-words.js';
+
+/** The Method's sentence of a run judged by the sequential rule (comparison/rule-words.ts), with a space after it; null for a fixed design. */
+const sequentialOf = (inp: EffectDocumentInput): string | null => {
+  const sentence = sequentialRuleSentence(inp.rows.flatMap((r) => (r.state === 'measured' ? [r.cell.judgement] : [])));
+  return sentence ? `${sentence} ` : null;
+};
 
 export interface EffectDocumentInput {
   title: string;
@@ -205,7 +212,7 @@ function methodSection(inp: EffectDocumentInput): Section[] {
       shapeSentence(inp.clusters ?? defaultClusterRule),
     ]),
     paragraph(
-      `Rule: ${triedAndDroppedRule(inp.floor)} A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.`,
+      `Rule: ${triedAndDroppedRule(inp.floor)} ${sequentialOf(inp) ?? ''}A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.`,
     ),
     ...inp.reportNotes.map((t) => paragraph(t.trim())),
     inp.launchSpan ? paragraph(inp.launchSpan) : null,
