@@ -17,7 +17,7 @@ test('a difference not detected is equivalent only when both its intervals lie i
   t.is(fixedDifferenceVerdict(d, 'difference', 50, { relative: 0.05, absoluteMs: 10 }).verdict, 'equivalent', 'min_ms 10 widens the band to ±10 ms');
 });
 
-test('a summary difference not detected but inside the practical margin of b reads "equivalent within ±5%" (made-up data)', async (t) => {
+test('a summary difference not detected but inside the practical margin of b reads "equivalent within ±5%" with the band in ms and the interval it was decided on (made-up data)', async (t) => {
   const { differenceCell } = await import('../harness/report/launch-phrases.js');
   const d = {
     cohort: 'c',
@@ -35,6 +35,6 @@ test('a summary difference not detected but inside the practical margin of b rea
   const cell = (path: string): Record<string, unknown> => ({ cohort: 'c', path, state: 'warm', metric: 'ready', p50Ms: 100 });
   const a = { cells: [cell('x'), cell('y')], differences: [], orderEffects: [], rules: { practical: { relative: 0.05, absoluteMs: 0 } } };
   const text = differenceCell(a as never, { ...d, detected: false } as never, 1);
-  t.true(text.endsWith('equivalent within ±5%'), text);
+  t.true(text.endsWith('equivalent within ±5% = ±5.0 ms, decided on [−3.0%, +4.0%]'), text);
   t.true(differenceCell(a as never, { ...d, highMs: 8, detected: false } as never, 1).endsWith('not detected'));
 });

@@ -189,6 +189,8 @@ test('the lowest Ready of a cohort and state says which path it is equivalent to
   const tie = { ...a.differences[0]!, detected: false, lowMs: -5 };
   const undecided = { ...a, differences: [{ ...tie, verdict: { verdict: 'undecided' as const, withinMargin: false, marginRelative: 0.05 } }] };
   t.is(fastestCell(undecided, 'shell', 'cold', ['docker', 'lazy']), 'lazy (not told apart from docker)');
-  const equivalent = { ...a, differences: [{ ...tie, verdict: { verdict: 'equivalent' as const, withinMargin: true, marginRelative: 0.05 } }] };
-  t.is(fastestCell(equivalent, 'shell', 'cold', ['docker', 'lazy']), 'lazy (equivalent to docker within ±5%)');
+  // both intervals inside ±5% of docker's 190 ms
+  const inside = { ...tie, lowMs: -5, highMs: 5, sessionLowMs: -6, sessionHighMs: 6 };
+  const equivalent = { ...a, differences: [{ ...inside, verdict: { verdict: 'equivalent' as const, withinMargin: true, marginRelative: 0.05 } }] };
+  t.is(fastestCell(equivalent, 'shell', 'cold', ['docker', 'lazy']), 'lazy (equivalent to docker within ±5% = ±9.5 ms, decided on [−3.2%, +3.2%])');
 });

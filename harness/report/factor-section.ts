@@ -3,6 +3,8 @@
 // difference, with the levels held fixed, the paired estimate, its two
 // intervals and the analysis's verdict, which the section only words.
 import { verdictText } from '../analysis/comparison-verdict.js';
+import { equivalenceWords } from '../comparison/equivalence-words.js';
+import { decidedOn } from './difference-verdict-text.js';
 import { comparedCells } from '../analysis/difference-record.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixedLevelsText } from '../analysis/factor-differences.js';
@@ -30,7 +32,9 @@ export function factorSection(a: AnalysisResult, msDecimals: number): Section[] 
         interval(d.lowMs, d.highMs),
         interval(d.sessionLowMs, d.sessionHighMs),
         `${d.rounds} in ${d.sessions} session${d.sessions === 1 ? '' : 's'}`,
-        verdictText(d.verdict, medianOf(comparedCells(d)[1], d.metric)), // the margin in ms: b's median × its share
+        d.verdict.verdict === 'equivalent'
+          ? equivalenceWords(d.verdict, medianOf(comparedCells(d)[1], d.metric), decidedOn(d, medianOf(comparedCells(d)[1], d.metric)))
+          : verdictText(d.verdict, medianOf(comparedCells(d)[1], d.metric)), // the margin in ms: b's median × its share
       ]),
       'Two cohorts (unit) or two states (condition) compared with the others held fixed, paired by round and judged as the paths are (docs/VERDICTS.md); the margin of "equivalent" is a share of b’s median.' +
         (a.decision?.rule === 'sequential'
