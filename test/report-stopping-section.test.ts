@@ -1,8 +1,8 @@
 // "What stopping saved" (harness/report/stopping-section.ts) from an
 // adaptive.json and the run's launches and session records: the formal
-// launches and minutes against the fixed design of max_sessions sessions over
-// every cell, and the comparisons that ran out of budget. Made-up rows: the
-// arithmetic and wording are our own.
+// launches and minutes against the fixed design of equal power (or, without
+// one, of max_sessions sessions) over every cell, and the comparisons that
+// ran out of budget. Made-up rows: the arithmetic and wording are our own.
 import test from 'ava';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
@@ -42,8 +42,8 @@ const sessions = [1, 2, 3, 4].map(
     }) as SessionRecord,
 );
 
-test('the fixed design of the same precision runs every cell for max_sessions; its minutes scale with its launches', (t) => {
-  const f = stoppingFigures(record, launches(), sessions);
+test('a fixed design runs every cell for its sessions; its minutes scale with its launches', (t) => {
+  const f = stoppingFigures(record, launches(), sessions, 6);
   t.is(f.launches, 28);
   t.is(f.fixedLaunches, 8 * 6);
   t.is(f.minutes, 20);
@@ -55,13 +55,21 @@ test('the fixed design of the same precision runs every cell for max_sessions; i
 });
 
 test('the section names the comparisons that ran out of budget, and is absent for a run that was not adaptive', (t) => {
-  const [s] = stoppingSection(record, launches(), sessions);
+  const [s] = stoppingSection(record, launches(), sessions, null);
   t.is(s!.title, 'What stopping saved');
   const text = JSON.stringify(s);
   t.regex(text, /1 comparison ran out of budget \(max_sessions reached\) and remained undecided after 6 sessions:/);
   t.regex(text, /numpy, warm: docker against lazy"/);
   t.regex(text, /"28","48","58%"/);
-  t.deepEqual(stoppingSection(null, launches(), sessions), []);
+  t.deepEqual(stoppingSection(null, launches(), sessions, null), []);
   const allDecided = { ...record, comparisons: record.comparisons.slice(0, 1) };
-  t.regex(JSON.stringify(stoppingSection(allDecided, launches(), sessions)), /No comparison ran out of budget/);
+  t.regex(JSON.stringify(stoppingSection(allDecided, launches(), sessions, null)), /No comparison ran out of budget/);
+});
+
+test('with a fixed design of equal power the section sets the run against it, not against max_sessions', (t) => {
+  const operating = { equalPowerFixed: { sessions: 3, launches: 24 } } as unknown as Parameters<typeof stoppingSection>[3];
+  const text = JSON.stringify(stoppingSection(record, launches(), sessions, operating));
+  t.regex(text, /fixed, 3 sessions, equal power/);
+  t.regex(text, /"28","24","117%"/);
+  t.regex(text, /the fewest sessions of the same rounds whose between-session t finds a difference of the band as often as this run's rule did/);
 });

@@ -22,6 +22,9 @@ import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js
 import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
 import { stoppingSection } from './stopping-section.js';
+import { runOperating } from './run-operating.js';
+import type { RunOperatingCharacteristics } from '../comparison/operating-characteristics.js';
+import { operatingSentence } from '../comparison/operating-words.js';
 import { factorSection } from './factor-section.js';
 import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
@@ -70,6 +73,8 @@ interface Ctx {
   plots: Map<string, Plot>;
   /** report.paths.<id>.stack, null when not given. */
   stackOf: (path: string) => string | null;
+  /** The design's operating characteristics on this run's own profiles (run-operating.ts); null without formal launches. */
+  operating: RunOperatingCharacteristics | null;
 }
 
 function takeFigure(c: Ctx, file: string): Block | null {
@@ -116,6 +121,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     ),
     verdicts: judgeFindings(sourceReference(cfg.experiment.reference, inp.options.source), a),
     plots: new Map(plots.map((p) => [p.file, p])),
+    operating: runOperating(inp, a),
     stackOf: (p) => inp.options.paths[p]?.stack ?? null,
   };
   const sessions = sessionsSection(a, inp.sessions, inp.options.msDecimals);
@@ -153,7 +159,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
         more.map((p) => figureBlock(p.file, p.caption)),
       ),
     );
-  main.push(...stoppingSection(inp.adaptive ?? null, inp.launches, inp.sessions)); // design.adaptive only
+  main.push(...stoppingSection(inp.adaptive ?? null, inp.launches, inp.sessions, c.operating)); // design.adaptive only
   main.push(...provenanceSection(inp));
   return {
     title,
@@ -486,6 +492,9 @@ function methodSection(c: Ctx): Section[] {
         `The cluster rule splits a cell at gaps of ${r.clusters.minGapRatio} pooled standard deviations into groups of at least ${c.f.pct(r.clusters.minGroupShare)} and ${r.clusters.minGroupN ?? 2} launches (up to ${r.clusters.maxGroups}). ` +
         `P95 is reference-only below n=${r.p95ReferenceBelowN}.`,
     ),
+    c.operating && operatingSentence(c.operating, a.decision?.rule === 'sequential')
+      ? paragraph(operatingSentence(c.operating, a.decision?.rule === 'sequential')!)
+      : null,
     calibration ? paragraph(`Calibration: ${calibration.trim().replace(/\.$/, '')}.`) : null,
     inp.config.experiment.unmeasured?.length
       ? paragraph(

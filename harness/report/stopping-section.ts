@@ -1,9 +1,10 @@
 // "What stopping saved" (issue 29, design.adaptive): the sample stage's
 // adaptive.json beside the launches and minutes this run used, against the
-// fixed design of the same precision (every cell run for the budget,
-// max_sessions sessions, as a fixed design must be to reach the decisions
-// the adaptive run can reach at its last look), and the comparisons that ran
-// out of budget. Minutes of the fixed design are this run's formal minutes
+// fixed design of equal power at the band (comparison/operating-characteristics.ts:
+// the fewest sessions of the same rounds whose between-session t finds a
+// difference of the band as often as this run's rule), and the comparisons
+// that ran out of budget. Not against max_sessions sessions: a design the
+// budget could not pay for saves nothing by being avoided (issue 42). Minutes of the fixed design are this run's formal minutes
 // per formal launch times its launches: an estimate, said as such. Pure, but
 // for readAdaptiveRecord, which reads the file from the stage's inputs.
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { StageInput } from '../contract/stage.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-row.js';
 import { list, paragraph, section, table, type Section } from '../document/document-model.js';
+import type { RunOperatingCharacteristics } from '../comparison/operating-characteristics.js';
 
 /** adaptive.json (experiment/adaptive-plan.ts adaptiveRecord), the part read here. */
 export interface AdaptiveRecordFile {
@@ -49,13 +51,18 @@ export interface StoppingFigures {
   undecided: AdaptiveRecordFile['comparisons'];
 }
 
-/** Launches and minutes used against the fixed design of max_sessions sessions over every cell, and the comparisons left undecided. */
-export function stoppingFigures(a: AdaptiveRecordFile, launches: readonly SampleRow[], sessions: readonly SessionRecord[] | null): StoppingFigures {
+/** Launches and minutes used against a fixed design of `fixedSessions` sessions over every cell, and the comparisons left undecided. */
+export function stoppingFigures(
+  a: AdaptiveRecordFile,
+  launches: readonly SampleRow[],
+  sessions: readonly SessionRecord[] | null,
+  fixedSessions: number,
+): StoppingFigures {
   const formal = launches.filter((r) => r['phase'] === 'formal');
-  // A formal launch per (session, unit, arm, condition, round): the fixed design runs every cell of the first session's layout in every session of the budget.
+  // A formal launch per (session, unit, arm, condition, round): the fixed design runs every cell of the first session's layout in every session.
   const first = Math.min(...formal.map((r) => Number(r['session'])));
   const perSession = formal.filter((r) => Number(r['session']) === first).length;
-  const fixedLaunches = perSession * a.maxSessions;
+  const fixedLaunches = perSession * fixedSessions;
   const spans = (sessions ?? []).map((s) => Date.parse(s.endedAt) - Date.parse(s.startedAt)).filter((ms) => Number.isFinite(ms) && ms >= 0);
   const minutes = spans.length ? spans.reduce((s, v) => s + v, 0) / 60000 : null;
   return {
@@ -80,9 +87,16 @@ const budgetWords: Record<string, string> = {
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** The report's "What stopping saved" section; nothing when the run was not adaptive. */
-export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly SampleRow[], sessions: readonly SessionRecord[] | null): Section[] {
+export function stoppingSection(
+  a: AdaptiveRecordFile | null,
+  launches: readonly SampleRow[],
+  sessions: readonly SessionRecord[] | null,
+  operating: RunOperatingCharacteristics | null,
+): Section[] {
   if (!a || !launches.some((r) => r['phase'] === 'formal')) return [];
-  const f = stoppingFigures(a, launches, sessions);
+  const equal = operating?.equalPowerFixed ?? null;
+  const fixedSessions = equal?.sessions ?? a.maxSessions;
+  const f = stoppingFigures(a, launches, sessions, fixedSessions);
   const decided = a.comparisons.length - f.undecided.length;
   // the sessions each undecided comparison ran, said once when they are all the same
   const sessionCounts = new Set(f.undecided.map((c) => c.sessions));
@@ -91,10 +105,12 @@ export function stoppingSection(a: AdaptiveRecordFile | null, launches: readonly
     paragraph(
       `\`design.adaptive\` allowed ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? ` and at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''} (decided on ${a.metric}): ` +
         `${count(a.sessionsRun, 'session')} ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
-        `The fixed design of the same precision runs every cell for all ${a.maxSessions} sessions (minutes estimated from this run's per launch).`,
+        (equal
+          ? `Against it stands the fixed design of equal power: the fewest sessions of the same rounds whose between-session t finds a difference of the band as often as this run's rule did (median over the comparisons, Method), ${count(fixedSessions, 'session')} of every cell (minutes estimated from this run's per launch).`
+          : `Against it stands a fixed design of every cell for all ${a.maxSessions} sessions (minutes estimated from this run's per launch); no fixed design of equal power was found.`),
     ),
     table(
-      ['', 'this run', `fixed, ${a.maxSessions} sessions`, 'share'],
+      ['', 'this run', `fixed, ${count(fixedSessions, 'session')}${equal ? ', equal power' : ''}`, 'share'],
       [
         ['formal launches', String(f.launches), String(f.fixedLaunches), pct(f.launches, f.fixedLaunches)],
         ['session minutes', min(f.minutes), min(f.fixedMinutes), f.minutes !== null && f.fixedMinutes ? pct(f.minutes, f.fixedMinutes) : '–'],

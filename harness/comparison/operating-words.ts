@@ -1,0 +1,32 @@
+// Pure prose: a run's operating characteristics (operating-characteristics.ts)
+// as its report's Method says them: the looks it took, the error rate at
+// those looks, the power at the band and twice it, beside the fixed design of
+// the same sessions; medians over the comparisons, with their range.
+import type { RunOperatingCharacteristics } from './operating-characteristics.js';
+
+const pct = (x: number): string => `${Math.round(100 * x)}%`;
+const spread = (xs: readonly number[]): string => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length > 1 && pct(s[0]!) !== pct(s[s.length - 1]!) ? `${pct(mid)} (${pct(s[0]!)}–${pct(s[s.length - 1]!)})` : pct(mid);
+};
+
+/** One paragraph; null without a comparison to simulate. */
+export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean): string | null {
+  const c = oc.check;
+  if (!c.profiles.length) return null;
+  const looks = c.looks.length === 1 ? `one look, after session ${c.looks[0]}` : `looks after sessions ${c.looks[0]} to ${c.looks[c.looks.length - 1]}`;
+  const budget =
+    adaptive && c.lastLookBy === 'max_launches'
+      ? ` (the launch budget paid for no more; the boundaries spend alpha up to session ${oc.plan.plan.maxSessions})`
+      : '';
+  const rule = adaptive ? 'the sequential rule' : 'the between-session t';
+  const fixed = adaptive
+    ? ` The fixed design of the same sessions: ${spread(c.profiles.map((p) => p.fixed.power[0]))} and ${spread(c.profiles.map((p) => p.fixed.power[1]))}.`
+    : '';
+  return (
+    `Operating characteristics of this design, by a seeded simulation (${c.runs} runs per comparison, seed \`${c.seed}\`) on this run's own variance profiles of the ${c.profiles.length} Ready comparisons: ${looks}${budget}; ` +
+    `with no difference, ${rule} calls a direction in ${spread(c.profiles.map((p) => p.error))} of runs; ` +
+    `it finds a true difference of the band δ in ${spread(c.profiles.map((p) => p.power[0]))}, of 2δ in ${spread(c.profiles.map((p) => p.power[1]))} (medians over the comparisons, then their range).${fixed}`
+  );
+}

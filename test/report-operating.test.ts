@@ -1,0 +1,55 @@
+// The operating characteristics a report cites are those of the design the
+// run used (harness/report/run-operating.ts): the published default run's own
+// launches (reports/lazy-startup/samples.csv) and its adaptive looks give the
+// plan it ran, one look at session 3 under a 360-launch budget, and the
+// Method's sentence says so.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
+import { operatingSentence } from '../harness/comparison/operating-words.js';
+import { runOperating } from '../harness/report/run-operating.js';
+import { projectRoot } from '../harness/process/project-root.js';
+import { parseCsvTable } from '../harness/compare/csv-table.js';
+
+const dir = join(projectRoot(), 'reports', 'lazy-startup');
+const launches = parseSampleCsv(readFileSync(join(dir, 'samples.csv'), 'utf8'), 'samples.csv');
+const differences = parseCsvTable(readFileSync(join(dir, 'differences.csv'), 'utf8'))
+  .rows.filter((r) => r['kind'] === 'median_difference' && r['metric'] === 'ready' && !r['factor'])
+  .map((r) => ({ cohort: r['cohort']!, state: r['state']!, a: r['a']!, b: r['b']!, metric: 'ready' }));
+const adaptive = {
+  format: 'benchgraph-adaptive/1',
+  minSessions: 3,
+  maxSessions: 6,
+  maxLaunches: 360,
+  metric: 'ready_ms',
+  margin: 0.05,
+  minMs: 10,
+  sessionsRun: 3,
+  comparisons: [],
+};
+const inputs = (withAdaptive: boolean) =>
+  ({ config: { design: { rounds: 5 } }, launches, adaptive: withAdaptive ? adaptive : null }) as unknown as Parameters<typeof runOperating>[0];
+const analysis = { differences, rules: { practical: { relative: 0.05, absoluteMs: 10 } } } as unknown as Parameters<typeof runOperating>[1];
+
+test("the published default run's plan, as its report states it: one look at session 3, paid for by the budget, with the fixed design of the same sessions beside it", (t) => {
+  const oc = runOperating(inputs(true), analysis)!;
+  t.deepEqual(oc.check.looks, [3]);
+  t.is(oc.plan.launchesPerSession, 100);
+  t.is(oc.plan.plan.maxSessions, 6);
+  t.is(oc.check.profiles.length, 28);
+  const sentence = operatingSentence(oc, true)!;
+  t.regex(sentence, /one look, after session 3 \(the launch budget paid for no more; the boundaries spend alpha up to session 6\)/);
+  t.regex(sentence, /The fixed design of the same sessions: /);
+  t.truthy(oc.equalPowerFixed, 'a fixed design of equal power exists');
+  t.true(oc.equalPowerFixed!.sessions <= 3, `equal power at ${oc.equalPowerFixed!.sessions} sessions: stopping saved nothing`);
+});
+
+test('the same launches judged as a fixed design of 3 sessions: one look at 3, the between-session t named, no fixed design set beside it', (t) => {
+  const oc = runOperating(inputs(false), analysis)!;
+  t.deepEqual(oc.check.looks, [3]);
+  t.is(oc.equalPowerFixed, null);
+  const sentence = operatingSentence(oc, false)!;
+  t.regex(sentence, /with no difference, the between-session t calls a direction in/);
+  t.notRegex(sentence, /The fixed design of the same sessions/);
+});
