@@ -11,7 +11,7 @@ import { analysisRules } from '../harness/config/analysis-rules.js';
 import { analyzeSamples } from '../harness/analysis/analyze-samples.js';
 import { readSamples } from '../harness/analysis/read-samples.js';
 import type { AnalysisResult, CellStatistics } from '../harness/analysis/analysis-result.js';
-import { derivedLaunchOrder, launchOrderOf } from '../harness/analysis/launch-order.js';
+import { derivedLaunchOrder, launchOrderOf } from './helpers/launch-order.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
 import { samplesCsv } from '../harness/publish/samples-csv.js';
 import { ratioOfMedians } from '../harness/stats/ratio-of-medians.js';

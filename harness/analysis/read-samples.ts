@@ -1,7 +1,7 @@
 // What the analysis needs from samples.duckdb (sample-data.ts), in little
 // memory: the values come one cell at a time (in the order cohort, path, state,
 // session, round, order in round, launch id), and the previous path of a launch
-// without a recorded one is looked up in SQL, by the rule of launch-order.ts:
+// without a recorded one is looked up in SQL, by the rule of test/helpers/launch-order.ts (the tests' reference):
 // the path at order_in_round - 1 among the formal launches of the same session,
 // cohort and round (should two paths share a slot, the larger name). Reading
 // every launch as a row object at once peaked near 2 GB at 10^6 launches;
@@ -64,7 +64,7 @@ export async function readSamples(file: string): Promise<SampleData> {
           state,
           session: int(r['session']),
           round: int(r['round']),
-          // launch-order.ts's launchOrderOf: the recorded order when the row has one, else the derived one
+          // test/helpers/launch-order.ts's launchOrderOf: the recorded order when the row has one, else the derived one
           ...(position !== null
             ? { position, previousPath: r['previous_path'] === null || r['previous_path'] === undefined ? null : str(r['previous_path']) }
             : { position: orderInRound, previousPath: orderInRound > 0 && r['derived_previous'] != null ? str(r['derived_previous']) : null }),

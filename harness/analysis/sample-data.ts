@@ -34,7 +34,7 @@ export interface ValueRow {
   state: string;
   session: number;
   round: number;
-  /** 0-based position of the path in its round's order within the cohort (launch-order.ts). */
+  /** 0-based position of the path in its round's order within the cohort (read-samples.ts). */
   position: number;
   /** The path run just before in the same round; null for the first. */
   previousPath: string | null;

@@ -6,7 +6,7 @@
 // failed launches are counted, never dropped silently.
 import { Database } from '../../harness/db/duckdb.js';
 import type { SampleData } from '../../harness/analysis/sample-data.js';
-import { derivedLaunchOrder, launchOrderOf } from '../../harness/analysis/launch-order.js';
+import { derivedLaunchOrder, launchOrderOf } from './launch-order.js';
 
 const str = (v: unknown): string => String(v);
 const int = (v: unknown): number => Number(v);

@@ -1,5 +1,6 @@
-// Where each formal launch ran in its round: its position and the path run
-// just before it. The one place these are worked out for the analysis.
+// The tests' reference (in TypeScript) of where each formal launch ran in its
+// round: its position and the path run just before it, as the analysis works
+// them out in SQL (harness/analysis/read-samples.ts).
 //
 // Samples journaled with the `position` and `previous_path` columns carry
 // them; those are used as recorded. Older samples (e.g. the published
