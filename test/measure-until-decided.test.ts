@@ -42,6 +42,17 @@ test('measure --until decided on an A/A pair stops at a look with a sequential i
   if (j.until.reason === 'budget') t.is(p.verdict, 'undecided');
 });
 
+test('measure --until decided prints one verdict per pair: the sequential one, with the bootstrap interval below it as detail without a verdict', async (t) => {
+  const r = await runCli(['measure', '--until', 'decided', '--block', '5', '--max-runs', '15', '--', 'sleep', '0.01', '--', 'sleep', '0.01'], tempDir());
+  t.is(r.code, 0, r.stderr);
+  const pairLines = r.stdout.split('\n').filter((l) => /^ {2}\S.* vs /.test(l));
+  t.is(pairLines.length, 2, r.stdout);
+  const [verdict, detail] = pairLines as [string, string];
+  t.regex(verdict, /: (lower|higher|undecided|equivalent within)/);
+  t.notRegex(detail, /lower|higher|undecided|equivalent|detected/);
+  t.true(r.stdout.indexOf('Sequential (--until decided)') < r.stdout.indexOf('Detail, not a verdict'), r.stdout);
+});
+
 test('with --marker, measure compares Ready, not Completion', async (t) => {
   // Ready first (then 30 ms more) against Ready after 10 ms: by Completion the first is slower, by Ready faster.
   const r = await runCli(

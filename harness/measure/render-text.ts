@@ -28,15 +28,20 @@ export function renderText(summary: MeasureSummary, ctx: RenderContext): string 
   lines.push(
     `${ctx.rounds} rounds${resumed}, ${ctx.warmup} warmup round(s); commands interleaved in a seeded random order within each round (--seed ${ctx.seed})`,
   );
+  // One verdict per pair (issue 47): under --until/--precision the sequential rule decides, and the
+  // fixed-rounds bootstrap interval, not valid at a stop the data chose, is shown as detail without a verdict.
+  const sequential = ctx.until?.look ? untilLines(ctx.until.rule, ctx.until.look, summary) : null;
+  if (sequential) lines.push('', ...sequential);
   if (summary.pairs.length > 0) {
     const b = summary.bootstrap;
     lines.push(
       '',
-      `Comparison (ratio of medians of ${summary.metric === 'ready' ? 'Ready' : 'Completion'}, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`,
+      sequential
+        ? `Detail, not a verdict: the paired-round bootstrap interval of the ratio of medians of ${summary.metric === 'ready' ? 'Ready' : 'Completion'} (${Math.round(b.confidence * 100)}%, ${b.resamples} resamples), which does not hold its error rate at a stop the data chose:`
+        : `Comparison (ratio of medians of ${summary.metric === 'ready' ? 'Ready' : 'Completion'}, ${Math.round(b.confidence * 100)}% paired-round bootstrap interval, ${b.resamples} resamples):`,
     );
-    for (const p of summary.pairs) lines.push(`  ${pairSentence(p, summary.commands, ctx.unit)}`);
+    for (const p of summary.pairs) lines.push(`  ${sequential ? pairDetail(p, summary.commands, ctx.unit) : pairSentence(p, summary.commands, ctx.unit)}`);
   }
-  if (ctx.until?.look) lines.push('', ...untilLines(ctx.until.rule, ctx.until.look, summary));
   return lines.join('\n') + '\n';
 }
 
@@ -64,6 +69,14 @@ function spreadLine(label: string, s: Spread | null, unit: TimeUnit): string | n
 
 function x(v: number | null): string {
   return v === null ? '?' : v.toFixed(v < 10 ? 2 : 1);
+}
+
+/** "B vs A: ratio 1.42× [1.38, 1.47] (+50.3 ms [49.9, 50.8]), 30 rounds": the interval without a verdict. */
+function pairDetail(p: PairComparison, commands: readonly CommandSummary[], unit: TimeUnit): string {
+  const d = p.differenceMs;
+  const diff =
+    d.observed === null ? '' : ` (${d.observed >= 0 ? '+' : ''}${withUnit(d.observed, unit)} [${withUnit(d.low!, unit)}, ${withUnit(d.high!, unit)}])`;
+  return `${commands[p.other]!.name} vs ${commands[p.base]!.name}: ratio ${x(p.ratio.observed)}× [${x(p.ratio.low)}, ${x(p.ratio.high)}]${diff}, ${p.rounds} rounds`;
 }
 
 /** "B is 1.42× [1.38, 1.47] slower than A (+50.3 ms [49.9, 50.8])", or no difference detected. */
