@@ -90,7 +90,7 @@ test('the published report compared with itself holds every conclusion and exits
   t.is(r.code, 0, r.stderr);
   t.regex(
     r.stdout,
-    /\n(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\], (canary: no canary recorded in the baseline or the candidate|canary ×1\.00 \(pieces ×1\.00–×1\.00\)) \(the common factor of \d+ time cells; magnitudes judged after it\); magnitude judged against the baseline's rerun interval for \1, the tolerance for 0\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
+    /\n(?:the same host class \(every canary piece within its run-to-run spread\); )?(\d+) of \1 conclusions held in direction, \1 in magnitude, \1 in both; every cell ×1\.00 \[1\.00, 1\.00\], (canary: no canary recorded in the baseline or the candidate|canary ×1\.00 \(pieces ×1\.00–×1\.00\)) \(the common factor of \d+ time cells; magnitudes judged after it\); magnitude judged against the baseline's rerun interval for \1, the tolerance for 0\nhost: same( \(from provenance\.csv[^\n]*\))?\n$/,
   );
 });
 
@@ -134,6 +134,7 @@ test('--json ends with the conclusions and the counts of each status', async (t)
     'heldInBoth',
     'factor',
     'canary',
+    'hostClass',
     'host',
   ]);
   t.deepEqual(Object.keys(json.conclusions[0]!), ['cohort', 'state', 'metric', 'a', 'b', 'baseline', 'candidate', 'status', 'magnitude', 'magnitudeRule']);

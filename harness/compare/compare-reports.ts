@@ -20,7 +20,8 @@ import type { Verdict } from '../analysis/comparison-verdict.js';
 import { directionStatus } from '../analysis/direction-status.js';
 import { comparedCells, differenceKey, differenceLabel, type DifferenceKey } from '../analysis/difference-record.js';
 import { commonFactor, type CommonFactor } from './common-factor.js';
-import { canaryRatio, canaryText, type CanaryRatio } from './run-canary.js';
+import { canaryMedians, canaryRatio, canaryText, type CanaryRatio } from './run-canary.js';
+import { compareHostClass, hostClasses, type ClassComparison } from '../stats/host-class.js';
 import {
   betweenRunTolerance,
   cellMagnitude,
@@ -30,6 +31,7 @@ import {
   type Magnitude,
   type MagnitudeRule,
   type ToleranceSource,
+  TRANSFER_BAND,
 } from './magnitude-tolerance.js';
 import type { PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
 
@@ -92,6 +94,8 @@ export interface ReportComparison {
   factor: CommonFactor;
   /** The host canary's ratio candidate / baseline, said beside the factor (run-canary.ts). */
   canary: CanaryRatio;
+  /** The host-class rule on the two runs' canaries (stats/host-class.ts); null without a canary on a side. Another class: magnitudes are judged on ratios (transfer). */
+  hostClass: ClassComparison | null;
   held: number;
   changed: number;
   lost: number;
@@ -223,8 +227,13 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
       candidateOrderEffect: c?.orderEffect ?? null,
     };
   });
+  const hostClass = hostClassOf(baseline, candidate);
+  // Another host class: the same-class rerun interval does not apply, and a cell's size does not travel;
+  // what is judged is whether the conclusion's ratio a / b transferred (magnitude-tolerance.ts TRANSFER_BAND).
+  if (hostClass && !hostClass.same) for (const c of conclusions) Object.assign(c, transferOf(c, cellsByKey, cKey));
   const count = (s: Status): number => conclusions.filter((c) => c.status === s).length;
   return {
+    hostClass,
     conclusions,
     cells,
     factor,
@@ -239,6 +248,44 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
     warnedByOrderEffect: conclusions.filter((c) => (c.status === 'lost' || c.status === 'changed') && c.baselineOrderEffect === true).length,
     disks: { baseline: baseline.disks ?? [], candidate: candidate.disks ?? [] },
   };
+}
+
+/** The host-class rule on the two folders' canaries, its spread from every archived run of both (stats/host-class.ts); null without a canary. */
+function hostClassOf(baseline: PublishedReport, candidate: PublishedReport): ClassComparison | null {
+  if (!baseline.canary || !candidate.canary) return null;
+  const runs = [baseline.canary, candidate.canary, ...(baseline.archiveCanaries ?? []), ...(candidate.archiveCanaries ?? [])].map(canaryMedians);
+  return compareHostClass(canaryMedians(baseline.canary), canaryMedians(candidate.canary), hostClasses(runs).spread);
+}
+
+/** Across host classes: the candidate's P50 ratio a / b over the baseline's, held when within the transfer band. */
+function transferOf(
+  c: ConclusionComparison,
+  cells: ReadonlyMap<string, CellRatio>,
+  cKey: (c: { cohort: string; path: string; state: string; metric: string }) => string,
+): Pick<ConclusionComparison, 'magnitude' | 'magnitudeRule' | 'rerunInterval' | 'adjustedValue' | 'allowed' | 'movedCells'> {
+  const [a, b] = comparedCells(c).map((cell) => cells.get(cKey({ ...cell, metric: c.metric })));
+  const ratio = (x: number | null | undefined, y: number | null | undefined): number | null => (x && y && x > 0 && y > 0 ? x / y : null);
+  const before = ratio(a?.baselineP50, b?.baselineP50);
+  const after = ratio(a?.candidateP50, b?.candidateP50);
+  const moved = before !== null && after !== null ? after / before : null;
+  return {
+    magnitude: moved === null ? 'not-estimated' : moved <= TRANSFER_BAND && moved >= 1 / TRANSFER_BAND ? 'held' : 'not-held',
+    magnitudeRule: 'cross-class ratio',
+    rerunInterval: null,
+    adjustedValue: moved,
+    allowed: TRANSFER_BAND,
+    movedCells: before !== null && after !== null ? [`P50 ratio ${c.a}/${c.b} ×${before.toFixed(2)} → ×${after.toFixed(2)}`] : [],
+  };
+}
+
+/** "another host class: canary ×2.27 (mem ×5.49, exec ×5.26, cpu ×1.27, fs ×2.19 beyond their run-to-run spread)", or "the same host class". */
+export function hostClassLine(h: ClassComparison): string {
+  if (h.same) return 'the same host class (every canary piece within its run-to-run spread)';
+  const beyond = h.pieces
+    .filter((p) => !p.within)
+    .sort((x, y) => Math.abs(Math.log(y.ratio)) - Math.abs(Math.log(x.ratio)))
+    .map((p) => `${p.piece} ×${p.ratio.toFixed(2)}`);
+  return `another host class: canary ${beyond.join(', ')} beyond their run-to-run spread; the same-class rerun interval does not apply, and magnitudes are judged on the ratio a / b (transfer within ×${(1 / TRANSFER_BAND).toFixed(2)}–×${TRANSFER_BAND.toFixed(2)})`;
 }
 
 /** A conclusion's name: the one record's label (difference-record.ts). */
@@ -260,6 +307,10 @@ export function magnitudeLabel(
     rerunInterval?: { low: number; high: number } | null;
   },
 ): string {
+  if (c.magnitudeRule === 'cross-class ratio') {
+    if (c.magnitude === 'not-estimated') return 'not estimated';
+    return `${c.magnitude === 'held' ? 'transferred' : 'moved'}: ${c.movedCells.join('; ')} (×${c.adjustedValue!.toFixed(2)}, band ×${(1 / c.allowed!).toFixed(2)}–×${c.allowed!.toFixed(2)})`;
+  }
   if (c.magnitude === 'held') return 'held';
   if (c.magnitude !== 'not-held') return 'not estimated';
   if (c.magnitudeRule && c.magnitudeRule !== 'tolerance' && c.rerunInterval && c.adjustedValue !== null) {
@@ -284,10 +335,10 @@ export function magnitudeLabel(
 }
 
 /** `every cell ×1.12 [1.10, 1.15], canary ×1.11 (the common factor of 40 time cells; …)`, said once; or why there is none. */
-export function factorLine(f: CommonFactor, canary: CanaryRatio | null = null): string {
+export function factorLine(f: CommonFactor, canary: CanaryRatio | null = null, transfer = false): string {
   if (f.cells === 0) return 'no common factor (fewer than 3 time cells): cells judged as they are';
   const range = f.low !== null && f.high !== null ? ` [${f.low.toFixed(2)}, ${f.high.toFixed(2)}]` : '';
-  return `every cell ×${f.ratio.toFixed(2)}${range}${canary ? `, ${canaryText(canary)}` : ''} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}; magnitudes judged after it)`;
+  return `every cell ×${f.ratio.toFixed(2)}${range}${canary ? `, ${canaryText(canary)}` : ''} (the common factor of ${f.cells} time cells${f.exact ? '' : ', their range: too few for a 95% interval'}${transfer ? '' : '; magnitudes judged after it'})`;
 }
 
 const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c.metric}`;
@@ -295,19 +346,26 @@ const cellName = (c: CellRatio): string => `${c.cohort} ${c.path} ${c.state} ${c
 /** "20 of 24 conclusions held in direction, 18 in magnitude, 17 in both; every cell ×1.12 …; 4 changed: …; 1 lost: …; 2 not held in magnitude: …; 1 cell beyond the common factor: …" */
 export function summaryLine(r: ReportComparison): string {
   const n = r.conclusions.length;
-  const parts = [`${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} in magnitude, ${r.heldInBoth} in both`, factorLine(r.factor, r.canary)];
+  const transfer = r.hostClass && !r.hostClass.same;
+  const parts = [
+    ...(r.hostClass ? [hostClassLine(r.hostClass)] : []),
+    `${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} ${transfer ? 'transferred in ratio' : 'in magnitude'}, ${r.heldInBoth} in both`,
+    factorLine(r.factor, r.canary, transfer === true),
+  ];
   for (const status of ['changed', 'lost', 'gained', 'unmatched'] as const) {
     const list = r.conclusions.filter((c) => c.status === status);
     if (list.length) parts.push(`${list.length} ${status}: ${list.map(conclusionLabel).join(', ')}`);
   }
   const notHeld = r.conclusions.filter((c) => c.magnitude === 'not-held');
-  // a list a reader can take in; beyond that the table names them, row by row
-  if (notHeld.length)
-    parts.push(
-      notHeld.length <= 5
-        ? `${notHeld.length} not held in magnitude: ${notHeld.map(conclusionLabel).join(', ')}`
-        : `${notHeld.length} not held in magnitude (the magnitude column says why)`,
-    );
+  if (transfer && notHeld.length) parts.push(`${notHeld.length} ratios moved beyond the band (the magnitude column names them)`);
+  else
+    // a list a reader can take in; beyond that the table names them, row by row
+    if (notHeld.length)
+      parts.push(
+        notHeld.length <= 5
+          ? `${notHeld.length} not held in magnitude: ${notHeld.map(conclusionLabel).join(', ')}`
+          : `${notHeld.length} not held in magnitude (the magnitude column says why)`,
+      );
   const beyond = r.cells.filter((c) => c.magnitude === 'outside');
   if (beyond.length)
     parts.push(
@@ -355,6 +413,7 @@ export function comparisonJson(r: ReportComparison): {
   heldInBoth: number;
   factor: CommonFactor;
   canary: CanaryRatio;
+  hostClass: ClassComparison | null;
 } {
   return {
     conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude, magnitudeRule }) => ({
@@ -378,5 +437,6 @@ export function comparisonJson(r: ReportComparison): {
     heldInBoth: r.heldInBoth,
     factor: r.factor,
     canary: r.canary,
+    hostClass: r.hostClass,
   };
 }

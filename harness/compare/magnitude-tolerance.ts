@@ -74,7 +74,10 @@ export interface EffectInput {
 }
 
 /** Which rule judged the magnitude: a report's rerun interval, or the tolerance carried from the cells. */
-export type MagnitudeRule = 'baseline rerun interval' | 'candidate rerun interval' | 'tolerance';
+export type MagnitudeRule = 'baseline rerun interval' | 'candidate rerun interval' | 'tolerance' | 'cross-class ratio';
+
+/** Across host classes a conclusion's size is judged on its ratio a / b: it transferred when the candidate's P50 ratio lies within ×0.80–×1.25 of the baseline's (docs/VERDICTS.md, the band a rerun of the same setup gives). */
+export const TRANSFER_BAND = 1.25;
 
 export interface EffectMagnitude {
   magnitude: Magnitude;

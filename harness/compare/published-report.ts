@@ -55,6 +55,8 @@ export interface PublishedReport {
   disks: PublishedDisk[];
   /** The run's host canary from its run.json (run-canary.ts); null or absent when none is recorded. */
   canary?: RunCanary | null;
+  /** The canaries of the folder's archived runs (runs/), for the spread of the host-class rule; absent when not read. */
+  archiveCanaries?: RunCanary[];
 }
 
 /** One row of disk.csv. */

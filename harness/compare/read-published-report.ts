@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { parseCsvTable, type CsvTable } from './csv-table.js';
 import type { PublishedCell, PublishedDifference, PublishedDisk, PublishedReport } from './published-report.js';
 import { verdicts, type Verdict } from '../analysis/comparison-verdict.js';
-import { folderCanary } from './run-canary.js';
+import { archiveCanaries, folderCanary } from './run-canary.js';
 
 const FOLDER_HINT = 'pass a published report folder such as reports/lazy-startup/, which holds statistics.csv and differences.csv';
 
@@ -85,7 +85,7 @@ export function readPublishedReport(folder: string): PublishedReport {
     sessionSpread: spreads.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null,
     sessions: sessions.size ? (sessions.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null) : null,
   }));
-  return { folder, differences, cells, disks: readDisks(folder), canary: folderCanary(folder) };
+  return { folder, differences, cells, disks: readDisks(folder), canary: folderCanary(folder), archiveCanaries: archiveCanaries(folder) };
 }
 
 /**

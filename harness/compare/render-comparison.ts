@@ -7,6 +7,7 @@ import {
   magnitudeLabel,
   movedRatio,
   summaryLine,
+  hostClassLine,
   type CellRatio,
   type ReportComparison,
 } from './compare-reports.js';
@@ -99,7 +100,9 @@ export function renderComparisonText(r: ReportComparison): string {
     ]);
   }
   const moved = movedLines(r);
-  return pad(conclusions) + '\n' + pad(cells) + '\n' + (moved.length ? moved.join('\n') + '\n\n' : '') + summaryLine(r) + '\n';
+  // the host class first: on another class the table's magnitudes are transfers of ratios, not sizes (issue 43)
+  const first = r.hostClass && !r.hostClass.same ? hostClassLine(r.hostClass) + '\n\n' : '';
+  return first + pad(conclusions) + '\n' + pad(cells) + '\n' + (moved.length ? moved.join('\n') + '\n\n' : '') + summaryLine(r) + '\n';
 }
 
 /** reproduction.md as a document (rendered by the reports' Markdown renderer): the runs, the summary, the rules, the conclusions and the cell medians. */

@@ -6,7 +6,7 @@
 // ×1.11"), so a shared shift can be read against the host's own speed.
 // Runs archived before run.json kept the canary (2026-12-04) have none: that
 // is said, never guessed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { archivedRunsOf } from './archived-runs-of.js';
 
@@ -15,6 +15,23 @@ export interface RunCanary {
   pieces: { piece: string; medianMs: number | null; lowMs: number | null; highMs: number | null }[];
   sessions: { session: number; pieces: { piece: string; medianMs: number | null }[] }[];
 }
+
+/** The canaries of every archived run of a folder (runs/<id>/run.json), for the spread of the host-class rule (stats/host-class.ts). */
+export function archiveCanaries(folder: string): RunCanary[] {
+  const runs = join(folder, 'runs');
+  if (!existsSync(runs)) return [];
+  return readdirSync(runs)
+    .sort()
+    .flatMap((id) => {
+      const file = join(runs, id, 'run.json');
+      if (!existsSync(file)) return [];
+      const c = (JSON.parse(readFileSync(file, 'utf8')) as { canary?: RunCanary }).canary;
+      return c ? [c] : [];
+    });
+}
+
+/** Per piece the run median, as the host-class rule reads a canary. */
+export const canaryMedians = (c: RunCanary): Record<string, number | null> => Object.fromEntries(c.pieces.map((p) => [p.piece, p.medianMs]));
 
 /** The canary of a report folder's run, or null when none is recorded. */
 export function folderCanary(folder: string): RunCanary | null {
