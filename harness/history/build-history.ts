@@ -10,7 +10,8 @@ import { attribute, forCell, sampleStageKey, type Attribution, type ChangedInput
 import { CONFIDENCE, type CellChange, type Spread } from './change-points.js';
 import { cellKey, type HistoryRun } from './history-run.js';
 import { runDrift } from './run-drift.js';
-import { canaryRatio, type CanaryRatio } from '../compare/run-canary.js';
+import { canaryMedians, canaryRatio, type CanaryRatio } from '../compare/run-canary.js';
+import { hostClasses } from '../stats/host-class.js';
 
 export interface CellPoint {
   /** 1-based run number in the series. */
@@ -79,8 +80,10 @@ export interface SharedShift {
   /** Cells the shared factor is estimated from. */
   cells: number;
   spread: Spread;
-  /** `run effect` (same sample-stage key, same host), `host effect`, `input change`, or `run effect or unrecorded input`. */
-  kind: 'run effect' | 'host effect' | 'input change' | 'run effect or unrecorded input';
+  /** `run effect` (same sample-stage key, same host), `host effect`, `host class change` (the canary puts the runs on two classes, stats/host-class.ts), `input change`, or `run effect or unrecorded input`. */
+  kind: 'run effect' | 'host effect' | 'host class change' | 'input change' | 'run effect or unrecorded input';
+  /** A host class change: the cells that moved beyond the shared factor with it, counted here and never reported as cell changes (issue 43). */
+  classCells?: number;
   attribution: Attribution;
   /** The host canary's ratio over the same runs (after / before), or why there is none. */
   canary: CanaryRatio;
@@ -181,7 +184,14 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     }
   }
   changes.sort((a, b) => a.run - b.run);
+  // A run on another host class than the run before it: its cells' moves are the class's, not changes of the cells.
+  const classOf = hostClassIndex(runs);
+  const classChange = (run: number): boolean => classOf[run - 1] !== null && classOf[run - 2] !== null && classOf[run - 1] !== classOf[run - 2];
+  const classCells = new Map<number, number>();
+  for (const c of changes) if (classChange(c.run)) classCells.set(c.run, (classCells.get(c.run) ?? 0) + 1);
+  const cellChanges = changes.filter((c) => !classChange(c.run));
   const shifts = drift.shifts.map((s: CellChange): SharedShift => ({
+    ...(classChange(s.run) ? { classCells: classCells.get(s.run) ?? 0 } : {}),
     run: s.run,
     ratio: s.ratio,
     low: s.low,
@@ -189,7 +199,7 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
     pValue: s.pValue,
     cells: drift.factorCells,
     spread: s.spread,
-    kind: shiftKind(at(s.run)),
+    kind: classChange(s.run) ? 'host class change' : shiftKind(at(s.run)),
     attribution: at(s.run),
     canary: canaryRatio(
       runs.slice(s.before.fromRun - 1, s.before.toRun).map((r) => r.report.canary ?? null),
@@ -197,5 +207,24 @@ export function buildHistory(runs: readonly HistoryRun[]): History {
       { before: runsText(s.before.fromRun, s.before.toRun), after: runsText(s.after.fromRun, s.after.toRun) },
     ),
   }));
-  return { runs: [...runs], cells, conclusions, changes, shifts, factors: drift.factors, factorCells: drift.factorCells, smallest: drift.smallest };
+  return {
+    runs: [...runs],
+    cells,
+    conclusions,
+    changes: cellChanges,
+    shifts,
+    factors: drift.factors,
+    factorCells: drift.factorCells,
+    smallest: drift.smallest,
+  };
+}
+
+/** Per run, the index of its host class by the canary (stats/host-class.ts), or null for a run without one. */
+function hostClassIndex(runs: readonly HistoryRun[]): (number | null)[] {
+  const known = runs.flatMap((r, i) => (r.report.canary ? [{ i, medians: canaryMedians(r.report.canary) }] : []));
+  const out: (number | null)[] = runs.map(() => null);
+  hostClasses(known.map((k) => k.medians)).classes.forEach((members, cls) => {
+    for (const m of members) out[known[m]!.i] = cls;
+  });
+  return out;
 }

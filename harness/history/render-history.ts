@@ -30,7 +30,10 @@ export function changeLine(c: ReportedChange, verbose = false): string {
 
 /** The `cause` of a shift: its kind and what changed. */
 export function shiftCause(s: SharedShift, verbose = false): string {
-  return `${s.kind}: ${describeInputs(s.attribution.changed, s.attribution, verbose)}`;
+  const moved = s.classCells
+    ? `; ${s.classCells} cell${s.classCells === 1 ? '' : 's'} moved beyond the shared factor with it (the class's, not cell changes)`
+    : '';
+  return `${s.kind}${moved}: ${describeInputs(s.attribution.changed, s.attribution, verbose)}`;
 }
 
 /** "every cell ×1.15 [1.12, 1.18], canary ×1.13 (pieces …), between run 3 and run 4 (shared factor of 6 cells, p = …): run effect: …" */
