@@ -34,7 +34,7 @@ test('the opening is the scope line, then the summary table and its legend, then
   t.is(summary.kind, 'table');
   t.is(tables([...doc.opening, ...doc.sections])[0], summary, 'the summary is the first table');
   t.deepEqual(summary.header.slice(0, 3), ['cohort', 'state', 'lowest Ready P50']);
-  t.true(summary.header.includes('docker − lazy, ms [95% CI] rerun [interval], P50 ratio'));
+  t.true(summary.header.includes('docker − lazy, ms [95% CI] same-class rerun [interval], P50 ratio'));
   t.regex((doc.opening[2] as { text: string }).text, /^\*\*Reading the table\.\*\* Ready is the time/);
   const after = doc.opening.slice(3);
   t.true(after.every((b) => b.kind === 'paragraph'));
@@ -43,7 +43,7 @@ test('the opening is the scope line, then the summary table and its legend, then
 
 test('the headline difference with its interval is within the first 200 words', (t) => {
   const summary = doc.opening[1] as Table;
-  const col = summary.header.indexOf('docker − lazy, ms [95% CI] rerun [interval], P50 ratio');
+  const col = summary.header.indexOf('docker − lazy, ms [95% CI] same-class rerun [interval], P50 ratio');
   const cell = summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!;
   t.regex(cell, /^-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
   t.true(firstWords(doc, 200).includes(cell.split(',')[0]!));
@@ -54,7 +54,7 @@ test('one run: the scope line says the intervals cover this run only and names t
   t.regex(scope, /\*\*Rerun:\*\* 95% intervals cover this run's sessions and rounds only/);
   t.regex(scope, /With one run, it is assumed to be the host kind's: .*harness\/stats\/host-kind-drift\.ts/);
   const summary = doc.opening[1] as Table;
-  const col = summary.header.indexOf('docker − lazy, ms [95% CI] rerun [interval], P50 ratio');
+  const col = summary.header.indexOf('docker − lazy, ms [95% CI] same-class rerun [interval], P50 ratio');
   t.regex(summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!, /\] rerun \[-?\d+\.\d, -?\d+\.\d\]/);
 });
 

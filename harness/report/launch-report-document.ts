@@ -287,7 +287,7 @@ function summaryTable(c: Ctx): Block[] {
       'state',
       'lowest Ready P50',
       ...held.map(([p, q]) => heldFixedHeader(p, q, c.stackOf(q), conf)),
-      ...key.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI] rerun [interval], P50 ratio`),
+      ...key.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI] same-class rerun [interval], P50 ratio`),
       ...(hasSource ? ['against the source'] : []),
     ],
     rows,

@@ -176,7 +176,7 @@ export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
     reproduced:
       `Copy this folder before your run replaces it (\`cp -r reports/${name} /tmp/${name}-published\`), then \`./bin/pipeline.js compare /tmp/${name}-published reports/${name}\` says, conclusion by conclusion, which held, changed, were lost or gained, judging each direction by how many sessions it held in` +
       (source ? '; the agrees/differs column of "Against the source" in report.md should be the same too' : '') +
-      '. Absolute times depend on the host: compare directions, and read where a rerun should land in the rerun intervals of report.md.',
+      ". Absolute times depend on the host: compare directions, and read where a rerun on this host class should land in the same-class rerun intervals of report.md. On another host class (its canary outside this run's run-to-run spread; pipeline compare says so first) the cells move beyond those intervals, and not all by one factor: compare the ratios a / b, not the cells (pipeline compare judges them so).",
     stages: inp.stages,
     samplesSha256: inp.samplesSha256,
     commit: inp.provenance.commit,

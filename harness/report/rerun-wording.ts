@@ -22,7 +22,7 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   const r = a.rerun;
   if (!r) return null;
   const conf = fixed((a.differences[0]?.confidence ?? 0.95) * 100, 0);
-  const covers = `${conf}% intervals cover this run's sessions and rounds only; the rerun interval, where a rerun should land, adds between-run drift`;
+  const covers = `${conf}% intervals cover this run's sessions and rounds only; the same-class rerun interval, where a rerun on this host class should land, adds between-run drift (a host of another class, by its canary, moves cells beyond it: pipeline compare says so and judges the ratios instead)`;
   const drift = `${factorAtOneSd(r.runLogVariance)} per cell, ${factorAtOneSd(r.ratioRunLogVariance ?? 0)} between two paths, at one sd`;
   if (r.source === 'host kind') {
     return `**Rerun:** ${covers}. With one run, it is assumed to be the host kind's: ${drift}, from ${r.figureSource}.`;
