@@ -45,7 +45,21 @@ const cases: Case[] = [
   },
   { name: 'a top-level list', text: '- a\n- b\n', expect: /^pipeline\.yaml:1:1: the pipeline file must be a mapping/ },
   { name: 'an unknown top-level key', text: minimal + 'colors: red\n', expect: /^pipeline\.yaml:16:1: colors: unknown key/ },
-  { name: 'an unknown design key', text: minimal + 'design:\n  round: 3\n', expect: /^pipeline\.yaml:17:3: design\.round: unknown key/ },
+  {
+    name: 'an unknown design key',
+    text: minimal + 'design:\n  round: 3\n',
+    expect: /^pipeline\.yaml:17:3: design\.round: unknown key \(did you mean 'rounds'\?\)/,
+  },
+  {
+    name: 'a misspelt key of a nested section',
+    text: minimal + 'design:\n  adaptive:\n    max_session: 6\n',
+    expect: /^pipeline\.yaml:18:5: design\.adaptive\.max_session: unknown key \(did you mean 'max_sessions'\?\)/,
+  },
+  {
+    name: 'an unknown key like no known one',
+    text: minimal + 'design:\n  colour: 3\n',
+    expect: /design\.colour: unknown key \(remove it or check its spelling against the schema\)/,
+  },
   { name: 'rounds of the wrong type', text: minimal + 'design:\n  rounds: many\n', expect: /^pipeline\.yaml:17:\d+: design\.rounds: must be integer/ },
   { name: 'zero rounds', text: minimal + 'design:\n  rounds: 0\n', expect: /^pipeline\.yaml:17:\d+: design\.rounds: must be >= 1/ },
   {

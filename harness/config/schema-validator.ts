@@ -8,6 +8,8 @@ import { UserError } from '../errors.js';
 import { positionOf, type YamlSource } from './yaml-source.js';
 import { validatorsFile } from './validators-file.js';
 import { SECTIONS } from './schema-ids.js';
+import { closest } from './closest-name.js';
+import { schemaKeysAt } from './schema-keys.js';
 
 interface Validate {
   (value: unknown): boolean;
@@ -54,7 +56,9 @@ function toUserError(src: YamlSource, err: ErrorObject, prefix: (string | number
     path.push(extra);
     keyOfLast = true;
     message = 'unknown key';
-    return place(src, path, keyOfLast, message, 'remove it or check its spelling against the schema');
+    // only pipeline-level errors have a schema path from pipeline.schema.json (stage parameters have their own)
+    const near = prefix.length === 0 ? closest(extra, schemaKeysAt(path.slice(0, -1))) : null;
+    return place(src, path, keyOfLast, message, near ? `did you mean '${near}'?` : 'remove it or check its spelling against the schema');
   }
   if (err.keyword === 'required') {
     const missing = String((err.params as { missingProperty: string }).missingProperty);

@@ -9,6 +9,7 @@
 //     holds the list to the pin types);
 //   - services.<id>.<field> for a declared service (its fields depend on its kind
 //     and are checked when it starts).
+import { closest } from './closest-name.js';
 import { comparisonFactors, levelWord, type ComparisonFactor } from './comparison-factors.js';
 import type { Finding, Rule } from './rule-types.js';
 
@@ -54,30 +55,6 @@ export const IMAGE_TEMPLATE_FIELDS: readonly string[] = [
 ];
 
 const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
-
-/** The closest of `known` to `name` by edit distance, when close enough to be a typo. */
-function closest(name: string, known: readonly string[]): string | null {
-  const distance = (a: string, b: string): number => {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      let prev = row[0]!;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const cur = row[j]!;
-        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-        prev = cur;
-      }
-    }
-    return row[b.length]!;
-  };
-  let best: string | null = null;
-  let bestD = Infinity;
-  for (const k of known) {
-    const d = distance(name, k);
-    if (d < bestD) [best, bestD] = [k, d];
-  }
-  return best !== null && bestD <= Math.max(2, Math.floor(name.length / 4)) ? best : null;
-}
 
 /** Why a placeholder cannot be filled, with a remedy, or null when it can. */
 function unknownName(name: string, image: string | undefined, services: readonly string[]): { message: string; hint: string } | null {
