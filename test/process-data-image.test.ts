@@ -92,7 +92,7 @@ rootTest('a data folder that already holds files is refused with exit 2 naming d
     writeFileSync(join(dir, '.data', 'keep.txt'), 'mine\n');
     const r = await runCli(['run', ...SMALL], dir);
     t.is(r.code, 2);
-    t.regex(r.stderr, /data\.filesystem/);
+    t.regex(r.stderr, /^error: pipeline\.yaml: data\.filesystem: /m, 'the error names the pipeline file it read the setting from');
     t.regex(r.stderr, /already holds files outside its image/);
     t.notRegex(r.stderr, /\n\s+at /, 'no stack trace');
     t.deepEqual(readdirSync(join(dir, '.data')), ['keep.txt']);

@@ -3,7 +3,7 @@
 // imports the engine module it calls when it runs, so `status` does not load
 // the run's executor and `run` does not load audit or gc.
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { loadPipelineCached } from '../config/config-cache.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { CheckFailed, UserError } from '../errors.js';
@@ -30,7 +30,16 @@ async function load(flags: Record<string, unknown>): Promise<{ config: PipelineC
   const { config } = await loadPipelineCached(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() }, cacheDir);
   const dataDir = dataDirOf(flags);
   const filesystem = config.data?.filesystem;
-  if (filesystem) (await import('../process/data-image.js')).mountDataImage(dataDir, filesystem, log);
+  if (filesystem) {
+    try {
+      (await import('../process/data-image.js')).mountDataImage(dataDir, filesystem, log);
+    } catch (e) {
+      // the data image is the pipeline file's setting: name the file it was read from (e.g. the default pipeline.yaml when -f was not given)
+      if (e instanceof UserError && !e.place.file)
+        throw new UserError(e.message, { ...e.place, file: relative(process.cwd(), config.file) || config.file }, e.hint);
+      throw e;
+    }
+  }
   return { config, dataDir };
 }
 
