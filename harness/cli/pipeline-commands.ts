@@ -24,15 +24,18 @@ const COMMON: FlagSpec = {
  * Loads the pipeline (through the config cache: config-cache.ts) and opens its data folder
  * (mounting its image when data.filesystem asks; unmounted by the cleanup at exit).
  */
-async function load(flags: Record<string, unknown>): Promise<{ config: PipelineConfig; dataDir: string }> {
+async function load(flags: Record<string, unknown>, options: { readOnly?: boolean } = {}): Promise<{ config: PipelineConfig; dataDir: string }> {
   const file = (flags['file'] as string | undefined) ?? 'pipeline.yaml';
   const cacheDir = process.env['BENCHGRAPH_CONFIG_CACHE'] === '0' ? null : privateCacheFolder('config');
   const { config } = await loadPipelineCached(file, { sets: (flags['set'] as string[] | undefined) ?? [], knownKinds: knownStageKinds() }, cacheDir);
   const dataDir = dataDirOf(flags);
   const filesystem = config.data?.filesystem;
   if (filesystem) {
+    const image = await import('../process/data-image.js');
+    // a read-only command (audit) never makes a data image: without one there is nothing frozen here to mount
+    if (options.readOnly === true && !existsSync(image.dataImageFile(dataDir))) return { config, dataDir };
     try {
-      (await import('../process/data-image.js')).mountDataImage(dataDir, filesystem, log);
+      image.mountDataImage(dataDir, filesystem, log);
     } catch (e) {
       // the data image is the pipeline file's setting: name the file it was read from (e.g. the default pipeline.yaml when -f was not given)
       if (e instanceof UserError && !e.place.file)
@@ -165,12 +168,16 @@ export const auditCommand: CliCommand = {
   },
   run: async ({ flags }) => {
     if (typeof flags['remote'] === 'string') return (await import('../store/remote-audit-command.js')).auditRemote(flags);
-    const { config, dataDir } = await load(flags);
+    const { config, dataDir } = await load(flags, { readOnly: true });
     const { auditPipeline } = await import('../engine/audit.js');
     const result = await auditPipeline(config, dataDir);
     if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
     else {
       for (const f of result.findings) process.stdout.write(`${f.problem.toUpperCase()}  ${f.file}  (stage ${f.stage})\n`);
+      if (result.notHere.length) {
+        process.stdout.write(`no data folder holds this lock's frozen outputs here (${dataDir}); checked instead:\n`);
+        for (const n of result.notHere) process.stdout.write(`  ${n.stage}: ${n.checked}\n`);
+      }
       process.stdout.write(`${result.checkedFiles} files checked, ${result.findings.length} problems\n`);
     }
     if (result.findings.length) throw new CheckFailed(`audit found ${result.findings.length} problem(s)`);

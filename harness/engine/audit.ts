@@ -25,6 +25,8 @@ export interface AuditFinding {
 export interface AuditResult {
   checkedFiles: number;
   findings: AuditFinding[];
+  /** Stages whose frozen outputs no data folder here holds (a fresh clone): not checked, with what was checked instead. */
+  notHere: { stage: string; checked: string }[];
 }
 
 export async function auditPipeline(config: PipelineConfig, dataDir: string, registry: StageRegistry = projectStageRegistry(null)): Promise<AuditResult> {
@@ -38,10 +40,32 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string, reg
   }
   const store = new Store(dataDir);
   const findings: AuditFinding[] = [];
+  const notHere: AuditResult['notHere'] = [];
+  // No store at all (a fresh clone, or another machine): nothing was frozen here, so nothing here can be missing;
+  // what a clone has is checked instead: each published copy against the lock, and the run archive beside it.
+  const cloneOnly = !existsSync(join(dataDir, 'stages'));
   let checkedFiles = 0;
   for (const [id, entry] of Object.entries(lock.stages).sort()) {
     const stageDir = store.stageDir(entry.uses, entry.key);
     const manifest = store.readManifest(entry.uses, entry.key);
+    if (!manifest && cloneOnly) {
+      const decl = config.stages.find((s) => s.id === id);
+      const def = decl ? await registry.load(decl.uses) : null;
+      if (!def?.publishDir) {
+        notHere.push({ stage: id, checked: 'nothing: its frozen outputs are in the data folder of the machine that ran it' });
+        continue;
+      }
+      const published = join(projectDirOf(config.file), def.publishDir(config));
+      const files = (existsSync(published) ? await listFileDigests(published) : []).filter((f) => !f.path.startsWith(RUNS_DIR + '/'));
+      checkedFiles += files.length;
+      if (!files.length) findings.push({ stage: id, file: relative(process.cwd(), published), problem: 'missing' });
+      else if (merkleRoot(files) !== entry.outputDigest) findings.push({ stage: id, file: relative(process.cwd(), published), problem: 'changed' });
+      const archive = auditArchive(join(published, RUNS_DIR));
+      checkedFiles += archive.checkedFiles;
+      for (const f of archive.findings) findings.push({ stage: `${id} archive`, file: relative(process.cwd(), f.file), problem: f.problem });
+      notHere.push({ stage: id, checked: `the published copy ${relative(process.cwd(), published)} against the lock's output digest, and its run archive` });
+      continue;
+    }
     if (!manifest) {
       findings.push({ stage: id, file: relative(process.cwd(), join(stageDir, 'manifest.json')), problem: 'missing' });
       continue;
@@ -73,7 +97,7 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string, reg
       }
     }
   }
-  return { checkedFiles, findings };
+  return { checkedFiles, findings, notHere };
 }
 
 async function compareFiles(stage: string, dir: string, expected: readonly FileDigest[], findings: AuditFinding[], skipPrefix?: string): Promise<number> {
