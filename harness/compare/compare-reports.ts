@@ -391,29 +391,11 @@ export function summaryLine(r: ReportComparison): string {
 }
 
 /** The machine-readable shape of `pipeline compare --json`. */
-export function comparisonJson(r: ReportComparison): {
-  conclusions: {
-    cohort: string;
-    state: string;
-    metric: string;
-    a: string;
-    b: string;
-    baseline: Direction;
-    candidate: Direction;
-    status: Status;
-    magnitude: Magnitude;
-    magnitudeRule: MagnitudeRule;
-  }[];
-  held: number;
-  changed: number;
-  lost: number;
-  gained: number;
-  unmatched: number;
-  heldInMagnitude: number;
-  heldInBoth: number;
-  factor: CommonFactor;
-  canary: CanaryRatio;
-  hostClass: ClassComparison | null;
+export function comparisonJson(r: ReportComparison): Pick<
+  ReportComparison,
+  'held' | 'changed' | 'lost' | 'gained' | 'unmatched' | 'heldInMagnitude' | 'heldInBoth' | 'factor' | 'canary' | 'hostClass'
+> & {
+  conclusions: Pick<ConclusionComparison, 'cohort' | 'state' | 'metric' | 'a' | 'b' | 'baseline' | 'candidate' | 'status' | 'magnitude' | 'magnitudeRule'>[];
 } {
   return {
     conclusions: r.conclusions.map(({ cohort, state, metric, a, b, baseline, candidate, status, magnitude, magnitudeRule }) => ({
