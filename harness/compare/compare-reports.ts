@@ -253,7 +253,9 @@ export function compareReports(baseline: PublishedReport, candidate: PublishedRe
 /** The host-class rule on the two folders' canaries, its spread from every archived run of both (stats/host-class.ts); null without a canary. */
 function hostClassOf(baseline: PublishedReport, candidate: PublishedReport): ClassComparison | null {
   if (!baseline.canary || !candidate.canary) return null;
-  const runs = [baseline.canary, candidate.canary, ...(baseline.archiveCanaries ?? []), ...(candidate.archiveCanaries ?? [])].map(canaryMedians);
+  // each run once: a published folder's own run is archived beside it too
+  const all = [baseline.canary, candidate.canary, ...(baseline.archiveCanaries ?? []), ...(candidate.archiveCanaries ?? [])];
+  const runs = [...new Map(all.map((c) => [JSON.stringify(c.pieces), c])).values()].map(canaryMedians);
   return compareHostClass(canaryMedians(baseline.canary), canaryMedians(candidate.canary), hostClasses(runs).spread);
 }
 
