@@ -38,7 +38,7 @@ test("the published default run's plan, as its report states it: one look at ses
   t.is(oc.plan.launchesPerSession, 100);
   t.is(oc.plan.plan.maxSessions, 6);
   t.is(oc.check.profiles.length, 28);
-  const sentence = operatingSentence(oc, true)!;
+  const sentence = operatingSentence(oc, true);
   t.regex(sentence, /one look, after session 3 \(the launch budget paid for no more; the boundaries spend alpha up to session 6\)/);
   t.regex(sentence, /The fixed design of the same sessions: /);
   t.truthy(oc.equalPowerFixed, 'a fixed design of equal power exists');
@@ -49,7 +49,7 @@ test('the same launches judged as a fixed design of 3 sessions: one look at 3, t
   const oc = runOperating(inputs(false), analysis)!;
   t.deepEqual(oc.check.looks, [3]);
   t.is(oc.equalPowerFixed, null);
-  const sentence = operatingSentence(oc, false)!;
+  const sentence = operatingSentence(oc, false);
   t.regex(sentence, /with no difference, the between-session t calls a direction in/);
   t.notRegex(sentence, /The fixed design of the same sessions/);
 });

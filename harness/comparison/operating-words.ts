@@ -11,10 +11,11 @@ const spread = (xs: readonly number[]): string => {
   return s.length > 1 && pct(s[0]!) !== pct(s[s.length - 1]!) ? `${pct(mid)} (${pct(s[0]!)}–${pct(s[s.length - 1]!)})` : pct(mid);
 };
 
-/** One paragraph; null without a comparison to simulate. */
-export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean): string | null {
+/** One paragraph; without a comparison to simulate, why. */
+export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean): string {
   const c = oc.check;
-  if (!c.profiles.length) return null;
+  if (!c.profiles.length)
+    return "Operating characteristics of this design (its error rate and power) are not estimated: a comparison's variance between sessions needs rounds of both paths in 2 or more sessions, and this run has none.";
   const looks = c.looks.length === 1 ? `one look, after session ${c.looks[0]}` : `looks after sessions ${c.looks[0]} to ${c.looks[c.looks.length - 1]}`;
   const budget =
     adaptive && c.lastLookBy === 'max_launches'
