@@ -15,7 +15,11 @@ import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import { commitColumns } from '../harness/commit/commit-columns.js';
 import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/publish/comparison-csv.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
-import { commitRowsOf } from '../harness/commit/commit-columns.js';
+import { COMPRESSION_UNIT, commitRowsOf } from '../harness/commit/commit-columns.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
+import { readLooks } from '../harness/comparison/looks-file.js';
+import { runRowsOperating } from '../harness/comparison/run-rows-operating.js';
+import { operatingSentence } from '../harness/comparison/operating-words.js';
 import { commitsCsv, commitsCsvFile, renderCommitCsvs } from '../harness/commit/commit-csvs.js';
 import { growthPlot } from '../harness/commit/commit-plots.js';
 import { commitReportDocument } from '../harness/commit/commit-report-document.js';
@@ -54,7 +58,7 @@ const commitReport: StageDefinition = {
   kind: 'commit-report',
   description:
     'Commit-diff report (report.md and index.html): the summary table, growth plots with both fits (power law, floor + cost), the source against this run, many-file initial commits, commits.csv with every formal commit.',
-  reads: ['experiment', 'report'],
+  reads: ['experiment', 'report', 'analysis.practical', 'design.rounds'],
   readsObservations: true, // the sessions' host (CPUs) and the sampling's duration
   publishDir: (config) => 'reports/' + config.experiment.name,
   // The archived previous run's differences.csv joins the key: another previous run renders again.
@@ -93,6 +97,7 @@ const commitReport: StageDefinition = {
       sessionRecords: sessions,
       noise: readNoiseFile(ctx.inputs),
       previous: previousRunOf(ctx, analysis),
+      operating: commitOperating(ctx, analysis, sampleRows),
     };
     const plots: Plot[] = [];
     for (const dimension of ['file_count', 'total_mb']) {
@@ -126,5 +131,17 @@ const commitReport: StageDefinition = {
     await publish(ctx, { doc: commitReportDocument(inp, plots), plots, csvs, reproduce: commitReproduceDocument(inp) });
   },
 };
+
+/** The Method's operating characteristics of the run's design, on its own commits (comparison/run-rows-operating.ts). */
+function commitOperating(ctx: StageContext, analysis: CommitAnalysis, sampleRows: readonly SampleRow[]): string | null {
+  const looks = readLooks(findInputFile(ctx.inputs, 'adaptive.json'));
+  const oc = runRowsOperating(
+    sampleRows.filter((r) => r.cohort !== COMPRESSION_UNIT),
+    analysis.ratios.map((r) => ({ cohort: r.cell, state: r.state, a: 'naive', b: 'native' })),
+    'completion_ms',
+    { rounds: ctx.config.design.rounds, looks, maxLaunches: null, margin: ctx.config.rules.practical },
+  );
+  return oc ? operatingSentence(oc, looks !== null, 'naive/native comparisons') : null;
+}
 
 export default commitReport;

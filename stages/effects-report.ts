@@ -27,6 +27,10 @@ import type { Requirement } from '../harness/contract/requirement.js';
 import { publish } from '../harness/publish/publish.js';
 import { needLine, reproduceDocument } from '../harness/publish/reproduce-document.js';
 import type { Plot } from '../harness/publish/plot.js';
+import type { SampleRow } from '../harness/db/sample-row.js';
+import { readLooks } from '../harness/comparison/looks-file.js';
+import { runRowsOperating } from '../harness/comparison/run-rows-operating.js';
+import { operatingSentence } from '../harness/comparison/operating-words.js';
 
 /** Commit, the sampling host and the digests of the stages this report was rendered from. */
 function provenanceLines(inputs: StageContext['inputs'], host: SamplingHost | null): string[] {
@@ -96,6 +100,7 @@ const effectsReport: StageDefinition = {
       provenance: provenanceLines(ctx.inputs, host),
       sessions: sessionsOf(ctx.inputs),
       noise: readNoiseFile(ctx.inputs),
+      operating: effectsOperating(ctx, measured, samples),
       plots,
     });
     // The comparison files every experiment publishes alike, for pipeline compare (after / before per row).
@@ -138,5 +143,18 @@ const effectsReport: StageDefinition = {
     });
   },
 };
+
+/** The Method's operating characteristics of the run's design, on its own rows in ms (comparison/run-rows-operating.ts). */
+function effectsOperating(ctx: StageContext, measured: readonly MeasuredRow[], samples: readonly SampleRow[]): string | null {
+  const looks = readLooks(findInputFile(ctx.inputs, 'adaptive.json'));
+  const metricOf = new Map(measured.map((m) => [m.row.id, m.row.metric === 'ready' || m.row.metric === 'completion' ? `${m.row.metric}_ms` : null]));
+  const oc = runRowsOperating(
+    samples,
+    measured.map((m) => ({ cohort: m.row.id, state: 'none', a: 'after', b: 'before' })),
+    (c) => metricOf.get(c.cohort) ?? null,
+    { rounds: ctx.config.design.rounds, looks, maxLaunches: null, margin: ctx.config.rules.practical },
+  );
+  return oc ? operatingSentence(oc, looks !== null, 'rows timed in ms') : null;
+}
 
 export default effectsReport;

@@ -11,6 +11,8 @@ import { operatingSentence } from '../harness/comparison/operating-words.js';
 import { runOperating } from '../harness/report/run-operating.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
+import { runRowsOperating } from '../harness/comparison/run-rows-operating.js';
+import { madeUpEffectRows } from './helpers/effect-rows.js';
 
 const dir = join(projectRoot(), 'reports', 'lazy-startup');
 const launches = parseSampleCsv(readFileSync(join(dir, 'samples.csv'), 'utf8'), 'samples.csv');
@@ -52,4 +54,38 @@ test('the same launches judged as a fixed design of 3 sessions: one look at 3, t
   const sentence = operatingSentence(oc, false);
   t.regex(sentence, /with no difference, the between-session t calls a direction in/);
   t.notRegex(sentence, /The fixed design of the same sessions/);
+});
+
+test('an experiment of arm pairs (made-up effect rows) gets its operating characteristics from its own rows, per metric, and a row in another unit is left out', (t) => {
+  const rows = madeUpEffectRows(
+    'fast',
+    { sessions: 3, rounds: 6 },
+    (u) => 400 * (1 + 0.1 * u),
+    (u) => 380 * (1 + 0.1 * u),
+  );
+  const printed = madeUpEffectRows(
+    'bytes',
+    { sessions: 3, rounds: 6 },
+    (u) => 1e6 * (1 + u),
+    (u) => 1e6 * (1 + u),
+  );
+  const oc = runRowsOperating(
+    [...rows, ...printed],
+    [
+      { cohort: 'fast', state: 'none', a: 'after', b: 'before' },
+      { cohort: 'bytes', state: 'none', a: 'after', b: 'before' },
+    ],
+    (c) => (c.cohort === 'fast' ? 'ready_ms' : null),
+    { rounds: 6, looks: null, maxLaunches: null, margin: { relative: 0.05, absoluteMs: 10 } },
+  )!;
+  t.deepEqual(
+    oc.check.profiles.map((p) => p.id),
+    ['fast none after - before'],
+  );
+  t.deepEqual(oc.check.looks, [3]);
+  t.is(oc.plan.launchesPerSession, 2 * 6 * 2, 'both rows, both sides, 6 rounds');
+  t.regex(
+    operatingSentence(oc, false, 'rows timed in ms'),
+    /variance profiles of the 1 rows timed in ms: one look, after session 3; with no difference, the between-session t calls a direction in/,
+  );
 });

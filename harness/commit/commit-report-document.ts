@@ -206,6 +206,7 @@ function methodSection(inp: CommitReportInputs): Section[] {
         `Per commit: wall time, engine CPU (dockerd and descendants, /proc), bytes read, layer size. Design in \`${inp.pipelineFileName}\`: ${s.sessions ?? 1} independent sessions × ${s.rounds ?? '?'} rounds, ${s.warmupRounds ?? 0} warmup round per session excluded, order ${s.order ?? 'random'}, seed \`${s.seed ?? ''}\`.`,
         `Ratio interval: two-level bootstrap (sessions, then rounds; ${inp.analysis.bootstrap.resamples} resamples), ${(s.sessions ?? 1) >= 3 ? 'and' : 'with 3 or more sessions'} a Student t interval over the per-session log ratios. ${sequentialRuleSentence(inp.analysis.ratios.map((r) => r.judgement)) ?? directionRuleBrief('1')}`,
         seedDigitsSentence(inp.analysis),
+        inp.operating ?? null,
         ...(inp.notes ?? []).map((n) => n.trim()),
       ].filter((s): s is string => s !== null),
     ),

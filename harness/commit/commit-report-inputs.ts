@@ -41,6 +41,8 @@ export interface CommitReportInputs {
   sessionRecords?: readonly SessionRecord[] | null;
   /** The noise flag calibrated on the host canary (publish/calibrated-noise.ts); absent: the fixed thresholds. */
   noise?: AnalysisResult['noise'];
+  /** The Method's sentence on the design's operating characteristics (comparison/operating-words.ts); null without formal commits. */
+  operating?: string | null;
   /** The archived previous run the report stage was given (with.previous_run) and this run's verdicts that did not hold against it. */
   previous?: { run: string; changes: VerdictChange[] } | null;
 }

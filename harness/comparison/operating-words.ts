@@ -12,7 +12,7 @@ const spread = (xs: readonly number[]): string => {
 };
 
 /** One paragraph; without a comparison to simulate, why. */
-export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean): string {
+export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean, what = 'Ready comparisons'): string {
   const c = oc.check;
   if (!c.profiles.length)
     return "Operating characteristics of this design (its error rate and power) are not estimated: a comparison's variance between sessions needs rounds of both paths in 2 or more sessions, and this run has none.";
@@ -26,7 +26,7 @@ export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boo
     ? ` The fixed design of the same sessions: ${spread(c.profiles.map((p) => p.fixed.power[0]))} and ${spread(c.profiles.map((p) => p.fixed.power[1]))}.`
     : '';
   return (
-    `Operating characteristics of this design, by a seeded simulation (${c.runs} runs per comparison, seed \`${c.seed}\`) on this run's own variance profiles of the ${c.profiles.length} Ready comparisons: ${looks}${budget}; ` +
+    `Operating characteristics of this design, by a seeded simulation (${c.runs} runs per comparison, seed \`${c.seed}\`) on this run's own variance profiles of the ${c.profiles.length} ${what}: ${looks}${budget}; ` +
     `with no difference, ${rule} calls a direction in ${spread(c.profiles.map((p) => p.error))} of runs; ` +
     `it finds a true difference of the band δ in ${spread(c.profiles.map((p) => p.power[0]))}, of 2δ in ${spread(c.profiles.map((p) => p.power[1]))} (medians over the comparisons, then their range).${fixed}`
   );

@@ -60,6 +60,8 @@ export interface EffectDocumentInput {
   /** The noise flag calibrated on the host canary (publish/calibrated-noise.ts); absent: the fixed thresholds. */
   noise?: AnalysisResult['noise'];
   plots: readonly Plot[];
+  /** The Method's sentence on the design's operating characteristics (comparison/operating-words.ts); absent or null without one. */
+  operating?: string | null;
 }
 
 export const TALLY_HEADER = [
@@ -212,7 +214,7 @@ function methodSection(inp: EffectDocumentInput): Section[] {
       shapeSentence(inp.clusters ?? defaultClusterRule),
     ]),
     paragraph(
-      `Rule: ${triedAndDroppedRule(inp.floor)} ${sequentialOf(inp) ?? ''}A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.`,
+      `Rule: ${triedAndDroppedRule(inp.floor)} ${sequentialOf(inp) ?? ''}A negative control fails when that rule establishes a direction of any size; it holds only when both intervals lie within ±${(inp.floor.minRatioChange * 100).toFixed(0)}% of 1, and is undecided otherwise.${inp.operating ? ` ${inp.operating}` : ''}`,
     ),
     ...inp.reportNotes.map((t) => paragraph(t.trim())),
     inp.launchSpan ? paragraph(inp.launchSpan) : null,
