@@ -308,8 +308,8 @@ function summaryTable(c: Ctx): Block[] {
       : '') +
     (rows.some((r) => r.some((x) => x.includes('equivalent within')))
       ? c.a.decision?.rule === 'sequential'
-        ? `; "equivalent within ±δ" means that interval lies inside ±δ of the second path's median (analysis.practical)`
-        : `; "equivalent within ±δ" means both lie inside ±δ of the second path's median (analysis.practical)`
+        ? `; "equivalent within ±δ" (δ in % and ms) means that interval lies inside ±δ of the second path's median (analysis.practical)`
+        : `; "equivalent within ±δ" (δ in % and ms) means both lie inside ±δ of the second path's median (analysis.practical)`
       : '') +
     '.' +
     (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : '');
@@ -559,8 +559,8 @@ function differencesTables(c: Ctx): Block[] {
           ],
           rows,
           c.a.decision?.rule === 'sequential'
-            ? 'Every difference of marginal medians; differences.csv has the same rows. Result: the sequential rule (docs/STATISTICS.md, Sequential decisions): detected (lower or higher, the verdict column); equivalent within ±δ; undecided.'
-            : 'Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ; not detected.',
+            ? 'Every difference of marginal medians; differences.csv has the same rows. Result: the sequential rule (docs/STATISTICS.md, Sequential decisions): detected (lower or higher, the verdict column); equivalent within ±δ (δ in % and ms, with the interval it was decided on); undecided.'
+            : 'Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ (δ in % and ms, with the interval it was decided on); not detected.',
         ),
       ]
     : [];
