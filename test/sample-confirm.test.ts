@@ -85,8 +85,12 @@ test('confirmation adds exactly one session for exactly the undecided difference
   const dir = project();
   const r = await runCli(['run'], dir);
   t.is(r.code, 0, r.stderr);
-  t.regex(r.stderr, /confirmation: 4 differences undecided after 3 sessions: session 4 added over echo: direct, drift/);
+  // how many of echo drift − direct's differences (2 states × 2 metrics) stay undecided depends on the measured times
+  // (one of them was decided on a fresh clone's run): the count said is the record's, and the visit is drift's
+  const said = /confirmation: (\d+) differences? undecided after 3 sessions: session 4 added over echo: direct, drift/.exec(r.stderr);
+  t.truthy(said, r.stderr);
   const confirm = JSON.parse(readFileSync(join(stageOutputs(dir, 'sample'), 'confirm.json'), 'utf8')) as ConfirmRecord;
+  t.is(Number(said![1]), confirm.undecided.length);
   t.is(confirm.session, 4);
   t.deepEqual(confirm.visits, [{ cohort: 'echo', paths: ['direct', 'drift'] }]);
   t.deepEqual([...new Set(confirm.undecided.map((d) => `${d.cohort}: ${d.a} − ${d.b}`))], ['echo: drift − direct']);
@@ -112,25 +116,31 @@ test('confirmation adds exactly one session for exactly the undecided difference
     const undecided = d.cohort === 'echo' && d.a === 'drift';
     t.is(d.sessions, undecided ? 4 : 3, `${d.cohort} ${d.a} − ${d.b} ${d.state} ${d.metric}`);
     t.is(d.confirmation?.visited, undecided);
-    t.is(d.confirmation?.verdictBefore, undecided ? 'undecided' : 'detected');
+    // which of drift's differences were undecided on the planned sessions is the record's (the measured times decide it)
+    const wasUndecided = confirm.undecided.some((u) => u.cohort === d.cohort && u.state === d.state && u.metric === d.metric && u.a === d.a && u.b === d.b);
+    t.true(!wasUndecided || undecided, 'only drift − direct differences were undecided');
+    t.is(d.confirmation?.verdictBefore, wasUndecided ? 'undecided' : 'detected');
   }
   for (const c of a.cells) t.is(c.sessions.length, c.cohort === 'echo' && c.path !== 'paused' ? 4 : 3, `${c.cohort}/${c.path}/${c.state}`);
-  t.is(a.nextRun.confirmation?.undecided, 4);
-  t.is(a.nextRun.confirmation?.cells, 4);
+  // counts that rest on the measured times are checked for agreement between the record, the analysis and the report, not for a value
+  const next = a.nextRun.confirmation!;
+  t.true(next.undecided >= 1 && next.cells >= 1, JSON.stringify(next));
   t.log(a.differences.filter((d) => d.confirmation?.visited).map((d) => `${d.state} ${d.metric}: ${d.confirmation!.verdictAfter}`));
 
   // The report says it once in Sessions (with the confirmed ones listed) and once in Method, and gives the cost in the next-run plan.
   const md = readFileSync(join(stageOutputs(dir, 'report'), 'report.md'), 'utf8');
   const sectionOf = (title: string): string => md.split(/^## /m).find((s) => s.startsWith(title)) ?? '';
   t.is(md.split('Confirmation was on:').length - 1, 1);
-  t.regex(
-    sectionOf('Sessions'),
-    /Confirmation was on: 4 differences were undecided after the 3 planned sessions .*session 4 ran over only their cohorts and paths/,
-  );
-  t.regex(
-    sectionOf('Sessions'),
-    /With design\.confirm on, the next run would add one session over the 4 cells of the 4 differences undecided here: [\d,]+ launches/,
-  );
+  const was =
+    /Confirmation was on: (\d+) differences? (?:were|was) undecided after the 3 planned sessions .*session 4 ran over only their cohorts and paths/.exec(
+      sectionOf('Sessions'),
+    );
+  t.is(Number(was?.[1]), confirm.undecided.length, sectionOf('Sessions'));
+  const plan =
+    /With design\.confirm on, the next run would add one session over the (\d+) cells? of the (\d+) differences? undecided here: [\d,]+ launches/.exec(
+      sectionOf('Sessions'),
+    );
+  t.deepEqual([Number(plan?.[1]), Number(plan?.[2])], [next.cells, next.undecided], sectionOf('Sessions'));
   t.regex(sectionOf('Method'), /Confirmation was on \(design\.confirm\): after the 3 planned sessions/);
   t.regex(sectionOf('Method'), /Each of the 3 sessions started every service afresh and ran 3 formal rounds per cohort/);
   const confirmed = a.differences.filter((d) => d.confirmation?.confirmed);
