@@ -9,6 +9,7 @@
 import { bandOf, checkPlan, sessionDraws, simulateFixed, type DifferenceProfile, type PlanCheck, type PlanUnderCheck } from './plan-check.js';
 import { defaultSequentialPlan } from '../stats/sequential-session-interval.js';
 import type { Looks } from './judge.js';
+import { median } from '../stats/quantile.js';
 
 export interface RunDesign {
   /** The looks of a run that sampled until decided; null for a fixed design. */
@@ -29,11 +30,6 @@ export interface RunOperatingCharacteristics {
   /** Adaptive runs: the fixed design of equal power at the band (sessions and launches); null for a fixed design or past the search. */
   equalPowerFixed: { sessions: number; launches: number } | null;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** The plan a run's design amounts to: its looks, or one look at the sessions it made. */
 export function planOfRun(d: RunDesign): PlanUnderCheck {

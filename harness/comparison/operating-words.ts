@@ -3,13 +3,7 @@
 // those looks, the power at the band and twice it, beside the fixed design of
 // the same sessions; medians over the comparisons, with their range.
 import type { RunOperatingCharacteristics } from './operating-characteristics.js';
-
-const pct = (x: number): string => `${Math.round(100 * x)}%`;
-const spread = (xs: readonly number[]): string => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  return s.length > 1 && pct(s[0]!) !== pct(s[s.length - 1]!) ? `${pct(mid)} (${pct(s[0]!)}–${pct(s[s.length - 1]!)})` : pct(mid);
-};
+import { spreadText as spread } from './rate-spread.js';
 
 /** One paragraph; without a comparison to simulate, why. */
 export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean, what = 'Ready comparisons'): string {

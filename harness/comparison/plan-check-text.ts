@@ -4,23 +4,9 @@
 // each as the range over the comparisons checked, and each warning with its
 // remedy.
 import type { PlanCheck, PlanUnderCheck } from './plan-check.js';
+import { pct, rangeText as range, spreadText as spread } from './rate-spread.js';
 
-const pct = (x: number): string => `${(100 * x).toFixed(0)}%`;
 const one = (x: number): string => x.toFixed(1);
-/** "13%-20%", or "13%" when both ends print alike. */
-const range = (xs: readonly number[], f: (x: number) => string = pct): string => {
-  const lo = f(Math.min(...xs));
-  const hi = f(Math.max(...xs));
-  return lo === hi ? lo : `${lo}-${hi}`;
-};
-
-const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
-/** "17% (5%-92%)": the median over the comparisons, then their range. */
-const spread = (xs: readonly number[]): string => {
-  const s = sorted(xs);
-  const mid = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  return s.length > 2 ? `${pct(mid)} (${range(s)})` : range(s);
-};
 
 /** The check in plain lines (no trailing newline); `source` says where the variance profiles come from. */
 export function planCheckLines(p: PlanUnderCheck, c: PlanCheck, source: string): string[] {
