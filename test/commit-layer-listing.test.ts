@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listingDifferences, listingLines } from '../harness/commit/layer-listing.js';
+import { listedDirectories, listingDifferences, listingLines, withoutNoOpOpaqueMarkers } from '../harness/commit/layer-listing.js';
 
 function tarListing(make: (root: string) => void): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'bg-listing-'));
@@ -40,4 +40,24 @@ test('the listings of the same files made at different times are equal', (t) => 
   const a = tarListing(make);
   execFileSync('sleep', ['1.1']);
   t.deepEqual(listingDifferences(a, tarListing(make), ['a', 'b']), []);
+});
+
+// Seen in CI: the native diff of an initial commit carried random_files/.wh..wh..opq on one run and not on others.
+test('an opaque marker over a directory no lower layer has is dropped; over a lower directory it stays', (t) => {
+  const layer = tarListing((root) => {
+    mkdirSync(join(root, 'random_files'));
+    writeFileSync(join(root, 'random_files', '.wh..wh..opq'), '');
+    writeFileSync(join(root, 'random_files', 'file_1.bin'), 'x');
+  });
+  const naive = tarListing((root) => {
+    mkdirSync(join(root, 'random_files'));
+    writeFileSync(join(root, 'random_files', 'file_1.bin'), 'x');
+  });
+  const base = listedDirectories(tarListing((root) => mkdirSync(join(root, 'etc'))));
+  t.deepEqual([...base], ['etc']);
+  t.deepEqual(listingDifferences(withoutNoOpOpaqueMarkers(naive, base), withoutNoOpOpaqueMarkers(layer, base), ['naive', 'native']), []);
+  const lowerWithDir = new Set([...base, 'random_files']);
+  t.deepEqual(listingDifferences(withoutNoOpOpaqueMarkers(naive, lowerWithDir), withoutNoOpOpaqueMarkers(layer, lowerWithDir), ['naive', 'native']), [
+    'only native: - 0 random_files/.wh..wh..opq',
+  ]);
 });

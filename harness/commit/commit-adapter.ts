@@ -24,7 +24,7 @@ import { commitSteps } from './commit-steps.js';
 import { removeWorkload, runCommitWorkload, type CommitObservation } from './commit-workload.js';
 import { runCompression, type CompressionLaunch } from './compression-step.js';
 import { docker } from './docker-cli.js';
-import { listingDifferences, topLayerListing } from './layer-listing.js';
+import { listedDirectories, listingDifferences, tarFileListing, topLayerListing, withoutNoOpOpaqueMarkers } from './layer-listing.js';
 
 const BASE_IMAGE = 'benchgraph/commit-base:latest';
 export const COMMIT_METHODS = ['naive', 'native'] as const;
@@ -36,9 +36,11 @@ export interface CompressionPlan {
   rounds: number;
 }
 
-async function importBase(ctx: StageContext, engines: CommitEngine[]): Promise<void> {
+/** Imports the pinned base image into each engine; returns the directories it holds (the lower layer of every initial commit). */
+async function importBase(ctx: StageContext, engines: CommitEngine[]): Promise<Set<string>> {
   const tar = pinnedImageTar(ctx.inputs, String(ctx.params['image']), { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
   for (const e of engines) await docker({ socket: e.socket }, ['import', tar, BASE_IMAGE]);
+  return listedDirectories(await tarFileListing(tar));
 }
 
 /** A journal row of one commit (or of a commit never made because the initial one failed). */
@@ -136,6 +138,7 @@ export function commitAdapter(ctx: StageContext, o: CommitAdapterOptions): Exper
         rmSync(runDir, { recursive: true, force: true });
       });
       let engines: CommitEngine[] = [];
+      let baseDirs = new Set<string>();
       const stopEngines = onCleanup('commit engines', () => {
         enginesStopping = (async () => {
           for (const e of engines) await e.stop();
@@ -148,7 +151,7 @@ export function commitAdapter(ctx: StageContext, o: CommitAdapterOptions): Exper
       };
       try {
         engines = await startCommitEngines(ctx.dataDir, runDir, ctx.log);
-        await importBase(ctx, engines);
+        baseDirs = await importBase(ctx, engines);
       } catch (e) {
         await close();
         throw e;
@@ -193,9 +196,15 @@ export function commitAdapter(ctx: StageContext, o: CommitAdapterOptions): Exper
           mkdirSync(dir, { recursive: true });
           for (const [method, byState] of Object.entries(listed))
             for (const [state, lines] of Object.entries(byState)) writeFileSync(join(dir, `${method}-${state}.txt`), lines.join('\n') + '\n');
+          // The initial commit lies on the base; the incremental one on the initial commit.
+          const lowerDirs: Record<string, Set<string>> = {
+            initial: baseDirs,
+            incremental: new Set([...baseDirs, ...['naive', 'native'].flatMap((m) => [...listedDirectories(listed[m]?.['initial'] ?? [])])]),
+          };
           const checks = COMMIT_STATES.map((state) => {
-            const a = listed['naive']?.[state];
-            const b = listed['native']?.[state];
+            const strip = (lines: string[] | undefined) => lines && withoutNoOpOpaqueMarkers(lines, lowerDirs[state]!);
+            const a = strip(listed['naive']?.[state]);
+            const b = strip(listed['native']?.[state]);
             const diff = a && b ? listingDifferences(a, b, ['naive', 'native']) : ['a commit failed: no listing to compare'];
             return { cell: step.unit, state, entries: a?.length ?? null, equal: diff.length === 0, differences: diff.slice(0, 50) };
           });

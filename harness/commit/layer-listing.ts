@@ -38,6 +38,33 @@ export function listingDifferences(a: readonly string[], b: readonly string[], n
   return [...a.filter((l) => !setB.has(l)).map((l) => `only ${names[0]}: ${l}`), ...b.filter((l) => !setA.has(l)).map((l) => `only ${names[1]}: ${l}`)];
 }
 
+/** Pure: the directories a listing holds. */
+export function listedDirectories(lines: readonly string[]): Set<string> {
+  return new Set(lines.filter((l) => l.startsWith('d ')).map((l) => l.slice(l.indexOf(' ', 2) + 1)));
+}
+
+const OPAQUE = '/.wh..wh..opq';
+
+/**
+ * Pure: the listing without the opaque markers (`DIR/.wh..wh..opq`) of directories no lower
+ * layer holds. overlayfs marks a directory it creates opaque as an optimisation that may fail
+ * (the kernel's ovl_create_upper), so the native diff carries the marker on some runs and not
+ * others; over a directory the layers below do not have it hides nothing. A marker over a
+ * lower directory hides its content and stays.
+ */
+export function withoutNoOpOpaqueMarkers(lines: readonly string[], lowerDirs: ReadonlySet<string>): string[] {
+  return lines.filter((l) => {
+    const path = l.slice(l.indexOf(' ', 2) + 1);
+    return !(path.endsWith(OPAQUE) && !lowerDirs.has(path.slice(0, -OPAQUE.length)));
+  });
+}
+
+/** The listing of a tar file. */
+export async function tarFileListing(tarFile: string): Promise<string[]> {
+  const { stdout } = await run('tar', ['-tv', '--numeric-owner', '-f', tarFile], { maxBuffer: 512 * 1024 * 1024 });
+  return listingLines(stdout);
+}
+
 /**
  * Saves the image, extracts its top layer tar into `workDir` and returns the
  * listing and the layer tar's path (removed by the caller with workDir).
@@ -57,8 +84,7 @@ export async function topLayerListing(
     await run('tar', ['-xf', saved, '-C', dir, top]);
     rmSync(saved);
     const layerTar = join(dir, top);
-    const { stdout } = await run('tar', ['-tv', '--numeric-owner', '-f', layerTar], { maxBuffer: 512 * 1024 * 1024 });
-    return { lines: listingLines(stdout), layerTar, layerTarBytes: statSync(layerTar).size };
+    return { lines: await tarFileListing(layerTar), layerTar, layerTarBytes: statSync(layerTar).size };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

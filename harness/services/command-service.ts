@@ -52,18 +52,30 @@ export function probeOf(ready: ReadySpec, usesPort: boolean): { name: string; sp
   return { name: usesPort ? 'tcp' : 'none', spec: ready };
 }
 
-async function probeOnce(name: string, ready: ReadySpec, port: number, values: Record<string, string>, key: string): Promise<boolean> {
+/** One probe: whether it held, and for an HTTP probe what the last attempt got (the status, or why there was none). */
+interface ProbeAnswer {
+  held: boolean;
+  answer?: string;
+}
+
+async function probeOnce(name: string, ready: ReadySpec, port: number, values: Record<string, string>, key: string): Promise<ProbeAnswer> {
+  if (name === 'http') {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${ready.http}`, { redirect: 'manual', signal: AbortSignal.timeout(2_000) });
+      await res.arrayBuffer();
+      return { held: res.status >= 200 && res.status < 400, answer: `HTTP ${res.status}` };
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string } }).cause?.code;
+      return { held: false, answer: cause === 'ECONNREFUSED' ? 'connection refused' : `no answer (${cause ?? (e as Error).name})` };
+    }
+  }
+  return { held: await probeHolds(name, ready, port, values, key) };
+}
+
+async function probeHolds(name: string, ready: ReadySpec, port: number, values: Record<string, string>, key: string): Promise<boolean> {
   switch (name) {
     case 'tcp':
       return canConnect('127.0.0.1', port);
-    case 'http':
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}${ready.http}`, { redirect: 'manual', signal: AbortSignal.timeout(2_000) });
-        await res.arrayBuffer();
-        return res.status >= 200 && res.status < 400;
-      } catch {
-        return false;
-      }
     case 'file':
       return existsSync(expandServiceArgv([ready.file!], values, `${key}.file`)[0]!);
     case 'socket':
@@ -82,11 +94,13 @@ async function probeOnce(name: string, ready: ReadySpec, port: number, values: R
   }
 }
 
-async function waitReady(id: string, proc: ServiceProcess, logFile: string, probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+async function waitReady(id: string, proc: ServiceProcess, logFile: string, probe: () => Promise<ProbeAnswer>, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const key = `services.${id}.with.ready`;
+  let last: ProbeAnswer = { held: false };
   for (;;) {
-    if (await probe()) return;
+    last = await probe();
+    if (last.held) return;
     if (proc.hasExited()) {
       const how = await proc.exited;
       throw new UserError(
@@ -98,7 +112,7 @@ async function waitReady(id: string, proc: ServiceProcess, logFile: string, prob
     if (Date.now() > deadline) {
       await proc.stop(2_000);
       throw new UserError(
-        `service ${id}: ${what} did not hold within ${timeoutMs / 1000} s; its log ends: ${logTail(logFile, 600)}`,
+        `service ${id}: ${what} did not hold within ${timeoutMs / 1000} s${last.answer ? ` (last answer: ${last.answer})` : ''}; its log ends: ${logTail(logFile, 600)}`,
         { key },
         'raise ready.timeout_s, or check the probe and the daemon',
       );
