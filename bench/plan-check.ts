@@ -2,7 +2,7 @@
 // design.adaptive, as `pipeline run --dry-run` prints it, and of other plans
 // given on the command line, with the published samples' variance profiles.
 // Run: node dist/bench/plan-check.js [ROUNDS:MIN..MAX:BUDGET ...] [--runs N]
-//   e.g. 5:3..6:360 (the published plan), 2:4..9:360; a fifth part :RHO sets power spending alpha t^RHO (default 1)
+//   e.g. 5:3..6:360 (the published plan), 2:4..9:360; a fifth part :RHO sets power spending alpha t^RHO (default 1; the pipeline's own plan: its spending_rho)
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
 import { projectRoot } from '../harness/process/project-root.js';
@@ -19,7 +19,9 @@ const config = loadPipeline('pipeline.yaml', { knownKinds: knownStageKinds() });
 const inputs = planCheckInputs(config, projectRoot())!;
 const variants = plans.length
   ? plans
-  : [`${inputs.plan.roundsPerSession}:${inputs.plan.plan.minSessions}..${inputs.plan.plan.maxSessions}:${inputs.plan.maxLaunches}`];
+  : [
+      `${inputs.plan.roundsPerSession}:${inputs.plan.plan.minSessions}..${inputs.plan.plan.maxSessions}:${inputs.plan.maxLaunches}:${inputs.plan.plan.spending.kind === 'power' ? inputs.plan.plan.spending.rho : 1}`,
+    ];
 for (const v of variants) {
   const m = /^(\d+):(\d+)\.\.(\d+):(\d+)(?::([\d.]+))?$/.exec(v);
   if (!m) throw new Error(`a plan is ROUNDS:MIN..MAX:BUDGET, got ${v}`);

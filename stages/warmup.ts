@@ -55,7 +55,7 @@ const warmup: StageDefinition = {
         arms: opened.session.pathIds,
         steps: sessionSteps(
           { session: 1, cohorts: [] },
-          { preflight: design.preflight, warmupRounds: 0, formalRounds: 0, units: Object.keys(ctx.config.cohorts) },
+          { preflight: design.preflight, warmupRounds: 0, formalRounds: 0, units: Object.keys(ctx.config.cohorts), seed: design.seed },
         ),
         signal: ctx.signal,
         visit: async (v) => void (await opened.session.runPair(v.unit, v.arm, v.phase, v.round, v.position, v.previous)),

@@ -14,7 +14,12 @@ import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import { sequentialDecision } from '../harness/analysis/sequential-decision.js';
 import { marginHalfWidth } from '../harness/analysis/comparison-verdict.js';
-import { defaultSequentialPlan } from '../harness/stats/sequential-session-interval.js';
+import { defaultSequentialPlan, lookPlan } from '../harness/stats/sequential-session-interval.js';
+import { adaptiveDesign, adaptiveRecord, planOf } from '../harness/experiment/adaptive-plan.js';
+import { readLooks } from '../harness/comparison/looks-file.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pairSessions } from '../harness/stats/two-level-bootstrap.js';
 import { commitRow } from './helpers/commit-rows.js';
 import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
@@ -124,4 +129,43 @@ test("a commit-diff report of an early-stopped run says its verdicts are the seq
   const fixed = analyzeCommits(commitRows(between), [], bootstrap, fixedRule);
   t.is(sequentialRuleSentence(fixed.ratios.map((x) => x.judgement)), null);
   t.is(verdictCell(fixed.ratios[0]!.comparison, fixed.ratios[0]!.judgement), 'detected: naive slower');
+});
+
+test("design.adaptive.spending_rho reaches the sampling's plan, adaptive.json and the judge, which then decides at the sampling's boundaries (made-up rows)", (t) => {
+  const design = adaptiveDesign({ min_sessions: 5, max_sessions: 9, spending_rho: 3 })!;
+  t.deepEqual(planOf(design).spending, { kind: 'power', rho: 3 });
+  t.deepEqual(adaptiveDesign({ min_sessions: 5, max_sessions: 9 })!.spendingRho, 1);
+  const dir = mkdtempSync(join(tmpdir(), 'bg-looks-'));
+  try {
+    const file = join(dir, 'adaptive.json');
+    const record = adaptiveRecord({ comparisons: [], next: null, visits: [], stopped: 'decided', spent: { launches: 0, minutes: 0 } }, design, 5);
+    writeFileSync(file, JSON.stringify(record));
+    const read = readLooks({ file });
+    t.deepEqual(read, { minSessions: 5, maxSessions: 9, spendingRho: 3 });
+    // rho 3 spends less of alpha at the first look than linear spending: its interval there is wider, and the judge reading
+    // adaptive.json gives the rho-3 interval
+    const values = [0.03, 0.05, 0.04, 0.06, 0.05];
+    const half = 0.05;
+    const linear = sequentialDecision(values, lookPlan(5, 9, 1), half);
+    const cubic = sequentialDecision(values, lookPlan(5, 9, 3), half);
+    t.true(linear.interval!.high - linear.interval!.low < cubic.interval!.high - cubic.interval!.low, 'rho 3 has the wider first-look interval');
+    const sessions = values.map((lr, i) => ({
+      session: i + 1,
+      rounds: [1, 2].map((round) => ({ round, a: [100 * Math.exp(lr)], b: [100] })),
+    }));
+    const c = {
+      kind: 'difference',
+      observed: 5,
+      low: 1,
+      high: 9,
+      sessionLow: 1,
+      sessionHigh: 9,
+      sessions: 5,
+      findings: { detected: true, sizeUncertain: false },
+    } as never;
+    const byRead = judge(c, sessions, 100, { relative: 0.05, absoluteMs: 0 }, read);
+    t.is(byRead.rule.kind === 'sequential' && byRead.rule.ratioHigh, Math.exp(cubic.interval!.high));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

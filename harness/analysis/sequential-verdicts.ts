@@ -18,12 +18,14 @@ import { type PracticalMargin } from '../config/practical-margin.js';
 import { firstStoppingDecision } from './sequential-decision.js';
 import { sessionLogRatios, type LogRatioRow } from './session-log-ratios.js';
 import type { ValueRow } from './sample-data.js';
-import { defaultSequentialPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
+import { lookPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
 
 /** The part of the sample stage's adaptive.json the analysis reads: the looks the sampling took. */
 export interface AdaptiveLooks {
   minSessions: number;
   maxSessions: number;
+  /** The spending exponent of the sampling's boundaries; absent: 1. */
+  spendingRho?: number;
 }
 
 const column = { ready: 'ready_ms', completion: 'completion_ms' } as const;
@@ -67,7 +69,7 @@ export function sequentialVerdict(
 
 /** analysis.json of an adaptive run: every difference's verdict and `detected` by the sequential rule, and the plan it used. */
 export function withSequentialVerdicts(result: AnalysisResult, values: readonly ValueRow[], looks: AdaptiveLooks, margin: PracticalMargin): AnalysisResult {
-  const plan: SequentialPlan = { ...defaultSequentialPlan, minSessions: looks.minSessions, maxSessions: looks.maxSessions };
+  const plan: SequentialPlan = lookPlan(looks.minSessions, looks.maxSessions, looks.spendingRho);
   const rows = logRatioRows(values);
   const median = new Map(result.cells.map((c) => [`${c.cohort}\u0000${c.path}\u0000${c.state}\u0000${c.metric}`, c.p50Ms]));
   const differences = result.differences.map((d): DifferenceResult => {

@@ -24,13 +24,15 @@ import type { JudgedComparison } from '../analysis/direction-rule.js';
 import { firstStoppingDecision } from '../analysis/sequential-decision.js';
 import type { PracticalMargin } from '../config/practical-margin.js';
 import { median } from '../stats/quantile.js';
-import { defaultSequentialPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
+import { lookPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
 import type { PairedSession } from '../stats/two-level-bootstrap.js';
 
 /** The looks of a run that sampled until decided (adaptive.json); null for a fixed design. */
 export interface Looks {
   minSessions: number;
   maxSessions: number;
+  /** The power-family spending exponent the sampling's boundaries used (alpha t^rho); absent: 1, linear. */
+  spendingRho?: number;
 }
 
 /** How the verdict was made: the fixed rule at the run's one look, or the sequential rule at the look it stopped. */
@@ -68,7 +70,7 @@ export function sessionMeanLogRatios(sessions: readonly PairedSession[]): number
 }
 
 /** The sequential plan of a run's looks, as the sampling used it. */
-export const planOfLooks = (looks: Looks): SequentialPlan => ({ ...defaultSequentialPlan, minSessions: looks.minSessions, maxSessions: looks.maxSessions });
+export const planOfLooks = (looks: Looks): SequentialPlan => lookPlan(looks.minSessions, looks.maxSessions, looks.spendingRho);
 
 /**
  * The verdict of one comparison. `referenceMs`: b's median when the compared values are ms (the band's

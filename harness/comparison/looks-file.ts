@@ -11,5 +11,5 @@ export function readLooks(found: { file: string } | null): Looks | null {
   const r = JSON.parse(readFileSync(found.file, 'utf8')) as Partial<Looks>;
   if (typeof r.minSessions !== 'number' || typeof r.maxSessions !== 'number')
     throw new Error(`${found.file}: adaptive.json without minSessions and maxSessions`);
-  return { minSessions: r.minSessions, maxSessions: r.maxSessions };
+  return { minSessions: r.minSessions, maxSessions: r.maxSessions, ...(typeof r.spendingRho === 'number' ? { spendingRho: r.spendingRho } : {}) };
 }

@@ -7,8 +7,7 @@
 // the rule did. "What stopping saved" is said against that design, not
 // against a design the budget could not pay for.
 import { bandOf, checkPlan, sessionDraws, simulateFixed, type DifferenceProfile, type PlanCheck, type PlanUnderCheck } from './plan-check.js';
-import { defaultSequentialPlan } from '../stats/sequential-session-interval.js';
-import type { Looks } from './judge.js';
+import { planOfLooks, type Looks } from './judge.js';
 import { median } from '../stats/quantile.js';
 
 export interface RunDesign {
@@ -35,7 +34,7 @@ export interface RunOperatingCharacteristics {
 export function planOfRun(d: RunDesign): PlanUnderCheck {
   const looks = d.looks ?? { minSessions: Math.max(2, d.sessionsRun), maxSessions: Math.max(2, d.sessionsRun) };
   return {
-    plan: { ...defaultSequentialPlan, minSessions: looks.minSessions, maxSessions: looks.maxSessions },
+    plan: planOfLooks(looks),
     roundsPerSession: d.roundsPerSession,
     launchesPerSession: d.launchesPerSession,
     maxLaunches: d.looks ? d.maxLaunches : null,

@@ -4,6 +4,7 @@
 // the same sessions; medians over the comparisons, with their range.
 import type { RunOperatingCharacteristics } from './operating-characteristics.js';
 import { spreadText as spread } from './rate-spread.js';
+import { spendingWords } from './spending-words.js';
 
 /** One paragraph; without a comparison to simulate, why. */
 export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boolean, what = 'Ready comparisons'): string {
@@ -20,7 +21,7 @@ export function operatingSentence(oc: RunOperatingCharacteristics, adaptive: boo
     ? ` The fixed design of the same sessions: ${spread(c.profiles.map((p) => p.fixed.power[0]))} and ${spread(c.profiles.map((p) => p.fixed.power[1]))}.`
     : '';
   return (
-    `Operating characteristics of this design, by a seeded simulation (${c.runs} runs per comparison, seed \`${c.seed}\`) on this run's own variance profiles of the ${c.profiles.length} ${what}: ${looks}${budget}; ` +
+    `Operating characteristics of this design, by a seeded simulation (${c.runs} runs per comparison, seed \`${c.seed}\`) on this run's own variance profiles of the ${c.profiles.length} ${what}: ${looks}${budget}${adaptive ? spendingWords(oc.plan.plan) : ''}; ` +
     `with no difference, ${rule} calls a direction in ${spread(c.profiles.map((p) => p.error))} of runs; ` +
     `it finds a true difference of the band δ in ${spread(c.profiles.map((p) => p.power[0]))}, of 2δ in ${spread(c.profiles.map((p) => p.power[1]))} (medians over the comparisons, then their range).${fixed}`
   );

@@ -5,6 +5,7 @@
 // remedy.
 import type { PlanCheck, PlanUnderCheck } from './plan-check.js';
 import { pct, rangeText as range, spreadText as spread } from './rate-spread.js';
+import { spendingWords } from './spending-words.js';
 
 const one = (x: number): string => x.toFixed(1);
 
@@ -20,7 +21,7 @@ export function planCheckLines(p: PlanUnderCheck, c: PlanCheck, source: string):
   if (!c.profiles.length) return [`plan check (design.adaptive): ${looks}${by}; no variance profile to simulate with (${source})`];
   const deltas = c.profiles.map((x) => x.delta);
   const out = [
-    `plan check (design.adaptive): ${looks}${by}, ${p.roundsPerSession} rounds a session, alpha ${p.plan.alpha}`,
+    `plan check (design.adaptive): ${looks}${by}, ${p.roundsPerSession} rounds a session, alpha ${p.plan.alpha}${spendingWords(p.plan)}`,
     `  ${c.profiles.length} comparisons, band delta ${range(deltas)} (${pct(p.marginRelative)} or ${p.marginMs} ms of b's median); ${c.runs} simulated runs each, seed '${c.seed}', ${source}`,
     `  no effect: a direction called in ${spread(c.profiles.map((x) => x.error))} of runs`,
     `  power at delta, median (range): ${spread(c.profiles.map((x) => x.power[0]))}, at 2 delta ${spread(c.profiles.map((x) => x.power[1]))}; mean sessions ${range(

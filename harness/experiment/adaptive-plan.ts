@@ -21,7 +21,7 @@ import { UserError } from '../errors.js';
 import { firstStoppingDecision, type SequentialDecision } from '../analysis/sequential-decision.js';
 import { referenceMedian, sessionLogRatios, type LogRatioRow } from '../analysis/session-log-ratios.js';
 import type { ConfirmVisit } from '../analysis/undecided-differences.js';
-import { defaultSequentialPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
+import { defaultSequentialPlan, lookPlan, type SequentialPlan } from '../stats/sequential-session-interval.js';
 
 export interface AdaptiveDesign {
   minSessions: number;
@@ -38,6 +38,8 @@ export interface AdaptiveDesign {
   maxLaunches: number | null;
   /** Budget in minutes of sampling: no session is added that would pass it by the pace so far; null: none. */
   maxMinutes: number | null;
+  /** The boundaries spend alpha t^rho over the looks (1: linear; 3 keeps more for the last looks). */
+  spendingRho: number;
 }
 
 /** design.adaptive with its defaults; null when the key is absent or false (off). */
@@ -63,11 +65,12 @@ export function adaptiveDesign(section: unknown): AdaptiveDesign | null {
     comparisons,
     maxLaunches: optional('max_launches'),
     maxMinutes: optional('max_minutes'),
+    spendingRho: num('spending_rho', 1),
   };
 }
 
 export function planOf(d: AdaptiveDesign): SequentialPlan {
-  return { ...defaultSequentialPlan, minSessions: d.minSessions, maxSessions: d.maxSessions };
+  return lookPlan(d.minSessions, d.maxSessions, d.spendingRho);
 }
 
 /** The part of a sample row this plan reads. */
@@ -184,6 +187,7 @@ export function adaptiveRecord(step: AdaptiveStep, design: AdaptiveDesign, sessi
     format: 'benchgraph-adaptive/1',
     minSessions: design.minSessions,
     maxSessions: design.maxSessions,
+    spendingRho: design.spendingRho,
     metric: design.metric,
     margin: design.marginRelative,
     minMs: design.minMs,

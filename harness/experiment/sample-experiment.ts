@@ -181,7 +181,13 @@ export function stepsOfSession(
   if (adapter.steps) return adapter.steps(w);
   // Preflight covers every unit the session visits (every unit, unless its arms are given).
   const units = o.arms ? adapter.units.filter((u) => o.arms![u] !== undefined) : adapter.units;
-  return sessionSteps(w, { preflight: o.fresh ? (adapter.preflight ?? 0) : 0, warmupRounds: design.warmup_rounds, formalRounds: design.rounds, units });
+  return sessionSteps(w, {
+    preflight: o.fresh ? (adapter.preflight ?? 0) : 0,
+    warmupRounds: design.warmup_rounds,
+    formalRounds: design.rounds,
+    units,
+    seed: design.seed,
+  });
 }
 
 /** The launches of one session by cell (arm x condition): every step visits each of its unit's arms once, each visit makes a row per condition. */

@@ -18,7 +18,7 @@ export function runOperating(inp: ReportInputs, a: AnalysisResult): RunOperating
     'ready_ms',
     {
       rounds,
-      looks: adaptive ? { minSessions: adaptive.minSessions, maxSessions: adaptive.maxSessions } : null,
+      looks: adaptive ? { minSessions: adaptive.minSessions, maxSessions: adaptive.maxSessions, spendingRho: adaptive.spendingRho } : null,
       maxLaunches: adaptive?.maxLaunches ?? null,
       margin: adaptive ? { relative: adaptive.margin, absoluteMs: adaptive.minMs ?? 0 } : a.rules.practical,
     },

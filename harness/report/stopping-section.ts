@@ -20,6 +20,8 @@ export interface AdaptiveRecordFile {
   format: string;
   minSessions: number;
   maxSessions: number;
+  /** The boundaries' spending exponent; absent in records written before it could be chosen (1, linear). */
+  spendingRho?: number;
   metric: string;
   margin: number;
   /** Absent in records written before the absolute margin and the budgets. */

@@ -41,6 +41,11 @@ export interface SequentialPlan {
  */
 export const defaultSequentialPlan: SequentialPlan = { minSessions: 3, maxSessions: 12, alpha: 0.05, spending: { kind: 'power', rho: 1 } };
 
+/** The plan of looks after sessions minSessions..maxSessions spending alpha t^rho (rho 1, linear, unless given; 3 spends less early, keeping power for the last looks). */
+export function lookPlan(minSessions: number, maxSessions: number, spendingRho = 1): SequentialPlan {
+  return { ...defaultSequentialPlan, minSessions, maxSessions, spending: { kind: 'power', rho: spendingRho } };
+}
+
 export interface SequentialInterval {
   /** Sessions seen, the look's index in sessions. */
   sessions: number;
