@@ -11,7 +11,7 @@ import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import { readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
 import type { ReplicateInput } from '../harness/analysis/rerun-results.js';
-import type { AdaptiveLooks } from '../harness/analysis/sequential-verdicts.js';
+import { readLooks } from '../harness/comparison/looks-file.js';
 
 /** with: { replicates: FOLDER }, relative to the pipeline file. */
 const replicatesParam = (params: Record<string, unknown>): string | null =>
@@ -69,10 +69,10 @@ const analyze: StageDefinition = {
       undefined,
       replicates,
     );
-    // design.adaptive: the run looked after every session, so its verdicts are the sequential rule's (sequential-verdicts.ts).
+    // design.adaptive: the run looked after every session, so its verdicts are the sequential rule's (comparison/judge.ts through sequential-analysis.ts).
     const adaptiveFile = findInputFile(ctx.inputs, 'adaptive.json');
-    const looks = adaptiveFile ? (JSON.parse(await readFile(adaptiveFile.file, 'utf8')) as AdaptiveLooks) : null;
-    const { withSequentialVerdicts } = await import('../harness/analysis/sequential-verdicts.js');
+    const looks = readLooks(adaptiveFile);
+    const { withSequentialVerdicts } = await import('../harness/comparison/sequential-analysis.js');
     const judged = looks ? withSequentialVerdicts(analysed, data.values, looks, rules.practical) : analysed;
     const result = withFindings(judged, findingsConfig(ctx.config));
     ctx.log(

@@ -150,11 +150,11 @@ export interface DifferenceResult extends DifferenceKey, MsComparison {
   rerun?: RerunEstimate | null;
   /** With replicate runs (same sample-stage key): the difference's variance components over them and its estimate per host. */
   replicates?: DifferenceReplicates;
-  /** In a run that sampled until decided (design.adaptive): the sequential rule's verdict, which `verdict` and `detected` then follow (sequential-verdicts.ts). */
+  /** In a run that sampled until decided (design.adaptive): the sequential rule's verdict, which `verdict` and `detected` then follow (comparison/sequential-analysis.ts). */
   sequential?: SequentialVerdict;
 }
 
-/** A difference judged by the sequential rule at the first look that stopped (analysis/sequential-verdicts.ts). */
+/** A difference judged by the sequential rule at the first look that stopped (comparison/sequential-analysis.ts). */
 export interface SequentialVerdict extends ComparisonVerdict {
   /** Sessions seen at the look that decided, or at the last look when none stopped. */
   look: number;
@@ -294,7 +294,7 @@ export interface AnalysisResult {
   spanDifferences: SpanDifference[];
   /** Recommended sessions x rounds for the next run (Ready cells), by the variance components of this one. */
   nextRun: NextRunRecommendation;
-  /** Present when the run sampled until decided (design.adaptive): the verdicts are the sequential rule's (sequential-verdicts.ts). */
+  /** Present when the run sampled until decided (design.adaptive): the verdicts are the sequential rule's (comparison/sequential-analysis.ts). */
   decision?: { rule: 'sequential'; minSessions: number; maxSessions: number; alpha: number };
   /** Present when the sample stage ran with design.confirm on (its confirm.json). */
   confirmation?: ConfirmationInput;

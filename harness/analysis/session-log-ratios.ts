@@ -3,7 +3,7 @@
 // metric column, for one comparison (unit, condition, two arms). Only formal,
 // ok rows with a positive value count; a session without a round holding both
 // arms gives no value. The sampling side (experiment/adaptive-plan.ts) and
-// the analysis of an adaptive run (sequential-verdicts.ts) read the same.
+// the analysis of an adaptive run (comparison/sequential-analysis.ts) read the same.
 import { median } from '../stats/quantile.js';
 
 /** The part of a sample row read here. */

@@ -72,6 +72,29 @@ export function sessionMeanLogRatios(sessions: readonly PairedSession[]): number
 /** The sequential plan of a run's looks, as the sampling used it. */
 export const planOfLooks = (looks: Looks): SequentialPlan => lookPlan(looks.minSessions, looks.maxSessions, looks.spendingRho);
 
+/** The sequential rule's verdict of one comparison: its sessions' mean log ratios at the run's looks, against the band `half` (relative). */
+export function judgeSequentially(sessions: readonly PairedSession[], half: number, looks: Looks): Judgement {
+  const plan = planOfLooks(looks);
+  const d = firstStoppingDecision(sessionMeanLogRatios(sessions), plan, half);
+  const verdict = d.stop ? d.verdict : 'undecided';
+  return {
+    verdict,
+    withinMargin: d.stop && d.withinMargin,
+    marginRelative: half,
+    direction: verdict === 'lower' || verdict === 'higher' ? verdict : null,
+    rule: {
+      kind: 'sequential',
+      look: d.sessions,
+      minSessions: plan.minSessions,
+      maxSessions: plan.maxSessions,
+      stopped: d.stop,
+      ratio: d.interval ? Math.exp(d.interval.mean) : null,
+      ratioLow: d.interval ? Math.exp(d.interval.low) : null,
+      ratioHigh: d.interval ? Math.exp(d.interval.high) : null,
+    },
+  };
+}
+
 /**
  * The verdict of one comparison. `referenceMs`: b's median when the compared values are ms (the band's
  * absolute part), else null. `looks`: the run's adaptive looks, or null for a fixed design.
@@ -84,27 +107,7 @@ export function judge(
   looks: Looks | null,
 ): Judgement {
   const half = marginHalfWidth(margin, referenceMs);
-  if (looks) {
-    const plan = planOfLooks(looks);
-    const d = firstStoppingDecision(sessionMeanLogRatios(sessions), plan, half);
-    const verdict = d.stop ? d.verdict : 'undecided';
-    return {
-      verdict,
-      withinMargin: d.stop && d.withinMargin,
-      marginRelative: half,
-      direction: verdict === 'lower' || verdict === 'higher' ? verdict : null,
-      rule: {
-        kind: 'sequential',
-        look: d.sessions,
-        minSessions: plan.minSessions,
-        maxSessions: plan.maxSessions,
-        stopped: d.stop,
-        ratio: d.interval ? Math.exp(d.interval.mean) : null,
-        ratioLow: d.interval ? Math.exp(d.interval.low) : null,
-        ratioHigh: d.interval ? Math.exp(d.interval.high) : null,
-      },
-    };
-  }
+  if (looks) return judgeSequentially(sessions, half, looks);
   const fixed = { kind: 'fixed' as const, sessions: c.sessions };
   if (c.observed === null) return { verdict: 'undecided', withinMargin: false, marginRelative: half, direction: null, rule: fixed };
   // the band as a relative half width: a ratio needs no reference, a difference is read against b's median

@@ -40,7 +40,7 @@ export function equivalenceText(a: AnalysisResult, d: DifferenceResult): string 
 
 /**
  * The words of a difference the rule gave no direction: "equivalent within ±5%", or, in a run sampled
- * until decided (analysis/sequential-verdicts.ts), "undecided"; null otherwise (outcomeWords then says
+ * until decided (comparison/sequential-analysis.ts), "undecided"; null otherwise (outcomeWords then says
  * "not detected", the fixed design's word).
  */
 export function noDirectionText(a: AnalysisResult, d: DifferenceResult): string | null {

@@ -455,7 +455,7 @@ function orderSentence(c: Ctx): string | null {
 const positionsOf = (c: Ctx): Record<string, number> =>
   Object.fromEntries(c.cohorts.map((cohort) => [cohort, new Set(c.a.cells.filter((x) => x.cohort === cohort).map((x) => x.path)).size]));
 
-/** How an adaptive run's verdicts were taken (analysis/sequential-verdicts.ts), in place of the fixed design's rule. */
+/** How an adaptive run's verdicts were taken (comparison/sequential-analysis.ts), in place of the fixed design's rule. */
 function sequentialRuleText(d: NonNullable<AnalysisResult['decision']>): string {
   return (
     `They decide nothing here: this run sampled until decided (design.adaptive), and after each of sessions ${d.minSessions} to ${d.maxSessions} a group-sequential Student t over each difference's per-session mean log ratios ` +

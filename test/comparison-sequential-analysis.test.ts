@@ -1,11 +1,12 @@
 // The verdicts of a run that sampled until decided come from the sequential
-// rule (harness/analysis/sequential-verdicts.ts), not from the fixed design's
+// rule (harness/comparison/sequential-analysis.ts, the one judge), not from the fixed design's
 // intervals. Made-up launches; the statistic itself is checked in
 // stats-sequential-session-interval and analysis-sequential-decision.
 import test from 'ava';
 import type { AnalysisResult, DifferenceResult } from '../harness/analysis/analysis-result.js';
 import type { ValueRow } from '../harness/analysis/sample-data.js';
-import { withSequentialVerdicts } from '../harness/analysis/sequential-verdicts.js';
+import { differenceSessions, withSequentialVerdicts } from '../harness/comparison/sequential-analysis.js';
+import { sessionMeanLogRatios } from '../harness/comparison/judge.js';
 import { sequentialDecision } from '../harness/analysis/sequential-decision.js';
 import { sessionLogRatios } from '../harness/analysis/session-log-ratios.js';
 import { defaultSequentialPlan } from '../harness/stats/sequential-session-interval.js';
@@ -88,4 +89,16 @@ test('a consistent 1% difference inside an absolute margin of 10 ms is a directi
   const d = out.differences[0]!;
   t.is(d.sequential!.verdict, 'higher', 'a 1% effect this consistent is a direction (within the margin)');
   t.true(d.sequential!.withinMargin);
+});
+
+test('the sampling and the judge read the same per-session log ratios from the same launches, so the analysis judges what the sampling decided (made-up data)', (t) => {
+  const launches = rows([1.2, 0.97, 1.05, 1.31], 3).filter((r) => !(r.session === 2 && r.round === 2 && r.path === 'a'));
+  const sampling = sessionLogRatios(
+    launches.map((r) => ({ ...r, ready_ms: r.readyMs })),
+    { cohort: 'c', state: 'warm', a: 'a', b: 'b' },
+    'ready_ms',
+  );
+  const judged = sessionMeanLogRatios(differenceSessions(launches, { cohort: 'c', state: 'warm', metric: 'ready', a: 'a', b: 'b' }));
+  t.is(judged.length, 4);
+  judged.forEach((v, i) => t.true(Math.abs(v - sampling[i]!) < 1e-12, `session ${i + 1}: ${v} vs ${sampling[i]}`));
 });
