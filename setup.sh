@@ -13,7 +13,9 @@ cd "$(dirname "$0")"
 # apache2-utils (htpasswd -B): the bcrypt password file of the store's TLS + basic-auth registry test.
 # r-cran-lme4 (with r-base-core's nlme): the R reference of the nested variance components (host, run, session, round) in test/stats-nested-variance-components.test.ts.
 # slurm-wlm and munge: the local test cluster of the Slurm executor; runsc, iproute2, e2fsprogs, curl: the gVisor effect rows; pigz and zstd: the commit-diff compression step.
-PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy python3-scipy r-base-core r-cran-strucchange r-cran-lme4 librsvg2-bin chromium slurm-wlm munge runsc iproute2 e2fsprogs curl pigz zstd apache2-utils"
+# containerd, stargz-snapshotter (ctr-remote), golang-go and golang-github-containerd-stargz-snapshotter-dev: the estargz paths
+# (the registry's prepare converts images with ctr-remote; harness/paths/estargz/build.sh builds their mount helper from that Go source).
+PACKAGES="docker.io docker-registry rclone erofs-utils mmdebstrap crun skopeo umoci nginx-light hyperfine busybox-static fuse3 gcc libc6-dev python3-numpy python3-scipy r-base-core r-cran-strucchange r-cran-lme4 librsvg2-bin chromium slurm-wlm munge runsc iproute2 e2fsprogs curl pigz zstd apache2-utils containerd stargz-snapshotter golang-go golang-github-containerd-stargz-snapshotter-dev"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -41,4 +43,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci
 fi
 npm run build
+# the estargz paths' mount helper (Go, offline from Debian's sources); rebuilt when its source is newer
+helper=harness/paths/estargz/build/estargz-mount
+if [ ! -x "$helper" ] || [ harness/paths/estargz/estargz-mount.go -nt "$helper" ]; then
+  echo "setup.sh: building $helper from Debian's stargz-snapshotter sources"
+  sh harness/paths/estargz/build.sh
+fi
 echo "setup.sh: ready (pipeline doctor lists what the real paths need)"

@@ -22,11 +22,20 @@ function findPins(ctx: StageContext) {
   return { dir: found.dir, pins: found.value };
 }
 
+/** The images and services as they enter the key; the cohorts' images and commands only when a service converts to eStargz (a landmark records a cohort's start-up), so a cohort's description or a new cohort changes no other pipeline's preparation. */
+function prepareKeyConfig(slice: Record<string, unknown>, pipelineDir: string): Record<string, unknown> {
+  const { cohorts, ...rest } = imageKeyConfig(slice, pipelineDir);
+  const services = Object.values((slice['services'] ?? {}) as Record<string, { with?: Record<string, unknown> }>);
+  if (!services.some((s) => s.with?.['estargz'] === true)) return rest;
+  const byId = (cohorts ?? {}) as Record<string, { image?: string; command?: unknown }>;
+  return { ...rest, cohorts: Object.fromEntries(Object.entries(byId).map(([id, c]) => [id, { image: c.image ?? null, command: c.command ?? null }])) };
+}
+
 const prepare: StageDefinition = {
   kind: 'prepare',
   description: 'Imports the pinned images into each service that prepares data (registry push, erofs build for the file server), timing each operation.',
-  reads: ['artifacts', 'services'],
-  keyConfig: imageKeyConfig,
+  reads: ['artifacts', 'services', 'cohorts'],
+  keyConfig: prepareKeyConfig,
   async run(ctx) {
     const { dir: pinDir, pins } = findPins(ctx);
     const preparations: PreparationCost[] = [];
@@ -52,6 +61,7 @@ const prepare: StageDefinition = {
         pinDir,
         pipelineDir: ctx.pipelineDir,
         tag,
+        cohorts: ctx.config.cohorts,
         log: ctx.log,
         signal: ctx.signal,
       });

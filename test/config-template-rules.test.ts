@@ -30,6 +30,9 @@ const prepared: Required<PreparedImages['images'][string]> = {
   config_size: 1,
   erofs_file: 'f',
   erofs_bytes: 1,
+  estargz_digest: 'sha256:e',
+  // per cohort: not a template field (a path names its cohort's eStargz image by tag, estargz-{cohort})
+  estargz_cohort_digests: {},
 };
 
 test('every scalar field of an image pin and a prepared image, and the id and folder, is a known image placeholder; nothing else is listed', (t) => {

@@ -5,11 +5,14 @@ import { delimiter, join } from 'node:path';
 import { release } from 'node:os';
 import { sha256File } from '../digest/sha256.js';
 import { UserError } from '../errors.js';
+import { harnessDir } from '../process/project-root.js';
 
 export interface BinarySpec {
   name: string;
   /** Absolute path to prefer (e.g. the Debian docker CLI), else looked up on PATH. */
   path?: string;
+  /** How to get it when it is not a Debian package's own binary (built by setup.sh); default: apt-get install of debianPackage. */
+  remedy?: string;
   versionArgs: string[] | null;
   debianPackage: string;
 }
@@ -32,6 +35,16 @@ export const BINARIES: BinarySpec[] = [
   { name: 'umoci', versionArgs: ['--version'], debianPackage: 'umoci' },
   { name: 'runsc', versionArgs: ['--version'], debianPackage: 'runsc' },
   { name: 'busybox', path: '/bin/busybox', versionArgs: null, debianPackage: 'busybox-static' },
+  { name: 'ctr', versionArgs: ['--version'], debianPackage: 'containerd' },
+  { name: 'ctr-remote', versionArgs: ['--version'], debianPackage: 'stargz-snapshotter' },
+  // the estargz paths' mount helper, built by setup.sh from the Go sources of this package (its version is the pin's)
+  {
+    name: 'estargz-mount',
+    path: join(harnessDir(), 'paths', 'estargz', 'build', 'estargz-mount'),
+    versionArgs: null,
+    debianPackage: 'golang-github-containerd-stargz-snapshotter-dev',
+    remedy: 'run ./setup.sh (it installs golang-go and golang-github-containerd-stargz-snapshotter-dev and runs harness/paths/estargz/build.sh)',
+  },
 ];
 
 export const DEBIAN_PACKAGES = [
@@ -47,6 +60,10 @@ export const DEBIAN_PACKAGES = [
   'nginx-light',
   'busybox-static',
   'fuse3',
+  'containerd',
+  'stargz-snapshotter',
+  'golang-go',
+  'golang-github-containerd-stargz-snapshotter-dev',
 ];
 
 export function whichBinary(name: string, preferred?: string): string | null {
@@ -90,10 +107,12 @@ export function binaryVersion(path: string, spec: BinarySpec): string {
 export async function pinBinaries(specs: BinarySpec[] = BINARIES): Promise<BinaryPin[]> {
   const pins: BinaryPin[] = [];
   const missing: string[] = [];
+  const built: BinarySpec[] = [];
   for (const spec of specs) {
     const found = whichBinary(spec.name, spec.path);
     if (!found) {
-      missing.push(spec.debianPackage);
+      if (spec.remedy) built.push(spec);
+      else missing.push(spec.debianPackage);
       continue;
     }
     const path = realpathSync(found);
@@ -103,6 +122,7 @@ export async function pinBinaries(specs: BinarySpec[] = BINARIES): Promise<Binar
     const pkgs = [...new Set(missing)].join(' ');
     throw new UserError(`binaries the paths run are missing (packages: ${pkgs})`, { key: 'artifacts' }, `install them: apt-get install -y ${pkgs}`);
   }
+  if (built.length) throw new UserError(`binaries the paths run are missing: ${built.map((b) => b.name).join(', ')}`, { key: 'artifacts' }, built[0]!.remedy!);
   pins.push({ name: 'node', path: process.execPath, version: process.version, sha256: await sha256File(realpathSync(process.execPath)) });
   return pins;
 }

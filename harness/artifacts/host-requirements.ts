@@ -32,7 +32,7 @@ export function requirements(): Requirement[] {
       part: `binary ${b.name}`,
       met: path !== null,
       detail: path ?? 'not found',
-      remedy: `apt-get install -y ${b.debianPackage}`,
+      remedy: 'remedy' in b && b.remedy ? b.remedy : `apt-get install -y ${b.debianPackage}`,
     });
   }
   let fs = new Set<string>();

@@ -29,3 +29,12 @@ export async function registryHasManifest(address: string, repository: string, d
   });
   return res.ok && res.headers.get('docker-content-digest') === digest;
 }
+
+/** The digest of the manifest a tag names in a registry on loopback (plain HTTP); null when it has none. */
+export async function registryManifestDigest(address: string, repository: string, tag: string): Promise<string | null> {
+  const res = await fetch(`http://${address}/v2/${repository}/manifests/${tag}`, {
+    method: 'HEAD',
+    headers: { Accept: 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json' },
+  });
+  return res.ok ? res.headers.get('docker-content-digest') : null;
+}

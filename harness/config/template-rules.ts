@@ -52,6 +52,7 @@ export const IMAGE_TEMPLATE_FIELDS: readonly string[] = [
   'config_size',
   'erofs_file',
   'erofs_bytes',
+  'estargz_digest',
 ];
 
 const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;

@@ -71,7 +71,18 @@ export interface Pins {
 export interface PreparedImages {
   images: Record<
     string,
-    { repository: string; manifest_digest: string; config_digest: string; config_size: number; erofs_file?: string; erofs_bytes?: number }
+    {
+      repository: string;
+      manifest_digest: string;
+      config_digest: string;
+      config_size: number;
+      erofs_file?: string;
+      erofs_bytes?: number;
+      /** A registry with with.estargz: the image converted to eStargz without a prefetch landmark (tag estargz). */
+      estargz_digest?: string;
+      /** …and per cohort of the image, converted with a landmark of that cohort's start-up (tag estargz-<cohort>). */
+      estargz_cohort_digests?: Record<string, string>;
+    }
   >;
 }
 

@@ -32,16 +32,16 @@ export async function openSession(
   markFailed: (ids: readonly string[], reason: string) => Promise<void>,
 ): Promise<OpenedSession> {
   const images = sessionImages(ctx.inputs);
-  const usesFullPull = Object.values(ctx.config.paths).some((p) => p.cold_check === 'full-pull');
+  const usesPins = Object.values(ctx.config.paths).some((p) => p.cold_check === 'full-pull' || p.cold_check === 'lazy');
   // Loaded only when a path asks for it: the smoke pipeline never needs image pins.
-  const { fullPullCheck } = usesFullPull ? await import('../services/full-pull-check.js') : { fullPullCheck: null };
+  const { fullPullCheck, lazyReadCheck } = usesPins ? await import('../services/full-pull-check.js') : { fullPullCheck: null, lazyReadCheck: null };
   const coldCheck: ColdCheck = (pathId, cohortId, contentBytes) => {
     const check = ctx.config.paths[pathId]?.cold_check ?? '';
     if (check === '') return { ok: true, reason: null };
     const imageId = ctx.config.cohorts[cohortId]?.image;
     const image = imageId ? images[imageId] : undefined;
     if (!image) return { ok: false, reason: `cold check ${check}: no pinned image for cohort ${cohortId}` };
-    return fullPullCheck!(image, contentBytes);
+    return check === 'lazy' ? lazyReadCheck!(image, contentBytes) : fullPullCheck!(image, contentBytes);
   };
   const launcher = await Launcher.start();
   const session = new SamplingSession({

@@ -25,6 +25,19 @@ export function launchOutcome(req: Judged, raw: HelperResult): LaunchResult {
   };
 }
 
+/** What a failure reason puts before the launch's last stderr line; reasonLabel (report/conclusions.ts) groups reasons without it. */
+export const STDERR_ENDS = '; its stderr ends: ';
+
+/** The last non-empty line of a tail, at most 300 characters. */
+function lastLine(tail: string | null | undefined): string | null {
+  const line = (tail ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
+  return line ? line.slice(0, 300) : null;
+}
+
 function judge(req: Judged, raw: HelperResult): { state: LaunchState; reason: string | null } {
   const mode = req.ready ?? 'marker';
   if (raw.spawnError !== null) return { state: 'failed', reason: raw.spawnError };
@@ -49,7 +62,9 @@ function judge(req: Judged, raw: HelperResult): { state: LaunchState; reason: st
   }
   if (mode === 'marker' && !raw.markerSeen) {
     const exit = raw.exitCode === null ? '' : ` (exit code ${raw.exitCode})`;
-    return { state: 'failed', reason: `marker line ${JSON.stringify(req.marker)} never appeared on stdout${exit}` };
+    // a path that fails says why on stderr (estargz-launch: "… not eStargz …"): its last line travels with the reason
+    const said = raw.exitCode ? lastLine(raw.stderrTail) : null;
+    return { state: 'failed', reason: `marker line ${JSON.stringify(req.marker)} never appeared on stdout${exit}${said ? `${STDERR_ENDS}${said}` : ''}` };
   }
   return { state: 'ok', reason: null };
 }

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Teardown of a pair (after_pair) and safety net for a session (after_session,
-# or after a crash) of the lazy and oci-full paths; idempotent. Under ROOT, unmounts
-# every mount (newest first: overlays, erofs, then the rclone FUSE mount it
-# reads from; a busy one lazily), waits until no loop device reads a file
-# under ROOT any more, then stops every rclone this path started there (pid files
-# named rclone.pid whose process is still that rclone mount), by pid, waiting
-# until each is gone. Running it again, or on a folder with nothing mounted,
+# or after a crash) of the lazy, oci-full and estargz paths; idempotent. Under ROOT,
+# unmounts every mount (newest first: overlays, erofs, then the rclone or
+# eStargz FUSE mounts they read from; a busy one lazily), waits until no loop
+# device reads a file under ROOT any more, then stops every rclone and
+# estargz-mount these paths started there (pid files rclone.pid and
+# estargz-mount.pid whose process is still that server of that mount point),
+# by pid, waiting until each is gone. Running it again, or on a folder with nothing mounted,
 # does nothing and exits 0.
 #
-#   cleanup-pair.sh ROOT [--remove]   (--remove also deletes ROOT/lazy and ROOT/oci)
+#   cleanup-pair.sh ROOT [--remove]   (--remove also deletes ROOT/lazy, ROOT/oci and ROOT/estargz)
 set -u
 [ $# -ge 1 ] || { echo "usage: cleanup-pair.sh ROOT [--remove]" >&2; exit 64; }
 [ -d "$1" ] || exit 0
@@ -30,14 +31,14 @@ mounts_under() {
 # finding is kept next to the pid file (rclone.died) until the folder is
 # removed, so the pair's teardown reports it even when the launch's own
 # cleanup saw it first.
-died=$(find "$root" -name rclone.pid -type f 2>/dev/null | while IFS= read -r f; do
+died=$(find "$root" \( -name rclone.pid -o -name estargz-mount.pid \) -type f 2>/dev/null | while IFS= read -r f; do
   pid=$(cat "$f" 2>/dev/null) || continue
   case "$pid" in ''|*[!0-9]*) continue;; esac
   if ! { [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; }; then
     mnt=$(cat "${f%.pid}.mountpoint" 2>/dev/null || echo "")
-    echo "cleanup-pair: rclone (pid $pid) serving $mnt died before teardown" > "${f%.pid}.died"
+    echo "cleanup-pair: $(basename "${f%.pid}") (pid $pid) serving $mnt died before teardown" > "${f%.pid}.died"
   fi
-done; find "$root" -name rclone.died -type f -exec cat {} + 2>/dev/null)
+done; find "$root" \( -name rclone.died -o -name estargz-mount.died \) -type f -exec cat {} + 2>/dev/null)
 [ -n "$died" ] && status=1
 
 for _ in 1 2 3; do
@@ -63,11 +64,14 @@ if loops_busy; then echo "cleanup-pair: a loop device still reads a file under $
 left=$(mounts_under)
 if [ -n "$left" ]; then echo "cleanup-pair: still mounted: $left" >&2; status=1; fi
 
-find "$root" -name rclone.pid -type f 2>/dev/null | while IFS= read -r f; do
+# Each pid file's process is stopped only while it is still the server this
+# path started for that mount point (its command line names both).
+find "$root" \( -name rclone.pid -o -name estargz-mount.pid \) -type f 2>/dev/null | while IFS= read -r f; do
   pid=$(cat "$f" 2>/dev/null) || continue
   case "$pid" in ''|*[!0-9]*) continue;; esac
   mnt=$(cat "${f%.pid}.mountpoint" 2>/dev/null || echo "")
-  if [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "rclone mount .* $mnt "; then
+  case "$f" in */rclone.pid) pattern="rclone mount .* $mnt ";; *) pattern="estargz-mount .*-mnt $mnt ";; esac
+  if [ -n "$mnt" ] && [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "$pattern"; then
     kill -TERM "$pid" 2>/dev/null || true
     i=0
     while [ -d "/proc/$pid" ] && [ $i -lt 100 ]; do
@@ -80,7 +84,7 @@ find "$root" -name rclone.pid -type f 2>/dev/null | while IFS= read -r f; do
   rm -f "$f"
 done
 
-if [ "${2:-}" = "--remove" ] && [ -z "$(mounts_under)" ]; then rm -rf "$root/lazy" "$root/oci"; fi
+if [ "${2:-}" = "--remove" ] && [ -z "$(mounts_under)" ]; then rm -rf "$root/lazy" "$root/oci" "$root/estargz"; fi
 # last, so a hook's failure reason (its last line) names it
 [ -n "$died" ] && echo "$died" >&2
 exit $status

@@ -14,6 +14,8 @@ const SERVICE_TOOLS: Record<string, readonly string[]> = {
   'docker-registry': ['docker-registry'],
   'nginx-files': ['nginx'],
   'docker-engine': ['dockerd', 'containerd', 'runc', 'docker'],
+  // a registry whose prepare converts its images to eStargz (with.estargz): ctr-remote in a private containerd
+  'docker-registry+estargz': ['containerd', 'ctr', 'ctr-remote', 'runc'],
 };
 
 /** What the pin stage runs for an image of each kind (every image gets an erofs file). */
@@ -115,7 +117,11 @@ export interface UsedParts {
 export function usedParts(config: ToolConfig, requirements: readonly Requirement[], harnessDir: string): UsedParts {
   const list = strings([config.paths ?? {}, config.cohorts ?? {}, config.services ?? {}], []);
   const scripts = scriptTexts(list, harnessDir);
-  const services = Object.values(config.services ?? {}).map((s) => String((s as { kind?: unknown })?.kind ?? ''));
+  const services = Object.values(config.services ?? {}).flatMap((s) => {
+    const svc = s as { kind?: unknown; with?: Record<string, unknown> };
+    const kind = String(svc?.kind ?? '');
+    return svc?.with?.['estargz'] === true ? [kind, `${kind}+estargz`] : [kind];
+  });
   const images = Object.values(((config.artifacts ?? {})['images'] ?? {}) as Record<string, { kind?: unknown }>).map((i) => String(i?.kind ?? ''));
   return {
     tools: usedToolsIn({ strings: list, scripts, serviceKinds: services, imageKinds: images, requirements }),

@@ -5,6 +5,7 @@
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import { fixed } from '../publish/format-number.js';
 import type { ReportOptions } from '../config/report-options.js';
+import { STDERR_ENDS } from '../launch/launch-outcome.js';
 
 export interface Formatters {
   ms: (v: number) => string;
@@ -27,7 +28,10 @@ export function formatters(o: ReportOptions): Formatters {
  */
 export function reasonLabel(reason: string): string {
   if (/^timed out\b/.test(reason)) return 'timeout';
-  const r = reason.replace(/marker line "[^"]*"/g, 'marker line').trim();
+  const r = reason
+    .split(STDERR_ENDS)[0]!
+    .replace(/marker line "[^"]*"/g, 'marker line')
+    .trim();
   return r.length > 60 ? `${r.slice(0, 59).trimEnd()}…` : r;
 }
 

@@ -61,6 +61,20 @@ export const dockerRegistryKind: ServiceKind = {
         }
         out.preparations.push({ service: ctx.serviceId, artifact: imageId, operation: 'push OCI image into the registry mirror (skopeo copy)', seconds });
         ctx.log(`prepare: ${ctx.serviceId}: pushed ${imageId} in ${seconds.toFixed(3)} s`);
+        if (ctx.section.with['estargz'] === true) {
+          const { convertToEstargz, landmarkWorkloads } = await import('./estargz-images.js');
+          const converted = await convertToEstargz({
+            address,
+            repository: img.repository,
+            manifestDigest: img.manifestDigest,
+            workloads: landmarkWorkloads(imageId, ctx.cohorts),
+            runDir: join(ctx.runDir, `estargz-${imageId}`),
+            log: (line) => ctx.log(`prepare: ${ctx.serviceId}: ${line}`),
+            signal: ctx.signal,
+          });
+          for (const s of converted.seconds) out.preparations.push({ service: ctx.serviceId, artifact: imageId, operation: s.what, seconds: s.seconds });
+          out.images[imageId] = { estargz_digest: converted.plain, estargz_cohort_digests: converted.byCohort };
+        }
       }
     } finally {
       await registry.stop();

@@ -21,6 +21,8 @@ export interface PrepareContext {
   pipelineDir: string;
   /** Repository tag used when pushing. */
   tag: string;
+  /** The pipeline's cohorts: the image each starts and its command (an eStargz landmark records a cohort's start-up). */
+  cohorts: Record<string, { image?: string; command: readonly string[] }>;
   log: (line: string) => void;
   signal: AbortSignal;
 }
