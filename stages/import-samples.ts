@@ -53,7 +53,13 @@ const importSamples: StageDefinition = {
     await writeFile(join(ctx.outputDir, 'session.json'), JSON.stringify(session, null, 2) + '\n');
     const adaptive = adaptiveDesign((ctx.config.design as unknown as Record<string, unknown> | undefined)?.['adaptive']);
     if (adaptive) {
-      const looks = { format: 'benchgraph-adaptive/1', minSessions: adaptive.minSessions, maxSessions: adaptive.maxSessions, imported: { file: rel } };
+      const looks = {
+        format: 'benchgraph-adaptive/1',
+        minSessions: adaptive.minSessions,
+        maxSessions: adaptive.maxSessions,
+        spendingRho: adaptive.spendingRho,
+        imported: { file: rel },
+      };
       await writeFile(join(ctx.outputDir, 'adaptive.json'), JSON.stringify(looks, null, 2) + '\n');
     }
     ctx.log(`import-samples: ${rows.length} rows from ${rel}`);
