@@ -45,5 +45,12 @@ export function planCheckInputs(config: PlanConfig, projectDir: string): PlanChe
   const file = join(projectDir, 'reports', config.experiment.name, 'samples.csv');
   if (!existsSync(file)) return { plan, profiles: [], source: `no published samples at reports/${config.experiment.name}/samples.csv` };
   const rows = parseSampleCsv(readFileSync(file, 'utf8'), file);
-  return { plan, profiles: differenceProfiles(rows, comparisons, adaptive.metric), source: `profiles of reports/${config.experiment.name}/samples.csv` };
+  const profiles = differenceProfiles(rows, comparisons, adaptive.metric);
+  const sampled = new Set(rows.map((r) => r.path));
+  const unsampled = paths.filter((p) => !sampled.has(p));
+  const missing = comparisons.length - profiles.length;
+  const without = missing
+    ? `; ${missing} of ${comparisons.length} comparisons have none there${unsampled.length ? ` (paths the published run did not sample: ${unsampled.join(', ')})` : ''}`
+    : '';
+  return { plan, profiles, source: `profiles of reports/${config.experiment.name}/samples.csv${without}` };
 }
