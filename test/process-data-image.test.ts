@@ -103,6 +103,25 @@ rootTest('a data folder that already holds files is refused with exit 2 naming d
   }
 });
 
+rootTest('status and run --dry-run before the first run make no data image, say so, and leave nothing that stops the run from mounting one', async (t) => {
+  const dir = pipelineDir(1);
+  try {
+    const status = await runCli(['status'], dir);
+    t.is(status.code, 0, status.stderr);
+    t.regex(status.stderr, /no data image \(.*\.data\.ext4\) yet, so nothing of pipeline\.yaml is frozen there/);
+    t.regex(status.stderr, /status of pipeline\.yaml in .*\.data/);
+    const dry = await runCli(['run', '--dry-run', ...SMALL], dir);
+    t.is(dry.code, 0, dry.stderr);
+    t.false(existsSync(join(dir, '.data.ext4')), 'no image is made by a command that only reads');
+    const r = await runCli(['run', ...SMALL], dir);
+    t.is(r.code, 0, r.stderr);
+    t.true(existsSync(join(dir, '.data.ext4')));
+    t.deepEqual(mountsUnder(dir), []);
+  } finally {
+    if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /** A 1 GiB image made as the tool makes it, beside a fresh data folder; `damage` is a debugfs request written into it. */
 function imageDir(damage: string): { dir: string; dataDir: string; image: string } {
   const dir = mkdtempSync(join(tmpdir(), 'bg-data-grow-'));

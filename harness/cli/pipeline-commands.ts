@@ -32,8 +32,13 @@ async function load(flags: Record<string, unknown>, options: { readOnly?: boolea
   const filesystem = config.data?.filesystem;
   if (filesystem) {
     const image = await import('../process/data-image.js');
-    // a read-only command (audit) never makes a data image: without one there is nothing frozen here to mount
-    if (options.readOnly === true && !existsSync(image.dataImageFile(dataDir))) return { config, dataDir };
+    // a command that only reads (audit, status, show, gc, run --dry-run) never makes a data image: without one there is nothing frozen here to mount
+    if (options.readOnly === true && !existsSync(image.dataImageFile(dataDir))) {
+      log(
+        `data folder ${dataDir}: no data image (${image.dataImageFile(dataDir)}) yet, so nothing of ${relative(process.cwd(), config.file) || config.file} is frozen there`,
+      );
+      return { config, dataDir };
+    }
     try {
       image.mountDataImage(dataDir, filesystem, log);
     } catch (e) {
@@ -85,7 +90,7 @@ export const runCommand: CliCommand = {
     'Runs every stale stage of the pipeline and reuses every fresh one; --json ends with\n{"stages":[{"id","uses","key","action","outputDigest","seconds"}]}.',
   flags: RUN_FLAGS,
   run: async ({ flags }) => {
-    const { config, dataDir } = await load(flags);
+    const { config, dataDir } = await load(flags, { readOnly: flags['dry-run'] === true });
     const executor = flags['executor'];
     if (executor !== undefined) {
       const { EXECUTOR_KINDS, isExecutorKind } = await import('../executors/session-executor.js');
@@ -140,7 +145,9 @@ export const statusCommand: CliCommand = {
   about: 'Lists every stage as fresh, STALE or INTERRUPTED (a run of its key stopped part way) with the reasons, without running anything.',
   flags: COMMON,
   run: async ({ flags }) => {
-    const { config, dataDir } = await load(flags);
+    const { config, dataDir } = await load(flags, { readOnly: true });
+    // which file and which folder this is the status of (a --data without -f reads the default pipeline.yaml)
+    log(`status of ${relative(process.cwd(), config.file) || config.file} in ${dataDir}`);
     const { pipelineStatus } = await import('../engine/pipeline-status.js');
     const status = await pipelineStatus(config, dataDir);
     if (flags['json']) {
@@ -192,7 +199,7 @@ export const gcCommand: CliCommand = {
     'Removes stage outputs no lock file next to the pipeline file references, .data/work folders of such keys,\nbuild-cache entries no kept pin references, and folders of dead runs; --dry-run lists them with their bytes.',
   flags: { ...COMMON, 'dry-run': { kind: 'boolean', help: 'list what would go and how many bytes, remove nothing' } },
   run: async ({ flags }) => {
-    const { config, dataDir } = await load(flags);
+    const { config, dataDir } = await load(flags, { readOnly: true });
     const file = config.file;
     const [{ garbageCollect }, { formatGc }, { acquireDataLock }] = await Promise.all([
       import('../engine/garbage-collect.js'),
@@ -220,7 +227,7 @@ export const showCommand: CliCommand = {
   run: async ({ flags, positional }) => {
     const id = positional[0];
     if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
-    const { config, dataDir } = await load(flags);
+    const { config, dataDir } = await load(flags, { readOnly: true });
     const [{ readLock }, { Store }] = await Promise.all([import('../engine/lock-file.js'), import('../engine/store.js')]);
     const lock = readLock(config.file);
     const entry = lock?.stages[id];

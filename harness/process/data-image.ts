@@ -9,8 +9,8 @@
 // reports/carryover-probe), and a tool should not need the user to set up a
 // loop device by hand to avoid that.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 import { onCleanup } from './cleanup.js';
 import { dataFilesystem, describeFilesystem } from './data-filesystem.js';
@@ -146,6 +146,11 @@ export function mountDataImage(dataDir: string, spec: { size_gib: number } | und
       { key: 'data.filesystem' },
       'unmount it (a run that was killed may have left it), or pass another --data folder',
     );
+  // a command that only read (status, run --dry-run) before the image existed may have left the code-digest cache
+  // (derived, rebuilt on demand) in the bare folder: it is no reason to refuse the mount
+  const cache = join(dataDir, 'cache');
+  if (existsSync(dataDir) && readdirSync(dataDir).join() === 'cache' && readdirSync(cache).every((f) => f === 'code-digests.json'))
+    rmSync(cache, { recursive: true, force: true });
   if (existsSync(dataDir) && readdirSync(dataDir).length)
     throw new UserError(
       `the data folder ${dataDir} already holds files outside its image ${image}; mounting the image would hide them`,
