@@ -12,7 +12,7 @@ import { parseCsvTable } from '../harness/compare/csv-table.js';
 import type { DifferenceResult } from '../harness/analysis/analysis-result.js';
 import { judgeSource, magnitudeBand, magnitudeFinding, sourceReference, type JudgedAnalysis } from '../harness/analysis/source-verdicts.js';
 import { judgeFindings, magnitudeCell } from '../harness/report/source-findings.js';
-import { sourceCell, sourceTallySentence } from '../harness/report/launch-phrases.js';
+import { sourceTallySentence } from '../harness/report/launch-phrases.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 
 const made = (cohort: string, state: string, a: string, b: string, observedMs: number, lowMs: number, highMs: number, detected: boolean): DifferenceResult =>
@@ -84,7 +84,6 @@ test('−431.6 against −135.3 ms, neither detected, holds in direction but its
   t.is(v.verdict, 'agrees', 'the source found no difference, nor does this run');
   const worded = { ...v, source: '', ours: '' };
   t.is(magnitudeCell(worded), 'not judged: neither run detects an effect');
-  t.is(sourceCell([worded], 'numpy', 'cold'), 'docker − gvisor-lazy: same direction');
 });
 
 test('a difference detected the same way whose intervals overlap but whose ratio lies outside the band differs in magnitude', (t) => {

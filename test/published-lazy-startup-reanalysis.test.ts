@@ -13,14 +13,13 @@ import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
-import { loadPipeline } from '../harness/config/load-pipeline.js';
-import { knownStageKinds } from '../harness/engine/stage-registry.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { stackSentence } from '../harness/report/launch-phrases.js';
 import importSamples from '../stages/import-samples.js';
 import analyze from '../stages/analyze.js';
 import report from '../stages/report.js';
 import { publishedCsv, publishedFile } from './helpers/published-report.js';
+import { publishedDesignConfig } from './helpers/published-design.js';
 import { stageContext, stageInput } from './helpers/stage-context.js';
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
@@ -28,15 +27,8 @@ const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
 const rerun = (async () => {
   const dir = await mkdtemp(join(tmpdir(), 'benchgraph-reanalysis-'));
   try {
-    const committed = loadPipeline('pipeline.yaml', { knownKinds: knownStageKinds() });
-    // The design the published run (2026-12-05) sampled with: 5 rounds a session, looks 3..6, linear spending. pipeline.yaml
-    // holds the next design (2 rounds, looks 5..9, rho 3) until the run it samples is published; the test below that
-    // counts the published rounds fails then, and this override goes.
-    const adaptive = (committed.design as unknown as Record<string, Record<string, unknown>>)['adaptive']!;
-    const cfg = {
-      ...committed,
-      design: { ...committed.design, rounds: 5, adaptive: { ...adaptive, min_sessions: 3, max_sessions: 6, spending_rho: 1 } },
-    } as typeof committed;
+    // the design the published run sampled with (test/helpers/published-design.ts)
+    const cfg = publishedDesignConfig();
     // the imported samples stand where the store keeps the sample stage's outputs (<kind>/<key>/outputs),
     // with its published key and digest, so analyze pools the archived replicates as the run did and
     // leaves out the archived copy of this run
@@ -145,7 +137,9 @@ test('the sessions-disagree findings are exactly the published rows detected by 
 test("the published report's stack sentence is the wording of the analysis's stack finding", async (t) => {
   const { analysis } = await rerun;
   const md = publishedFile('lazy-startup', 'report.md');
-  const worded = analysis.findings!.stack.map((f) => stackSentence(analysis, [f.cohort], [f.state])!);
+  // the published report predates the association wording ("goes with" became "is associated with", issue 44); the
+  // republish that retires the design override above makes this exact again
+  const worded = analysis.findings!.stack.map((f) => stackSentence(analysis, [f.cohort], [f.state])!.replace('is associated with', 'goes with'));
   t.true(worded.length > 0);
   t.true(
     worded.some((s) => md.includes(s)),

@@ -140,7 +140,9 @@ test('analyze and report run end to end on a synthetic samples.duckdb', async (t
       t.true(md.includes(h), h);
     t.false(md.includes('## Motivation'), 'a section with nothing to say is left out');
     t.true(md.includes('This pipeline pins no artifact'));
-    t.regex(md, /^\| shell \| cold \| lazy \| /m);
+    // the summary: a row per comparison, a column per cohort and state; lazy is the lowest Ready P50 of shell cold
+    t.regex(md, /^\| Ready, a − b: [^|]+ \| shell cold \| shell warm \|$/m);
+    t.regex(md, /^\| lowest Ready P50 \| lazy \| /m);
     t.notRegex(md, /(docker|lazy) is faster/, 'a difference of medians is not reported as "faster"');
     // failEvery=50 fails one warm docker and one warm lazy launch (exit code 1): every row and the opening say so
     t.regex(md, /^\| docker \| cold \| ready \| 30 of 30 \| 0 \| 394\.0 \|/m);

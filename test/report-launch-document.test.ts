@@ -26,25 +26,31 @@ test.after.always(async () => {
 });
 
 const tables = (blocks: readonly Block[]): Table[] => blocks.flatMap((b) => (b.kind === 'table' ? [b] : b.kind === 'section' ? tables(b.blocks) : []));
+/** The summary: the opening's table. */
+const summaryOf = (d: ReportDocument): Table => d.opening.find((b): b is Table => b.kind === 'table')!;
+/** A summary cell: the row of a comparison (a − b), the column of a cohort and state. */
+const summaryCell = (summary: Table, pair: string, column: string): string =>
+  summary.rows.find((r) => r[0] === pair || r[0]!.startsWith(`${pair} (`))![summary.header.indexOf(column)]!;
 
-test('the opening is the scope line, then the summary table and its legend, then at most five sentences of interpretation', (t) => {
+test('the opening is the scope line, the answer, then the summary table and its legend, then at most five sentences of interpretation', (t) => {
   t.is(doc.opening[0]!.kind, 'paragraph');
   t.regex((doc.opening[0] as { text: string }).text, /^\*\*Scope:\*\* .+\*\*Design:\*\* \d+ session/);
-  const summary = doc.opening[1] as Table;
+  t.regex((doc.opening[1] as { text: string }).text, /^\*\*Answer\*\* \(Ready, by the verdicts below\)\. docker against lazy: /);
+  const summary = doc.opening[2] as Table;
   t.is(summary.kind, 'table');
   t.is(tables([...doc.opening, ...doc.sections])[0], summary, 'the summary is the first table');
-  t.deepEqual(summary.header.slice(0, 3), ['cohort', 'state', 'lowest Ready P50']);
-  t.true(summary.header.includes('docker − lazy, ms [95% CI] same-class rerun [interval], P50 ratio'));
-  t.regex((doc.opening[2] as { text: string }).text, /^\*\*Reading the table\.\*\* Ready is the time/);
-  const after = doc.opening.slice(3);
+  t.is(summary.header[0], 'Ready, a − b: ms [95% CI] same-class rerun [interval], P50 ratio a/b');
+  t.true(summary.header.includes('shell cold'));
+  t.true(summary.rows.some((r) => r[0] === 'docker − lazy'));
+  t.true(summary.rows.some((r) => r[0] === 'lowest Ready P50'));
+  t.regex((doc.opening[3] as { text: string }).text, /^\*\*Reading the table\.\*\* Ready is the time/);
+  const after = doc.opening.slice(4);
   t.true(after.every((b) => b.kind === 'paragraph'));
   t.true(after.length <= 5);
 });
 
 test('the headline difference with its interval is within the first 200 words', (t) => {
-  const summary = doc.opening[1] as Table;
-  const col = summary.header.indexOf('docker − lazy, ms [95% CI] same-class rerun [interval], P50 ratio');
-  const cell = summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!;
+  const cell = summaryCell(summaryOf(doc), 'docker − lazy', 'shell cold');
   t.regex(cell, /^-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
   t.true(firstWords(doc, 200).includes(cell.split(',')[0]!));
 });
@@ -53,9 +59,7 @@ test('one run: the scope line says the intervals cover this run only and names t
   const scope = (doc.opening[0] as { text: string }).text;
   t.regex(scope, /\*\*Rerun:\*\* 95% intervals cover this run's sessions and rounds only/);
   t.regex(scope, /With one run, it is assumed to be the host kind's: .*harness\/stats\/host-kind-drift\.ts/);
-  const summary = doc.opening[1] as Table;
-  const col = summary.header.indexOf('docker − lazy, ms [95% CI] same-class rerun [interval], P50 ratio');
-  t.regex(summary.rows.find((r) => r[0] === 'shell' && r[1] === 'cold')![col]!, /\] rerun \[-?\d+\.\d, -?\d+\.\d\]/);
+  t.regex(summaryCell(summaryOf(doc), 'docker − lazy', 'shell cold'), /\] rerun \[-?\d+\.\d, -?\d+\.\d\]/);
 });
 
 test('the main text is within the 2,500-word budget and says no sentence of more than 12 words twice', (t) => {
@@ -74,7 +78,7 @@ test('a pipeline without a source reference, motivation or phase marks has no su
 test('every number in the summary table is the differences.csv row of its cohort, state and pair, rounded', async (t) => {
   const rows = parseCsvTable(await readFile(join(reportDir, 'differences.csv'), 'utf8')).rows;
   const stats = parseCsvTable(await readFile(join(reportDir, 'statistics.csv'), 'utf8')).rows;
-  const summary = doc.opening[1] as Table;
+  const summary = summaryOf(doc);
   const { checked, mismatches } = summaryAgainstCsv(summary.header, summary.rows, rows, stats);
   t.deepEqual(mismatches, []);
   t.true(checked >= 4, `${checked} summary cells checked`);

@@ -139,7 +139,7 @@ test('the warm gap is put down to the runtime stack only when two paths on one s
   const judged = (s: Record<string, string>): AnalysisResult => ({ ...a, findings: { stack: stackFindings(a, s, 0.25), sessionsDisagree: [], sources: [] } });
   t.is(
     stackSentence(judged(stacks), ['c'], ['warm']),
-    'Warm, the gap goes with the runtime stack, not with how the image is read (c): oci-full and lazy, both on crun, differ by less than a quarter of it, while docker, on Docker engine, is slower.',
+    'Warm, the gap is associated with the runtime stack, not with how the image is read (c): oci-full and lazy, both on crun, differ by less than a quarter of it, while docker, on Docker engine, is slower.',
   );
   t.is(stackSentence(judged({ docker: 'crun', lazy: 'crun', 'oci-full': 'crun' }), ['c'], ['warm']), null);
 });

@@ -47,6 +47,8 @@ export interface ReportOptions {
   calibration: string | null;
   /** What carries over from one launch to the next on a host of this kind, measured apart, with the date (quoted by the carryover section); null: none. */
   carryover: string | null;
+  /** The comparisons (a − b of paths) whose verdicts answer the question in the report's first sentence; empty: the first comparison configured. */
+  answer: { a: string; b: string }[];
 }
 
 /** The key of pipeline.yaml each typed field is read from (as analysisRuleKeys). */
@@ -62,6 +64,7 @@ export const reportOptionKeys: Readonly<Record<keyof ReportOptions, string>> = {
   source: 'report.source',
   calibration: 'report.calibration',
   carryover: 'report.carryover',
+  answer: 'report.answer',
 };
 
 export function reportOptions(sectionIn: unknown): ReportOptions {
@@ -79,5 +82,6 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     source: sourceReading(s['source']),
     calibration: typeof s['calibration'] === 'string' && s['calibration'] !== '' ? (s['calibration'] as string) : null,
     carryover: typeof s['carryover'] === 'string' && s['carryover'] !== '' ? (s['carryover'] as string) : null,
+    answer: Array.isArray(s['answer']) ? (s['answer'] as { a: unknown; b: unknown }[]).map((x) => ({ a: String(x?.a), b: String(x?.b) })) : [],
   };
 }

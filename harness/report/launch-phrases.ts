@@ -44,8 +44,12 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
     .join(', ');
 }
 
-/** The fastest path of a cohort and state by Ready P50, and whether it is the only one at that level (detected against every other), or equivalent to another within the practical margin. */
-export function fastestCell(a: AnalysisResult, cohort: string, state: string, paths: readonly string[]): string {
+/**
+ * The fastest path of a cohort and state by Ready P50, and whether it is the only one at that level (detected against every
+ * other), or equivalent to another within the practical margin. `brief`: the equivalence without its margin, for a table
+ * whose comparison row gives it.
+ */
+export function fastestCell(a: AnalysisResult, cohort: string, state: string, paths: readonly string[], brief = false): string {
   const cells = paths.map((p) => readyCell(a, cohort, p, state)).filter((c): c is CellStatistics => !!c && c.p50Ms !== null);
   if (cells.length === 0) return '-';
   const best = [...cells].sort((x, y) => x.p50Ms! - y.p50Ms!)[0]!;
@@ -57,28 +61,12 @@ export function fastestCell(a: AnalysisResult, cohort: string, state: string, pa
   const judged = ties.map((d) => ({ d, equivalence: equivalenceText(a, d) }));
   const apart = judged.filter((x) => x.equivalence === null).map((x) => other(x.d));
   const words = [
-    ...judged.flatMap((x) => (x.equivalence === null ? [] : [x.equivalence.replace(/^equivalent/, `equivalent to ${other(x.d)}`)])),
+    ...judged.flatMap((x) =>
+      x.equivalence === null ? [] : [brief ? `equivalent to ${other(x.d)}` : x.equivalence.replace(/^equivalent/, `equivalent to ${other(x.d)}`)],
+    ),
     ...(apart.length ? [`not told apart from ${apart.join(', ')}`] : []),
   ];
   return words.length ? `${best.path} (${words.join('; ')})` : best.path;
-}
-
-/** The summary's "against the source" cell: each difference finding of the cohort and state, direction and magnitude. */
-export function sourceCell(verdicts: readonly FindingVerdict[], cohort: string, state: string): string {
-  const mine = verdicts.filter((v) => v.finding.cohort === cohort && v.finding.state === state && v.finding.kind === 'difference');
-  if (mine.length === 0) return '-';
-  return mine
-    .map((v) => {
-      const who = `${v.finding.a} − ${v.finding.b}`;
-      if (v.verdict === 'not measured') return `${who}: not measured`;
-      if (v.verdict === 'not comparable') return `${who}: not comparable`;
-      const m = v.magnitude;
-      // a size is compared only where the analysis judged one (both detect the same direction); never from overlap alone
-      const times = m?.ratio != null ? `×${fixed(m.ratio, Math.abs(m.ratio) < 10 ? 1 : 0)} the size` : null;
-      const size = !m || m.judged === false || !times ? '' : m.held ? `, size held (${times})` : `, ${times}`;
-      return `${who}: ${v.direction === 'held' ? 'same direction' : (v.direction ?? '-')}${size}`;
-    })
-    .join('; ');
 }
 
 /** A stand-in twin of a source finding: its id is "<finding id> (<stand-in>)" (analysis/source-verdicts.ts sourceReference). */
@@ -230,7 +218,7 @@ export function stackSentence(a: AnalysisResult, cohorts: readonly string[], sta
       if (!f) continue;
       const share = f.threshold === 0.25 ? 'a quarter' : `${fixed(100 * f.threshold, 0)}%`;
       return (
-        `${cap(state)}, the gap goes with the runtime stack, not with how the image is read (${cohort}): ${f.near.a} and ${f.near.b}, both on ${f.stack}, ` +
+        `${cap(state)}, the gap is associated with the runtime stack, not with how the image is read (${cohort}): ${f.near.a} and ${f.near.b}, both on ${f.stack}, ` +
         `differ by less than ${share} of it, while ${f.other}, on ${f.otherStack ?? 'another stack'}, is ${f.otherSlower ? 'slower' : 'faster'}.`
       );
     }

@@ -17,7 +17,8 @@ import { shellLine } from '../process/shell-quote.js';
 import { sessionsSection } from './sessions-section.js';
 import { phaseBreakdownDefinition, phaseBreakdownLead, phaseMarksText, spanDifferenceTables, spanTables } from './phase-breakdown.js';
 import { carryoverSection } from './carryover-section.js';
-import { coldSpansSentence, heldFixedHeader, runtimeHeldFixedPairs, sourceGapParagraph, unsplitStepSentence } from './source-gap-phrases.js';
+import { coldSpansSentence, runtimeHeldFixedPairs, sourceGapParagraph, unsplitStepSentence } from './source-gap-phrases.js';
+import { answerParagraph } from './answer-sentence.js';
 import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js';
 import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
@@ -43,7 +44,6 @@ import {
   interpretation,
   keyPairs,
   settleSentence,
-  sourceCell,
 } from './launch-phrases.js';
 import {
   figure as figureBlock,
@@ -254,44 +254,53 @@ function measured(inp: ReportInputs): string | null {
   return `measured ${t[0]!.slice(0, 10)}${t[t.length - 1]!.slice(0, 10) !== t[0]!.slice(0, 10) ? ` to ${t[t.length - 1]!.slice(0, 10)}` : ''}`;
 }
 
-/** Cohort × state: the fastest path, the key differences with intervals and P50 ratios, and the source's verdicts; then what its words mean (after the table, so the headline figure is on the first screen). */
+/** The comparisons of the summary: those configured (analysis.comparisons between paths), in their order, then a source finding's pair not among them. */
+function summaryPairs(c: Ctx): [string, string][] {
+  const out: [string, string][] = [];
+  const add = (p: string, q: string): void => {
+    if (!out.some(([x, y]) => x === p && y === q) && c.a.differences.some((d) => !d.factor && d.metric === 'ready' && d.a === p && d.b === q)) out.push([p, q]);
+  };
+  for (const cmp of c.a.rules?.comparisons ?? []) if (!cmp.factor) add(cmp.a, cmp.b);
+  for (const [p, q] of keyPairs(c.a, c.verdicts)) add(p, q);
+  return out;
+}
+
+/**
+ * The answer first, then one row per comparison the pipeline lists (in its order) and one column per cohort and state:
+ * the difference with its intervals and P50 ratio, then the fastest path; then what its words mean (after the table, so
+ * the headline figures are on the first screen). The source's verdicts are the next section's, said there once.
+ */
 function summaryTable(c: Ctx): Block[] {
-  const key = keyPairs(c.a, c.verdicts);
-  const held = heldFixed(c, key);
-  // the runtime-held-fixed comparison first: it answers how much the on-demand reads save
-  const pairs = [...held, ...key];
+  const pairs = summaryPairs(c);
   const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
-  const hasSource = c.verdicts.some((v) => v.finding.kind === 'difference');
-  const rows = c.cohorts.flatMap((cohort) =>
-    c.states
-      .filter((state) => c.a.cells.some((x) => x.cohort === cohort && x.state === state))
-      .map((state) => [
-        cohort,
-        state,
-        fastestCell(c.a, cohort, state, c.paths).replace(/^\S+/, (p) => side(c.a, cohort, p, state)),
-        ...pairs.map(
-          ([p, q]) =>
-            differenceCell(
-              c.a,
-              c.a.differences.find((d) => d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === p && d.b === q),
-              c.inp.options.msDecimals,
-              true,
-            ) + splitSuffix(c.a, cohort, state, 'ready', [p, q]),
-        ),
-        ...(hasSource ? [sourceCell(c.verdicts, cohort, state)] : []),
-      ]),
+  const cells = c.cohorts.flatMap((cohort) =>
+    c.states.filter((state) => c.a.cells.some((x) => x.cohort === cohort && x.state === state)).map((state) => ({ cohort, state })),
   );
-  const summary = table(
+  const pairLabel = ([p, q]: [string, string]): string => {
+    const stack = c.stackOf(q);
+    return `${p} − ${q}${stack !== null && c.stackOf(p) === stack ? ` (runtime held fixed: ${stack})` : ''}`;
+  };
+  const rows = [
+    ...pairs.map((pair) => [
+      pairLabel(pair),
+      ...cells.map(
+        ({ cohort, state }) =>
+          differenceCell(
+            c.a,
+            c.a.differences.find((d) => !d.factor && d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === pair[0] && d.b === pair[1]),
+            c.inp.options.msDecimals,
+            true,
+          ) + splitSuffix(c.a, cohort, state, 'ready', pair),
+      ),
+    ]),
+    // the equivalence's margin is its comparison row's: said once
     [
-      'cohort',
-      'state',
       'lowest Ready P50',
-      ...held.map(([p, q]) => heldFixedHeader(p, q, c.stackOf(q), conf)),
-      ...key.map(([p, q]) => `${p} − ${q}, ms [${conf}% CI] same-class rerun [interval], P50 ratio`),
-      ...(hasSource ? ['against the source'] : []),
+      ...cells.map(({ cohort, state }) => fastestCell(c.a, cohort, state, c.paths, true).replace(/^\S+/, (p) => side(c.a, cohort, p, state))),
     ],
-    rows,
-  );
+  ];
+  const answer = answerParagraph(c.a, c.inp.options.answer ?? [], cells);
+  const summary = table([`Ready, a − b: ms [${conf}% CI] same-class rerun [interval], P50 ratio a/b`, ...cells.map((x) => `${x.cohort} ${x.state}`)], rows);
   // each verdict word is defined only when a cell of the table uses it
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
@@ -313,7 +322,7 @@ function summaryTable(c: Ctx): Block[] {
       : '') +
     '.' +
     (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : '');
-  return [summary, paragraph(legend)];
+  return [...(answer ? [paragraph(answer)] : []), summary, paragraph(legend)];
 }
 
 /** The headline pair's twin with the runtime held fixed (the question as asked: what reading on demand saves), when the headline pair mixes two stacks. */

@@ -39,10 +39,6 @@ export function runtimeHeldFixedPairs(
   return out;
 }
 
-/** The summary's column header of a held-fixed pair. */
-export const heldFixedHeader = (r: string, q: string, stack: string | null, conf: string): string =>
-  `${r} − ${q} (runtime held fixed${stack ? `: ${stack}` : ''}), ms [${conf}% CI] same-class rerun [interval], P50 ratio`;
-
 /** "Cold span P50s, ms: shell oci-full copy 363.6, unpack 2697.3, to Ready 45.2; shell docker pull 2345.6, to Ready 466.0; numpy …." */
 export function coldSpansSentence(a: AnalysisWithSourceGap, cohorts: readonly string[], paths: readonly string[], f: GapFormat): string | null {
   const facts = cohorts.flatMap((cohort) =>

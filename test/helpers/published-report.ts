@@ -83,15 +83,34 @@ export function summaryAgainstCsv(
 ): { checked: number; mismatches: string[] } {
   let checked = 0;
   const mismatches: string[] = [];
-  header.forEach((h, i) => {
-    const pair = /^(\S+) − (\S+), ms/.exec(h);
-    if (!pair) return;
+  // The summary's cells, whichever way it is laid out: one row per comparison and a column per cohort and state
+  // (header "Ready, a − b: …", "shell cold", …), or, in reports published before, a row per cohort and state and a
+  // column per comparison ("docker − lazy, ms …").
+  const entries: { cohort: string; state: string; a: string; b: string; text: string }[] = [];
+  if (/^Ready, a − b/.test(header[0] ?? '')) {
     for (const r of rows) {
+      const pair = /^(\S+) − (\S+)/.exec(r[0] ?? '');
+      if (!pair) continue;
+      header.forEach((h, i) => {
+        const [cohort, state] = h.split(' ');
+        if (i > 0 && cohort && state) entries.push({ cohort, state, a: pair[1]!, b: pair[2]!, text: r[i]! });
+      });
+    }
+  } else {
+    header.forEach((h, i) => {
+      const pair = /^(\S+) − (\S+)(?: \(runtime held fixed[^)]*\))?, ms/.exec(h);
+      if (pair) for (const r of rows) entries.push({ cohort: r[0]!, state: r[1]!, a: pair[1]!, b: pair[2]!, text: r[i]! });
+    });
+  }
+  for (const e of entries) {
+    {
       const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?: rerun \[(-?\d+\.\d), (-?\d+\.\d)\])?(?: hosts -?\d+\.\d to -?\d+\.\d)?(?:, ×(\d+\.\d+))?/.exec(
-        r[i]!,
+        e.text,
       );
       if (!m) continue;
-      const where = `${r[0]} ${r[1]} ${h}`;
+      const where = `${e.cohort} ${e.state} ${e.a} − ${e.b}`;
+      const pair = [where, e.a, e.b];
+      const r = [e.cohort, e.state];
       const row = diffs.find(
         (x) =>
           x['kind'] === 'median_difference' &&
@@ -125,6 +144,6 @@ export function summaryAgainstCsv(
       }
       checked++;
     }
-  });
+  }
   return { checked, mismatches };
 }
