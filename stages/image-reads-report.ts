@@ -40,10 +40,13 @@ const imageReadsReport: StageDefinition = {
       const pin = pins.images[c.image]!;
       return { cohort, image: c.image, compressedBytes: pin.layers.reduce((s, l) => s + l.size, 0) + pin.configSize, uncompressedBytes: pin.tarBytes };
     });
-    // Each path's read size is its BENCHGRAPH_LAZY_CHUNK (harness/paths/lazy-launch.sh); the first path is the one the peers are checked against.
+    // Each path's label: report.paths.<id>.reads, else its read size, BENCHGRAPH_LAZY_CHUNK (harness/paths/lazy-launch.sh); the first path is the one the peers are checked against.
     const paths = ctx.config.paths as Record<string, { env?: Record<string, string> }>;
     const readSizes = Object.fromEntries(
-      Object.entries(paths).map(([id, p]) => [id, (p.env?.['BENCHGRAPH_LAZY_CHUNK'] ?? '64k').replace(/k$/, ' KiB').replace(/M$/, ' MiB')]),
+      Object.entries(paths).map(([id, p]) => [
+        id,
+        ctx.config.reportOptions.paths[id]?.reads ?? (p.env?.['BENCHGRAPH_LAZY_CHUNK'] ?? '64k').replace(/k$/, ' KiB').replace(/M$/, ' MiB'),
+      ]),
     );
     const peerPath = Object.keys(paths)[0]!;
     const rules = ctx.config.rules;
@@ -57,6 +60,7 @@ const imageReadsReport: StageDefinition = {
       question: exp.question,
       scope: options.scope ?? 'one host, every transfer over loopback',
       readSizes,
+      pathDescriptions: Object.fromEntries(Object.entries(ctx.config.paths).map(([id, p]) => [id, String((p as { description?: string }).description ?? id)])),
       shares,
       readyDifferences,
       sessions: design.sessions,

@@ -49,6 +49,8 @@ rootTest('image-reads counts each cold launch’s bytes and waiting by Ready and
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     t.regex(report, /## Claims checked/);
     t.regex(report, /Slacker/);
+    // each difference names its two ways of reading
+    t.regex(report, /\n- shell, 512 KiB against 64 KiB: -?\d+ ms \[/);
     // the shared section over the session records, one row per session (publish/session-sections.ts)
     t.regex(report, /## Appendix: Sessions and host noise/);
     t.regex(report, /\n\| 2 \| 1 \| [^|]+ \| \d{4}-\d\d-\d\d /);

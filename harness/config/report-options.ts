@@ -12,16 +12,19 @@ function pathNotes(raw: unknown): Record<string, PathNotes> {
       confounds: Array.isArray(v?.['confounds']) ? (v['confounds'] as unknown[]).map(String) : [],
       content: typeof v?.['content'] === 'string' ? (v['content'] as string) : null,
       stack: typeof v?.['stack'] === 'string' ? (v['stack'] as string) : null,
+      reads: typeof v?.['reads'] === 'string' ? (v['reads'] as string) : null,
     };
   }
   return out;
 }
 
-/** What the report says about a path: its confounds, its content-bytes note and its runtime stack. */
+/** What the report says about a path: its confounds, its content-bytes note, its runtime stack and how it reads an image. */
 export interface PathNotes {
   confounds: string[];
   content: string | null;
   stack: string | null;
+  /** How the path reads the image, as a table labels it (image-reads: "64 KiB", "eStargz + prefetch"); null: from its read size. */
+  reads: string | null;
 }
 
 export interface ReportOptions {

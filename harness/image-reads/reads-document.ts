@@ -15,8 +15,10 @@ export interface ReadsDocumentInput {
   title: string;
   question: string;
   scope: string;
-  /** The read size of each path, e.g. {'lazy-64k': '64 KiB'}; the first is the peers' comparison. */
+  /** The read size of each path, e.g. {'lazy-64k': '64 KiB'}, or how it reads ('eStargz + prefetch'); the first is the peers' comparison. */
   readSizes: Readonly<Record<string, string>>;
+  /** Each path's description (paths.<id>.description): how its cold launch reads the image. */
+  pathDescriptions?: Readonly<Record<string, string>>;
   shares: ReadShares;
   /** The analyze stage's Ready differences between the read sizes. */
   readyDifferences: readonly DifferenceResult[];
@@ -42,6 +44,8 @@ const msInterval = (m: MedianInterval): string => interval(m, (v) => fixed(v, 0)
 export function readsDocument(p: ReadsDocumentInput): ReportDocument {
   const { images, cells, claims } = p.shares;
   const sizeOf = (path: string): string => p.readSizes[path] ?? path;
+  // the paths whose label is a read size (the erofs paths' BENCHGRAPH_LAZY_CHUNK)
+  const chunked = Object.keys(p.readSizes).filter((id) => /^\d+ [KM]iB$/.test(sizeOf(id)));
   const peerPath = Object.keys(p.readSizes)[0]!;
   const imageOf = (cohort: string) => images.find((i) => i.cohort === cohort)!;
   const byCompletion = (c: ReadCell): string => pctOf(c.completionBytes, imageOf(c.cohort).uncompressedBytes);
@@ -63,7 +67,7 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
       table(
         [
           'image',
-          'read size',
+          'reads',
           'uncompressed MB',
           'compressed MB',
           'MB by Ready',
@@ -107,22 +111,21 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
           'Neither peer gives an interval or says which images; a share depends on the image, the workload and the read size, so "not told apart" would say only that their figure lies within our interval for that image. Slacker also reports that pulling takes 76% of a container’s start-up; that is a complete pull, which this experiment does not run, so it is not checked here.',
         ),
       ]),
-      ...section('What the read size changes', [
+      ...section('What the way of reading changes', [
         paragraph(
-          `Each on-demand read fetches ${Object.values(p.readSizes).join(' or ')} from the server, so a larger read size can fetch more of the image for the same start-up. Ready, ${Object.keys(p.readSizes).slice(1).map(sizeOf).join(', ')} reads against ${sizeOf(peerPath)} (a − b, paired by round; differences.csv), each verdict from the ${p.sessions} sessions of this run alone:`,
+          `${chunked.length > 1 ? `Each on-demand read of the erofs paths fetches ${chunked.map(sizeOf).join(' or ')} from the file server, so a larger read size can fetch more of the image for the same start-up. ` : ''}Ready of each path against ${sizeOf(peerPath)} (a − b, paired by round; differences.csv), each verdict from the ${p.sessions} sessions of this run alone:`,
         ),
         list(
           p.readyDifferences.map((d) => {
-            const larger = sizeOf(d.a);
             const v = !d.verdict
               ? 'no verdict'
               : d.verdict.verdict === 'higher'
-                ? `slower with ${larger} reads`
+                ? `slower with ${sizeOf(d.a)}`
                 : d.verdict.verdict === 'lower'
-                  ? `faster with ${larger} reads`
+                  ? `faster with ${sizeOf(d.a)}`
                   : verdictText(d.verdict);
             const ratio = bytesRatio(cells, d.cohort, d.a, d.b);
-            return `${d.cohort}: ${d.observedMs === null ? '–' : `${fixed(d.observedMs, 0)} ms [${fixed(d.lowMs!, 0)}, ${fixed(d.highMs!, 0)}]`}, ${v}${ratio === null ? '' : `; ×${fixed(ratio, 1)} the bytes`}`;
+            return `${d.cohort}, ${sizeOf(d.a)} against ${sizeOf(d.b)}: ${d.observedMs === null ? '–' : `${fixed(d.observedMs, 0)} ms [${fixed(d.lowMs!, 0)}, ${fixed(d.highMs!, 0)}]`}, ${v}${ratio === null ? '' : `; ×${fixed(ratio, 1)} the bytes`}`;
           }),
         ),
         sentences([
@@ -133,10 +136,16 @@ export function readsDocument(p: ReadsDocumentInput): ReportDocument {
       ...section('How it was measured', [
         list(
           [
-            'Every cold launch mounts the image afresh: an rclone mount of the erofs file over HTTP with no cache of its own, no read-ahead and FUSE reads one at a time, the kernel’s erofs on it, then `crun run` (harness/paths/lazy-launch.sh). The page cache of the new mount is empty, so every byte the start-up needs is fetched.',
-            'Bytes are the HTTP body bytes the file server sent, counted by a proxy on loopback in a window opened just before spawn (content_bytes). Bytes by Ready are those that had arrived when the marker line was read (ready_content_bytes).',
+            p.pathDescriptions && Object.keys(p.pathDescriptions).length
+              ? `Every cold launch mounts the image afresh, with an empty page cache and no client cache, so every byte the start-up needs is fetched; each path reads it its own way: ${Object.entries(
+                  p.pathDescriptions,
+                )
+                  .map(([id, d]) => `${sizeOf(id)}, ${d.replace(/\.$/, '')}`)
+                  .join('; ')}.`
+              : 'Every cold launch mounts the image afresh: an rclone mount of the erofs file over HTTP with no cache of its own, no read-ahead and FUSE reads one at a time, the kernel’s erofs on it, then `crun run` (harness/paths/lazy-launch.sh). The page cache of the new mount is empty, so every byte the start-up needs is fetched.',
+            'Bytes are the HTTP body bytes of image data the server sent (the file server for erofs, the registry for eStargz), counted by a proxy on loopback in a window opened just before spawn (content_bytes). Bytes by Ready are those that had arrived when the marker line was read (ready_content_bytes).',
             'Waiting is the time during which at least one request was outstanding at the proxy, from reading it to the last byte of its response (ready_fetch_wait_ms): time the start-up could not proceed without the server, excluding FUSE and the kernel.',
-            'Sizes: compressed is the gzip layers and config the registry would serve; uncompressed is the image’s tar (pins.json). The erofs file the lazy path reads is about the uncompressed size.',
+            'Sizes: compressed is the gzip layers and config the registry would serve; uncompressed is the image’s tar (pins.json). The erofs file the lazy paths read is about the uncompressed size; an eStargz image, a gzip stream per file with its table of contents, is a little larger than the compressed size.',
             counted &&
               'Files read: right after each cold launch, untimed and after its byte window closed, `fincore` counts the image’s regular files with data in the page cache of the fresh mount (harness/paths/files-read.sh). A file only opened or stat’ed is not counted; one whose data came in with a neighbour’s read-ahead is.',
             `The intervals cover ${p.sessions} sessions and their rounds on this host. The bytes depend on the image, the workload and the read size, not on the host’s speed, so a rerun elsewhere with the same images should fetch close to the same bytes; the waiting is a time and moves with the host.`,
