@@ -146,10 +146,10 @@ export const statusCommand: CliCommand = {
   flags: COMMON,
   run: async ({ flags }) => {
     const { config, dataDir } = await load(flags, { readOnly: true });
-    // which file and which folder this is the status of (a --data without -f reads the default pipeline.yaml)
-    log(`status of ${relative(process.cwd(), config.file) || config.file} in ${dataDir}`);
     const { pipelineStatus } = await import('../engine/pipeline-status.js');
     const status = await pipelineStatus(config, dataDir);
+    // which file and which folder this is the status of (a --data without -f reads the default pipeline.yaml); after it is known, so an error stays one line
+    log(`status of ${relative(process.cwd(), config.file) || config.file} in ${dataDir}`);
     if (flags['json']) {
       writeOut(JSON.stringify({ stages: status }) + '\n');
     } else {
