@@ -220,6 +220,8 @@ export interface RerunScope {
   cells: { cohort: string; path: string; state: string; metric: MetricId; components: LevelComponent[] }[];
   /** Per other host of the replicates: its common factor on the Ready cells and each path's effect beyond it (host-effects.ts); empty with one host. */
   hostEffects?: HostEffect[];
+  /** Same-key archived runs on another host class (by the canary), left out of the rerun interval (same-class-replicates.ts). */
+  otherClassRuns?: string[];
 }
 
 /** A difference's verdict (undecided-differences.ts). */

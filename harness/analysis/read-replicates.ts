@@ -13,6 +13,8 @@ import { hostOf, replicateRowsFromCsv, type ReplicateRun } from './replicate-run
 interface ArchivedRecord {
   stages: Record<string, { uses: string; key: string; outputDigest: string }> | null;
   sessions: { fingerprint: HostFingerprint | null }[];
+  /** The host canary (analysis.json's, kept since 2026-12-04): per piece the run median. */
+  canary?: { pieces?: { piece: string; medianMs: number | null }[] };
 }
 
 /** The run folders of an archive, sorted by name (date first). */
@@ -79,6 +81,7 @@ export function readReplicates(dir: string, sample: SampleIdentity): ReplicateRu
       id: name,
       host: hostOf(record.sessions.map((s) => s.fingerprint)),
       rows: replicateRowsFromCsv(readFileSync(samplesFile, 'utf8'), samplesFile),
+      canary: record.canary?.pieces?.length ? Object.fromEntries(record.canary.pieces.map((p) => [p.piece, p.medianMs])) : null,
     });
   }
   return out;
@@ -95,4 +98,17 @@ export function replicateGroups(dir: string, stageId = 'sample'): { key: string;
   return [...byKey.entries()]
     .filter(([, names]) => names.length >= 2)
     .map(([key, names]) => ({ key, runs: readReplicates(dir, { key, outputDigest: '' }).filter((r) => names.includes(r.id)) }));
+}
+
+/** Per archived run of the folder (run.json `canary`), per piece the run median: the spread the host-class rule rests on. */
+export function archivedCanaries(dir: string): Record<string, number | null>[] {
+  if (!existsSync(dir)) return [];
+  return runFolders(dir).flatMap((name) => {
+    try {
+      const pieces = (JSON.parse(readFileSync(join(dir, name, 'run.json'), 'utf8')) as ArchivedRecord).canary?.pieces ?? [];
+      return pieces.length ? [Object.fromEntries(pieces.map((p) => [p.piece, p.medianMs]))] : [];
+    } catch {
+      return [];
+    }
+  });
 }

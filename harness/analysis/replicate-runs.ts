@@ -31,6 +31,8 @@ export interface ReplicateRun {
   /** The host's fingerprint digest (12 hex digits), or 'unknown' when no session recorded one. */
   host: string;
   rows: ReplicateRow[];
+  /** Per piece, the run's host-canary median (run.json `canary`); absent or null when it recorded none. */
+  canary?: Record<string, number | null | undefined> | null;
 }
 
 /** The fields of a fingerprint that name the machine. */

@@ -19,6 +19,8 @@ export interface ReplicateInput {
   runs: ReplicateRun[];
   /** The folder they were read from, for the scope line. */
   folder: string;
+  /** Same-key runs of another host class, by their canary, left out of `runs` (same-class-replicates.ts). */
+  otherClass?: string[];
 }
 
 export const thisRunId = 'this run';
@@ -78,6 +80,7 @@ export function withRerun(
     hostLogVariance: pooled?.hostLogVariance ?? null,
     cells: pooled ? pooled.cells.map((c) => ({ ...c, components: asLevels(c.components) })) : [],
     hostEffects: runs ? hostEffects(runs) : [],
+    ...(replicates?.otherClass?.length ? { otherClassRuns: replicates.otherClass } : {}),
   };
   const median = (cohort: string, path: string, state: string, metric: MetricId): number | null =>
     cells.find((c) => c.cohort === cohort && c.path === path && c.state === state && c.metric === metric)?.p50Ms ?? null;

@@ -24,12 +24,15 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   const conf = fixed((a.differences[0]?.confidence ?? 0.95) * 100, 0);
   const covers = `${conf}% intervals cover this run's sessions and rounds only; the same-class rerun interval, where a rerun on this host class should land, adds between-run drift (a host of another class, by its canary, moves cells beyond it: pipeline compare says so and judges the ratios instead)`;
   const drift = `${factorAtOneSd(r.runLogVariance)} per cell, ${factorAtOneSd(r.ratioRunLogVariance ?? 0)} between two paths, at one sd`;
+  const left = r.otherClassRuns?.length
+    ? ` Left out of it: ${r.otherClassRuns.length} same-key run${r.otherClassRuns.length === 1 ? '' : 's'} of another host class by the canary (${r.otherClassRuns.join(', ')}); pipeline compare sets such a run beside this one.`
+    : '';
   if (r.source === 'host kind') {
-    return `**Rerun:** ${covers}. With one run, it is assumed to be the host kind's: ${drift}, from ${r.figureSource}.`;
+    return `**Rerun:** ${covers}. With one run${left ? ' of this class' : ''}, it is assumed to be the host kind's: ${drift}, from ${r.figureSource}.${left}`;
   }
   const hosts = r.hosts >= 2 ? `; between hosts ${factorAtOneSd(r.hostLogVariance ?? 0)} per cell, and "hosts" is the range of the hosts' estimates` : '';
   const effects = hostEffectText(r.hostEffects ?? []);
-  return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.${effects ? ` ${effects}` : ''}`;
+  return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.${left}${effects ? ` ${effects}` : ''}`;
 }
 
 const cellRange = (low: number, high: number): string =>
