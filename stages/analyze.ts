@@ -9,7 +9,7 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import { needInputFile, findInputFile } from '../harness/contract/exchange-files.js';
 import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import { archivedCanaries, readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
+import { archivedCanaries, ownArchivedCanary, readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
 import { canaryPieceMedians, sameClassReplicates } from '../harness/analysis/same-class-replicates.js';
 import type { ReplicateInput } from '../harness/analysis/rerun-results.js';
 import { readLooks } from '../harness/comparison/looks-file.js';
@@ -55,10 +55,11 @@ const analyze: StageDefinition = {
     const host = hostOf(sessions.map((s) => s.fingerprint));
     const folder = replicatesParam(ctx.params);
     // a rerun interval says where a rerun on this host class lands: same-key runs of another class by the canary are left out
-    const archived = folder
-      ? readReplicates(resolve(ctx.pipelineDir, folder), { key: basename(dirname(samples.input.outputDir)), outputDigest: samples.input.outputDigest })
-      : [];
-    const placed = sameClassReplicates(canaryPieceMedians(data.canary ?? []), archived, folder ? archivedCanaries(resolve(ctx.pipelineDir, folder)) : []);
+    const identity = { key: basename(dirname(samples.input.outputDir)), outputDigest: samples.input.outputDigest };
+    const archived = folder ? readReplicates(resolve(ctx.pipelineDir, folder), identity) : [];
+    // the run's canary from its launches, or, for imported samples that hold none, from its own archived copy
+    const own = canaryPieceMedians(data.canary ?? []) ?? (folder ? ownArchivedCanary(resolve(ctx.pipelineDir, folder), identity) : null);
+    const placed = sameClassReplicates(own, archived, folder ? archivedCanaries(resolve(ctx.pipelineDir, folder)) : []);
     const replicates: ReplicateInput = { host, folder: folder ?? '', runs: placed.kept, otherClass: placed.otherClass };
     const started = performance.now();
     const analysed = await analyzeSamplesInWorkers(

@@ -166,3 +166,9 @@ test('the published samples were sampled with 5 formal rounds a session (the des
   const formal = rows.filter((r) => r['phase'] === 'formal');
   t.is(Math.max(...formal.map((r) => Number(r['round']))), 5, 'a republished run: drop the design override in this file');
 });
+
+test('the archived same-key replicate of another host class (PTI on) is left out of the rerun intervals, and said to be', async (t) => {
+  const { analysis } = await rerun;
+  t.deepEqual(analysis.rerun?.otherClassRuns, ['2026-12-06-1b539537c7f0']);
+  t.is(analysis.rerun?.source, 'host kind', 'no same-class replicate: the host kind figure stands');
+});

@@ -112,3 +112,19 @@ export function archivedCanaries(dir: string): Record<string, number | null>[] {
     }
   });
 }
+
+/** The canary of this run's own archived copy (the run whose sample output is the one under analysis), for samples that hold no canary launch (an import of samples.csv); null when none is archived. */
+export function ownArchivedCanary(dir: string, sample: SampleIdentity): Record<string, number | null> | null {
+  if (!existsSync(dir)) return null;
+  for (const name of runFolders(dir)) {
+    try {
+      const record = JSON.parse(readFileSync(join(dir, name, 'run.json'), 'utf8')) as ArchivedRecord;
+      const stage = sampleStageOf(record, sample.key);
+      const pieces = record.canary?.pieces ?? [];
+      if (stage?.outputDigest === sample.outputDigest && pieces.length) return Object.fromEntries(pieces.map((p) => [p.piece, p.medianMs]));
+    } catch {
+      /* an unreadable record is named by readReplicates */
+    }
+  }
+  return null;
+}
