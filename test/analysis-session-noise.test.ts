@@ -2,7 +2,7 @@ import test from 'ava';
 import { sessionNoise, steadyBackground, MIN_SLOWDOWN } from '../harness/analysis/session-noise.js';
 import type { CanaryResult } from '../harness/analysis/canary-statistics.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/publish/host-wording.js';
+import { noiseCauseSentence, noiseCell, noiseRuleSentence, steadyBackgroundSentence } from '../harness/publish/host-wording.js';
 import { calibratedNoise, canaryRowsOf } from '../harness/analysis/calibrated-noise.js';
 import { hostNoiseBlocks } from '../harness/publish/session-sections.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
@@ -97,10 +97,15 @@ test('a session whose canary is slower beyond its interval is flagged, and its C
   );
 });
 
-test('a slower canary with nothing in the CPU account is flagged and says the account shows no cause (made-up records)', (t) => {
+test('a slower canary with nothing in the CPU account is flagged, and that no cause is known is said once for the run, not in each session (made-up records)', (t) => {
   const records = [record(1, 0.12), record(2, 0.12), record(3, 0.12)];
   const r = sessionNoise(records, canary({ 1: { cpu: 100 }, 2: { cpu: 100 }, 3: { cpu: 112 } }))!;
-  t.is(noiseCell({ noise: r }, records[2]!), 'yes: canary cpu ×1.12 the other sessions; the CPU account shows no cause');
+  t.is(noiseCell({ noise: r }, records[2]!), 'yes: canary cpu ×1.12 the other sessions');
+  t.is(
+    noiseCauseSentence({ noise: r }),
+    'For the noisy session (session 3), the CPU account names no cause: the canary moved, and neither steal, other processes, iowait nor memory crossed its threshold; the cause is not known.',
+  );
+  t.is(noiseCauseSentence({ noise: sessionNoise(records, canary({ 1: { cpu: 100 }, 2: { cpu: 100 }, 3: { cpu: 100 } }))! }), null);
 });
 
 test('a session slower by less than the floor, or within its interval, is quiet (made-up records)', (t) => {

@@ -16,13 +16,23 @@ const times = (x: number): string => `×${x.toFixed(2)}`;
 export function noiseCell(a: Pick<AnalysisResult, 'noise'>, r: Pick<SessionRecord, 'session' | 'noise'>): string {
   const v = a.noise?.sessions.find((s) => s.session === r.session);
   if (!v) return r.noise.noisy ? `yes: ${r.noise.reasons.join('; ')}` : 'no';
-  const account = v.account.length ? v.account.join('; ') : 'the CPU account shows no cause';
+  const account = v.account.join('; ');
   if (v.verdict === 'noisy') {
+    // a noisy session whose CPU account names no cause says nothing more here: noiseCauseSentence says it once for them all
     const slower = v.slower.map((p) => `canary ${p.piece} ${times(p.ratio)} the other sessions`).join(', ');
-    return `yes: ${slower}; ${account}`;
+    return `yes: ${slower}${account ? `; ${account}` : ''}`;
   }
   if (v.verdict === 'not judged') return `not judged (${a.noise!.sessions.length < 2 ? 'one session' : 'no canary'})${v.account.length ? `; ${account}` : ''}`;
   return v.account.length ? `no (canary as the other sessions); ${account}` : 'no';
+}
+
+/** Once for a run: the noisy sessions whose CPU account names no cause (the canary moved, nothing in the account says why); null when there is none. */
+export function noiseCauseSentence(a: Pick<AnalysisResult, 'noise'>): string | null {
+  const noisy = a.noise?.sessions.filter((s) => s.verdict === 'noisy') ?? [];
+  const unexplained = noisy.filter((s) => !s.account.length).map((s) => s.session);
+  if (!unexplained.length) return null;
+  const which = unexplained.length === 1 ? `session ${unexplained[0]}` : `sessions ${unexplained.join(', ')}`;
+  return `For ${unexplained.length === noisy.length ? (noisy.length === 1 ? 'the noisy session' : `all ${noisy.length} noisy sessions`) : which} (${which}), the CPU account names no cause: the canary moved, and neither steal, other processes, iowait nor memory crossed its threshold; the cause is not known.`;
 }
 
 /** The rule the sessions table's "noisy" column applies. */

@@ -10,7 +10,7 @@ import { paragraph, table, type Block } from '../document/document-model.js';
 import { noisySession, type HostNoise } from '../process/host-noise.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed } from './format-number.js';
-import { noiseCell, noiseRuleSentence, steadyBackgroundSentence } from './host-wording.js';
+import { noiseCauseSentence, noiseCell, noiseRuleSentence, steadyBackgroundSentence } from './host-wording.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
@@ -42,6 +42,7 @@ export function hostNoiseBlocks(
       "The host during each session: CPU shares over the session from /proc/stat, load average at start and end, and the CPU time of processes that are not the run's own (top names), with their share of the CPU capacity (wall time × CPUs). " +
         noiseRuleSentence(a, background) +
         ' The load average is shown but not part of the rule, since it counts the run’s own launches too.' +
+        (noiseCauseSentence(a) ? ` ${noiseCauseSentence(a)}` : '') +
         (steady ? ` ${steady}` : ''),
     ),
     table(
