@@ -73,3 +73,14 @@ test('preflight rounds cover every unit of the experiment, in the experiment’s
     ['preflight:a', 'preflight:b', 'warmup:b', 'warmup:b', 'formal:b'],
   );
 });
+
+test('units with a setup run once a session keep their rounds in one block, in the experiment’s order', (t) => {
+  const steps = sessionSteps(
+    { session: 1, cohorts: [work('row-a', [1, 2]), work('row-b', [1, 2])] },
+    { ...design, warmupRounds: 1, formalRounds: 2, units: ['row-a', 'row-b'], interleaveUnits: false },
+  );
+  t.deepEqual(
+    steps.map((s) => `${s.unit}:${s.phase}:${s.round}`),
+    ['row-a:warmup:1', 'row-a:formal:1', 'row-a:formal:2', 'row-b:warmup:1', 'row-b:formal:1', 'row-b:formal:2'],
+  );
+});

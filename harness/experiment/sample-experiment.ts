@@ -106,8 +106,14 @@ export interface ExperimentAdapter<Extra extends object = {}> {
   conditions: readonly string[];
   /** The experiment's declared measure and sweep columns. */
   columns?: readonly SampleColumn[];
-  /** The rounds of a session; default: per unit its warmup rounds, then its remaining formal rounds. */
+  /** The rounds of a session; default: every unit's rounds interleaved (session-steps.ts). */
   steps?(work: SessionWork): RoundStep[];
+  /**
+   * True: each unit has a setup its session runs once (beginUnit: an effect row's folder and processes, a checkpointed
+   * app), so its rounds run in one block instead of interleaved with the other units'. Its comparisons are between arms
+   * within a unit; a comparison along the unit factor would pair blocks minutes apart.
+   */
+  unitSetup?: boolean;
   /** Starts what one session needs (engines, folders); `journal` takes rows made outside the visits (a step after the rounds). */
   openSession(session: number, attempt: number, journal: SessionJournal<Extra>, setup: SessionSetup): Promise<OpenedExperimentSession<Extra>>;
   /** Folders whose processes are ours, not the host's other load. */
@@ -187,6 +193,7 @@ export function stepsOfSession(
     formalRounds: design.rounds,
     units,
     seed: design.seed,
+    interleaveUnits: adapter.unitSetup !== true,
   });
 }
 

@@ -31,6 +31,8 @@ export function effectsAdapter(ctx: StageContext, rows: readonly EffectRow[], la
   const timeoutMs = Math.round(design.timeout_s * 1000);
   return {
     units: rows.map((r) => r.id),
+    // a row's folder and setup are made once a session (beginUnit): its rounds run in one block
+    unitSetup: true,
     arms: EFFECT_SIDES,
     conditions: [EFFECT_CONDITION],
     ourFolders: ['/tmp/bg-fx-'],

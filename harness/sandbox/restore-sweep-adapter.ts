@@ -54,6 +54,8 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
   };
   return {
     units: o.heapsMib.map(heapUnit),
+    // a unit's app is checkpointed once a session (beginUnit): its rounds run in one block
+    unitSetup: true,
     arms: SWEEP_ARMS,
     conditions: SWEEP_CONDITIONS,
     ourFolders: ['/tmp/bg-fx-'],
