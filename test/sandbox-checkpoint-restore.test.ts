@@ -65,8 +65,26 @@ rootTest(
       t.is(r.state, 'ok', `${r.failureReason} ${r.stderrTail}`);
       t.true(r.readyMs! > 0 && r.readyMs! <= r.completionMs!);
       t.is(r.stdoutTail.trim().split('\n').at(-1), token, 'the restored sandbox still holds the token written before the checkpoint');
+      // with a ready check, the marker comes from a process in the restored sandbox, and only when the check holds
+      for (const [check, ok] of [
+        [`grep -qx ${token} /tmp/token`, true],
+        ['test -e /tmp/no-such-file', false],
+      ] as const) {
+        const id = `test-cr.check-${ok}`;
+        const m = makeMarker(id);
+        const c = await launcher.launch({
+          launchId: id,
+          argv: [script('gvisor-restore.sh'), folder.dir, join(folder.dir, 'app', 'bundle'), join(folder.dir, 'app', 'image'), m],
+          env: { ...ENV, GVISOR_RESTORE_READY_CHECK: check },
+          cwd: folder.dir,
+          marker: m,
+          timeoutMs: 60_000,
+          tailBytes: 4096,
+        });
+        t.is(c.state === 'ok' && c.readyMs !== null, ok, `${check}: ${c.state} ${c.failureReason ?? ''} ${c.stderrTail}`);
+      }
       const left = execFileSync(script('runsc.sh'), [folder.dir, 'list', '-quiet'], { encoding: 'utf8' }).trim();
-      t.is(left, '', 'the restore launch deletes its sandbox (and the checkpointed one is gone)');
+      t.is(left, '', 'the restore launches delete their sandboxes (and the checkpointed one is gone)');
     } finally {
       await launcher.close();
       await folder.close();

@@ -9,6 +9,10 @@
 # With GVISOR_RESTORE_EXEC set, after the marker that shell command runs inside
 # the restored sandbox (runsc exec) and its output follows the marker, so a
 # check that the app's state came back is part of the launch's stdout.
+# With GVISOR_RESTORE_READY_CHECK set, the marker itself comes from inside the
+# restored sandbox: runsc exec runs that shell command there and prints the
+# marker when it succeeds, so Ready is the moment the restored sandbox runs a
+# process that finds the app's state back, not the moment the CLI returned.
 #
 #   gvisor-restore.sh ROW_DIR BUNDLE IMAGE_DIR MARKER [CGROUP_DIR]
 set -eu
@@ -22,6 +26,10 @@ trap 'exit 143' INT TERM
 [ -z "$cg" ] || echo $$ > "$cg/cgroup.procs"
 "$here/runsc.sh" "$row" restore -detach --bundle "$bundle" --image-path "$image" "$id" </dev/null >"$row/$id.out" 2>&1 ||
   { cat "$row/$id.out" >&2; rm -f "$row/$id.out"; exit 71; }
-echo "$marker"
+if [ -n "${GVISOR_RESTORE_READY_CHECK:-}" ]; then
+  "$here/runsc.sh" "$row" exec "$id" /bin/sh -c "$GVISOR_RESTORE_READY_CHECK && echo $marker" </dev/null
+else
+  echo "$marker"
+fi
 [ -z "${GVISOR_RESTORE_EXEC:-}" ] || "$here/runsc.sh" "$row" exec "$id" /bin/sh -c "$GVISOR_RESTORE_EXEC" </dev/null
 rm -f "$row/$id.out"

@@ -1,11 +1,18 @@
 // The arm adapter of the restore sweep, the fourth experiment on the model:
-// does restoring a gVisor checkpoint beat starting the app afresh, and how do
-// both grow with the app's memory? Units are heap sizes: a session checkpoints
-// an app that fills a tmpfs file of that many MiB (gvisor-checkpoint-app.sh)
-// in its own folder. Arms: `restore` (runsc restore of that image;
-// gvisor-restore.sh) and `start` (runsc run of the same app, which writes its
-// heap, prints the marker and exits). Conditions: `cold` (page cache dropped
-// first, untimed) and `warm`. Every launch runs after the settle.
+// does restoring a gVisor checkpoint bring the app back sooner than starting
+// it afresh, and how do both grow with the app's memory? Units are heap
+// sizes: a session writes that many MiB of random bytes into the app's image
+// (heap.bin, on the host, untimed) and checkpoints an app that has copied
+// them into a tmpfs file (gvisor-checkpoint-app.sh), in its own folder. Arms,
+// each timed to the same event, the app's state being back in a running
+// sandbox: `restore` (runsc restore of that image, then a process in the
+// restored sandbox finds the heap and prints the marker; gvisor-restore.sh
+// with GVISOR_RESTORE_READY_CHECK) and `start` (runsc run of the same app,
+// which copies its heap from its image, prints the marker and exits). The
+// heap is copied, not generated: a start bound by /dev/urandom under ptrace
+// (about 36 ms per MiB) measured the generator, not the start-up. Conditions:
+// `cold` (page cache dropped first, untimed: both read their image from disk)
+// and `warm`. Every launch runs after the settle.
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,8 +38,10 @@ const READY = 'APP-READY';
 /** The unit id of a heap size, e.g. `heap-64mib`. */
 export const heapUnit = (mib: number): string => `heap-${mib}mib`;
 
-/** The app: fill /tmp (a tmpfs inside the sandbox) with `mib` MiB of random bytes, then print `line`. */
-const appScript = (mib: number, line: string): string[] => ['/bin/sh', '-c', `head -c ${mib * 1048576} /dev/urandom > /tmp/heap && echo ${line}`];
+/** The app: copy its heap (heap.bin in its image, random bytes) into /tmp (a tmpfs inside the sandbox), then print `line`. */
+const appScript = (line: string): string[] => ['/bin/sh', '-c', `cat /heap.bin > /tmp/heap && echo ${line}`];
+/** Inside the restored sandbox: the app's heap is back. */
+const HEAP_BACK = 'test -s /tmp/heap';
 
 export interface SweepOptions {
   heapsMib: readonly number[];
@@ -67,12 +76,12 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
         if (f) await f.close();
       };
       const launch = async (v: AdapterVisit, state: string): Promise<SampleRow> => {
-        const { mib, folder } = open!;
+        const { folder } = open!;
         const id = launchId(v.session, v.attempt, v.unit, v.arm, state, v.phase, v.round);
         const marker = makeMarker(id);
         if (state === 'cold') await step([sh('drop-caches.sh')], folder.dir);
         if (v.arm === 'start')
-          await step([sh('gvisor-bundle.sh'), join(folder.dir, 'rootfs'), join(folder.dir, 'start'), '--', ...appScript(mib, marker)], folder.dir);
+          await step([sh('gvisor-bundle.sh'), join(folder.dir, 'rootfs'), join(folder.dir, 'start'), '--', ...appScript(marker)], folder.dir);
         const argv =
           v.arm === 'restore'
             ? [sh('gvisor-restore.sh'), folder.dir, join(folder.dir, 'app', 'bundle'), join(folder.dir, 'app', 'image'), marker]
@@ -88,7 +97,8 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
               ];
         const settled = await settle(o.settle, o.signal);
         const startedAt = new Date().toISOString();
-        const r = await o.launcher.launch({ launchId: id, argv, env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 4096 });
+        const env = v.arm === 'restore' ? { ...EFFECT_ENV, GVISOR_RESTORE_READY_CHECK: HEAP_BACK } : EFFECT_ENV;
+        const r = await o.launcher.launch({ launchId: id, argv, env, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 4096 });
         return {
           ...visitColumns(o.experiment, v, state),
           ...launchColumns(r),
@@ -104,8 +114,12 @@ export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {
           open = { mib, folder };
           mkdirSync(join(folder.dir, 'rootfs'));
           await run('tar', ['-xf', o.rootfsTar, '-C', join(folder.dir, 'rootfs')], { signal: o.signal });
+          // the heap, random so that a checkpoint cannot shrink it, in the image both arms read it from
+          await run('sh', ['-c', 'head -c "$1" /dev/urandom > "$2"', 'heap', String(mib * 1048576), join(folder.dir, 'rootfs', 'heap.bin')], {
+            signal: o.signal,
+          });
           const timeoutS = String(Math.ceil(o.timeoutMs / 1000));
-          const app = ['/bin/sh', '-c', `head -c ${mib * 1048576} /dev/urandom > /tmp/heap && echo ${READY} && while :; do sleep 1; done`];
+          const app = ['/bin/sh', '-c', `cat /heap.bin > /tmp/heap && echo ${READY} && while :; do sleep 1; done`];
           await step([sh('gvisor-checkpoint-app.sh'), folder.dir, 'app', join(folder.dir, 'rootfs'), READY, timeoutS, '--', ...app], folder.dir);
           o.log(`session ${session} ${unit}: checkpointed in ${folder.dir}`);
         },
