@@ -50,7 +50,7 @@ const imageReadsReport: StageDefinition = {
     );
     const peerPath = Object.keys(paths)[0]!;
     const rules = ctx.config.rules;
-    const shares = readShares(rows, images, peerPath, rules.bootstrap);
+    const shares = readShares(rows, images, peerPath, rules.bootstrap, readSizes);
     const exp = ctx.config.experiment;
     const options = ctx.config.reportOptions;
     const design = ctx.config.design;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ByteWindow } from '../harness/net/byte-window.js';
-import { readShares, PEER_SHARES } from '../harness/image-reads/read-shares.js';
+import { MEAN_OVER_IMAGES, readShares, PEER_SHARES } from '../harness/image-reads/read-shares.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
 import { twoLevelMedian } from '../harness/stats/two-level-median.js';
 import { madeUpRow } from './helpers/made-up-row.js';
@@ -67,6 +67,23 @@ test('read shares (made-up launches): medians are the two-level ones, shares are
   const claim = (id: string) => r.claims.find((c) => c.id === id)!;
   t.is(claim('slacker-shell').verdict, 'below', 'ours (about 5%) is lower than 6.4%');
   t.is(claim('lambda-big').verdict, 'above', 'ours (about 20%) is higher than 6.5%');
-  t.is(r.claims.length, PEER_SHARES.length * images.length);
+  t.is(r.claims.length, PEER_SHARES.length * (images.length + 1), 'per image, and the mean over the images');
   t.true(Math.abs(claim('slacker-shell').ours!.median - expected.medianMs! / 100_000_000) < 1e-12);
+  // a fleet average is set against the mean over the images: about (5% + 20%) / 2
+  const mean = claim('slacker-mean');
+  t.is(mean.cohort, MEAN_OVER_IMAGES);
+  t.true(Math.abs(mean.ours!.median - (claim('slacker-shell').ours!.median + claim('slacker-big').ours!.median) / 2) < 1e-12);
+  t.is(mean.verdict, 'above', 'ours (about 12.5%) is higher than 6.4%');
+});
+
+test('a peer with a read size of its own is read at it where the run has that path (made-up launches)', (t) => {
+  const opts = { resamples: 200, confidence: 0.95, seed: 'reads' };
+  const data = [...rows('shell', 'lazy-64k', () => 5_000_000), ...rows('shell', 'lazy-512k', () => 9_000_000)];
+  const images = [{ cohort: 'shell', image: 'i1', compressedBytes: 40_000_000, uncompressedBytes: 100_000_000 }];
+  const r = readShares(data, images, 'lazy-64k', opts, { 'lazy-64k': '64 KiB', 'lazy-512k': '512 KiB' });
+  const claim = (id: string) => r.claims.find((c) => c.id === id)!;
+  t.is(claim('lambda-mean').path, 'lazy-512k', "Lambda's 512 KiB chunks");
+  t.is(claim('lambda-mean').verdict, 'above', '9% at 512 KiB against its 6.5%');
+  t.is(claim('slacker-mean').path, 'lazy-64k');
+  t.is(claim('slacker-mean').verdict, 'below', '5% at 64 KiB against its 6.4%');
 });
