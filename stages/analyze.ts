@@ -9,7 +9,8 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import { needInputFile, findInputFile } from '../harness/contract/exchange-files.js';
 import type { ConfirmRecord } from '../harness/experiment/confirm-work.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import { archivedCanaries, ownArchivedCanary, readReplicates, replicateFiles } from '../harness/analysis/read-replicates.js';
+import { readArchive, replicateFiles } from '../harness/analysis/read-replicates.js';
+import { crossClass, ownRunOf } from '../harness/analysis/cross-class.js';
 import { canaryPieceMedians, sameClassReplicates } from '../harness/analysis/same-class-replicates.js';
 import type { ReplicateInput } from '../harness/analysis/rerun-results.js';
 import { readLooks } from '../harness/comparison/looks-file.js';
@@ -56,10 +57,10 @@ const analyze: StageDefinition = {
     const folder = replicatesParam(ctx.params);
     // a rerun interval says where a rerun on this host class lands: same-key runs of another class by the canary are left out
     const identity = { key: basename(dirname(samples.input.outputDir)), outputDigest: samples.input.outputDigest };
-    const archived = folder ? readReplicates(resolve(ctx.pipelineDir, folder), identity) : [];
+    const archive = folder ? readArchive(resolve(ctx.pipelineDir, folder), identity) : { replicates: [], canaries: [], ownCanary: null, published: [] };
     // the run's canary from its launches, or, for imported samples that hold none, from its own archived copy
-    const own = canaryPieceMedians(data.canary ?? []) ?? (folder ? ownArchivedCanary(resolve(ctx.pipelineDir, folder), identity) : null);
-    const placed = sameClassReplicates(own, archived, folder ? archivedCanaries(resolve(ctx.pipelineDir, folder)) : []);
+    const own = canaryPieceMedians(data.canary ?? []) ?? archive.ownCanary;
+    const placed = sameClassReplicates(own, archive.replicates, archive.canaries);
     const replicates: ReplicateInput = { host, folder: folder ?? '', runs: placed.kept, otherClass: placed.otherClass };
     const started = performance.now();
     const analysed = await analyzeSamplesInWorkers(
@@ -75,7 +76,10 @@ const analyze: StageDefinition = {
     const looks = readLooks(adaptiveFile);
     const { withSequentialVerdicts } = await import('../harness/comparison/sequential-analysis.js');
     const judged = looks ? withSequentialVerdicts(analysed, data.values, looks, rules.practical) : analysed;
-    const result = withFindings(judged, findingsConfig(ctx.config));
+    const found = withFindings(judged, findingsConfig(ctx.config));
+    // where its Ready ratios hold across the host classes of the archive (cross-class.ts)
+    const classes = crossClass(ownRunOf(identity.key, own, found.cells, found.differences), archive.published);
+    const result = classes ? { ...found, crossClass: classes } : found;
     ctx.log(
       `analyze: ${data.values.length} valid formal launches, ${result.cells.length} cells, ` +
         `${result.differences.length} differences x ${rules.bootstrap.resamples} resamples in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

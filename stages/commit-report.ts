@@ -5,10 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
 import type { StageContext, StageDefinition } from '../harness/contract/stage.js';
-import { parseYamlSource, positionOf } from '../harness/config/yaml-source.js';
-import { readPreviousRun, verdictChanges } from '../harness/commit/previous-run.js';
 import { missingInput, findInputFile, type SessionRecord } from '../harness/contract/exchange-files.js';
-import { UserError } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
@@ -29,29 +26,12 @@ import { publish } from '../harness/publish/publish.js';
 import type { Plot } from '../harness/publish/plot.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
 import { readNoiseFile } from '../harness/analysis/noise-file.js';
+import { previousRunFiles } from '../harness/compare/previous-run-files.js';
+import { withPreviousRunOf } from '../harness/compare/previous-run-param.js';
 
 function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): T | null {
   const found = findInputFile(inputs, name);
   return found ? (JSON.parse(readFileSync(found.file, 'utf8')) as T) : null;
-}
-
-/** The archived previous run named by with.previous_run and the verdicts that did not hold against it; a folder without differences.csv is the user's error. */
-function previousRunOf(ctx: StageContext, analysis: CommitAnalysis): CommitReportInputs['previous'] {
-  const given = ctx.params['previous_run'];
-  if (typeof given !== 'string' || !given) return null;
-  const run = readPreviousRun(resolve(ctx.pipelineDir, given));
-  if (!run) {
-    const key = `stages.${ctx.id}.with.previous_run`;
-    const index = ctx.config.stages.findIndex((s) => s.id === ctx.id);
-    const src = parseYamlSource(ctx.pipelineFile, readFileSync(ctx.pipelineFile, 'utf8'));
-    const at = positionOf(src, ['stages', index, 'with', 'previous_run']);
-    throw new UserError(
-      `previous_run ${given} holds no differences.csv`,
-      { file: relative(process.cwd(), ctx.pipelineFile) || ctx.pipelineFile, line: at.line, col: at.col, key },
-      'name an archived run folder of this experiment (reports/<experiment>/runs/<date>-<digest>)',
-    );
-  }
-  return { run: run.name, changes: verdictChanges(analysis.ratios, run) };
 }
 
 const commitReport: StageDefinition = {
@@ -61,8 +41,8 @@ const commitReport: StageDefinition = {
   reads: ['experiment', 'report', 'analysis.practical', 'design.rounds'],
   readsObservations: true, // the sessions' host (CPUs) and the sampling's duration
   publishDir: (config) => 'reports/' + config.experiment.name,
-  // The archived previous run's differences.csv joins the key: another previous run renders again.
-  inputFiles: (params) => (typeof params['previous_run'] === 'string' && params['previous_run'] ? [join(params['previous_run'], 'differences.csv')] : []),
+  // with: { previous_run: FOLDER } — an archived run, for "Against the previous run"; its files join the key.
+  inputFiles: (params) => previousRunFiles(params),
   async run(ctx) {
     const analysis = readJson<CommitAnalysis>(ctx.inputs, 'commit-analysis.json');
     if (!analysis) throw missingInput(ctx, 'commit-analysis.json', 'commit-analyze');
@@ -96,7 +76,6 @@ const commitReport: StageDefinition = {
       notes: ctx.config.reportOptions.notes,
       sessionRecords: sessions,
       noise: readNoiseFile(ctx.inputs),
-      previous: previousRunOf(ctx, analysis),
       operating: commitOperating(ctx, analysis, sampleRows),
     };
     const plots: Plot[] = [];
@@ -128,7 +107,7 @@ const commitReport: StageDefinition = {
       'statistics.csv',
       comparisonStatisticsCsv(analysis.cells.map((c) => ({ cohort: c.cell, path: c.method, state: c.state, metric, unit: 'ms', n: c.n, p50: c.p50WallMs }))),
     );
-    await publish(ctx, { doc: commitReportDocument(inp, plots), plots, csvs, reproduce: commitReproduceDocument(inp) });
+    await publish(ctx, { doc: withPreviousRunOf(ctx, commitReportDocument(inp, plots), csvs, null), plots, csvs, reproduce: commitReproduceDocument(inp) });
   },
 };
 

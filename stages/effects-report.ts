@@ -25,6 +25,8 @@ import { readNoiseFile } from '../harness/analysis/noise-file.js';
 import { pairedDotPlot, ratioForestPlot } from '../harness/sandbox/effect-plots.js';
 import type { Requirement } from '../harness/contract/requirement.js';
 import { publish } from '../harness/publish/publish.js';
+import { previousRunFiles } from '../harness/compare/previous-run-files.js';
+import { withPreviousRunOf } from '../harness/compare/previous-run-param.js';
 import { needLine, reproduceDocument } from '../harness/publish/reproduce-document.js';
 import type { Plot } from '../harness/publish/plot.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
@@ -65,6 +67,8 @@ const effectsReport: StageDefinition = {
   description: 'The effect report: tally, summary of the measured rows, not-runnable reasons, missing rows, paired and forest plots (report.md, index.html).',
   reads: ['effects', 'experiment', 'report', 'analysis.practical', 'analysis.clusters', 'design.sessions', 'design.rounds', 'design.seed', 'design.order'],
   publishDir: (config) => 'reports/' + config.experiment.name,
+  // with: { previous_run: FOLDER } — an archived run, for "Against the previous run"; its files join the key.
+  inputFiles: (params) => previousRunFiles(params),
   readsObservations: true, // the sampling host's facts
   async run(ctx) {
     const design = ctx.config.design;
@@ -133,14 +137,13 @@ const effectsReport: StageDefinition = {
       commit,
       versions: host ? [`kernel ${host.kernel}`, `runsc: ${host.runsc ?? 'not found'}`] : null,
     });
-    await publish(ctx, {
-      doc,
-      plots,
-      // The one samples.csv format of every experiment: import-samples reads it back.
-      csvs: { 'differences.csv': csvs.differences, 'statistics.csv': csvs.statistics, ...(samplesFile ? { [samplesCsvFile]: samplesCsv(samples) } : {}) },
-      reproduce,
-      files,
-    });
+    // The one samples.csv format of every experiment: import-samples reads it back.
+    const published = {
+      'differences.csv': csvs.differences,
+      'statistics.csv': csvs.statistics,
+      ...(samplesFile ? { [samplesCsvFile]: samplesCsv(samples) } : {}),
+    };
+    await publish(ctx, { doc: withPreviousRunOf(ctx, doc, published, null), plots, csvs: published, reproduce, files });
   },
 };
 

@@ -15,6 +15,9 @@ import { SampleJournal } from '../harness/db/sample-journal.js';
 import { samplesCsv, samplesCsvFile } from '../harness/publish/samples-csv.js';
 import { comparisonStatisticsCsv, recordColumns, writeDifferencesCsv } from '../harness/publish/comparison-csv.js';
 import { publish } from '../harness/publish/publish.js';
+import { previousRunFiles } from '../harness/compare/previous-run-files.js';
+import { withPreviousRunOf } from '../harness/compare/previous-run-param.js';
+import { runCanaryOf } from '../harness/history/published-run.js';
 import { checkoutCommit } from '../harness/publish/provenance.js';
 import { reproduceDocument } from '../harness/publish/reproduce-document.js';
 import { readShares, type ImageSize } from '../harness/image-reads/read-shares.js';
@@ -26,6 +29,8 @@ const imageReadsReport: StageDefinition = {
   reads: ['experiment', 'report', 'cohorts', 'paths', 'design', 'analysis.bootstrap'],
   readsObservations: true, // the sessions' records: host noise per session
   publishDir: (config) => 'reports/' + config.experiment.name,
+  // with: { previous_run: FOLDER } — an archived run, for "Against the previous run"; its files join the key.
+  inputFiles: (params) => previousRunFiles(params),
   async run(ctx) {
     const need = (name: string, stage: string): string => needInputFile(ctx, name, stage).file;
     const analysis = JSON.parse(readFileSync(need('analysis.json', 'analyze'), 'utf8')) as AnalysisResult;
@@ -97,10 +102,11 @@ const imageReadsReport: StageDefinition = {
       commit: checkoutCommit(),
       versions: null,
     });
+    const csvs = { 'differences.csv': differences, 'statistics.csv': statistics, [samplesCsvFile]: samplesCsv(rows) };
     await publish(ctx, {
-      doc,
+      doc: withPreviousRunOf(ctx, doc, csvs, runCanaryOf(analysis.canary ?? null)),
       plots: [],
-      csvs: { 'differences.csv': differences, 'statistics.csv': statistics, [samplesCsvFile]: samplesCsv(rows) },
+      csvs,
       reproduce,
       files: new Map([['reads.json', JSON.stringify(shares, null, 2) + '\n']]),
     });

@@ -14,6 +14,7 @@ import { findInputFile } from '../harness/contract/exchange-files.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import type { Requirement } from '../harness/contract/requirement.js';
 import { projectRoot } from '../harness/process/project-root.js';
+import { previousRunFiles } from '../harness/compare/previous-run-files.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
 
 async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): Promise<T | null> {
@@ -39,16 +40,31 @@ const report: StageDefinition = {
   reads: ['report', 'experiment', 'design', 'cohorts', 'paths', 'artifacts', 'services'],
   readsObservations: true, // the sessions' hosts, times and load (sample observations)
   // with: { coverage_table: FILE } — the coverage simulation's table (bench/coverage-table.ts); its digest joins the key.
-  inputFiles: (params) => (typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
+  // with: { previous_run: FOLDER } — an archived run of the experiment, for "Against the previous run"; its files join the key.
+  inputFiles: (params) => [
+    ...(typeof params['coverage_table'] === 'string' && params['coverage_table'] ? [params['coverage_table']] : []),
+    ...previousRunFiles(params),
+  ],
   publishDir: (config) => 'reports/' + config.experiment.name,
   async run(ctx) {
-    const [{ readLaunchRows }, { readProvenance }, { launchPublication }, { publish }, { usedParts }, { readAdaptiveRecord }] = await Promise.all([
+    const [
+      { readLaunchRows },
+      { readProvenance },
+      { launchPublication },
+      { publish },
+      { usedParts },
+      { readAdaptiveRecord },
+      { withPreviousRunOf },
+      { runCanaryOf },
+    ] = await Promise.all([
       import('../harness/report/launch-rows.js'),
       import('../harness/publish/provenance.js'),
       import('../harness/report/render-report.js'),
       import('../harness/publish/publish.js'),
       import('../harness/publish/used-tools.js'),
       import('../harness/report/stopping-section.js'),
+      import('../harness/compare/previous-run-param.js'),
+      import('../harness/history/published-run.js'),
     ]);
     const samples = findInputFile(ctx.inputs, 'samples.duckdb');
     const pins = findInputFile(ctx.inputs, 'pins.json');
@@ -88,7 +104,9 @@ const report: StageDefinition = {
         mirror,
       }),
     };
-    await publish(ctx, launchPublication(inputs));
+    const publication = launchPublication(inputs);
+    const canary = runCanaryOf(inputs.analysis?.canary ?? null);
+    await publish(ctx, { ...publication, doc: withPreviousRunOf(ctx, publication.doc, publication.csvs, canary) });
   },
 };
 

@@ -75,7 +75,10 @@ test('a steady agent at about 12% in every session is the background, named once
     records.map((x) => noiseCell({ noise: r }, x)),
     ['no', 'no', 'no'],
   );
-  t.regex(steadyBackgroundSentence({ noise: r })!, /^\*\*Background:\*\* agent 11\.8%–12\.5% of the CPU capacity in every session: .*not counted as noise\.$/);
+  t.regex(
+    steadyBackgroundSentence({ noise: r })!,
+    /^\*\*Background:\*\* agent 11\.8%–12\.5% of the CPU capacity in every session, with the children each reaped .*not counted as noise\.$/,
+  );
 });
 
 test('a session whose canary is slower beyond its interval is flagged, and its CPU account names the extra load (made-up records)', (t) => {

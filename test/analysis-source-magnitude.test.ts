@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import type { DifferenceResult } from '../harness/analysis/analysis-result.js';
 import { judgeSource, magnitudeBand, magnitudeFinding, sourceReference, type JudgedAnalysis } from '../harness/analysis/source-verdicts.js';
-import { judgeFindings, magnitudeCell } from '../harness/report/source-findings.js';
+import { judgeFindings, magnitudeCell, verdictCell } from '../harness/report/source-findings.js';
 import { sourceTallySentence } from '../harness/report/launch-phrases.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 
@@ -149,6 +149,67 @@ test("the tally counts the source's 8 findings and their 4 stand-in twins apart,
     sourceTallySentence(verdicts),
     "Of the source's 8 findings, 4 of the 7 judged held in direction and 1 of the 3 with a size to compare also in magnitude (1 is not comparable); " +
       'judged again against the stand-in gvisor-lazy, 3 of 4 held in direction and 0 of 2 also in magnitude.',
+  );
+});
+
+test('one rule for a path on another runtime: its P50 is not comparable, a difference naming it is judged in direction only, its stand-in twin in full', (t) => {
+  const diff = (id: string, cohort: string, state: string, value: number | undefined, low: number, high: number) => ({
+    id,
+    cohort,
+    state,
+    kind: 'difference',
+    a: 'docker',
+    b: 'lazy',
+    value,
+    low,
+    high,
+    statement: id,
+  });
+  const reference = {
+    source: 'made up',
+    findings: [
+      { id: 'shell-cold-p50', cohort: 'shell', state: 'cold', kind: 'p50', a: 'lazy', value: 183.7, statement: 'p50' },
+      { id: 'shell-cold-dominance', cohort: 'shell', state: 'cold', kind: 'dominance', a: 'lazy', b: 'docker', statement: 'dominance' },
+      diff('shell-cold-difference', 'shell', 'cold', undefined, 389.2, 833.9),
+      diff('shell-warm-difference', 'shell', 'warm', undefined, -86.1, -48.2),
+      { id: 'shell-cold-content', cohort: 'shell', state: 'cold', kind: 'content-reduction', a: 'docker', b: 'lazy', value: 0.938, statement: 'c' },
+      diff('numpy-cold-difference', 'numpy', 'cold', -135.3, -204.1, 176.7),
+      diff('numpy-warm-difference', 'numpy', 'warm', -399.7, -408.0, -389.8),
+      { id: 'numpy-cold-content', cohort: 'numpy', state: 'cold', kind: 'content-reduction', a: 'docker', b: 'lazy', value: 0.681, statement: 'c' },
+    ],
+  };
+  const ref = sourceReference(reference, { standIns: { lazy: 'gvisor-lazy' }, notComparable: {}, runtimeDiffers: { lazy: 'a VM' } })!;
+  t.is(ref.findings.length, 12, '8 findings and 4 twins');
+  const an = {
+    ...analysis,
+    cells: [{ cohort: 'shell', path: 'lazy', state: 'cold', metric: 'ready', p50Ms: 295.6, n: 30 }],
+    differences: [
+      ...analysis.differences,
+      made('shell', 'warm', 'docker', 'lazy', 196.3, 144.9, 214.5, true),
+      made('shell', 'warm', 'docker', 'gvisor-lazy', 74.3, 31.5, 90.5, true),
+    ],
+    dominance: [{ cohort: 'shell', state: 'cold', metric: 'ready', a: 'docker', b: 'lazy', result: 'b-precedes-a', nA: 30, nB: 30 }],
+    bytes: [
+      { cohort: 'shell', path: 'docker', state: 'cold', contentBytes: { median: 61130664 } },
+      { cohort: 'shell', path: 'lazy', state: 'cold', contentBytes: { median: 4784128 } },
+      { cohort: 'numpy', path: 'docker', state: 'cold', contentBytes: { median: 95116494 } },
+      { cohort: 'numpy', path: 'lazy', state: 'cold', contentBytes: { median: 75628544 } },
+    ],
+  } as unknown as AnalysisResult;
+  const verdicts = judgeFindings(ref, an);
+  // own: as above, but shell-cold-difference names lazy: held in direction, its size not compared → 1 of 2 sized in magnitude
+  const byId = (id: string) => verdicts.find((v) => v.finding.id === id)!;
+  t.is(byId('shell-cold-p50').verdict, 'not comparable');
+  t.regex(byId('shell-cold-p50').finding.notComparable!, /^a VM, so their start-up times measure different things$/);
+  const own = byId('shell-cold-difference');
+  t.deepEqual([own.verdict, own.direction, own.magnitude?.judged], ['agrees', 'held', false]);
+  t.is(magnitudeCell(own), 'not comparable: a VM');
+  t.is(verdictCell(own), 'agrees in direction');
+  const twin = byId('shell-cold-difference (gvisor-lazy)');
+  t.true(twin.magnitude!.judged, 'the stand-in twin is judged in size');
+  t.regex(
+    sourceTallySentence(verdicts) ?? '',
+    /^Of the source's 8 findings, 4 of the 7 judged held in direction and 1 of the 2 with a size to compare also in magnitude \(1 is not comparable\)/,
   );
 });
 

@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages'],
   ['engine'],
   ['executors'],
-  ['commit', 'sandbox', 'image-reads', 'history'],
+  ['commit', 'sandbox', 'image-reads', 'history', 'burst'],
   ['launch-arms', 'report', 'compare', 'cluster', 'measure'],
   ['publish'], // the publishing kit every report stage writes with
   ['experiment'],

@@ -179,3 +179,20 @@ test("the appendix lists a path's confounds and says what its content bytes are"
   const content = doc.appendix.find((x) => x.title === 'Content transfer')!;
   t.true(content.blocks.some((b) => b.kind === 'paragraph' && b.text.includes("What each path's content bytes are: lazy: uncompressed erofs ranges.")));
 });
+
+test('a source difference given only as an interval names the midpoint its magnitude is taken against', async (t) => {
+  const { sourceText } = await import('../harness/report/source-findings.js');
+  const f = {
+    id: 'x',
+    kind: 'difference',
+    cohort: 'shell',
+    state: 'cold',
+    a: 'docker',
+    b: 'lazy',
+    low: 389.2,
+    high: 833.9,
+    toleranceRatio: 1.25,
+  } as unknown as SourceFinding;
+  t.regex(sourceText(f), /^midpoint 611\.[56] ms \(no point estimate given\), 95% CI \[389\.2, 833\.9\] ms: /);
+  t.regex(sourceText({ ...f, value: -135.3 } as SourceFinding), /^-135\.3 ms, 95% CI/);
+});

@@ -70,3 +70,12 @@ test('the shared replicate of the default experiment (PTI on) is another host cl
     ['exec', 'mem'],
   );
 });
+
+test('a run being placed does not widen the spread it is held to: ×1.45 on cpu and mem against four runs of one class is another class', (t) => {
+  const random = seededRandom('host-class-placing');
+  const archive = Array.from({ length: 4 }, () => run(0, random));
+  const slower = Object.fromEntries(Object.entries(run(0, random)).map(([p, v]) => [p, p === 'cpu' || p === 'mem' ? v! * 1.45 : v!]));
+  // within the ×1.5 screen, so it is screened with the archive; placed, its distance stays out of the spread
+  t.deepEqual(hostClasses([slower, ...archive], [0]).classes, [[0], [1, 2, 3, 4]]);
+  t.true(hostClasses([slower, ...archive], [0]).spread['cpu']!.df === 3, 'the spread rests on the four archived runs');
+});

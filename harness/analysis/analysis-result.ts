@@ -4,6 +4,7 @@
 import type { FactorDifference } from './difference-record.js';
 import type { AnalysisFindings } from './finding-types.js';
 import type { CanaryResult } from './canary-statistics.js';
+import type { CrossClassResult } from './cross-class.js';
 import type { SessionNoiseResult } from './session-noise.js';
 import type { HostEffect } from './host-effects.js';
 import type { ByteSummary } from '../stats/byte-summary.js';
@@ -304,6 +305,8 @@ export interface AnalysisResult {
   rerun: RerunScope;
   /** The host canary per session and over the run (analysis/canary-statistics.ts); absent when the samples hold no canary launch. */
   canary?: CanaryResult;
+  /** Where the Ready ratios hold across the archive's host classes (cross-class.ts); absent without a canary or an archive. */
+  crossClass?: CrossClassResult;
   /** The noise flag calibrated on the canary, and the steady background of every session (analysis/session-noise.ts); absent without session records. */
   noise?: SessionNoiseResult;
   /**

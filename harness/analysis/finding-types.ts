@@ -26,6 +26,8 @@ export interface SourceFinding {
   statement: string;
   /** Why this run cannot answer the finding; the verdict is then 'not comparable'. */
   notComparable: string | null;
+  /** Why its size cannot be compared (a path it names runs on another runtime than the source's): judged in direction only. */
+  sizeNotComparable?: string | null;
 }
 
 export interface SourceReference {

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { HostFingerprint } from '../process/host-fingerprint.js';
 import { hostOf, replicateRowsFromCsv, type ReplicateRun } from './replicate-runs.js';
+import { publishedRunOf, type PublishedRun } from './cross-class.js';
 
 /** What the analysis reads of an archived run.json (the archive's RunRecord, benchgraph-run/1). */
 interface ArchivedRecord {
@@ -16,6 +17,9 @@ interface ArchivedRecord {
   /** The host canary (analysis.json's, kept since 2026-12-04): per piece the run median. */
   canary?: { pieces?: { piece: string; medianMs: number | null }[] };
 }
+
+/** The files of an archived run the analysis reads: samples.csv for a same-key replicate, the comparison files for the host classes (cross-class.ts). */
+const PUBLISHED_FILES = ['run.json', 'samples.csv', 'statistics.csv', 'differences.csv'];
 
 /** The run folders of an archive, sorted by name (date first). */
 function runFolders(dir: string): string[] {
@@ -48,7 +52,7 @@ export function replicateFiles(dir: string, ownOutputs: readonly string[] = [], 
         return true; // unreadable: its digest joins the key, and readReplicates names the file
       }
     })
-    .flatMap((name) => [join(dir, name, 'run.json'), join(dir, name, 'samples.csv')]);
+    .flatMap((name) => PUBLISHED_FILES.map((f) => join(dir, name, f)));
 }
 
 export interface SampleIdentity {
@@ -64,8 +68,20 @@ function sampleStageOf(record: ArchivedRecord, key: string): { outputDigest: str
   return null;
 }
 
-export function readReplicates(dir: string, sample: SampleIdentity): ReplicateRun[] {
-  const out: ReplicateRun[] = [];
+/** What the analysis reads of an archive, in one pass over its run.json files. */
+export interface ArchiveReading {
+  /** The runs whose sample stage had the key asked for, this run itself left out. */
+  replicates: ReplicateRun[];
+  /** Per archived run with a canary (run.json `canary`), per piece the run median: the spread the host-class rule rests on. */
+  canaries: Record<string, number | null>[];
+  /** The canary of this run's own archived copy (its sample output is the one under analysis), for samples that hold no canary launch (an import of samples.csv); null when none is archived. */
+  ownCanary: Record<string, number | null> | null;
+  /** Every other archived run with its comparison files, whatever its key: the host classes' runs (cross-class.ts). */
+  published: PublishedRun[];
+}
+
+export function readArchive(dir: string, sample: SampleIdentity): ArchiveReading {
+  const out: ArchiveReading = { replicates: [], canaries: [], ownCanary: null, published: [] };
   for (const name of runFolders(dir)) {
     const recordFile = join(dir, name, 'run.json');
     let record: ArchivedRecord;
@@ -74,17 +90,33 @@ export function readReplicates(dir: string, sample: SampleIdentity): ReplicateRu
     } catch (e) {
       throw new UserError(`not JSON: ${(e as Error).message}`, { file: recordFile }, 'restore the archived run (git checkout) or remove its folder');
     }
+    const pieces = record.canary?.pieces ?? [];
+    const canary = pieces.length ? Object.fromEntries(pieces.map((p) => [p.piece, p.medianMs])) : null;
+    if (canary) out.canaries.push(canary);
     const stage = sampleStageOf(record, sample.key);
-    if (!stage || stage.outputDigest === sample.outputDigest) continue;
+    if (stage?.outputDigest === sample.outputDigest) {
+      out.ownCanary ??= canary;
+      continue;
+    }
+    const [statistics, differences] = ['statistics.csv', 'differences.csv'].map((f) => join(dir, name, f));
+    if (existsSync(statistics!) && existsSync(differences!))
+      out.published.push(
+        publishedRunOf(name, record.stages?.['sample']?.key ?? null, canary, readFileSync(statistics!, 'utf8'), readFileSync(differences!, 'utf8')),
+      );
+    if (!stage) continue;
     const samplesFile = join(dir, name, 'samples.csv');
-    out.push({
+    out.replicates.push({
       id: name,
       host: hostOf(record.sessions.map((s) => s.fingerprint)),
       rows: replicateRowsFromCsv(readFileSync(samplesFile, 'utf8'), samplesFile),
-      canary: record.canary?.pieces?.length ? Object.fromEntries(record.canary.pieces.map((p) => [p.piece, p.medianMs])) : null,
+      canary,
     });
   }
   return out;
+}
+
+export function readReplicates(dir: string, sample: SampleIdentity): ReplicateRun[] {
+  return readArchive(dir, sample).replicates;
 }
 
 /** Archived runs grouped by their sample stage's key (stage id `sample`), groups of two runs or more: the archive's replicates. */
@@ -98,33 +130,4 @@ export function replicateGroups(dir: string, stageId = 'sample'): { key: string;
   return [...byKey.entries()]
     .filter(([, names]) => names.length >= 2)
     .map(([key, names]) => ({ key, runs: readReplicates(dir, { key, outputDigest: '' }).filter((r) => names.includes(r.id)) }));
-}
-
-/** Per archived run of the folder (run.json `canary`), per piece the run median: the spread the host-class rule rests on. */
-export function archivedCanaries(dir: string): Record<string, number | null>[] {
-  if (!existsSync(dir)) return [];
-  return runFolders(dir).flatMap((name) => {
-    try {
-      const pieces = (JSON.parse(readFileSync(join(dir, name, 'run.json'), 'utf8')) as ArchivedRecord).canary?.pieces ?? [];
-      return pieces.length ? [Object.fromEntries(pieces.map((p) => [p.piece, p.medianMs]))] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** The canary of this run's own archived copy (the run whose sample output is the one under analysis), for samples that hold no canary launch (an import of samples.csv); null when none is archived. */
-export function ownArchivedCanary(dir: string, sample: SampleIdentity): Record<string, number | null> | null {
-  if (!existsSync(dir)) return null;
-  for (const name of runFolders(dir)) {
-    try {
-      const record = JSON.parse(readFileSync(join(dir, name, 'run.json'), 'utf8')) as ArchivedRecord;
-      const stage = sampleStageOf(record, sample.key);
-      const pieces = record.canary?.pieces ?? [];
-      if (stage?.outputDigest === sample.outputDigest && pieces.length) return Object.fromEntries(pieces.map((p) => [p.piece, p.medianMs]));
-    } catch {
-      /* an unreadable record is named by readReplicates */
-    }
-  }
-  return null;
 }

@@ -40,7 +40,8 @@ export function sameClassReplicates(
   if (!own || !placed.length) return { kept: [...runs], otherClass: [], unplaced: runs.map((r) => r.id) };
   // each run once: the replicates are in the archive too
   const others = archive.filter((c) => !placed.some((r) => JSON.stringify(r.canary) === JSON.stringify(c)) && JSON.stringify(c) !== JSON.stringify(own));
-  const classes = hostClasses([own, ...placed.map((r) => r.canary!), ...others]).classes;
+  // this run is placed against the archive: its own distance does not widen the spread it is held to
+  const classes = hostClasses([own, ...placed.map((r) => r.canary!), ...others], [0]).classes;
   const mine = new Set(classes.find((c) => c.includes(0)) ?? [0]);
   const other = new Set(placed.filter((_, i) => !mine.has(i + 1)).map((r) => r.id));
   return {

@@ -7,7 +7,9 @@
 // judged only where both runs have a size to compare; overlapping intervals
 // or a shared sign are never a match). A
 // finding agrees only when both held; one that report.source names not
-// comparable is 'not comparable' with its reason; one this run cannot judge
+// comparable is 'not comparable' with its reason, and so is a P50 of a path
+// report.source.runtime_differs names, while a difference naming such a path
+// is judged in direction only (its size is not compared); one this run cannot judge
 // (no such cell) is 'not measured'. Every difference finding naming a path
 // that has a stand-in (report.source.stand_ins) is judged a second time with
 // the stand-in, as '<id> (<stand-in>)'. The report words these verdicts
@@ -56,11 +58,22 @@ function parseReference(raw: unknown): SourceReference | null {
 }
 
 /** experiment.reference read as report.source says (not comparable reasons, stand-in twins). */
-export function sourceReference(raw: unknown, reading: SourceReading = { standIns: {}, notComparable: {} }): SourceReference | null {
+export function sourceReference(raw: unknown, reading: SourceReading = { standIns: {}, notComparable: {}, runtimeDiffers: {} }): SourceReference | null {
   const ref = parseReference(raw);
   if (!ref) return null;
+  // one rule for every finding naming a path on another runtime than the source's
+  const differs = (f: SourceFinding): string | null =>
+    [f.a, f.b].map((p) => (p ? reading.runtimeDiffers?.[p] : undefined)).find((r) => r !== undefined) ?? null;
+  const readAs = (f: SourceFinding): SourceFinding => {
+    const why = differs(f);
+    return {
+      ...f,
+      notComparable: reading.notComparable[f.id] ?? (why && f.kind === 'p50' ? `${why}, so their start-up times measure different things` : null),
+      sizeNotComparable: why && f.kind === 'difference' ? why : null,
+    };
+  };
   const findings = ref.findings.flatMap((f) => {
-    const own = { ...f, notComparable: reading.notComparable[f.id] ?? null };
+    const own = readAs(f);
     if (f.kind !== 'difference') return [own];
     const swap = (p: string | undefined): string | undefined => (p !== undefined && reading.standIns[p] ? reading.standIns[p] : p);
     const twin = {
@@ -73,7 +86,7 @@ export function sourceReference(raw: unknown, reading: SourceReading = { standIn
       b: swap(f.b),
     };
     if (twin.a === f.a && twin.b === f.b) return [own];
-    return [own, { ...twin, notComparable: reading.notComparable[twin.id] ?? null }];
+    return [own, readAs(twin)];
   });
   return { ...ref, findings };
 }
@@ -131,7 +144,7 @@ export function judgeSource(f: SourceFinding, an: JudgedAnalysis): SourceVerdict
       const centre = f.value ?? (f.low + f.high) / 2;
       const overlap = low <= f.high && f.low <= high;
       // a size to compare only where both runs detect the same direction: otherwise one of them is no effect, or the other way
-      const sized = direction === 'held' && ours !== 0 && centre !== 0;
+      const sized = direction === 'held' && ours !== 0 && centre !== 0 && !f.sizeNotComparable;
       return judged(f, direction, magnitudeFinding(sized ? obs / centre : null, f.toleranceRatio, sized, overlap), {
         kind: 'difference',
         observedMs: obs,

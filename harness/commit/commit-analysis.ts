@@ -20,6 +20,7 @@ import { floorPowerFit, type FloorPowerFit } from '../stats/floor-power-fit.js';
 import { COMMIT_DIMENSIONS } from './commit-cell.js';
 import { judge, type Judgement, type Looks } from '../comparison/judge.js';
 import { defaultPracticalMargin, type PracticalMargin } from '../config/practical-margin.js';
+import type { CommitPosition } from './commit-position.js';
 
 export interface CommitRowData {
   cell: string;
@@ -153,6 +154,8 @@ export interface CompressionStat {
 }
 
 export interface CommitAnalysis {
+  /** Per cell, state and method: second commit of the cell in its round over first (commit-position.ts); absent in analyses before it. */
+  positions?: CommitPosition[];
   methods: string[];
   states: string[];
   cells: CellStat[];

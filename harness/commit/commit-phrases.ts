@@ -8,7 +8,6 @@ import type { Judgement } from '../comparison/judge.js';
 import { spreadBeyondDigits, type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
-import type { VerdictChange } from './previous-run.js';
 
 export const maxInterpretationSentences = 5;
 
@@ -317,23 +316,4 @@ export function naiveFloorSentence(a: CommitAnalysis): string | null {
           : ': the engine used more CPU than the wall time grew (its threads ran in parallel).')
       : 'The naive commit takes no longer than the native one here.')
   );
-}
-
-/** "×1.37 [0.67, 2.55]". */
-const ratioText = (r: { value: number; low: number | null; high: number | null }): string =>
-  `×${fixed(r.value, 2)}${r.low !== null && r.high !== null ? ` [${fixed(r.low, 2)}, ${fixed(r.high, 2)}]` : ''}`;
-
-const sideOf = (r: { value: number; detected: boolean }): string => (!r.detected ? 'not detected' : r.value > 1 ? 'naive slower' : 'native slower');
-
-/**
- * A verdict that did not hold since the archived previous run, naming that run
- * (docs/VERDICTS.md: changed = opposite detected directions, here "flipped";
- * lost = detected there, not here; gained = detected here only).
- */
-export function verdictChangeSentence(c: VerdictChange, run: string): string {
-  const what = `${c.state[0]!.toUpperCase()}${c.state.slice(1)}, ${cellText(c.dims)}`;
-  const was = `${ratioText(c.before)}, ${sideOf(c.before)}`;
-  const is = `${ratioText(c.now)}, ${sideOf(c.now)}`;
-  const word = { changed: 'flipped', lost: 'lost its verdict', gained: 'gained a verdict' }[c.status];
-  return `${what}: ${word} since run ${run}, naive/native ${was} there, ${is} here.`;
 }

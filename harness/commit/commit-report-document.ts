@@ -11,6 +11,7 @@ import { sequentialRuleSentence } from '../comparison/rule-words.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';
 import type { CommitAnalysis, Growth } from './commit-analysis.js';
+import type { CommitPosition } from './commit-position.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { commitsCsvFile } from './commit-csvs.js';
 import {
@@ -22,7 +23,6 @@ import {
   exponentArtifactSentence,
   naiveFloorSentence,
   seedDigitsSentence,
-  verdictChangeSentence,
   exponentCell,
   floorPowerCell,
   quadraticClaimSentence,
@@ -169,31 +169,40 @@ function manyFileSection(a: CommitAnalysis): Section[] {
   ]);
 }
 
-const PREVIOUS_IN_FULL = 'Against the previous run, in full';
+const POSITION_IN_FULL = 'Position in the round, in full';
+const ratioWithInterval = (p: CommitPosition): string => `×${p.ratio.toFixed(2)} [${p.low.toFixed(2)}, ${p.high.toFixed(2)}]`;
 
-/** The main text counts the verdicts that changed since the previous run; the appendix gives each with its figures. */
-function previousRunSection(inp: CommitReportInputs): Section[] {
-  const p = inp.previous;
-  if (!p) return [];
-  if (!p.changes.length)
-    return section('Against the previous run', [paragraph(`Every verdict of run ${p.run} that this run measured again held (docs/VERDICTS.md).`)]);
-  const words = { changed: 'flipped', lost: 'lost', gained: 'gained' } as const;
-  const counts = (['changed', 'lost', 'gained'] as const)
-    .map((status) => [p.changes.filter((c) => c.status === status).length, words[status]] as const)
-    .filter(([n]) => n > 0)
-    .map(([n, word]) => `${n} ${word}`)
-    .join(', ');
-  return section('Against the previous run', [
+/** Whether a commit made second of its cell in a round took longer than one made first (commit-position.ts): the ones whose interval excludes 1, by name. */
+function positionSection(a: CommitAnalysis): Section[] {
+  const ps = a.positions ?? [];
+  if (!ps.length) return [];
+  const beyond = ps.filter((p) => p.low > 1 || p.high < 1);
+  const named = beyond
+    .slice(0, 4)
+    .map((p) => `${p.method} ${p.state}, ${cellText(p.dims)}: ${ratioWithInterval(p)}`)
+    .join('; ');
+  return section('Position in the round', [
     paragraph(
-      `Since run ${p.run}, ${p.changes.length} verdict${p.changes.length === 1 ? '' : 's'} changed (${counts}; docs/VERDICTS.md); each with its figures: appendix "${PREVIOUS_IN_FULL}".`,
+      `Each round visits a cell once per method, in a balanced order; a commit is the cell's first or its second of the round. ` +
+        (beyond.length
+          ? `For ${beyond.length} of ${ps.length} cells × commits × methods, the median of second commits over first ones has a 95% interval that excludes 1 (an order effect): ${named}${beyond.length > 4 ? `; and ${beyond.length - 4} more` : ''}. Their medians mix the two positions.`
+          : `For none of the ${ps.length} cells × commits × methods does the median of second commits over first ones have a 95% interval that excludes 1: no order effect is seen.`) +
+        ` Every one: the appendix "${POSITION_IN_FULL}".`,
     ),
   ]);
 }
 
-function previousRunAppendix(inp: CommitReportInputs): Section[] {
-  const p = inp.previous;
-  if (!p || !p.changes.length) return [];
-  return section(PREVIOUS_IN_FULL, [list(p.changes.map((c) => verdictChangeSentence(c, p.run)))]);
+function positionAppendix(a: CommitAnalysis): Section[] {
+  const ps = a.positions ?? [];
+  return section(POSITION_IN_FULL, [
+    ps.length
+      ? table(
+          ['cell', 'commit', 'method', 'second / first [95% CI]', 'commits first, second'],
+          ps.map((p) => [cellText(p.dims), p.state, p.method, ratioWithInterval(p), `${p.nFirst}, ${p.nSecond}`]),
+          'Median wall time of the commits a method made second of its cell in a round over those it made first; two-sample bootstrap interval (analysis.bootstrap).',
+        )
+      : null,
+  ]);
 }
 
 function methodSection(inp: CommitReportInputs): Section[] {
@@ -230,7 +239,7 @@ function appendix(inp: CommitReportInputs): Section[] {
   const comp = a.compression;
   return [
     ...powerLawSection(a),
-    ...previousRunAppendix(inp),
+    ...positionAppendix(a),
     ...section('Every cell: naive/native', [
       table(
         ['cell', 'commit', 'naive P50', 'native P50', 'naive/native [95% CI]', 'between sessions', 'naive slower (sessions)', 'verdict'],
@@ -338,7 +347,7 @@ export function commitReportDocument(inp: CommitReportInputs, plots: readonly Pl
       ...growthSection(a, plots),
       ...sourceSection(a),
       ...manyFileSection(a),
-      ...previousRunSection(inp),
+      ...positionSection(a),
       ...methodSection(inp),
       ...limitsSection(inp),
       ...section('Downloads', [downloads]),

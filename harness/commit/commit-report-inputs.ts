@@ -3,7 +3,6 @@
 import type { CommitAnalysis, CommitRowData } from './commit-analysis.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
-import type { VerdictChange } from './previous-run.js';
 
 export interface CommitReportInputs {
   experiment: { name: string; question?: string };
@@ -43,6 +42,4 @@ export interface CommitReportInputs {
   noise?: AnalysisResult['noise'];
   /** The Method's sentence on the design's operating characteristics (comparison/operating-words.ts); null without formal commits. */
   operating?: string | null;
-  /** The archived previous run the report stage was given (with.previous_run) and this run's verdicts that did not hold against it. */
-  previous?: { run: string; changes: VerdictChange[] } | null;
 }

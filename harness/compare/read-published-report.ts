@@ -1,5 +1,7 @@
 // Reads a published report folder: differences.csv, statistics.csv and (when
 // present) sessions.csv and disk.csv, by header name. A missing folder, file or column is a UserError naming it.
+// The same reading of CSV texts not yet written anywhere (a report stage holding
+// its own run against the previous one, previous-run-section.ts): publishedReportOf.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -10,10 +12,24 @@ import { archiveCanaries, folderCanary } from './run-canary.js';
 
 const FOLDER_HINT = 'pass a published report folder such as reports/lazy-startup/, which holds statistics.csv and differences.csv';
 
-function readTable(folder: string, name: string, required: readonly string[]): CsvTable {
-  const file = join(folder, name);
-  if (!existsSync(file)) throw new UserError(`missing ${name} in the report folder`, { file }, FOLDER_HINT);
-  const table = parseCsvTable(readFileSync(file, 'utf8'));
+/** Where the CSV files come from: a folder, or the texts a report stage is about to publish. */
+export interface ReportTexts {
+  /** The folder as named, or the stage's output folder. */
+  folder: string;
+  /** A file's text; null when there is no such file. */
+  text: (name: string) => string | null;
+}
+
+const folderTexts = (folder: string): ReportTexts => ({
+  folder,
+  text: (name) => (existsSync(join(folder, name)) ? readFileSync(join(folder, name), 'utf8') : null),
+});
+
+function readTable(src: ReportTexts, name: string, required: readonly string[]): CsvTable {
+  const file = join(src.folder, name);
+  const text = src.text(name);
+  if (text === null) throw new UserError(`missing ${name} in the report folder`, { file }, FOLDER_HINT);
+  const table = parseCsvTable(text);
   for (const column of required) {
     if (!table.header.includes(column)) {
       throw new UserError(`missing column ${column}`, { file, line: 1 }, `the header has ${table.header.join(', ') || 'no columns'}`);
@@ -33,7 +49,13 @@ const num = (raw: string | undefined): number | null => {
 
 export function readPublishedReport(folder: string): PublishedReport {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UserError('no such report folder', { file: folder }, FOLDER_HINT);
-  const diff = readTable(folder, 'differences.csv', ['cohort', 'state', 'metric', 'a', 'b', 'value']);
+  return { ...publishedReportOf(folderTexts(folder)), canary: folderCanary(folder), archiveCanaries: archiveCanaries(folder) };
+}
+
+/** Pure: the differences, cells and disk probes of a report's CSV texts (no canary: the caller knows where its run's is). */
+export function publishedReportOf(src: ReportTexts): PublishedReport {
+  const folder = src.folder;
+  const diff = readTable(src, 'differences.csv', ['cohort', 'state', 'metric', 'a', 'b', 'value']);
   const hasDetected = diff.header.includes('detected');
   if (!hasDetected && !(diff.header.includes('low') && diff.header.includes('high'))) {
     throw new UserError(
@@ -72,8 +94,8 @@ export function readPublishedReport(folder: string): PublishedReport {
         rerunHigh: num(r['rerun_high']),
       };
     });
-  const stats = readTable(folder, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
-  const { spreads, sessions } = readSpreads(folder);
+  const stats = readTable(src, 'statistics.csv', ['cohort', 'path', 'state', 'metric', 'p50']);
+  const { spreads, sessions } = readSpreads(src);
   const cells: PublishedCell[] = stats.rows.map((r) => ({
     cohort: r['cohort']!,
     path: r['path']!,
@@ -85,18 +107,18 @@ export function readPublishedReport(folder: string): PublishedReport {
     sessionSpread: spreads.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null,
     sessions: sessions.size ? (sessions.get([r['cohort'], r['path'], r['state'], r['metric']].join('\u0000')) ?? null) : null,
   }));
-  return { folder, differences, cells, disks: readDisks(folder), canary: folderCanary(folder), archiveCanaries: archiveCanaries(folder) };
+  return { folder, differences, cells, disks: readDisks(src) };
 }
 
 /**
  * cell_session_spread of each cell in sessions.csv (the same on every session row of a cell; empty when the
  * report has none, or its sessions.csv predates the column), and how many session rows each cell has.
  */
-function readSpreads(folder: string): { spreads: Map<string, number>; sessions: Map<string, number> } {
+function readSpreads(src: ReportTexts): { spreads: Map<string, number>; sessions: Map<string, number> } {
   const spreads = new Map<string, number>();
   const sessions = new Map<string, number>();
-  if (!existsSync(join(folder, 'sessions.csv'))) return { spreads, sessions };
-  const table = readTable(folder, 'sessions.csv', ['cohort', 'path', 'state', 'metric']);
+  if (src.text('sessions.csv') === null) return { spreads, sessions };
+  const table = readTable(src, 'sessions.csv', ['cohort', 'path', 'state', 'metric']);
   for (const r of table.rows) {
     const k = [r['cohort'], r['path'], r['state'], r['metric']].join('\u0000');
     sessions.set(k, (sessions.get(k) ?? 0) + 1);
@@ -107,9 +129,9 @@ function readSpreads(folder: string): { spreads: Map<string, number>; sessions: 
 }
 
 /** disk.csv when the report has one (reports written before issue 18 have none). */
-function readDisks(folder: string): PublishedDisk[] {
-  if (!existsSync(join(folder, 'disk.csv'))) return [];
-  return readTable(folder, 'disk.csv', ['session', 'moment', 'write_mb_s', 'read_mb_s']).rows.map((r) => ({
+function readDisks(src: ReportTexts): PublishedDisk[] {
+  if (src.text('disk.csv') === null) return [];
+  return readTable(src, 'disk.csv', ['session', 'moment', 'write_mb_s', 'read_mb_s']).rows.map((r) => ({
     session: num(r['session']) ?? 0,
     attempt: num(r['attempt']) ?? 1,
     moment: r['moment'] ?? '',

@@ -1,10 +1,15 @@
 // report.source (schemas/report.schema.json): which of this run's paths stand
-// in for the source's, and which source findings are declared not comparable.
+// in for the source's, which source findings are declared not comparable, and
+// which paths run on another runtime than the source's path of that name (one
+// rule for all findings naming them: a P50 of such a path is not comparable,
+// a difference naming it is judged in direction only, its size not compared).
 // Read by the analysis, which judges the source findings (analysis/source-verdicts.ts).
 /** report.source: paths standing in for the source's, and findings declared not comparable (with the reason). */
 export interface SourceReading {
   standIns: Record<string, string>;
   notComparable: Record<string, string>;
+  /** Path -> how its runtime differs from the source's path of that name. */
+  runtimeDiffers?: Record<string, string>;
 }
 
 const strings = (v: unknown): Record<string, string> =>
@@ -15,5 +20,5 @@ const strings = (v: unknown): Record<string, string> =>
 /** report.source as validated by the schema. */
 export function sourceReading(raw: unknown): SourceReading {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  return { standIns: strings(r['stand_ins']), notComparable: strings(r['not_comparable']) };
+  return { standIns: strings(r['stand_ins']), notComparable: strings(r['not_comparable']), runtimeDiffers: strings(r['runtime_differs']) };
 }

@@ -42,8 +42,18 @@ export const differencesColumns = [
   'sessions_alone_excluding',
 ] as const;
 
-/** The default report's differences.csv: the shared columns, then each difference's rerun interval and cross-host range. */
-export const launchDifferencesColumns = [...differencesColumns, 'rerun_low', 'rerun_high', 'cross_host_low', 'cross_host_high'] as const;
+/** The default report's differences.csv: the shared columns, then each difference's rerun interval, cross-host range and host classes. */
+export const launchDifferencesColumns = [
+  ...differencesColumns,
+  'rerun_low',
+  'rerun_high',
+  'cross_host_low',
+  'cross_host_high',
+  'classes',
+  'classes_held',
+  'cross_class_ratio_low',
+  'cross_class_ratio_high',
+] as const;
 
 /**
  * With comparisons along the unit or the condition, two more columns: `factor` (unit or condition; empty

@@ -51,5 +51,6 @@ export function steadyBackgroundSentence(a: Pick<AnalysisResult, 'noise'>): stri
   const steady = a.noise?.steady ?? [];
   if (!steady.length) return null;
   const list = steady.map((s) => `${s.name} ${s.lowShare === s.highShare ? pct(s.lowShare) : `${pct(s.lowShare)}–${pct(s.highShare)}`}`).join(', ');
-  return `**Background:** ${list} of the CPU capacity in every session: steady, not counted as noise.`;
+  // a process's count includes the children it reaped: for an init process, the orphans it adopted, which may be the run's own daemons
+  return `**Background:** ${list} of the CPU capacity in every session, with the children each reaped (the run's own daemons among them, if an init adopted them): steady, not counted as noise.`;
 }

@@ -2,11 +2,13 @@
 // each comparison report.answer names (default: the first one configured),
 // cell by cell (cohort and state, Ready), the verdict the judge gave: which
 // side reached Ready sooner, by what ratio of P50s, which cells are
-// equivalent within the practical margin, which undecided. Each cell is
+// equivalent within the practical margin, which undecided (in the summary
+// table's words: undecided, size uncertain, sessions disagree). Each cell is
 // said once, with the P50 ratio a / b only; the intervals are the table's.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import { fixed } from '../publish/format-number.js';
-import { differenceVerdict } from './difference-verdict-text.js';
+import { differenceVerdict, noDirectionText } from './difference-verdict-text.js';
+import { outcomeWords } from './conclusions.js';
 
 export interface AnswerCell {
   cohort: string;
@@ -44,8 +46,10 @@ export function answerSentence(a: AnalysisResult, pair: { a: string; b: string }
     parts.push(`${pair.a} sooner than ${pair.b} in ${joined(aSooner.map((d) => `${where(d)}${ratioText(a, d)}`))}${bSooner.length ? '' : ` (${ratios})`}`);
   const equivalent = by('equivalent');
   if (equivalent.length) parts.push(`equivalent within the practical margin in ${joined(equivalent.map(where))}`);
-  const undecided = by('undecided');
-  if (undecided.length) parts.push(`undecided in ${joined(undecided.map(where))}`);
+  // the rest in the table's own words (undecided, size uncertain, sessions disagree), so the two never differ
+  const rest = by('undecided');
+  const words = [...new Set(rest.map((d) => outcomeWords(d, noDirectionText(a, d))))];
+  for (const w of words) parts.push(`${w} in ${joined(rest.filter((d) => outcomeWords(d, noDirectionText(a, d)) === w).map(where))}`);
   return `${pair.a} against ${pair.b}: ${parts.join('; ')}.`;
 }
 

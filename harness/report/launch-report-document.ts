@@ -3,7 +3,7 @@
 // source, the start-up times, where the cold time goes, order, sessions,
 // method and provenance; every long table in the appendix. Each number is
 // said once in the main text, each definition once in the report.
-import type { AnalysisResult, CellStatistics } from '../analysis/analysis-result.js';
+import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import { comparisonRounds, countText, failedText, formatters, outcomeWords, type Formatters } from './conclusions.js';
 import { directionRuleText } from '../analysis/direction-rule.js';
 import { williamsRows } from '../experiment/williams-design.js';
@@ -29,7 +29,7 @@ import { operatingSentence } from '../comparison/operating-words.js';
 import { factorSection } from './factor-section.js';
 import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
-import { rerunScopeSentence } from './rerun-wording.js';
+import { crossClassSentence, rerunScopeSentence } from './rerun-wording.js';
 import { steadyBackgroundSentence } from '../publish/host-wording.js';
 import { noDirectionText } from './difference-verdict-text.js';
 import {
@@ -241,8 +241,9 @@ function scopeLine(c: Ctx): string {
     `${failures ? `, ${failures} failed` : ', none failed'}`;
   const when = measured(inp);
   const rerun = rerunScopeSentence(a);
+  const classes = crossClassSentence(a);
   const background = steadyBackgroundSentence(a);
-  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.${rerun ? ` ${rerun}` : ''}${background ? ` ${background}` : ''}`;
+  return `**Scope:** ${scope}. **Design:** ${design}${when ? `; ${when}` : ''}.${rerun ? ` ${rerun}` : ''}${classes ? ` ${classes}` : ''}${background ? ` ${background}` : ''}`;
 }
 
 function measured(inp: ReportInputs): string | null {
@@ -536,8 +537,17 @@ function provenanceSection(inp: ReportInputs): Section[] {
   return section('Provenance and downloads', [list(provenanceLines(inp.provenance, inp.launches)), paragraph(`${files}. ${digest} ${verify}`)]);
 }
 
+/** "2 of 3": the host classes a Ready difference held on (analysis/cross-class.ts); '-' where fewer than two have it. */
+function classesCell(a: AnalysisResult, d: DifferenceResult): string {
+  const x = a.crossClass?.differences.find(
+    (y) => d.metric === 'ready' && !d.factor && y.cohort === d.cohort && y.state === d.state && y.a === d.a && y.b === d.b,
+  );
+  return x && x.classes >= 2 ? `${x.holds} of ${x.classes}` : '-';
+}
+
 function differencesTables(c: Ctx): Block[] {
   const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
+  const withClasses = c.a.crossClass?.differences.some((x) => x.classes >= 2) ?? false;
   const ms = (v: number | null): string => orDash(v, c.ms);
   const rows = c.a.differences.map((d) => [
     d.cohort,
@@ -550,6 +560,7 @@ function differencesTables(c: Ctx): Block[] {
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
     outcomeWords(d, noDirectionText(c.a, d)) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
+    ...(withClasses ? [classesCell(c.a, d)] : []),
   ]);
   return rows.length
     ? [
@@ -565,6 +576,7 @@ function differencesTables(c: Ctx): Block[] {
             'paired rounds',
             'same direction in sessions',
             'result',
+            ...(withClasses ? ['held on host classes'] : []),
           ],
           rows,
           c.a.decision?.rule === 'sequential'

@@ -1,5 +1,5 @@
 // The report's CSV files (columns described in schemas/report-*.schema.json).
-import type { AnalysisResult } from '../analysis/analysis-result.js';
+import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import { csv, fixed } from '../publish/format-number.js';
 import { factorColumns, launchDifferencesColumns, ms3, recordColumns, writeDifferencesCsv, type DifferenceRow } from '../publish/comparison-csv.js';
 import type { ReportInputs } from './report-inputs.js';
@@ -109,6 +109,14 @@ export function statisticsCsv(a: AnalysisResult): string {
   return csv(statisticsColumns, rows);
 }
 
+/** A Ready difference's host classes (analysis/cross-class.ts): how many were measured, on how many it held, and where its ratio a / b should land on another class. */
+function crossClassColumns(a: AnalysisResult, d: DifferenceResult): DifferenceRow {
+  const c = a.crossClass?.differences.find((x) => x.cohort === d.cohort && x.state === d.state && x.a === d.a && x.b === d.b);
+  if (!c || d.metric !== 'ready' || d.factor) return {};
+  const r = (v: number | null): string | null => (v === null ? null : fixed(v, 4));
+  return { classes: c.classes, classes_held: c.holds, cross_class_ratio_low: r(c.low), cross_class_ratio_high: r(c.high) };
+}
+
 /** The default experiment's differences.csv: every record (the comparisons of paths, then those along another factor), then the preparation costs (seconds). */
 export function differencesCsv(a: AnalysisResult): string {
   const rows: DifferenceRow[] = a.differences.map((d) => ({
@@ -118,6 +126,7 @@ export function differencesCsv(a: AnalysisResult): string {
     rerun_high: ms3(d.rerun?.highMs ?? null),
     cross_host_low: ms3(d.replicates?.crossHost?.lowMs ?? null),
     cross_host_high: ms3(d.replicates?.crossHost?.highMs ?? null),
+    ...crossClassColumns(a, d),
   }));
   for (const d of a.factorDifferences ?? []) rows.push(recordColumns(d, d.verdict.verdict));
   for (const p of a.preparation ?? []) {

@@ -12,6 +12,7 @@ import { fixed, grouped } from '../publish/format-number.js';
 import { measuredBetween } from '../publish/provenance-lines.js';
 import { needLine, reproduceDocument } from '../publish/reproduce-document.js';
 import type { ReportInputs } from './report-inputs.js';
+import { crossClassFactor } from '../analysis/cross-class.js';
 
 const mib = (bytes: number): string => `${grouped(bytes / 2 ** 20)} MiB`;
 
@@ -176,13 +177,23 @@ export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
     reproduced:
       `Copy this folder before your run replaces it (\`cp -r reports/${name} /tmp/${name}-published\`), then \`./bin/pipeline.js compare /tmp/${name}-published reports/${name}\` says, conclusion by conclusion, which held, changed, were lost or gained, judging each direction by how many sessions it held in` +
       (source ? '; the agrees/differs column of "Against the source" in report.md should be the same too' : '') +
-      ". Absolute times depend on the host: compare directions, and read where a rerun on this host class should land in the same-class rerun intervals of report.md. On another host class (its canary outside this run's run-to-run spread; pipeline compare says so first) the cells move beyond those intervals, and not all by one factor: compare the ratios a / b, not the cells (pipeline compare judges them so).",
+      ". Absolute times depend on the host: compare directions, and read where a rerun on this host class should land in the same-class rerun intervals of report.md. On another host class (its canary outside this run's run-to-run spread; pipeline compare says so first) the cells move beyond those intervals, and not all by one factor: compare the ratios a / b, not the cells (pipeline compare judges them so)" +
+      crossClassExpectation(inp) +
+      '.',
     stages: inp.stages,
     samplesSha256: inp.samplesSha256,
     commit: inp.provenance.commit,
     versions: versionLines(inp),
     more: moreSections(inp),
   });
+}
+
+/** "; on another class, expect each Ready ratio within ×0.56–×1.78 of this run's (differences.csv cross_class_ratio_low, _high), …" from the analysis's host classes; '' without a between-class spread. */
+function crossClassExpectation(inp: ReportInputs): string {
+  const b = inp.analysis?.crossClass?.between;
+  if (!b) return '';
+  const f = crossClassFactor(b);
+  return `; there, expect each Ready ratio a / b within ×${fixed(1 / f, 2)}–×${fixed(f, 2)} of this run's (differences.csv: cross_class_ratio_low, cross_class_ratio_high), the spread of ${b.df} Ready ratios between same-key runs on two host classes`;
 }
 
 /** REPRODUCE.md as Markdown. */

@@ -5,6 +5,7 @@
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import type { HostEffect } from '../analysis/host-effects.js';
 import { fixed } from '../publish/format-number.js';
+import { crossClassFactor } from '../analysis/cross-class.js';
 
 /** ", rerun [lo, hi]" and "; hosts lo to hi" after a difference's 95% interval; '' without a rerun interval. */
 export function rerunText(d: DifferenceResult, msDecimals: number): string {
@@ -33,6 +34,26 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   const hosts = r.hosts >= 2 ? `; between hosts ${factorAtOneSd(r.hostLogVariance ?? 0)} per cell, and "hosts" is the range of the hosts' estimates` : '';
   const effects = hostEffectText(r.hostEffects ?? []);
   return `**Rerun:** ${covers}, ${drift}, measured on ${r.figureSource}${hosts}.${left}${effects ? ` ${effects}` : ''}`;
+}
+
+/**
+ * The scope line's sentence on the host classes (analysis/cross-class.ts): against the newest archived run of each
+ * other class, how many Ready differences held on every class measured, and where a ratio should land on another
+ * class; null without another class in the archive.
+ */
+export function crossClassSentence(a: AnalysisResult): string | null {
+  const c = a.crossClass;
+  if (!c) return null;
+  const shared = c.differences.filter((d) => d.classes >= 2);
+  const classes = Math.max(1, ...c.differences.map((d) => d.classes));
+  const everywhere = shared.filter((d) => d.holds === d.classes).length;
+  const runs = c.otherClassRuns.length
+    ? `Against the newest archived run of each other class by the canary (${c.otherClassRuns.join(', ')}; their designs may differ), ${everywhere} of the ${shared.length} Ready differences they share held on all ${classes} classes, in direction${c.between ? ' and in ratio' : ''} (differences.csv: classes, classes_held).`
+    : 'The archive has no run of another class by the canary.';
+  const spread = c.between
+    ? ` On another class a ratio a / b should land within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (cross_class_ratio_low, _high), from ${c.between.df} differences of same-key runs on two classes (${c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}).`
+    : ' No same-key runs on two classes measure how far a ratio moves between classes.';
+  return `**Host classes:** ${runs}${spread}`;
 }
 
 const cellRange = (low: number, high: number): string =>

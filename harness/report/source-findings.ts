@@ -83,7 +83,11 @@ export function bandText(toleranceRatio: number): string {
 
 /** Why a magnitude has no size to compare, from its direction part. */
 const notJudgedText = (v: FindingVerdict): string =>
-  v.direction === 'held' ? 'not judged: neither run detects an effect' : 'not judged: the directions differ';
+  v.finding.sizeNotComparable && v.direction === 'held'
+    ? `not comparable: ${v.finding.sizeNotComparable}`
+    : v.direction === 'held'
+      ? 'not judged: neither run detects an effect'
+      : 'not judged: the directions differ';
 
 /** A ratio to 2 decimals (1 from 10 on), or to 3 where 2 would print an edge of the band for a ratio the rule put outside it. */
 function ratioDigits(ratio: number, held: boolean, toleranceRatio: number): string {
@@ -111,6 +115,7 @@ export function magnitudeCell(v: FindingVerdict): string {
 /** The verdict as a table shows it: "agrees", "**differs**", "not comparable: <reason>", "not measured". */
 export function verdictCell(v: FindingVerdict): string {
   if (v.verdict === 'not comparable') return `not comparable: ${v.finding.notComparable!.trim().replace(/\.$/, '')}`;
+  if (v.verdict === 'agrees' && v.finding.sizeNotComparable) return 'agrees in direction';
   return v.verdict === 'differs' ? '**differs**' : v.verdict;
 }
 
@@ -123,7 +128,8 @@ export function sourceText(f: SourceFinding): string {
     case 'difference':
       return f.low === undefined || f.high === undefined
         ? '-'
-        : `${f.value === undefined ? '' : `${ms(f.value)}, `}95% CI [${fixed(f.low, 1)}, ${fixed(f.high, 1)}] ms: ${directionText(intervalSign(f.low, f.high), a, b)}`;
+        : // without the source's point estimate, the magnitude is taken against its interval's midpoint (analysis/source-verdicts.ts): said here
+          `${f.value === undefined ? `midpoint ${ms((f.low + f.high) / 2)} (no point estimate given), ` : `${ms(f.value)}, `}95% CI [${fixed(f.low, 1)}, ${fixed(f.high, 1)}] ms: ${directionText(intervalSign(f.low, f.high), a, b)}`;
     case 'dominance':
       return `every ${a} launch shorter than every ${b} launch`;
     case 'content-reduction':

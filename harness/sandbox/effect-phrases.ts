@@ -98,6 +98,11 @@ export function ratioCell(m: MeasuredRow): string {
 
 export const relationText: Record<RowRelation, string> = { same: 'same', proxy: 'proxy', different: 'different question' };
 
+/** The runtime a row's launches ran on, from what it requires: gVisor where it needs runsc, else a crun container; '-' for neither. */
+export function runtimeLabel(requires: readonly string[]): string {
+  return requires.includes('runsc') ? 'gVisor (runsc)' : requires.includes('crun') ? 'crun container' : '-';
+}
+
 export type RowVerdict = 'kept' | 'too small to keep' | 'dropped' | 'control failed' | 'control held' | 'control undecided';
 
 /**
@@ -126,7 +131,9 @@ export function verdictCell(m: MeasuredRow, note: RowNote): string {
     return 'dropped (not detected)';
   }
   const size = m.verdict.sizeCaveat ? `; lower in every session, ${m.verdict.sizeCaveat}` : '';
-  if (v === 'kept' && note.relation === 'different') return `kept (a different question${size})`;
+  // "kept" only where the row tests the source's optimisation itself; a proxy or another question only shows an effect
+  if (v === 'kept' && note.relation !== 'same') return `effect shown (${note.relation === 'proxy' ? 'proxy' : 'a different question'}${size})`;
+  if (v === 'too small to keep' && note.relation !== 'same') return `too small (${note.relation === 'proxy' ? 'proxy' : 'a different question'}${size})`;
   return size ? `${v} (${size.slice(2)})` : v;
 }
 
@@ -135,13 +142,18 @@ const ids = (rows: readonly MeasuredRow[]): string => rows.map((m) => `\`${m.row
 /** The interpretation: at most five sentences, no number the tables already give. */
 export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string) => RowNote, floor: PracticalFloor): string[] {
   const by = (v: RowVerdict): MeasuredRow[] => rows.filter((m) => rowVerdict(m, noteOf(m.row.id)) === v);
-  const kept = by('kept').filter((m) => noteOf(m.row.id).relation !== 'different');
+  const kept = by('kept').filter((m) => noteOf(m.row.id).relation === 'same');
+  const proxies = by('kept').filter((m) => noteOf(m.row.id).relation === 'proxy');
   const small = by('too small to keep');
   const failed = by('control failed');
   const different = rows.filter((m) => noteOf(m.row.id).relation === 'different' && !noteOf(m.row.id).control);
   const out: string[] = [];
   if (kept.length) out.push(`Worth keeping here: ${ids(kept)}.`);
-  else out.push('No row that answers the source shows an effect worth keeping here.');
+  else out.push('No row that tests a source optimisation itself shows an effect worth keeping here.');
+  if (proxies.length)
+    out.push(
+      `${ids(proxies)} show${proxies.length === 1 ? 's' : ''} an effect as a proxy: ${proxies.length === 1 ? 'it measures' : 'each measures'} a stand-in, not the optimisation itself.`,
+    );
   if (small.length) out.push(`${ids(small)} ${small.length === 1 ? 'is' : 'are'} detected but too small to keep: the floor is ${floorText(floor)}.`);
   for (const m of failed.slice(0, 1))
     out.push(`The negative control \`${m.row.id}\` failed: it shows an effect where none was expected, so its two sides differ in more than the change.`);

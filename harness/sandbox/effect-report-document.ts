@@ -13,6 +13,7 @@ import {
   interpretation,
   ratioCell,
   relationText,
+  runtimeLabel,
   shapeCount,
   shapePhrase,
   sourceFigureCell,
@@ -71,20 +72,28 @@ export const TALLY_HEADER = [
   'measured: a different question',
   'not runnable here',
   'missing from the pipeline',
-  'negative controls (not source rows)',
+  'not source rows (negative controls, the pipeline’s own)',
 ];
 
-export const SUMMARY_HEADER = ['row', 'measures', 'source: before → after', 'this run: P50 before → after', 'after/before [95% interval]', 'verdict'];
+export const SUMMARY_HEADER = [
+  'row',
+  'runs on',
+  'measures',
+  'source: before → after',
+  'this run: P50 before → after',
+  'after/before [95% interval]',
+  'verdict',
+];
 
 export function tallyRow(inp: EffectDocumentInput): string[] {
   const note = (id: string) => noteOf(inp.notes, id);
   const measured = inp.rows.filter((r): r is MeasuredRow => r.state === 'measured');
-  const sourceMeasured = measured.filter((m) => !note(m.row.id).control);
+  const sourceMeasured = measured.filter((m) => note(m.row.id).sourceRow);
   const rel = (k: string): number => sourceMeasured.filter((m) => note(m.row.id).relation === k).length;
-  const notRunnable = inp.rows.filter((r) => r.state === 'not-runnable' && !note(r.row.id).control).length;
+  const notRunnable = inp.rows.filter((r) => r.state === 'not-runnable' && note(r.row.id).sourceRow).length;
   const missing = inp.notes.missing.length;
-  const controls = measured.length - sourceMeasured.length;
-  return [sourceMeasured.length + notRunnable + missing, rel('same'), rel('proxy'), rel('different'), notRunnable, missing, controls].map(String);
+  const others = inp.rows.filter((r) => (r.state === 'measured' || r.state === 'not-runnable') && !note(r.row.id).sourceRow).length;
+  return [sourceMeasured.length + notRunnable + missing, rel('same'), rel('proxy'), rel('different'), notRunnable, missing, others].map(String);
 }
 
 export function summaryRows(inp: EffectDocumentInput): string[][] {
@@ -97,7 +106,15 @@ export function summaryRows(inp: EffectDocumentInput): string[][] {
       const source = n.control && !n.sourceFigure ? 'no effect expected' : sourceFigureCell(n.sourceFigure, m.row.unit);
       // each side's far-out launches and clusters, named beside the P50s they are not
       const shape = shapePhrase(m);
-      return [`\`${m.row.id}\``, measures, source, `${beforeAfterCell(m)}${shape ? `; ${shape}` : ''}`, ratioCell(m), verdictCell(m, n)];
+      return [
+        `\`${m.row.id}\``,
+        runtimeLabel(m.row.requires),
+        measures,
+        source,
+        `${beforeAfterCell(m)}${shape ? `; ${shape}` : ''}`,
+        ratioCell(m),
+        verdictCell(m, n),
+      ];
     });
 }
 

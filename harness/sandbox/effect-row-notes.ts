@@ -23,6 +23,8 @@ export interface RowNote {
   why: string | null;
   /** A negative control: expected to show no effect; an effect detected there fails it. */
   control: boolean;
+  /** A row of the source's table (false: the pipeline's own, e.g. one side of two source rows); controls are none. */
+  sourceRow: boolean;
   /** What it would take to measure the row (not-runnable rows) or to measure the source's question (proxies). */
   needs: string | null;
   /** The source's figure for the row, shown beside this run's in the summary; null when none is given. */
@@ -66,6 +68,7 @@ export function effectReportNotes(reportSection: unknown): EffectReportNotes {
       relation: relation === 'proxy' || relation === 'different' ? relation : 'same',
       why: str(v?.['why']),
       control: v?.['control'] === true,
+      sourceRow: v?.['control'] !== true && v?.['source_row'] !== false,
       needs: str(v?.['needs']),
       sourceFigure: sourceFigure(v?.['source_figure']),
     };
@@ -82,4 +85,4 @@ export function effectReportNotes(reportSection: unknown): EffectReportNotes {
 }
 
 export const noteOf = (notes: EffectReportNotes, id: string): RowNote =>
-  notes.rows[id] ?? { relation: 'same', why: null, control: false, needs: null, sourceFigure: null };
+  notes.rows[id] ?? { relation: 'same', why: null, control: false, sourceRow: true, needs: null, sourceFigure: null };

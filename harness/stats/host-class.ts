@@ -112,8 +112,13 @@ export interface HostClasses {
   spread: Record<string, PieceSpread>;
 }
 
-/** The host classes of a set of runs: screened groups, their pooled spread, then the rule. */
-export function hostClasses(runs: readonly CanaryMedians[]): HostClasses {
+/**
+ * The host classes of a set of runs: screened groups, their pooled spread, then the rule. `placing`: the
+ * runs being placed (this run, in the analysis), left out of the spread, so that a run's own distance
+ * never widens the tolerance it is held to (a run ×1.34 slower on cpu, screened with a class of four
+ * runs within 1%, would otherwise make its own spread and join it).
+ */
+export function hostClasses(runs: readonly CanaryMedians[], placing: readonly number[] = []): HostClasses {
   const screened = linkage(runs.length, (i, j) =>
     piecesOf([runs[i]!, runs[j]!]).every((p) => {
       const a = logOf(runs[i]!, p);
@@ -121,7 +126,7 @@ export function hostClasses(runs: readonly CanaryMedians[]): HostClasses {
       return a === null || b === null || Math.abs(a - b) <= Math.log(SCREEN);
     }),
   );
-  const spread = pieceSpread(screened.map((g) => g.map((i) => runs[i]!)));
+  const spread = pieceSpread(screened.map((g) => g.filter((i) => !placing.includes(i)).map((i) => runs[i]!)));
   const classes = linkage(runs.length, (i, j) => compareHostClass(runs[i]!, runs[j]!, spread).same).sort((x, y) => x[0]! - y[0]!);
   return { classes, spread };
 }
