@@ -75,6 +75,9 @@ const report: StageDefinition = {
     // What the sample stage declared and checked (requirements.json), when it wrote it.
     const requirements = await readJson<Requirement[]>(ctx.inputs, 'requirements.json');
     const used = usedParts(ctx.config, requirements ?? [], join(projectRoot(), 'harness'));
+    // a run that sampled until decided ran the sessions its rule asked for, not design.sessions
+    const adaptive = readAdaptiveRecord(ctx.inputs);
+    const design = { sessions: adaptive?.sessionsRun ?? ctx.config.design.sessions, rounds: ctx.config.design.rounds };
     const inputs: ReportInputs = {
       config: ctx.config,
       options: ctx.config.reportOptions,
@@ -91,9 +94,9 @@ const report: StageDefinition = {
       preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) =>
         w ? { launches: w.launches, failures: w.failures } : null,
       ),
-      coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, ctx.config.design),
+      coverageWarning: await designCoverageWarning(ctx.params['coverage_table'], ctx.pipelineDir, design),
       sessions: await readJson<SessionRecord[]>(ctx.inputs, 'sessions.json'),
-      adaptive: readAdaptiveRecord(ctx.inputs),
+      adaptive,
       tools: used.tools,
       kernelFeatures: used.kernel,
       requirements,

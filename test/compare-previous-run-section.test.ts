@@ -101,7 +101,7 @@ test('made-up runs: held, changed, lost and gained against the previous run, cou
     t.deepEqual([r.held, r.changed, r.lost, r.gained], [1, 1, 1, 1]);
     const text = previousRunParagraph('2026-11-30-made-up0000001', r);
     t.regex(text, /archived run `2026-11-30-made-up0000001`/);
-    t.regex(text, /1 of 4 conclusions held in direction/);
+    t.regex(text, /of 4 conclusions, 1 held in direction, \d+ held in magnitude, \d+ both/);
     t.regex(text, /1 changed \(c1 initial completion: naive − native\)/);
     t.regex(text, /1 lost \(c2 /);
     t.regex(text, /1 gained \(c3 /);

@@ -143,3 +143,16 @@ test('the warm gap is put down to the runtime stack only when two paths on one s
   );
   t.is(stackSentence(judged({ docker: 'crun', lazy: 'crun', 'oci-full': 'crun' }), ['c'], ['warm']), null);
 });
+
+test('two paths on one stack that both read on demand never put a gap down to the stack: "not how the image is read" needs two ways of reading it', (t) => {
+  const a = {
+    cells: [cell('docker', 'cold', 2800), cell('lazy', 'cold', 290), cell('estargz', 'cold', 360)],
+    dominance: [],
+    bytes: [],
+    failures: [],
+    differences: [diff('docker', 'lazy', 2500, 2200, 3200), diff('estargz', 'lazy', 74, 52, 111)],
+  } as unknown as AnalysisResult;
+  const stacks: Record<string, string> = { docker: 'Docker engine', lazy: 'crun', estargz: 'crun' };
+  t.is(stackFindings(a, stacks, 0.25, { docker: 'full', lazy: 'on-demand', estargz: 'on-demand' }).length, 0);
+  t.is(stackFindings(a, stacks, 0.25).length, 1, 'where the paths do not say how they pull, the rule is as before');
+});

@@ -139,10 +139,11 @@ test('a finding about a path this run lacks is not measured rather than agreeing
 });
 
 const tables = (d: ReportDocument, title: string): Table[] =>
-  d.sections.filter((x) => x.title === title).flatMap((x) => x.blocks.filter((b): b is Table => b.kind === 'table'));
+  [...d.sections, ...d.appendix].filter((x) => x.title === title).flatMap((x) => x.blocks.filter((b): b is Table => b.kind === 'table'));
 
-test('the report has an "Against the source" section with a row per finding, the stand-in twins and a not-comparable reason', (t) => {
-  const [src] = tables(doc, 'Against the source');
+test('the report has an "Against the source" section, and its appendix a row per finding, the stand-in twins and a not-comparable reason', (t) => {
+  t.true(doc.sections.some((x) => x.title === 'Against the source'));
+  const [src] = tables(doc, 'Against the source, in full');
   t.deepEqual(src!.header, ['finding', 'source', 'direction', 'magnitude', 'verdict']);
   const ids = src!.rows.map((r) => r[0]);
   for (const f of reference.findings) t.true(ids.includes(f.id), f.id);

@@ -58,8 +58,8 @@ test('the section names the comparisons that ran out of budget, and is absent fo
   const [s] = stoppingSection(record, launches(), sessions, null);
   t.is(s!.title, 'What stopping saved');
   const text = JSON.stringify(s);
-  t.regex(text, /1 comparison ran out of budget \(max_sessions reached\) and remained undecided after 6 sessions:/);
-  t.regex(text, /numpy, warm: docker against lazy"/);
+  // which one is the summary table's "undecided" cell, not named again
+  t.regex(text, /1 comparison ran out of budget \(max_sessions reached\) and remained undecided after 6 sessions: the summary's \\"undecided\\" cells\./);
   t.regex(text, /"28","48","58%"/);
   t.deepEqual(stoppingSection(null, launches(), sessions, null), []);
   const allDecided = { ...record, comparisons: record.comparisons.slice(0, 1) };

@@ -1,9 +1,11 @@
 // Pure: the named findings of analysis.json that the default report states
 // and only words (schemas/analysis-findings.schema.json):
 //   stack: the stack rule, "the gap goes with the runtime stack": in a cohort
-//     and state, two paths on one stack whose Ready difference (near) is at
-//     most analysis.findings.stack_gap_share of a detected Ready difference
-//     (far) between one of them and a path on another stack. Per cohort and
+//     and state, two paths on one stack that read the image differently
+//     (report.paths.<id>.pull: full or on-demand, where both say it) whose
+//     Ready difference (near) is at most analysis.findings.stack_gap_share
+//     of a detected Ready difference (far) between one of them and a path on
+//     another stack. Per cohort and
 //     state the first such pair in the order of the differences; the report
 //     states the first in its own order of cohorts and states.
 //   sessionsDisagree: every difference whose two-level interval excludes 0
@@ -25,6 +27,8 @@ export type { AnalysisFindings, SessionsDisagreeFinding, StackFinding } from './
 /** What the findings read of the pipeline: the stacks of report.paths, and experiment.reference as report.source reads it. */
 export interface FindingsConfig {
   stacks: Record<string, string>;
+  /** report.paths.<id>.pull: full or on-demand, where said. */
+  pulls?: Record<string, string>;
   reference: unknown;
   source: SourceReading;
 }
@@ -32,13 +36,21 @@ export interface FindingsConfig {
 /** report.paths.<id>.stack, experiment.reference and report.source of a pipeline config. */
 export function findingsConfig(config: { experiment: { reference?: unknown }; reportOptions: Pick<ReportOptions, 'paths' | 'source'> }): FindingsConfig {
   const stacks = Object.fromEntries(Object.entries(config.reportOptions.paths).flatMap(([id, p]) => (p.stack !== null ? [[id, p.stack]] : [])));
-  return { stacks, reference: config.experiment.reference, source: config.reportOptions.source };
+  const pulls = Object.fromEntries(Object.entries(config.reportOptions.paths).flatMap(([id, p]) => (p.pull ? [[id, p.pull]] : [])));
+  return { stacks, pulls, reference: config.experiment.reference, source: config.reportOptions.source };
 }
 
 const sorted = (items: Iterable<string>): string[] => [...new Set(items)].sort();
 
-export function stackFindings(a: Pick<AnalysisResult, 'differences'>, stacks: Record<string, string>, threshold: number): StackFinding[] {
+export function stackFindings(
+  a: Pick<AnalysisResult, 'differences'>,
+  stacks: Record<string, string>,
+  threshold: number,
+  pulls: Record<string, string> = {},
+): StackFinding[] {
   const stackOf = (p: string): string | null => stacks[p] ?? null;
+  // "not with how the image is read" needs two ways of reading it: where both paths say how, they must differ
+  const readDiffers = (d: DifferenceKey): boolean => !pulls[d.a] || !pulls[d.b] || pulls[d.a] !== pulls[d.b];
   const out: StackFinding[] = [];
   const key = (d: DifferenceKey): DifferenceKey => ({ cohort: d.cohort, state: d.state, metric: d.metric, a: d.a, b: d.b });
   for (const cohort of sorted(a.differences.map((d) => d.cohort))) {
@@ -50,7 +62,7 @@ export function stackFindings(a: Pick<AnalysisResult, 'differences'>, stacks: Re
   return out;
 
   function firstGap(diffs: AnalysisResult['differences']): StackFinding[] {
-    for (const near of diffs.filter((d) => stackOf(d.a) !== null && stackOf(d.a) === stackOf(d.b))) {
+    for (const near of diffs.filter((d) => stackOf(d.a) !== null && stackOf(d.a) === stackOf(d.b) && readDiffers(d))) {
       for (const far of diffs.filter((d) => d !== near && (d.a === near.b || d.b === near.b) && stackOf(d.a) !== stackOf(d.b))) {
         if (!far.detected || Math.abs(near.observedMs!) > threshold * Math.abs(far.observedMs!)) continue;
         const other = far.a === near.b ? far.b : far.a;
@@ -94,7 +106,7 @@ export function withFindings<T extends Omit<AnalysisResult, 'findings'>>(a: T, c
   return {
     ...a,
     findings: {
-      stack: stackFindings(a, config.stacks, a.rules.findings.stackGapShare),
+      stack: stackFindings(a, config.stacks, a.rules.findings.stackGapShare, config.pulls ?? {}),
       sessionsDisagree: sessionsDisagreeFindings(a),
       sources: judgeSources(sourceReference(config.reference, config.source), a),
     },

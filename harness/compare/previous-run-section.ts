@@ -56,7 +56,7 @@ export function previousRunParagraph(name: string, r: ReportComparison): string 
       : ' The runs are on different host classes by their canaries: sizes are compared as ratios a / b.'
     : '';
   return (
-    `Held against the archived run \`${name}\` by \`pipeline compare\`'s rule: ${r.held} of ${n} conclusions held in direction, ${r.heldInMagnitude} of them ${transfer ? 'transferred in ratio' : 'also in magnitude'}` +
+    `Held against the archived run \`${name}\` by \`pipeline compare\`'s rule: of ${n} conclusions, ${r.held} held in direction, ${r.heldInMagnitude} ${transfer ? 'transferred in ratio' : 'held in magnitude'}, ${r.heldInBoth} both` +
     `${parts.length ? `; ${parts.join('; ')}` : ''}.${factor}${host} Every conclusion: the appendix "${IN_FULL}".`
   );
 }

@@ -13,6 +13,7 @@ function pathNotes(raw: unknown): Record<string, PathNotes> {
       content: typeof v?.['content'] === 'string' ? (v['content'] as string) : null,
       stack: typeof v?.['stack'] === 'string' ? (v['stack'] as string) : null,
       reads: typeof v?.['reads'] === 'string' ? (v['reads'] as string) : null,
+      pull: v?.['pull'] === 'full' || v?.['pull'] === 'on-demand' ? v['pull'] : null,
     };
   }
   return out;
@@ -25,6 +26,8 @@ export interface PathNotes {
   stack: string | null;
   /** How the path reads the image, as a table labels it (image-reads: "64 KiB", "eStargz + prefetch"); null: from its read size. */
   reads: string | null;
+  /** Whether the image is pulled whole before the start, or read on demand; null: not said. */
+  pull: 'full' | 'on-demand' | null;
 }
 
 export interface ReportOptions {

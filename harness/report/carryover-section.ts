@@ -114,7 +114,11 @@ export function carryoverSection(
   const cpu = carryoverCpu(cells, extra.launches ?? []);
   const [answer, detail] = extra.measuredCause ? firstSentence(extra.measuredCause) : ['', ''];
   const cause = [answer ? `What carries over, measured apart: ${answer}.` : null, cpuSentence(cpu, ms)].filter((x): x is string => x !== null);
-  if (cause.length) main.push(paragraph(cause.join(' ')));
+  // what carries over, measured apart, in the appendix; the main text points there
+  if (cause.length) {
+    main.push(paragraph('What carries over between launches, measured apart, and the CPU of the flagged cells: the appendix "Carryover detail".'));
+    appendix.push(paragraph(cause.join(' ')));
+  }
   if (detail) appendix.push(paragraph(`What carries over, in full: ${detail}.`));
   if (cpu.length)
     appendix.push(

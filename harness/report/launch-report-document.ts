@@ -188,10 +188,16 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
         'Against the source, in full',
         c.verdicts.length
           ? [
+              paragraph(sourceRuleText(c)),
               table(
-                ['finding', 'source says', 'source', 'this run', 'verdict'],
-                c.verdicts.map((v) => [v.finding.id, statementOf(c, v), v.source, v.ours, v.verdict === 'differs' ? '**differs**' : v.verdict]),
+                ['finding', 'source', 'direction', 'magnitude', 'verdict'],
+                c.verdicts.map((v) => [v.finding.id, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
               ),
+              table(
+                ['finding', 'source says', 'this run'],
+                c.verdicts.map((v) => [v.finding.id, statementOf(c, v), v.ours]),
+              ),
+              sourceGapText(c) ? paragraph(sourceGapText(c)!) : null,
             ]
           : [],
       ),
@@ -202,10 +208,10 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
       ...section('Content transfer', contentBlocks(c)),
       ...section('Carryover detail', carry.appendix),
       ...section('Sessions detail', sessions.appendix),
-      ...section(
-        'Disk in each session',
-        diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals, (p) => cfg.paths?.[p]?.cold_check === 'full-pull'),
-      ),
+      ...section('Disk in each session', [
+        sentences([hostFactsSentence(inp.sessions, c.f)]),
+        ...diskSection(a, inp.sessions, c.cohorts, c.paths, inp.options.msDecimals, (p) => cfg.paths?.[p]?.cold_check === 'full-pull'),
+      ]),
       ...section('Paths and their confounds', pathBlocks(c)),
       ...section('Pinned tools and images', pinBlocks(inp)),
       ...section('Image-service preparation', preparationBlocks(c)),
@@ -290,7 +296,6 @@ function summaryTable(c: Ctx): Block[] {
             c.a,
             c.a.differences.find((d) => !d.factor && d.cohort === cohort && d.state === state && d.metric === 'ready' && d.a === pair[0] && d.b === pair[1]),
             c.inp.options.msDecimals,
-            true,
           ) + splitSuffix(c.a, cohort, state, 'ready', pair),
       ),
     ]),
@@ -301,7 +306,8 @@ function summaryTable(c: Ctx): Block[] {
     ],
   ];
   const answer = answerParagraph(c.a, c.inp.options.answer ?? [], cells);
-  const summary = table([`Ready, a − b: ms [${conf}% CI] same-class rerun [interval], P50 ratio a/b`, ...cells.map((x) => `${x.cohort} ${x.state}`)], rows);
+  // the same-class rerun and cross-class intervals: differences.csv and the appendix "Every difference" (the scope line says what they cover)
+  const summary = table([`Ready, a − b: ms [${conf}% CI], P50 ratio a/b`, ...cells.map((x) => `${x.cohort} ${x.state}`)], rows);
   // each verdict word is defined only when a cell of the table uses it
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
@@ -336,16 +342,26 @@ function summarySpans(c: Ctx): string | null {
   return coldSpansSentence(c.a as AnalysisWithSourceGap, c.cohorts, firsts, { ms: c.ms, pct: c.f.pct });
 }
 
-/** Under the summary: each compared path's cold spans (a step is split only where its launch marks its parts), then why the saving differs from the source. */
+/** Under the summary: each compared path's cold spans (a step is split only where its launch marks its parts); why the saving differs from the source is in the appendix (sourceGapText). */
 function summaryFollowUp(c: Ctx): string[] {
   const a = c.a as AnalysisWithSourceGap;
   const key = keyPairs(c.a, c.verdicts);
   const pairs = [...heldFixed(c, key), ...key];
   const firsts = [...new Set(pairs.map(([p]) => p))];
-  const f = { ms: c.ms, pct: c.f.pct };
   const spans = [summarySpans(c), unsplitStepSentence(a, firsts)].filter((s): s is string => s !== null);
-  const gap = sourceGapParagraph(a, c.verdicts, c.cohorts, [...new Set(key.map(([, q]) => q))], f);
-  return [...(spans.length ? [spans.join(' ')] : []), ...(gap ? [gap] : [])];
+  return spans.length ? [spans.join(' ')] : [];
+}
+
+/** The rule a source finding is judged by, said once (docs/VERDICTS.md). */
+const sourceRuleText = (c: Ctx): string =>
+  'A finding agrees when its **direction** held (both runs detect the same path as lower, or both none) and its **magnitude** held ' +
+  `(this run's effect over the source's within the finding's band, ${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}) or had no size to compare; ` +
+  'magnitude is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign (docs/VERDICTS.md).';
+
+/** Why the saving differs from the source (bytes read and the read rate), for the appendix "Against the source, in full"; null without it. */
+function sourceGapText(c: Ctx): string | null {
+  const key = keyPairs(c.a, c.verdicts);
+  return sourceGapParagraph(c.a as AnalysisWithSourceGap, c.verdicts, c.cohorts, [...new Set(key.map(([, q]) => q))], { ms: c.ms, pct: c.f.pct });
 }
 
 /** The source's words, once: a stand-in twin ("<id> (<stand-in>)") refers to its finding instead of repeating them. */
@@ -358,16 +374,9 @@ function sourceSection(c: Ctx): Section[] {
   const ref = sourceReference(c.inp.config.experiment.reference, c.inp.options.source);
   if (!ref || c.verdicts.length === 0) return [];
   return section('Against the source', [
+    paragraph(`Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''}`),
     paragraph(
-      `Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''} ` +
-        'A finding agrees when its **direction** held (both runs detect the same path as lower, or both none) and its **magnitude** held ' +
-        `(this run's effect over the source's within the finding's band, ${[...new Set(c.verdicts.map((v) => bandText(v.finding.toleranceRatio)))].join(' or ')}) or had no size to compare; ` +
-        'magnitude is judged only where both runs detect the same direction, never from overlapping intervals or a shared sign (docs/VERDICTS.md).',
-    ),
-    table(
-      ['finding', 'source', 'direction', 'magnitude', 'verdict'],
-      c.verdicts.map((v) => [v.finding.id, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
-      'Each finding\'s words and figures: the appendix "Against the source, in full".',
+      'Each finding with its direction, magnitude and verdict, the rule that judges them, and its words and figures: the appendix "Against the source, in full" (the tally is in the opening).',
     ),
     takeFigure(c, 'differences.svg'),
   ]);
@@ -432,12 +441,7 @@ function coldTimeSection(c: Ctx): Section[] {
   const inSummary = summarySpans(c) !== null;
   const key = keyPairs(c.a, c.verdicts);
   const tables = inSummary ? [] : c.cohorts.flatMap((cohort) => spanDifferenceTables(c.a, cohort, c.inp.options.msDecimals, { pairs: key, withReady: false }));
-  return section('Where the cold time goes', [
-    paragraph(phaseBreakdownLead(marks, inSummary)),
-    ...tables,
-    takeFigure(c, 'cold-breakdown.svg'),
-    sentences([hostFactsSentence(c.inp.sessions, c.f)]),
-  ]);
+  return section('Where the cold time goes', [paragraph(phaseBreakdownLead(marks, inSummary)), ...tables, takeFigure(c, 'cold-breakdown.svg')]);
 }
 
 function spanAppendix(c: Ctx): Block[] {
@@ -469,7 +473,7 @@ const positionsOf = (c: Ctx): Record<string, number> =>
 function sequentialRuleText(d: NonNullable<AnalysisResult['decision']>): string {
   return (
     `They decide nothing here: this run sampled until decided (design.adaptive), and after each of sessions ${d.minSessions} to ${d.maxSessions} a group-sequential Student t over each difference's per-session mean log ratios ` +
-    `(alpha ${d.alpha} spent linearly over those looks; docs/STATISTICS.md) called it **lower**, **higher** or **equivalent** within the practical margin, or left it **undecided**.`
+    `(alpha ${d.alpha} spread over those looks as the operating characteristics below say; docs/STATISTICS.md) called it **lower**, **higher** or **equivalent** within the practical margin, or left it **undecided**.`
   );
 }
 
@@ -559,6 +563,7 @@ function differencesTables(c: Ctx): Block[] {
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
+    d.rerun ? `[${c.ms(d.rerun.lowMs)}, ${c.ms(d.rerun.highMs)}]` : '-',
     outcomeWords(d, noDirectionText(c.a, d)) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
     ...(withClasses ? [classesCell(c.a, d)] : []),
   ]);
@@ -575,6 +580,7 @@ function differencesTables(c: Ctx): Block[] {
             'between sessions (ms)',
             'paired rounds',
             'same direction in sessions',
+            'same-class rerun (ms)',
             'result',
             ...(withClasses ? ['held on host classes'] : []),
           ],

@@ -23,7 +23,10 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
   const r = a.rerun;
   if (!r) return null;
   const conf = fixed((a.differences[0]?.confidence ?? 0.95) * 100, 0);
-  const covers = `${conf}% intervals cover this run's sessions and rounds only; the same-class rerun interval, where a rerun on this host class should land, adds between-run drift (a host of another class, by its canary, moves cells beyond it: pipeline compare says so and judges the ratios instead)`;
+  // with the archive's host classes the next sentence says what another class moves (crossClassSentence)
+  const covers =
+    `${conf}% intervals cover this run's sessions and rounds only; the same-class rerun interval (the appendix "Every difference"), where a rerun on this host class should land, adds between-run drift` +
+    (a.crossClass ? '' : ' (a host of another class, by its canary, moves cells beyond it: pipeline compare says so and judges the ratios instead)');
   const drift = `${factorAtOneSd(r.runLogVariance)} per cell, ${factorAtOneSd(r.ratioRunLogVariance ?? 0)} between two paths, at one sd`;
   const left = r.otherClassRuns?.length
     ? ` Left out of it: ${r.otherClassRuns.length} same-key run${r.otherClassRuns.length === 1 ? '' : 's'} of another host class by the canary (${r.otherClassRuns.join(', ')}); pipeline compare sets such a run beside this one.`
@@ -48,11 +51,11 @@ export function crossClassSentence(a: AnalysisResult): string | null {
   const classes = Math.max(1, ...c.differences.map((d) => d.classes));
   const everywhere = shared.filter((d) => d.holds === d.classes).length;
   const runs = c.otherClassRuns.length
-    ? `Against the newest archived run of each other class by the canary (${c.otherClassRuns.join(', ')}; their designs may differ), ${everywhere} of the ${shared.length} Ready differences they share held on all ${classes} classes, in direction${c.between ? ' and in ratio' : ''} (differences.csv: classes, classes_held).`
-    : 'The archive has no run of another class by the canary.';
+    ? `against the newest archived run of each other class by the canary (${c.otherClassRuns.join(', ')}; designs may differ), ${everywhere} of the ${shared.length} Ready differences they share held on all ${classes} classes in direction${c.between ? ' and ratio' : ''}.`
+    : 'the archive has no run of another class by the canary.';
   const spread = c.between
-    ? ` On another class a ratio a / b should land within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (cross_class_ratio_low, _high), from ${c.between.df} differences of same-key runs on two classes (${c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}).`
-    : ' No same-key runs on two classes measure how far a ratio moves between classes.';
+    ? ` On another class, expect a ratio a / b within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (from ${c.between.df} differences of same-key runs on two classes: ${c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}; each in differences.csv).`
+    : ' No same-key runs on two classes measure how far a ratio moves between them.';
   return `**Host classes:** ${runs}${spread}`;
 }
 

@@ -57,13 +57,20 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
       ),
     );
     const reversed = a.differences.filter((d) => d.detected && d.sessions > 1 && d.sameDirection < d.sessions);
+    // the count in the main text, each one with its sessions in the appendix
     main.push(
       paragraph(
         reversed.length
-          ? `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions${differenceOrderEffect(a, d).length ? '; order effect' : ''})`).join('; ')}.`
+          ? `${reversed.length} of the ${a.differences.filter((d) => d.detected && d.sessions > 1).length} detected differences did not point the same way in every session (the appendix "Sessions detail" names each).`
           : 'Every detected difference had the same direction in every session.',
       ),
     );
+    if (reversed.length)
+      appendix.push(
+        paragraph(
+          `Detected differences whose direction did not hold in every session: ${reversed.map((d) => `${d.cohort} ${d.state} ${d.metric} ${d.a} − ${d.b} (same direction in ${d.sameDirection} of ${d.sessions} sessions${differenceOrderEffect(a, d).length ? '; order effect' : ''})`).join('; ')}.`,
+        ),
+      );
     const unsettled = a.differences.filter(sessionsDisagreeInSize);
     if (unsettled.length)
       main.push(

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { StageInput } from '../contract/stage.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SampleRow } from '../db/sample-row.js';
-import { list, paragraph, section, table, type Section } from '../document/document-model.js';
+import { paragraph, section, table, type Section } from '../document/document-model.js';
 import type { RunOperatingCharacteristics } from '../comparison/operating-characteristics.js';
 
 /** adaptive.json (experiment/adaptive-plan.ts adaptiveRecord), the part read here. */
@@ -118,13 +118,11 @@ export function stoppingSection(
         ['session minutes', min(f.minutes), min(f.fixedMinutes), f.minutes !== null && f.fixedMinutes ? pct(f.minutes, f.fixedMinutes) : '–'],
       ],
     ),
+    // which ones: the summary table's "undecided" cells, so not named again here
     f.undecided.length
       ? paragraph(
-          `${count(f.undecided.length, 'comparison')} ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}) and remained undecided${sameSessions !== null ? ` after ${count(sameSessions, 'session')}` : ''}:`,
+          `${count(f.undecided.length, 'comparison')} ran out of budget (${budgetWords[a.stopped ?? 'max_sessions'] ?? 'max_sessions'}) and remained undecided${sameSessions !== null ? ` after ${count(sameSessions, 'session')}` : ''}: the summary's "undecided" cells${sameSessions !== null ? '' : ` (${f.undecided.map((c) => `${c.cohort} ${c.state} ${c.a} − ${c.b}: ${count(c.sessions, 'session')}`).join('; ')})`}.`,
         )
       : paragraph('No comparison ran out of budget.'),
-    f.undecided.length
-      ? list(f.undecided.map((c) => `${c.cohort}, ${c.state}: ${c.a} against ${c.b}${sameSessions !== null ? '' : ` (${count(c.sessions, 'session')})`}`))
-      : null,
   ]);
 }
