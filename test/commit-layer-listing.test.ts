@@ -61,3 +61,15 @@ test('an opaque marker over a directory no lower layer has is dropped; over a lo
     'only native: - 0 random_files/.wh..wh..opq',
   ]);
 });
+
+test("a base image's device nodes (tar -tv shows major,minor where the size goes) are listed with size 0, not refused", (t) => {
+  const listing = listingLines(
+    [
+      'crw-rw-rw- 0/0             5,1 2023-11-14 22:13 ./dev/console',
+      'crw-rw-rw- 0/0           1, 3 2023-11-14 22:13 ./dev/null',
+      'brw-rw---- 0/6           7,  0 2023-11-14 22:13 ./dev/loop0',
+      '-rw-r--r-- 0/0              12 2023-11-14 22:13 ./etc/hostname',
+    ].join('\n'),
+  );
+  t.deepEqual(listing, ['- 12 etc/hostname', 'b 0 dev/loop0', 'c 0 dev/console', 'c 0 dev/null']);
+});

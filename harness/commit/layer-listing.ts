@@ -16,8 +16,8 @@ export function listingLines(tarTv: string): string[] {
   const out: string[] = [];
   for (const raw of tarTv.split('\n')) {
     if (!raw.trim()) continue;
-    // perms owner size date time name...
-    const m = /^(\S)\S*\s+\S+\s+(\d+)\s+\S+\s+\S+\s+(.*)$/.exec(raw);
+    // perms owner size date time name...; a device (c, b) has "major,minor" where the size goes, maybe with a space after the comma
+    const m = /^(\S)\S*\s+\S+\s+(\d+|\d+,\s*\d+)\s+\S+\s+\S+\s+(.*)$/.exec(raw);
     if (!m) throw new Error(`unexpected tar listing line: ${raw}`);
     const type = m[1]!;
     let name = m[3]!;
