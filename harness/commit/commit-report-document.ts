@@ -185,7 +185,7 @@ function positionSection(a: CommitAnalysis): Section[] {
     paragraph(
       `Each round visits a cell once per method, in a balanced order; a commit is the cell's first or its second of the round. ` +
         (beyond.length
-          ? `For ${beyond.length} of ${ps.length} cells × commits × methods, the median of second commits over first ones has a 95% interval that excludes 1 (an order effect): ${named}${beyond.length > 4 ? `; and ${beyond.length - 4} more` : ''}. Their medians mix the two positions.`
+          ? `For ${beyond.length} of ${ps.length} cells × commits × methods, the median of second commits over first ones has a 95% interval that excludes 1 (an order effect): ${named}${beyond.length > 4 ? `; and ${beyond.length - 4} more` : ''}. Their medians mix the two positions. With no order effect anywhere, about ${(0.05 * ps.length).toFixed(1)} of ${ps.length} intervals at 95% would exclude 1 by chance.`
           : `For none of the ${ps.length} cells × commits × methods does the median of second commits over first ones have a 95% interval that excludes 1: no order effect is seen.`) +
         ` Every one: the appendix "${POSITION_IN_FULL}".`,
     ),

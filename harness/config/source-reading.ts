@@ -8,6 +8,8 @@
 export interface SourceReading {
   standIns: Record<string, string>;
   notComparable: Record<string, string>;
+  /** Why the stand-ins stand in (report.source.stand_in_why); null when not said. */
+  standInWhy?: string | null;
   /** Path -> how its runtime differs from the source's path of that name. */
   runtimeDiffers?: Record<string, string>;
 }
@@ -20,5 +22,10 @@ const strings = (v: unknown): Record<string, string> =>
 /** report.source as validated by the schema. */
 export function sourceReading(raw: unknown): SourceReading {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  return { standIns: strings(r['stand_ins']), notComparable: strings(r['not_comparable']), runtimeDiffers: strings(r['runtime_differs']) };
+  return {
+    standIns: strings(r['stand_ins']),
+    notComparable: strings(r['not_comparable']),
+    runtimeDiffers: strings(r['runtime_differs']),
+    standInWhy: typeof r['stand_in_why'] === 'string' ? r['stand_in_why'].trim() : null,
+  };
 }

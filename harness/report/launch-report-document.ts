@@ -189,6 +189,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
         c.verdicts.length
           ? [
               paragraph(sourceRuleText(c)),
+              c.inp.options.source.standInWhy ? paragraph(`Stand-ins: ${c.inp.options.source.standInWhy}`) : null,
               table(
                 ['finding', 'source', 'direction', 'magnitude', 'verdict'],
                 c.verdicts.map((v) => [v.finding.id, v.source, directionCell(v), magnitudeCell(v), verdictCell(v)]),
@@ -352,6 +353,13 @@ function summaryFollowUp(c: Ctx): string[] {
   return spans.length ? [spans.join(' ')] : [];
 }
 
+/** " Stand-in for its lazy: gvisor-lazy (why: the appendix)." from report.source.stand_ins; '' without any. */
+function standInsText(c: Ctx): string {
+  const s = Object.entries(c.inp.options.source.standIns);
+  if (!s.length) return '';
+  return ` Stand-in for its ${s.map(([p, q]) => `${p}: ${q}`).join('; ')}${c.inp.options.source.standInWhy ? ' (why: the appendix "Against the source, in full")' : ''}.`;
+}
+
 /** The rule a source finding is judged by, said once (docs/VERDICTS.md). */
 const sourceRuleText = (c: Ctx): string =>
   'A finding agrees when its **direction** held (both runs detect the same path as lower, or both none) and its **magnitude** held ' +
@@ -374,7 +382,7 @@ function sourceSection(c: Ctx): Section[] {
   const ref = sourceReference(c.inp.config.experiment.reference, c.inp.options.source);
   if (!ref || c.verdicts.length === 0) return [];
   return section('Against the source', [
-    paragraph(`Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''}`),
+    paragraph(`Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''}${standInsText(c)}`),
     paragraph(
       'Each finding with its direction, magnitude and verdict, the rule that judges them, and its words and figures: the appendix "Against the source, in full" (the tally is in the opening).',
     ),
