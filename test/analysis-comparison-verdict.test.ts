@@ -1,5 +1,6 @@
 import test from 'ava';
-import { comparisonVerdict, marginHalfWidth, relativeFromLog, verdictText } from '../harness/analysis/comparison-verdict.js';
+import { comparisonVerdict, marginHalfWidth, relativeFromLog } from '../harness/analysis/comparison-verdict.js';
+import { verdictText } from '../harness/comparison/verdict-words.js';
 import { practicalMargin } from '../harness/config/practical-margin.js';
 
 test('an interval below 0 is lower, above 0 higher, inside the margin equivalent, and otherwise undecided', (t) => {

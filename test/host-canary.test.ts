@@ -195,3 +195,16 @@ test('merging a session file whose session already has a canary keeps the earlie
     t.deepEqual([...attempts], ['a1']);
   });
 });
+
+test('merging a session file that never got a phases table (a job cancelled before its first launch) merges its samples, not an error', async (t) => {
+  await withJournal(async (journal, dir) => {
+    const other = await SampleJournal.open(join(dir, 'cancelled.duckdb'));
+    await runHostCanary(options(other, dir, 1));
+    await other.close();
+    const db = await Database.open(join(dir, 'cancelled.duckdb'));
+    await db.exec('DROP TABLE phases');
+    await db.close();
+    const added = await journal.mergeFrom(join(dir, 'cancelled.duckdb'));
+    t.true(added > 0, `${added} rows merged`);
+  });
+});

@@ -63,18 +63,3 @@ export function relativeFromMs(interval: { lowMs: number | null; highMs: number 
   if (interval.lowMs === null || interval.highMs === null || referenceMs === null || !(referenceMs > 0)) return null;
   return { low: interval.lowMs / referenceMs, high: interval.highMs / referenceMs };
 }
-
-/**
- * "lower", "equivalent within ±5%", ... as a report words it. With `referenceMs` (b's median), the margin is
- * given in ms, its half width there ("equivalent within ±10.0 ms"): where a floor in ms sets it, the share of
- * a short median would read as some hundreds of percent.
- */
-export function verdictText(v: ComparisonVerdict, referenceMs: number | null = null): string {
-  const band =
-    referenceMs !== null && Number.isFinite(referenceMs)
-      ? `${(v.marginRelative * referenceMs).toFixed(1)} ms`
-      : `${(100 * v.marginRelative).toFixed(v.marginRelative < 0.1 ? 1 : 0).replace(/\.0$/, '')}%`;
-  if (v.verdict === 'equivalent') return `equivalent within ±${band}`;
-  if (v.verdict === 'undecided') return 'undecided';
-  return v.withinMargin ? `${v.verdict}, by less than ${band}` : v.verdict;
-}

@@ -27,6 +27,7 @@ import { defaultSequentialPlan } from '../stats/sequential-session-interval.js';
 import type { UntilRule } from '../measure/until-decided.js';
 import { comparedMetric } from '../measure/run-measurement.js';
 import type { CliCommand } from './cli-command.js';
+import { MAX_BURST } from '../launch/launcher.js';
 import { tupleValues, type FlagSpec, type ParsedArgs } from './parse-args.js';
 
 const DEFAULT_BLOCK_ROUNDS = 10;
@@ -68,6 +69,11 @@ const FLAGS: FlagSpec = {
   },
   precision: { kind: 'string', value: 'P%', help: "like --until, but stop when every pair's ratio is known within ±P% (sequential interval)" },
   margin: { kind: 'string', value: 'P%', help: 'practical margin: a pair whose interval of the ratio lies within 1 ± P is "equivalent" (default 5%)' },
+  concurrency: {
+    kind: 'string',
+    value: 'N',
+    help: `launch N copies of each command at once, released together by the launch helper (closed loop; 1 to ${MAX_BURST}, default 1): per-launch times from the release, and per burst the time to the first and last, launches/s and failures`,
+  },
   block: {
     kind: 'string',
     value: 'N',
@@ -206,6 +212,9 @@ export function planOf(parsed: ParsedArgs, env: Record<string, string>, cwd: str
   if (timeoutText !== undefined && (!/^\d+(\.\d+)?$/.test(timeoutText) || !(timeoutS > 0))) {
     throw new UserError(`must be a positive number of seconds, got ${JSON.stringify(timeoutText)}`, { key: '--timeout' });
   }
+  const concurrency = count(flags, 'concurrency', 1, 1);
+  if (concurrency > MAX_BURST)
+    throw new UserError(`must be at most ${MAX_BURST} (the launch helper's largest burst), got ${concurrency}`, { key: '--concurrency' });
   const minRuns = count(flags, 'min-runs', 1, 10);
   const maxRuns = count(flags, 'max-runs', 1, null);
   if (maxRuns !== null && maxRuns < minRuns) throw new UserError(`is below --min-runs (${minRuns})`, { key: '--max-runs' });
@@ -226,6 +235,7 @@ export function planOf(parsed: ParsedArgs, env: Record<string, string>, cwd: str
     env,
     cwd,
     until: untilRuleOf(flags),
+    concurrency,
   };
 }
 
@@ -261,6 +271,7 @@ export const measureCommand: CliCommand = {
               warmup: plan.warmup,
               ready: plan.ready,
               marker: plan.ready === 'marker' ? plan.marker : null,
+              ...((plan.concurrency ?? 1) > 1 ? { concurrency: plan.concurrency } : {}),
             },
             plan.commands,
           );
@@ -286,6 +297,7 @@ export const measureCommand: CliCommand = {
       outcome.observations,
       { resamples: 5000, confidence: 0.95, seed: plan.seed },
       { metric: comparedMetric(plan.ready), marginRelative: plan.until?.marginRelative ?? share(parsed.flags, 'margin', 0.05) },
+      plan.concurrency,
     );
     const unit = fixedUnit ?? autoUnit(summary.commands.flatMap((s) => (s.completionMs ? [s.completionMs.median] : [])));
     const json = exportJson(summary, plan.commands, outcome.observations, outcome.look);

@@ -6,7 +6,7 @@
 // long table in the appendix. Each number is said once in the main text.
 import type { Plot } from '../publish/plot.js';
 import { fixed } from '../publish/format-number.js';
-import { directionRuleBrief } from '../analysis/direction-rule.js';
+import { directionRuleBrief } from '../comparison/rule-words.js';
 import { sequentialRuleSentence } from '../comparison/rule-words.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { figure, list, paragraph, section, sentences, table, type Block, type ReportDocument, type Section } from '../document/document-model.js';

@@ -99,7 +99,10 @@ export class SampleJournal {
     const before = await this.db.one('SELECT count(*) AS n FROM samples');
     await this.db.exec(`ATTACH '${file.replace(/'/g, "''")}' AS other (READ_ONLY)`);
     try {
-      await this.db.exec('INSERT INTO phases SELECT * FROM other.phases WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
+      // a journal that never got a phases table (a session job cancelled before its first launch) has no marks to merge
+      const hasPhases = await this.db.one(`SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'other' AND table_name = 'phases'`);
+      if (Number(hasPhases?.['n'] ?? 0) > 0)
+        await this.db.exec('INSERT INTO phases SELECT * FROM other.phases WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
       await this.db.exec('INSERT INTO samples SELECT * FROM other.samples WHERE launch_id NOT IN (SELECT launch_id FROM samples)');
       // One host canary per session: a session run again elsewhere (a Slurm job sees only its own file) keeps its earliest attempt's.
       await this.db.exec(

@@ -5,7 +5,7 @@
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
-import { verdictText } from '../analysis/comparison-verdict.js';
+import { verdictText } from '../comparison/verdict-words.js';
 import { list, paragraph, section, sentences, table, type ReportDocument } from '../document/document-model.js';
 import { fixed } from '../publish/format-number.js';
 import type { MedianInterval } from '../stats/two-level-median.js';

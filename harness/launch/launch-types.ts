@@ -81,4 +81,8 @@ export interface HelperResult {
   pipesForcedClosed: boolean;
   /** Phase marks read on stderr, in order (at most 16). */
   phases: PhaseMark[];
+  /** In a burst (Launcher.burst): its size, this launch's index, and the release to its spawn (ms; null when it never got that far). */
+  burst?: number;
+  burstIndex?: number;
+  spawnOffsetMs?: number | null;
 }

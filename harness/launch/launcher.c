@@ -6,12 +6,20 @@
  * Protocol (stdin -> helper), one request at a time:
  *   "<payload length in bytes>\n" then the payload: NUL-terminated fields
  *     launchId, cwd, marker, timeoutMs, tailBytes, argc, argv[0..argc), envc, env[0..envc)
+ *   or a burst: "B<count>\n" then <count> such frames (1..MAX_BURST): every
+ *   launch is spawned back to back after one clock read, the release, and
+ *   every time of their results (ready, first line, completion, phases) is
+ *   from that release, so N launches share one clock and one start; each
+ *   result adds "burst" (count), "burstIndex" and "spawnOffsetMs" (from the
+ *   release to just before its posix_spawn). Each launch has its own timeout
+ *   from the release and its own process group; the results come in request
+ *   order once all are complete.
  *   (argv, env entries "K=V", marker and paths can never contain NUL, so the
  *   framing needs no escaping). An empty marker matches nothing (Ready is then
  *   the client's choice: the first stdout line, or not measured).
  *   EOF on stdin: kill any running launch, exit.
  * Results (helper -> stdout): one JSON object per line. The first line is a
- *   hello {"hello":"benchgraph-launcher","protocol":2}. Results carry raw
+ *   hello {"hello":"benchgraph-launcher","protocol":3}. Results carry raw
  *   facts; the client decides the outcome (state, reason).
  *
  * Timing, all on CLOCK_MONOTONIC from just before posix_spawn:
@@ -43,12 +51,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROTOCOL 2
+#define PROTOCOL 3
+#define MAX_BURST 128
 #define MAX_FRAME_BYTES (64u << 20)
 #define MAX_TAIL_BYTES (16u << 20)
 #define KILL_GRACE_MS 2000
 
 static volatile sig_atomic_t child_pgid = 0;
+/* The process groups of a burst in flight (run_burst), for on_terminate. */
+static volatile sig_atomic_t burst_pgids[MAX_BURST];
+static volatile sig_atomic_t burst_count = 0;
 static int sigchld_pipe[2] = {-1, -1};
 
 /* ---------- small utilities ---------- */
@@ -77,6 +89,8 @@ static void on_sigchld(int sig) {
 static void on_terminate(int sig) {
   pid_t g = child_pgid;
   if (g > 0) kill(-g, SIGKILL);
+  for (int i = 0; i < burst_count; i++)
+    if (burst_pgids[i] > 0) kill(-(pid_t)burst_pgids[i], SIGKILL);
   _exit(128 + sig);
 }
 
@@ -180,6 +194,20 @@ static int in_byte(char *c) {
     in_len = (size_t)r;
   }
   *c = inbuf[in_pos++];
+  return 1;
+}
+
+/* 1 = the next byte, left unread; 0 = EOF */
+static int in_peek(char *c) {
+  if (in_pos == in_len) {
+    ssize_t r;
+    do r = read(0, inbuf, sizeof inbuf); while (r < 0 && errno == EINTR);
+    if (r < 0) die("read stdin");
+    if (r == 0) return 0;
+    in_pos = 0;
+    in_len = (size_t)r;
+  }
+  *c = inbuf[in_pos];
   return 1;
 }
 
@@ -453,7 +481,7 @@ static int64_t last_result_ns = -1;
 static void emit_result(const request_t *rq, const char *spawn_error, int timed_out, int64_t t0,
                         int64_t ready_ns, int64_t first_line_ns, int64_t done_ns, int reaped, int status, const struct rusage *ru,
                         int marker_seen, const tail_t *out, const tail_t *err, int64_t idle_ns,
-                        int stray_killed, int pipes_forced, const phase_scan_t *phases) {
+                        int stray_killed, int pipes_forced, const phase_scan_t *phases, const char *extra) {
   sbuf_t b = {0};
   char tmp[32];
   sb_str(&b, "{");
@@ -507,6 +535,7 @@ static void emit_result(const request_t *rq, const char *spawn_error, int timed_
     sb_fmt(&b, ",\"ms\":%.6f}", (double)(phases->marks[i].at_ns - t0) / 1e6);
   }
   sb_str(&b, "]");
+  if (extra) sb_str(&b, extra);
   sb_str(&b, "}\n");
   write_all(1, b.p, b.len);
   last_result_ns = now_ns();
@@ -518,13 +547,13 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   char *prog = resolve_program(rq->argv[0], rq->envp);
   if (!prog) {
     snprintf(reason, sizeof reason, "command not found: %s (not in the launch's PATH)", rq->argv[0]);
-    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL, NULL);
     return;
   }
   struct stat st;
   if (stat(rq->cwd, &st) != 0 || !S_ISDIR(st.st_mode)) {
     snprintf(reason, sizeof reason, "working directory %s: %s", rq->cwd, errno ? strerror(errno) : "not a directory");
-    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL, NULL);
     free(prog);
     return;
   }
@@ -573,7 +602,7 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
     close(outp[0]);
     close(errp[0]);
     snprintf(reason, sizeof reason, "could not start %s: %s", prog, strerror(rc));
-    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL);
+    emit_result(rq, reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, idle_ns, 0, 0, NULL, NULL);
     free(tails[0].buf);
     free(tails[1].buf);
     free(prog);
@@ -653,9 +682,222 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
   child_pgid = 0;
 
   emit_result(rq, NULL, timed_out, t0, ready_ns, streams[0].first_line_ns, done_ns, reaped, status, &ru, mt.seen,
-              &streams[0].tail, &streams[1].tail, idle_ns, stray_killed, pipes_forced, &phase_scan);
+              &streams[0].tail, &streams[1].tail, idle_ns, stray_killed, pipes_forced, &phase_scan, NULL);
   free(streams[0].tail.buf);
   free(streams[1].tail.buf);
+}
+
+
+/* ---------- a burst: N launches released together ---------- */
+
+typedef struct {
+  const request_t *rq;
+  char reason[1024];
+  int failed_to_spawn;
+  pid_t pid;
+  int64_t spawn_ns, deadline, grace_end, done_ns, exit_ns, ready_ns;
+  stream_t streams[2];
+  matcher_t mt;
+  phase_scan_t phases;
+  int reaped, status, timed_out, stray_killed, pipes_forced, done;
+  struct rusage ru;
+} burst_launch_t;
+
+static void burst_finish(burst_launch_t *l) {
+  for (int i = 0; i < 2; i++)
+    if (!l->streams[i].eof) { close(l->streams[i].fd); l->streams[i].fd = -1; l->streams[i].eof = 1; l->pipes_forced = 1; }
+  if (!l->reaped && wait4(l->pid, &l->status, 0, &l->ru) == l->pid) l->reaped = 1;
+  l->done = 1;
+}
+
+static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
+  burst_launch_t *ls = calloc((size_t)n, sizeof *ls);
+  if (!ls) die("calloc");
+  /* two pipes per launch: raise the soft limit on open files to the hard one */
+  struct rlimit nofile;
+  if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+    nofile.rlim_cur = nofile.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &nofile);
+  }
+  char *progs[MAX_BURST] = {0};
+  int outp[MAX_BURST][2], errp[MAX_BURST][2];
+  for (int i = 0; i < n; i++) {
+    burst_launch_t *l = &ls[i];
+    l->rq = &rqs[i];
+    l->ready_ns = l->exit_ns = l->done_ns = -1;
+    progs[i] = resolve_program(rqs[i].argv[0], rqs[i].envp);
+    struct stat st;
+    if (!progs[i]) {
+      snprintf(l->reason, sizeof l->reason, "command not found: %s (not in the launch's PATH)", rqs[i].argv[0]);
+      l->failed_to_spawn = l->done = 1;
+    } else if (stat(rqs[i].cwd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      snprintf(l->reason, sizeof l->reason, "working directory %s: %s", rqs[i].cwd, errno ? strerror(errno) : "not a directory");
+      l->failed_to_spawn = l->done = 1;
+    } else if (pipe2(outp[i], O_CLOEXEC) < 0 || pipe2(errp[i], O_CLOEXEC) < 0) {
+      snprintf(l->reason, sizeof l->reason, "pipe2: %s (launch %d of a burst of %d)", strerror(errno), i + 1, n);
+      l->failed_to_spawn = l->done = 1;
+    }
+  }
+
+  sigset_t empty, all, term, old;
+  sigemptyset(&empty);
+  sigfillset(&all);
+  sigemptyset(&term);
+  sigaddset(&term, SIGINT);
+  sigaddset(&term, SIGTERM);
+  sigaddset(&term, SIGHUP);
+  sigprocmask(SIG_BLOCK, &term, &old);
+  drain_sigchld_pipe();
+  burst_count = 0;
+  const int64_t t0 = now_ns(); /* the release */
+  for (int i = 0; i < n; i++) {
+    burst_launch_t *l = &ls[i];
+    if (l->done) continue;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, outp[i][1], 1);
+    posix_spawn_file_actions_adddup2(&fa, errp[i][1], 2);
+    posix_spawn_file_actions_addchdir_np(&fa, l->rq->cwd);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    l->spawn_ns = now_ns();
+    int rc = posix_spawn(&l->pid, progs[i], &fa, &attr, l->rq->argv, l->rq->envp);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(outp[i][1]);
+    close(errp[i][1]);
+    if (rc != 0) {
+      close(outp[i][0]);
+      close(errp[i][0]);
+      snprintf(l->reason, sizeof l->reason, "could not start %s: %s", progs[i], strerror(rc));
+      l->failed_to_spawn = l->done = 1;
+      continue;
+    }
+    burst_pgids[burst_count] = l->pid;
+    burst_count = burst_count + 1;
+    tail_init(&l->streams[0].tail, l->rq->tail_bytes);
+    tail_init(&l->streams[1].tail, l->rq->tail_bytes);
+    l->streams[0].fd = outp[i][0];
+    l->streams[1].fd = errp[i][0];
+    for (int k = 0; k < 2; k++) { l->streams[k].eof_ns = -1; l->streams[k].first_line_ns = -1; }
+    l->streams[1].phases = &l->phases;
+    set_nonblock(outp[i][0]);
+    set_nonblock(errp[i][0]);
+    l->mt = (matcher_t){l->rq->marker, (long)strlen(l->rq->marker), 0, 0, 0};
+    l->deadline = t0 + (int64_t)l->rq->timeout_ms * 1000000LL;
+  }
+  sigprocmask(SIG_SETMASK, &old, NULL);
+
+  struct pollfd *pf = calloc((size_t)(2 * n + 2), sizeof *pf);
+  int *owner = calloc((size_t)(2 * n + 2), sizeof *owner);
+  if (!pf || !owner) die("calloc");
+  for (;;) {
+    int left = 0;
+    int64_t wake = INT64_MAX;
+    int np = 0;
+    for (int i = 0; i < n; i++) {
+      burst_launch_t *l = &ls[i];
+      if (l->done) continue;
+      left++;
+      int64_t until = l->timed_out ? l->grace_end : l->deadline;
+      if (until < wake) wake = until;
+      for (int k = 0; k < 2; k++)
+        if (!l->streams[k].eof) { pf[np].fd = l->streams[k].fd; pf[np].events = POLLIN; pf[np].revents = 0; owner[np] = 2 * i + k; np++; }
+    }
+    if (!left) break;
+    int ichld = np;
+    pf[np].fd = sigchld_pipe[0]; pf[np].events = POLLIN; pf[np].revents = 0; np++;
+    int iin = np;
+    pf[np].fd = 0; pf[np].events = 0; pf[np].revents = 0; np++;
+    /* until the nearest deadline; a child's exit wakes the poll through the SIGCHLD pipe */
+    int64_t wait_ns = wake - now_ns();
+    int wait_ms = wait_ns <= 0 ? 0 : (int)((wait_ns + 999999) / 1000000);
+    int pr = poll(pf, (nfds_t)np, wait_ms);
+    if (pr < 0 && errno != EINTR) die("poll");
+    if (pr > 0) {
+      for (int j = 0; j < ichld; j++) {
+        if (!pf[j].revents) continue;
+        burst_launch_t *l = &ls[owner[j] / 2];
+        int k = owner[j] % 2;
+        drain_stream(&l->streams[k], k == 0 && !l->timed_out ? &l->mt : NULL, &l->ready_ns);
+      }
+      if (pf[ichld].revents) drain_sigchld_pipe();
+      if (pf[iin].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+        for (int i = 0; i < n; i++) if (!ls[i].failed_to_spawn) kill(-ls[i].pid, SIGKILL);
+        burst_count = 0;
+        _exit(0);
+      }
+    }
+    int64_t now = now_ns();
+    for (int i = 0; i < n; i++) {
+      burst_launch_t *l = &ls[i];
+      if (l->done) continue;
+      if (!l->reaped && wait4(l->pid, &l->status, WNOHANG, &l->ru) == l->pid) { l->reaped = 1; l->exit_ns = now; }
+      if (l->reaped && l->streams[0].eof && l->streams[1].eof) {
+        if (!l->timed_out) {
+          l->done_ns = l->exit_ns;
+          if (l->streams[0].eof_ns > l->done_ns) l->done_ns = l->streams[0].eof_ns;
+          if (l->streams[1].eof_ns > l->done_ns) l->done_ns = l->streams[1].eof_ns;
+          if (kill(-l->pid, 0) == 0) { kill(-l->pid, SIGKILL); l->stray_killed = 1; }
+        }
+        l->done = 1;
+      } else if (!l->timed_out && now >= l->deadline) {
+        l->timed_out = 1;
+        kill(-l->pid, SIGKILL);
+        l->grace_end = now + (int64_t)KILL_GRACE_MS * 1000000LL;
+      } else if (l->timed_out && now > l->grace_end) {
+        burst_finish(l);
+      }
+    }
+  }
+  burst_count = 0;
+  free(pf);
+  free(owner);
+
+  char extra[160];
+  for (int i = 0; i < n; i++) {
+    burst_launch_t *l = &ls[i];
+    snprintf(extra, sizeof extra, ",\"burst\":%d,\"burstIndex\":%d,\"spawnOffsetMs\":", n, i);
+    size_t at = strlen(extra);
+    if (l->failed_to_spawn && l->pid == 0 && l->spawn_ns == 0) snprintf(extra + at, sizeof extra - at, "null");
+    else snprintf(extra + at, sizeof extra - at, "%.6f", (double)(l->spawn_ns - t0) / 1e6);
+    if (l->failed_to_spawn) {
+      emit_result(l->rq, l->reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, i == 0 ? idle_ns : -1, 0, 0, NULL, extra);
+    } else {
+      emit_result(l->rq, NULL, l->timed_out, t0, l->ready_ns, l->streams[0].first_line_ns, l->done_ns, l->reaped, l->status, &l->ru, l->mt.seen,
+                  &l->streams[0].tail, &l->streams[1].tail, i == 0 ? idle_ns : -1, l->stray_killed, l->pipes_forced, &l->phases, extra);
+      free(l->streams[0].tail.buf);
+      free(l->streams[1].tail.buf);
+    }
+    free(progs[i]);
+  }
+  free(ls);
+}
+
+/* "B<count>\n" then count frames: a burst (run_burst). */
+static void run_burst_request(int64_t idle_ns) {
+  char c, num[8];
+  size_t k = 0;
+  (void)!in_byte(&c); /* the 'B' */
+  for (;;) {
+    if (!in_byte(&c)) protocol_error("truncated burst count");
+    if (c == '\n') break;
+    if (k + 1 >= sizeof num || c < '0' || c > '9') protocol_error("bad burst count");
+    num[k++] = c;
+  }
+  num[k] = 0;
+  long count;
+  if (!parse_long(num, &count) || count < 1 || count > MAX_BURST) protocol_error("bad burst count");
+  request_t rqs[MAX_BURST];
+  for (long i = 0; i < count; i++)
+    if (!read_request(&rqs[i])) protocol_error("truncated burst");
+  run_burst(rqs, (int)count, idle_ns);
+  for (long i = 0; i < count; i++) free_request(&rqs[i]);
 }
 
 int main(void) {
@@ -673,13 +915,19 @@ int main(void) {
   sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
-  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":2}\n";
+  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":3}\n";
   write_all(1, hello, strlen(hello));
   last_result_ns = -1;
 
   request_t rq;
-  while (read_request(&rq)) {
+  char next;
+  while (in_peek(&next)) {
     int64_t idle_ns = last_result_ns >= 0 ? now_ns() - last_result_ns : -1;
+    if (next == 'B') {
+      run_burst_request(idle_ns);
+      continue;
+    }
+    if (!read_request(&rq)) break;
     run_launch(&rq, idle_ns);
     free_request(&rq);
   }

@@ -1,6 +1,7 @@
 // Node client of the C launch helper (launcher.c). One helper process per run;
-// it takes one launch request at a time and returns raw facts, which
-// launch-outcome.ts turns into a LaunchResult. Node never times a launch.
+// it takes one launch request at a time, or one burst of N launches released
+// together, and returns raw facts, which launch-outcome.ts turns into a
+// LaunchResult. Node never times a launch.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,7 +15,12 @@ import { encodeRequest, requestProblem } from './request-frame.js';
 
 export type { LaunchRequest, LaunchResult, LaunchState } from './launch-types.js';
 
-const PROTOCOL = 2;
+const PROTOCOL = 3;
+/** The largest burst the helper takes (launcher.c MAX_BURST). */
+export const MAX_BURST = 128;
+
+/** One launch of a burst: every time is from the burst's release (one clock, one start for all). */
+export type BurstLaunchResult = LaunchResult & { burstIndex: number; spawnOffsetMs: number | null };
 const HELLO_TIMEOUT_MS = 5000;
 const CLOSE_GRACE_MS = 3000;
 
@@ -34,13 +40,14 @@ export function defaultHelperPath(): string {
 
 interface Pending {
   req: LaunchRequest;
-  resolve: (r: LaunchResult) => void;
+  resolve: (r: LaunchResult, raw: HelperResult) => void;
   reject: (e: Error) => void;
 }
 
 export class Launcher {
   private buffer = '';
-  private pending: Pending | null = null;
+  /** The launches written and not yet answered, in the order the helper answers them. */
+  private pending: Pending[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private readonly exitPromise: Promise<void>;
@@ -61,9 +68,10 @@ export class Launcher {
     this.exitPromise = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exited = { code, signal };
-        const p = this.pending;
-        this.pending = null;
-        p?.reject(new Error(`launch helper ${helperPath} exited (${signal ?? `code ${code}`}) during launch ${p.req.launchId}${this.stderrSuffix()}`));
+        const ps = this.pending;
+        this.pending = [];
+        for (const p of ps)
+          p.reject(new Error(`launch helper ${helperPath} exited (${signal ?? `code ${code}`}) during launch ${p.req.launchId}${this.stderrSuffix()}`));
         resolve();
       });
     });
@@ -105,6 +113,16 @@ export class Launcher {
     return run;
   }
 
+  /**
+   * Runs N launches released together: the helper spawns them back to back after one clock read and
+   * times each from it (closed loop: all N in flight). Results in request order, once all are complete.
+   */
+  burst(reqs: readonly LaunchRequest[]): Promise<BurstLaunchResult[]> {
+    const run = this.queue.then(() => this.burstNow(reqs));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   /** Process id of the helper (for diagnostics). */
   get helperPid(): number | undefined {
     return this.child.pid;
@@ -121,9 +139,32 @@ export class Launcher {
     if (problem) return Promise.reject(new Error(`bad launch request ${req.launchId}: ${problem}`));
     if (this.exited || this.closing) return Promise.reject(new Error(`launch helper is not running (launch ${req.launchId})`));
     return new Promise<LaunchResult>((resolve, reject) => {
-      this.pending = { req, resolve, reject };
+      this.pending = [{ req, resolve, reject }];
       this.child.stdin!.write(encodeRequest(req));
     });
+  }
+
+  private burstNow(reqs: readonly LaunchRequest[]): Promise<BurstLaunchResult[]> {
+    if (reqs.length < 1 || reqs.length > MAX_BURST) return Promise.reject(new Error(`a burst has 1 to ${MAX_BURST} launches, not ${reqs.length}`));
+    const ids = new Set(reqs.map((r) => r.launchId));
+    if (ids.size !== reqs.length) return Promise.reject(new Error('the launches of a burst need distinct launch ids'));
+    for (const req of reqs) {
+      const problem = requestProblem(req);
+      if (problem) return Promise.reject(new Error(`bad launch request ${req.launchId}: ${problem}`));
+    }
+    if (this.exited || this.closing) return Promise.reject(new Error(`launch helper is not running (burst of ${reqs.length})`));
+    const results = reqs.map(
+      (req) =>
+        new Promise<BurstLaunchResult>((resolve, reject) => {
+          this.pending.push({
+            req,
+            resolve: (r, raw) => resolve({ ...r, burstIndex: raw.burstIndex ?? -1, spawnOffsetMs: raw.spawnOffsetMs ?? null }),
+            reject,
+          });
+        }),
+    );
+    this.child.stdin!.write(Buffer.concat([Buffer.from(`B${reqs.length}\n`), ...reqs.map((r) => encodeRequest(r))]));
+    return Promise.all(results);
   }
 
   private onData(text: string): void {
@@ -152,22 +193,22 @@ export class Launcher {
       this.fail(`launch helper rejected a request: ${String(msg['protocolError'])}`);
       return;
     }
-    const p = this.pending;
+    const p = this.pending[0];
     const raw = msg as unknown as HelperResult;
     if (!p || raw.launchId !== p.req.launchId) {
       this.fail(`launch helper answered for launch ${String(raw.launchId)}, expected ${p?.req.launchId ?? 'none'}`);
       return;
     }
-    this.pending = null;
-    this.lastIdleMs = raw.idleMs;
+    this.pending.shift();
+    if (raw.idleMs !== null || raw.burstIndex === undefined) this.lastIdleMs = raw.idleMs;
     this.lastStrayKilled = raw.strayKilled;
-    p.resolve(launchOutcome(p.req, raw));
+    p.resolve(launchOutcome(p.req, raw), raw);
   }
 
   private fail(message: string): void {
-    const p = this.pending;
-    this.pending = null;
-    p?.reject(new Error(message));
+    const ps = this.pending;
+    this.pending = [];
+    for (const p of ps) p.reject(new Error(message));
     void this.shutdown('SIGTERM');
   }
 

@@ -11,6 +11,24 @@ import { inUnit, unitSymbol, type TimeUnit } from './time-unit.js';
 
 const sec = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : ms / 1000);
 
+/** --concurrency N: the command's bursts (burst-lines.ts), times in seconds as the rest. */
+function burstJson(summary: MeasureSummary, command: number): { burst?: Record<string, unknown> } {
+  const b = summary.bursts?.find((x) => x.command === command);
+  if (!b) return {};
+  const f = b.failures;
+  return {
+    burst: {
+      concurrency: b.concurrency,
+      bursts: b.bursts,
+      metric: summary.metric,
+      first_median: sec(b.firstMs),
+      all_done_median: sec(b.makespanMs),
+      launches_per_s_median: b.launchesPerS,
+      failures: { failed: f.successes, of: f.trials, low: f.low, high: f.high },
+    },
+  };
+}
+
 export function exportJson(
   summary: MeasureSummary,
   commands: readonly MeasuredCommand[],
@@ -40,6 +58,7 @@ export function exportJson(
       failures: s.failures,
       clusters: s.clusters.map((g) => ({ n: g.n, share: g.share, median: g.median / 1000, min: g.min / 1000, max: g.max / 1000 })),
       ...(Object.keys(c.parameters).length ? { parameters: c.parameters } : {}),
+      ...burstJson(summary, s.index),
     };
   });
   const pairs = summary.pairs.map((p) => ({

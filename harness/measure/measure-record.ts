@@ -22,6 +22,8 @@ export interface RecordIdentity {
   warmup: number;
   ready: string;
   marker: string | null;
+  /** --concurrency N, when above 1 (absent otherwise, so a record made before it resumes). */
+  concurrency?: number;
 }
 
 interface RecordFile {
@@ -59,7 +61,8 @@ export class MeasureRecord {
       writeFileSync(metaFile, JSON.stringify(file, null, 2) + '\n');
     }
     const journal = await SampleJournal.open(join(dir, 'samples.duckdb'));
-    const n = commands.length;
+    // a complete round has every command's launch, each a burst of N copies with --concurrency N
+    const n = commands.length * (identity.concurrency ?? 1);
     const formal = (await journal.formalRows()).filter((r) => r.cohort === RECORD_COHORT);
     const perRound = new Map<number, number>();
     for (const r of formal) perRound.set(r.round, (perRound.get(r.round) ?? 0) + 1);

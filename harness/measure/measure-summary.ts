@@ -15,6 +15,7 @@ import { comparisonVerdict, type ComparisonVerdict } from '../analysis/compariso
 import type { MeasuredCommand } from './command-list.js';
 import type { Observation } from './observation.js';
 import { metricOf, type MeasureMetric } from './until-decided.js';
+import { burstLines, type BurstLine } from './burst-lines.js';
 
 export interface Spread {
   median: number;
@@ -77,6 +78,8 @@ export const defaultCompareOptions: CompareOptions = { metric: 'completion', mar
 
 export interface MeasureSummary {
   commands: CommandSummary[];
+  /** --concurrency N (N > 1): each command's bursts (burst-lines.ts); absent otherwise. */
+  bursts?: BurstLine[];
   /** What the pairs compare. */
   metric: MeasureMetric;
   pairs: PairComparison[];
@@ -177,6 +180,7 @@ export function summarizeMeasurement(
   observations: readonly Observation[],
   settings: BootstrapSettings,
   options: CompareOptions = defaultCompareOptions,
+  concurrency = 1,
 ): MeasureSummary {
   const formal = observations.filter((o) => o.phase === 'formal');
   const summaries = commands.map((c) => summarizeCommand(c, formal));
@@ -184,5 +188,6 @@ export function summarizeMeasurement(
   for (let i = 0; i < commands.length; i++) {
     for (let j = i + 1; j < commands.length; j++) pairs.push(comparePair(formal, summaries, i, j, settings, options));
   }
-  return { commands: summaries, metric: options.metric, pairs, bootstrap: settings };
+  const bursts = concurrency > 1 ? { bursts: burstLines(formal, commands.length, concurrency, options.metric) } : {};
+  return { commands: summaries, metric: options.metric, pairs, bootstrap: settings, ...bursts };
 }

@@ -12,6 +12,8 @@ export interface Observation {
   round: number;
   orderInRound: number;
   launchId: string;
+  /** With --concurrency N: which of the round's N launches of the command, released together (0..N−1); absent otherwise. */
+  copy?: number;
   /** Exited with code 0 (and, with a marker or --ready first-line, Ready was seen). */
   ok: boolean;
   readyMs: number | null;

@@ -1,9 +1,10 @@
 // Pure: the text `pipeline measure` prints: one block per command, then one
 // line per pair of commands.
-import { verdictText } from '../analysis/comparison-verdict.js';
+import { verdictText } from '../comparison/verdict-words.js';
 import { shellLine as shellJoin } from '../process/shell-quote.js';
 import type { MeasuredCommand } from './command-list.js';
 import type { CommandSummary, MeasureSummary, PairComparison, Spread } from './measure-summary.js';
+import type { BurstLine } from './burst-lines.js';
 import { withUnit, type TimeUnit } from './time-unit.js';
 import type { Look, UntilRule } from './until-decided.js';
 
@@ -23,7 +24,7 @@ export interface RenderContext {
 
 export function renderText(summary: MeasureSummary, ctx: RenderContext): string {
   const lines: string[] = [];
-  for (const s of summary.commands) lines.push(...commandBlock(s, ctx), '');
+  for (const s of summary.commands) lines.push(...commandBlock(s, ctx, summary), '');
   const resumed = ctx.resumedRounds > 0 ? `, ${ctx.resumedRounds} of them from the record` : '';
   lines.push(
     `${ctx.rounds} rounds${resumed}, ${ctx.warmup} warmup round(s); commands interleaved in a seeded random order within each round (--seed ${ctx.seed})`,
@@ -45,7 +46,7 @@ export function renderText(summary: MeasureSummary, ctx: RenderContext): string 
   return lines.join('\n') + '\n';
 }
 
-function commandBlock(s: CommandSummary, ctx: RenderContext): string[] {
+function commandBlock(s: CommandSummary, ctx: RenderContext, summary: MeasureSummary): string[] {
   const c = ctx.commands[s.index]!;
   const typed = shellJoin(c.argv);
   const head = `Command ${s.index + 1}: ${s.name}${s.name !== typed ? `  (${typed})` : ''}`;
@@ -54,12 +55,25 @@ function commandBlock(s: CommandSummary, ctx: RenderContext): string[] {
   out.push(spreadLine('Completion', s.completionMs, ctx.unit) ?? `  ${'Completion'.padEnd(18)}no successful runs`);
   if (ctx.ready === 'none') out.push(`  ${'Ready'.padEnd(18)}not measured (give --marker TEXT, or --ready first-line)`);
   else out.push(spreadLine(ctx.ready === 'marker' ? 'Ready' : 'Ready (1st line)', s.readyMs, ctx.unit) ?? `  ${'Ready'.padEnd(18)}never seen`);
+  const burst = summary.bursts?.find((b) => b.command === s.index);
+  if (burst) out.push(burstLine(burst, summary.metric, ctx.unit));
   if (s.clusters.length > 1) {
     const groups = s.clusters.map((g) => `${Math.round(g.share * 100)}% around ${withUnit(g.median, ctx.unit)}`).join(', ');
     out.push(`  note: Completion separates into ${s.clusters.length} groups (${groups}); the median alone hides this`);
   }
   if (s.firstFailure) out.push(`  first failure: ${s.firstFailure}`);
   return out;
+}
+
+/** "8 at once: 30 bursts, all done median 41.2 ms (first 12.0 ms), 194.2 launches/s; failed 0 of 240 [0.0%, 1.5%]". */
+function burstLine(b: BurstLine, metric: 'ready' | 'completion', unit: TimeUnit): string {
+  const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
+  const f = b.failures;
+  const timed =
+    b.makespanMs === null
+      ? 'no burst had every copy done'
+      : `all done median ${withUnit(b.makespanMs, unit)} (first ${withUnit(b.firstMs!, unit)}), ${b.launchesPerS!.toFixed(1)} launches/s`;
+  return `  ${`${b.concurrency} at once`.padEnd(18)}${b.bursts} bursts released together, ${metric === 'ready' ? 'Ready' : 'Completion'} from the release: ${timed}; failed ${f.successes} of ${f.trials} [${pct(f.low)}, ${pct(f.high)}]`;
 }
 
 function spreadLine(label: string, s: Spread | null, unit: TimeUnit): string | null {

@@ -1,6 +1,8 @@
 // Runs a measurement: setup once per command, warmup rounds, then formal
 // rounds in which every command runs once in a seeded random order, each launch
-// preceded by its untimed --prepare; cleanup once per command at the end. Every
+// preceded by its untimed --prepare; cleanup once per command at the end. With
+// --concurrency N a command's launch in a round is a burst: N copies released
+// together by the launch helper (Launcher.burst), each timed from the release. Every
 // launch goes through the launch helper (harness/launch), the same timing path
 // as the sample stage. Without --runs, the number of rounds follows hyperfine:
 // about 3 s per command estimated from the first round, within
@@ -38,6 +40,8 @@ export interface MeasurePlan {
   cwd: string;
   /** --until decided / --precision: stop at the first look that settles every pair (until-decided.ts); null: a fixed or estimated number of rounds. */
   until?: UntilRule | null;
+  /** --concurrency: launches of a command released together in each round (1: one at a time). */
+  concurrency?: number;
 }
 
 /** What the pairs compare: Ready when it is measured (--marker, --ready first-line), otherwise Completion. */
@@ -97,12 +101,13 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
   const budget = plan.until ? plan.until.blockRounds * plan.until.plan.maxSessions : null;
   let rounds: number | null = plan.runs ?? record?.rounds ?? budget;
   let look: Look | null = null;
+  const copies = plan.concurrency ?? 1;
   const launcher = await Launcher.start();
   const startMs = now();
   let launchesDone = 0;
   let failures = earlier.filter((o) => !o.ok).length;
   const progress = (phase: MeasurePhase, round: number): void => {
-    const total = rounds === null ? null : plan.warmup * n + (rounds - doneRounds.size) * n;
+    const total = rounds === null ? null : (plan.warmup * n + (rounds - doneRounds.size) * n) * copies;
     hooks.onProgress?.({
       phase,
       round,
@@ -145,7 +150,7 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
         const tag = `${phase === 'formal' ? 'r' : 'w'}${round}.c${c}.a${session}`;
         await hook('--prepare', plan.prepare, c, `p${tag}`);
         const startedAt = new Date().toISOString();
-        const r = await launcher.launch({
+        const request = {
           launchId: tag,
           argv: plan.commands[c]!.argv,
           env: plan.env,
@@ -154,15 +159,23 @@ export async function runMeasurement(plan: MeasurePlan, hooks: MeasureHooks = {}
           ready: plan.ready,
           timeoutMs: plan.timeoutMs,
           tailBytes: 4096,
-        });
-        const o = observationOf({ command: c, phase, round, orderInRound: v.position, launchId: tag, startedAt }, r);
-        out.push(o);
-        launchesDone++;
-        if (!o.ok) failures++;
+        };
+        const at = { command: c, phase, round, orderInRound: v.position, startedAt };
+        const these =
+          copies === 1
+            ? [observationOf({ ...at, launchId: tag }, await launcher.launch(request))]
+            : (await launcher.burst(Array.from({ length: copies }, (_, k) => ({ ...request, launchId: `${tag}.k${k}` })))).map((r) => ({
+                ...observationOf({ ...at, launchId: r.launchId }, r),
+                copy: r.burstIndex,
+              }));
+        out.push(...these);
+        launchesDone += these.length;
+        failures += these.filter((o) => !o.ok).length;
         progress(phase, round);
-        if (!o.ok && !plan.ignoreFailure) {
+        const failed = these.find((o) => !o.ok);
+        if (failed && !plan.ignoreFailure) {
           pending.push(...out);
-          throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${o.failureReason}`, [
+          throw new CheckFailed(`'${plan.commands[c]!.name}' failed in ${phase} round ${round}: ${failed.failureReason}`, [
             'use -i/--ignore-failure to record failures and go on',
           ]);
         }

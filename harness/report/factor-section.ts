@@ -2,7 +2,7 @@
 // (analysis.comparisons[].factor; analysis/factor-differences.ts): one row per
 // difference, with the levels held fixed, the paired estimate, its two
 // intervals and the analysis's verdict, which the section only words.
-import { verdictText } from '../analysis/comparison-verdict.js';
+import { verdictText } from '../comparison/verdict-words.js';
 import { equivalenceWords } from '../comparison/equivalence-words.js';
 import { decidedOn } from './difference-verdict-text.js';
 import { comparedCells } from '../analysis/difference-record.js';

@@ -5,7 +5,7 @@
 // said once in the main text, each definition once in the report.
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import { comparisonRounds, countText, failedText, formatters, outcomeWords, type Formatters } from './conclusions.js';
-import { directionRuleText } from '../analysis/direction-rule.js';
+import { directionRuleText } from '../comparison/rule-words.js';
 import { williamsRows } from '../experiment/williams-design.js';
 import { fixed, grouped, orDash } from '../publish/format-number.js';
 import { orderIds, type ReportInputs } from './report-inputs.js';

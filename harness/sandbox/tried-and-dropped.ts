@@ -19,7 +19,7 @@
 //   kept       otherwise.
 // A row with no interval (no valid pair of sides) is dropped with that reason.
 import type { EffectCell } from './effect-cell.js';
-import { directionRuleText } from '../analysis/direction-rule.js';
+import { directionRuleText } from '../comparison/rule-words.js';
 import { belowFloor, DEFAULT_PRACTICAL_FLOOR, floorText, type PracticalFloor } from './practical-floor.js';
 
 export type RowOutcome = 'kept' | 'too-small' | 'dropped';
