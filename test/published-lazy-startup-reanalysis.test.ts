@@ -137,9 +137,7 @@ test('the sessions-disagree findings are exactly the published rows detected by 
 test("the published report's stack sentence is the wording of the analysis's stack finding", async (t) => {
   const { analysis } = await rerun;
   const md = publishedFile('lazy-startup', 'report.md');
-  // the published report predates the association wording ("goes with" became "is associated with", issue 44); the
-  // republish that retires the design override above makes this exact again
-  const worded = analysis.findings!.stack.map((f) => stackSentence(analysis, [f.cohort], [f.state])!.replace('is associated with', 'goes with'));
+  const worded = analysis.findings!.stack.map((f) => stackSentence(analysis, [f.cohort], [f.state])!);
   t.true(worded.length > 0);
   t.true(
     worded.some((s) => md.includes(s)),
@@ -161,14 +159,19 @@ test("the source table's verdicts are the analysis's", async (t) => {
   }
 });
 
-test('the published samples were sampled with 5 formal rounds a session (the design the re-analysis above takes for them)', (t) => {
+test("the published samples were sampled with pipeline.yaml's rounds a session (the design the re-analysis above takes for them)", (t) => {
   const { rows } = parseCsvTable(readFileSync(join('reports', 'lazy-startup', 'samples.csv'), 'utf8'));
   const formal = rows.filter((r) => r['phase'] === 'formal');
-  t.is(Math.max(...formal.map((r) => Number(r['round']))), 5, 'a republished run: drop the design override in this file');
+  t.is(
+    Math.max(...formal.map((r) => Number(r['round']))),
+    publishedDesignConfig().design.rounds,
+    'a run sampled under another design: pin it in test/helpers/published-design.ts',
+  );
 });
 
-test('the archived same-key replicate of another host class (PTI on) is left out of the rerun intervals, and said to be', async (t) => {
+test("the published run has no same-key replicate, so the host kind's figure stands; the archive's other host classes give its cross-class intervals", async (t) => {
   const { analysis } = await rerun;
-  t.deepEqual(analysis.rerun?.otherClassRuns, ['2026-12-06-1b539537c7f0']);
-  t.is(analysis.rerun?.source, 'host kind', 'no same-class replicate: the host kind figure stands');
+  t.is(analysis.rerun?.source, 'host kind', 'no same-key replicate: the host kind figure stands');
+  t.deepEqual(analysis.crossClass?.otherClassRuns.sort(), ['2026-12-05-f6b8e493f9fe', '2026-12-06-1b539537c7f0']);
+  t.is(analysis.crossClass?.between?.df, 28, 'the same-key pair of 2026-12-05 and 2026-12-06 on two classes, over its 28 Ready differences');
 });

@@ -125,7 +125,10 @@ export function summaryAgainstCsv(
         continue;
       }
       const want = [Number(row['value']).toFixed(1), Number(row['low']).toFixed(1), Number(row['high']).toFixed(1)];
-      if (want.join() !== [m[1], m[2], m[3]].join()) mismatches.push(`${where}: ${m.slice(1, 4).join(' ')} against ${want.join(' ')}`);
+      // the CSV keeps 3 decimals and the report prints 1 from the unrounded figure: -14.7495 is -14.7 there and -14.750 here
+      const csv = [row['value'], row['low'], row['high']].map(Number);
+      if ([m[1], m[2], m[3]].some((x, i) => Math.abs(Number(x) - csv[i]!) > 0.05 + 1e-6))
+        mismatches.push(`${where}: ${m.slice(1, 4).join(' ')} against ${want.join(' ')}`);
       if (m[4]) {
         const rerun = [Number(row['rerun_low']).toFixed(1), Number(row['rerun_high']).toFixed(1)];
         if (rerun.join() !== [m[4], m[5]].join()) mismatches.push(`${where}: rerun ${m[4]} ${m[5]} against ${rerun.join(' ')}`);
