@@ -85,18 +85,11 @@ export function summaryTable(a: CommitAnalysis): Block | null {
 }
 
 function growthSection(a: CommitAnalysis, plots: readonly Plot[]): Section[] {
-  const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
   return section('Growth with the file count and the base', [
     paragraph(
-      'Least-squares fits per engine and commit: t = floor + cost × n (solid lines) and t = floor + c × n^k, whose k names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size; the power law t = s × n^b (dashed) is in the appendix.',
+      'Least-squares fits per engine and commit: t = floor + cost × n (solid lines) and t = floor + c × n^k, whose k names a shape only when three or more sizes have every commit above the floor interval. Intervals resample the commits within each size; each fit with its intervals, and the power law t = s × n^b (dashed), are in the appendix "Growth fits, in full".',
     ),
     ...plots.map((p) => figure(p.file, p.caption)),
-    fits.length
-      ? table(
-          ['against', 'engine', 'commit', 'floor + cost per unit [95% CI]', 'floor + c·n^k'],
-          fits.map((g) => [dimensionCell(g), g.method, g.state, lineCell(g), floorPowerCell(g)]),
-        )
-      : null,
     sentences([naiveFloorSentence(a)]),
   ]);
 }
@@ -106,7 +99,13 @@ const dimensionCell = (g: Growth): string => (g.dimension === 'file_count' ? 'fi
 /** The power law beside the line, for the appendix: its exponent and which of the two misses the commits less. */
 function powerLawSection(a: CommitAnalysis): Section[] {
   const fits = a.growth.filter((g) => g.dimension === 'file_count' || g.dimension === 'total_mb');
-  return section('Growth: the power law beside the line', [
+  return section('Growth fits, in full', [
+    fits.length
+      ? table(
+          ['against', 'engine', 'commit', 'floor + cost per unit [95% CI]', 'floor + c·n^k'],
+          fits.map((g) => [dimensionCell(g), g.method, g.state, lineCell(g), floorPowerCell(g)]),
+        )
+      : null,
     paragraph(
       'The power law t = s × n^b is a line on log-log axes. The better fit has the smaller root mean square log residual (line vs power law in brackets; within 5%: alike).',
     ),
