@@ -183,20 +183,6 @@ static void write_all(int fd, const char *p, size_t n) {
 static char inbuf[65536];
 static size_t in_pos = 0, in_len = 0;
 
-/* 1 = byte read, 0 = EOF */
-static int in_byte(char *c) {
-  if (in_pos == in_len) {
-    ssize_t r;
-    do r = read(0, inbuf, sizeof inbuf); while (r < 0 && errno == EINTR);
-    if (r < 0) die("read stdin");
-    if (r == 0) return 0;
-    in_pos = 0;
-    in_len = (size_t)r;
-  }
-  *c = inbuf[in_pos++];
-  return 1;
-}
-
 /* 1 = the next byte, left unread; 0 = EOF */
 static int in_peek(char *c) {
   if (in_pos == in_len) {
@@ -208,6 +194,13 @@ static int in_peek(char *c) {
     in_len = (size_t)r;
   }
   *c = inbuf[in_pos];
+  return 1;
+}
+
+/* 1 = byte read, 0 = EOF */
+static int in_byte(char *c) {
+  if (!in_peek(c)) return 0;
+  in_pos++;
   return 1;
 }
 
