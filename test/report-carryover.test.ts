@@ -7,7 +7,7 @@ import test from 'ava';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { publishedDesignConfig } from './helpers/published-design.js';
+import { fivePathDesignConfig } from './helpers/published-design.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import importSamples from '../stages/import-samples.js';
 import analyze from '../stages/analyze.js';
@@ -17,8 +17,8 @@ import { stageContext, stageInput } from './helpers/stage-context.js';
 const rendered = (async () => {
   const dir = await mkdtemp(join(tmpdir(), 'benchgraph-carryover-report-'));
   try {
-    // the design the published run sampled with (test/helpers/published-design.ts)
-    const cfg = publishedDesignConfig();
+    // the design the archived run sampled with (test/helpers/published-design.ts)
+    const cfg = fivePathDesignConfig();
     const [imp, ana, rep] = ['import', 'analyze', 'report'].map((k) => join(dir, k));
     for (const d of [imp, ana, rep]) await mkdir(d!);
     await importSamples.run({

@@ -1,8 +1,8 @@
 // The operating characteristics a report cites are those of the design the
 // run used (harness/report/run-operating.ts): the published default run's own
 // launches (reports/lazy-startup/samples.csv) and its adaptive looks give the
-// plan it ran, one look at session 3 under a 360-launch budget, and the
-// Method's sentence says so.
+// plan it ran, looks after sessions 5 to 9 under a 504-launch budget with
+// rho 3, and the Method's sentence says so.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,35 +21,36 @@ const differences = parseCsvTable(readFileSync(join(dir, 'differences.csv'), 'ut
   .map((r) => ({ cohort: r['cohort']!, state: r['state']!, a: r['a']!, b: r['b']!, metric: 'ready' }));
 const adaptive = {
   format: 'benchgraph-adaptive/1',
-  minSessions: 3,
-  maxSessions: 6,
-  maxLaunches: 360,
+  minSessions: 5,
+  maxSessions: 9,
+  maxLaunches: 504,
+  spendingRho: 3,
   metric: 'ready_ms',
   margin: 0.05,
   minMs: 10,
-  sessionsRun: 3,
+  sessionsRun: 9,
   comparisons: [],
 };
 const inputs = (withAdaptive: boolean) =>
-  ({ config: { design: { rounds: 5 } }, launches, adaptive: withAdaptive ? adaptive : null }) as unknown as Parameters<typeof runOperating>[0];
+  ({ config: { design: { rounds: 2 } }, launches, adaptive: withAdaptive ? adaptive : null }) as unknown as Parameters<typeof runOperating>[0];
 const analysis = { differences, rules: { practical: { relative: 0.05, absoluteMs: 10 } } } as unknown as Parameters<typeof runOperating>[1];
 
-test("the published default run's plan, as its report states it: one look at session 3, paid for by the budget, with the fixed design of the same sessions beside it", (t) => {
+test("the published default run's plan, as its report states it: looks after sessions 5 to 9, paid for by the budget, with the fixed design of the same sessions beside it", (t) => {
   const oc = runOperating(inputs(true), analysis)!;
-  t.deepEqual(oc.check.looks, [3]);
-  t.is(oc.plan.launchesPerSession, 100);
-  t.is(oc.plan.plan.maxSessions, 6);
-  t.is(oc.check.profiles.length, 28);
+  t.deepEqual(oc.check.looks, [5, 6, 7, 8, 9]);
+  t.is(oc.plan.launchesPerSession, 56);
+  t.is(oc.plan.plan.maxSessions, 9);
+  t.is(oc.check.profiles.length, 44);
   const sentence = operatingSentence(oc, true);
-  t.regex(sentence, /one look, after session 3 \(the launch budget paid for no more; the boundaries spend alpha up to session 6\)/);
+  t.regex(sentence, /looks after sessions 5 to 9, spending alpha·\(k\/9\)\^3 by look k/);
   t.regex(sentence, /The fixed design of the same sessions: /);
   t.truthy(oc.equalPowerFixed, 'a fixed design of equal power exists');
-  t.true(oc.equalPowerFixed!.sessions <= 3, `equal power at ${oc.equalPowerFixed!.sessions} sessions: stopping saved nothing`);
+  t.true(oc.equalPowerFixed!.sessions <= 9, `equal power at ${oc.equalPowerFixed!.sessions} sessions`);
 });
 
-test('the same launches judged as a fixed design of 3 sessions: one look at 3, the between-session t named, no fixed design set beside it', (t) => {
+test('the same launches judged as a fixed design of their 9 sessions: one look at 9, the between-session t named, no fixed design set beside it', (t) => {
   const oc = runOperating(inputs(false), analysis)!;
-  t.deepEqual(oc.check.looks, [3]);
+  t.deepEqual(oc.check.looks, [9]);
   t.is(oc.equalPowerFixed, null);
   const sentence = operatingSentence(oc, false);
   t.regex(sentence, /with no difference, the between-session t calls a direction in/);

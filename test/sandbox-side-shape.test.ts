@@ -77,13 +77,14 @@ test('a side with far-out launches names them, with their session, in its summar
   t.truthy(found?.shape?.farOut.length, 'the published run has a side with a far-out launch');
   const { m, side, shape } = found!;
   const values = sideValues(m.row.id, side).sort((x, y) => y - x);
-  // the far-out launches are the side's largest, above its P90, and the summary names each with its session
-  t.deepEqual(
-    shape!.farOut.map((l) => l.value),
-    values.slice(0, shape!.farOut.length),
+  // the far-out launches are the side's most extreme, its largest or its smallest (the run of 2026-12-07 has two low
+  // ones), and the summary names each with its session
+  const far = shape!.farOut.map((l) => l.value).sort((x, y) => y - x);
+  const k = far.length;
+  t.true(
+    JSON.stringify(far) === JSON.stringify(values.slice(0, k)) || JSON.stringify(far) === JSON.stringify(values.slice(-k)),
+    `${far.join(', ')} among ${values.join(', ')}`,
   );
-  const p90 = side === 'before' ? m.cell.p90Before! : m.cell.p90After!;
-  t.true(shape!.farOut.every((l) => l.value > p90));
   const sessions = [...new Set(shape!.farOut.map((l) => l.session))];
   const phrase = farOutText(shape!, 'ms')!;
   t.is(phrase, `far out ${shape!.farOut.map((l) => grouped(l.value)).join(' and ')} ms (session ${sessions.join(' and ')})`);

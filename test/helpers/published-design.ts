@@ -11,3 +11,35 @@ import { knownStageKinds } from '../../harness/engine/stage-registry.js';
 export function publishedDesignConfig(file = 'pipeline.yaml'): PipelineConfig {
   return loadPipeline(file, { knownKinds: knownStageKinds() });
 }
+
+/**
+ * The design of the default runs archived before 2026-12-07 (5 rounds a session, looks 3..6, linear spending, 360
+ * launches, the five paths of then), for the tests that re-analyse those archived samples.
+ */
+export const FIVE_PATHS = ['docker', 'lazy', 'oci-full', 'gvisor-lazy', 'gvisor-full'];
+
+export function fivePathDesignConfig(file = 'pipeline.yaml'): PipelineConfig {
+  const committed = loadPipeline(file, { knownKinds: knownStageKinds() });
+  const adaptive = (committed.design as unknown as Record<string, Record<string, unknown>>)['adaptive']!;
+  const itsOwn = <T extends { a: string; b: string; factor?: string }>(list: readonly T[]): T[] =>
+    list.filter((x) => x.factor || (FIVE_PATHS.includes(x.a) && FIVE_PATHS.includes(x.b)));
+  return {
+    ...committed,
+    paths: Object.fromEntries(Object.entries(committed.paths).filter(([id]) => FIVE_PATHS.includes(id))),
+    design: {
+      ...committed.design,
+      rounds: 5,
+      adaptive: {
+        ...adaptive,
+        min_sessions: 3,
+        max_sessions: 6,
+        spending_rho: 1,
+        max_launches: 360,
+        comparisons: itsOwn(adaptive['comparisons'] as { a: string; b: string }[]),
+      },
+    },
+    analysis: { ...committed.analysis, comparisons: itsOwn(committed.analysis['comparisons'] as { a: string; b: string }[]) },
+    rules: { ...committed.rules, comparisons: itsOwn(committed.rules.comparisons) },
+    reportOptions: { ...committed.reportOptions, answer: committed.reportOptions.answer.filter((x) => FIVE_PATHS.includes(x.b)) },
+  } as PipelineConfig;
+}
