@@ -129,7 +129,13 @@ export function bytesPlot(points: readonly LaunchPoint[], cohorts: readonly stri
   if (values.length === 0) return null;
   const zero = new Map<string, Set<string>>();
   for (const p of formal.filter((x) => x.contentBytes === 0)) zero.set(p.cohort, (zero.get(p.cohort) ?? new Set()).add(cellLabel(p)));
-  const zeroText = cohorts.filter((c) => zero.has(c)).map((c) => `${c}: ${cellOrder.filter((l) => zero.get(c)!.has(l)).join(', ')}`);
+  // at most 4 cells a subtitle line, so that seven paths' warm cells do not widen the plot
+  const zeroText = cohorts
+    .filter((c) => zero.has(c))
+    .flatMap((c) => {
+      const cells = cellOrder.filter((l) => zero.get(c)!.has(l));
+      return Array.from({ length: Math.ceil(cells.length / 4) }, (_, i) => `${i === 0 ? `${c}: ` : '  '}${cells.slice(4 * i, 4 * i + 4).join(', ')}`);
+    });
   return {
     file: 'content-bytes.svg',
     caption: 'Content bytes (image data bytes received) of every valid formal launch per path and cache state, log x axis, one panel per cohort',
