@@ -24,19 +24,20 @@ export function positionPlot(points: readonly LaunchPoint[], cohorts: readonly s
   const sessions = [...new Set(values.map((v) => String(v['session'])))];
   return {
     file: 'position.svg',
-    caption: 'Cold Ready of every formal launch by its position among the round’s launches (0 = first), log y axis, one panel per cohort and session',
+    caption: `Cold Ready of every formal launch by its position among the round’s launches (0 = first), log y axis, one panel per cohort${sessions.length <= 4 ? ' and session' : ' (its sessions pooled)'}`,
     spec: spec({
       title: {
         text: 'Cold Ready by position in the round',
         subtitle: 'a path that grows to the right pays for the launches before it; lines join each path’s medians',
       },
       data: { values },
+      // a panel per session while they fit the page (4), else the sessions pooled in one panel per cohort
       facet: {
         row: { field: 'cohort', type: 'nominal', title: null, sort: [...cohorts] },
-        column: { field: 'session', type: 'nominal', title: 'session', sort: sessions },
+        ...(sessions.length <= 4 ? { column: { field: 'session', type: 'nominal', title: 'session', sort: sessions } } : {}),
       },
       spec: {
-        width: Math.max(140, Math.floor(720 / Math.max(1, sessions.length))),
+        width: sessions.length <= 4 ? Math.max(140, Math.floor(720 / Math.max(1, sessions.length))) : 720,
         height: 180,
         layer: [
           {
