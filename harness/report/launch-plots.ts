@@ -83,7 +83,7 @@ export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[]
         column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
       },
       spec: {
-        width: 320,
+        width: 260,
         layer: [
           {
             transform: [{ filter: "datum.kind === 'pooled'" }],
