@@ -83,7 +83,7 @@ export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[]
         column: { field: 'state', type: 'nominal', title: null, sort: [...states] },
       },
       spec: {
-        width: 260,
+        width: 340,
         layer: [
           {
             transform: [{ filter: "datum.kind === 'pooled'" }],
@@ -105,7 +105,7 @@ export function sessionMediansPlot(a: AnalysisResult, cohorts: readonly string[]
             encoding: {
               y: { field: 'path', type: 'nominal', sort: [...paths] },
               x: { field: 'p50Ms', type: 'quantitative' },
-              color: { field: 'kind', type: 'nominal', title: 'median of', legend: { orient: 'bottom' } },
+              color: { field: 'kind', type: 'nominal', title: 'median of', legend: { orient: 'bottom', columns: 5 } },
               tooltip: [
                 { field: 'path' },
                 { field: 'kind', title: 'median' },
