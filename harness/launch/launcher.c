@@ -535,6 +535,34 @@ static void emit_result(const request_t *rq, const char *spawn_error, int timed_
   free(b.p);
 }
 
+/* The spawn of every launch, single or in a burst: stdin from /dev/null, stdout and stderr to the pipes, in `cwd`,
+ * a process group of its own, every signal unblocked and at its default. */
+static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, int out_w, int err_w, const char *cwd) {
+  sigset_t empty, all;
+  sigemptyset(&empty);
+  sigfillset(&all);
+  posix_spawn_file_actions_init(fa);
+  posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(fa, out_w, 1);
+  posix_spawn_file_actions_adddup2(fa, err_w, 2);
+  posix_spawn_file_actions_addchdir_np(fa, cwd);
+  posix_spawnattr_init(attr);
+  posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(attr, 0);
+  posix_spawnattr_setsigmask(attr, &empty);
+  posix_spawnattr_setsigdefault(attr, &all);
+}
+
+/* SIGINT, SIGTERM and SIGHUP held back while a spawn records its process group (restored from `old`). */
+static void block_terminate(sigset_t *old) {
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGINT);
+  sigaddset(&term, SIGTERM);
+  sigaddset(&term, SIGHUP);
+  sigprocmask(SIG_BLOCK, &term, old);
+}
+
 static void run_launch(const request_t *rq, int64_t idle_ns) {
   char reason[1024];
   char *prog = resolve_program(rq->argv[0], rq->envp);
@@ -556,30 +584,15 @@ static void run_launch(const request_t *rq, int64_t idle_ns) {
 
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
-  posix_spawn_file_actions_addchdir_np(&fa, rq->cwd);
-  posix_spawnattr_init(&attr);
-  sigset_t empty, all, term, old;
-  sigemptyset(&empty);
-  sigfillset(&all);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setsigmask(&attr, &empty);
-  posix_spawnattr_setsigdefault(&attr, &all);
+  spawn_setup(&fa, &attr, outp[1], errp[1], rq->cwd);
+  sigset_t old;
 
   tail_t tails[2];
   tail_init(&tails[0], rq->tail_bytes);
   tail_init(&tails[1], rq->tail_bytes);
   matcher_t mt = {rq->marker, (long)strlen(rq->marker), 0, 0, 0};
 
-  sigemptyset(&term);
-  sigaddset(&term, SIGINT);
-  sigaddset(&term, SIGTERM);
-  sigaddset(&term, SIGHUP);
-  sigprocmask(SIG_BLOCK, &term, &old);
+  block_terminate(&old);
   drain_sigchld_pipe();
 
   pid_t pid;
@@ -732,14 +745,8 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
     }
   }
 
-  sigset_t empty, all, term, old;
-  sigemptyset(&empty);
-  sigfillset(&all);
-  sigemptyset(&term);
-  sigaddset(&term, SIGINT);
-  sigaddset(&term, SIGTERM);
-  sigaddset(&term, SIGHUP);
-  sigprocmask(SIG_BLOCK, &term, &old);
+  sigset_t old;
+  block_terminate(&old);
   drain_sigchld_pipe();
   burst_count = 0;
   const int64_t t0 = now_ns(); /* the release */
@@ -748,16 +755,7 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
     if (l->done) continue;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, outp[i][1], 1);
-    posix_spawn_file_actions_adddup2(&fa, errp[i][1], 2);
-    posix_spawn_file_actions_addchdir_np(&fa, l->rq->cwd);
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setsigdefault(&attr, &all);
+    spawn_setup(&fa, &attr, outp[i][1], errp[i][1], l->rq->cwd);
     l->spawn_ns = now_ns();
     int rc = posix_spawn(&l->pid, progs[i], &fa, &attr, l->rq->argv, l->rq->envp);
     posix_spawn_file_actions_destroy(&fa);
