@@ -14,7 +14,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stages'],
   ['engine'],
   ['executors'],
-  ['commit', 'sandbox', 'image-reads', 'history', 'burst'],
+  ['burst'], // start-up under concurrency: its adapter starts its sandboxes with sandbox/'s row folders
+  ['commit', 'sandbox', 'image-reads', 'history'],
   ['launch-arms', 'report', 'compare', 'cluster', 'measure'],
   ['publish'], // the publishing kit every report stage writes with
   ['experiment'],

@@ -128,6 +128,8 @@ export interface ExperimentAdapter<Extra extends object = {}> {
   addedSessions?(ctx: StageContext): AddedSessions | null;
   /** Checks this host before a session job starts anything (a node lacking what the arms need); throws naming what is missing. */
   checkHost?(): void;
+  /** Launches (rows per condition) one visit of an arm makes: a burst arm's N; absent: 1. For the progress line and the ETA. */
+  launchesPerVisit?(arm: string): number;
 }
 
 export interface SampledExperiment {
@@ -205,12 +207,16 @@ function sessionLaunches(
   o: { fresh?: boolean; arms?: SessionRunOptions['arms'] },
 ): Map<string, number> {
   const out = new Map<string, number>();
-  for (const step of stepsOfSession(ctx, adapter, w, o)) addRounds(out, armsFor(adapter, o.arms, step.unit), adapter.conditions, 1);
+  for (const step of stepsOfSession(ctx, adapter, w, o))
+    for (const arm of armsFor(adapter, o.arms, step.unit)) addRounds(out, [arm], adapter.conditions, perVisit(adapter, arm));
   return out;
 }
 
+const perVisit = (adapter: ExperimentAdapter, arm: string): number => adapter.launchesPerVisit?.(arm) ?? 1;
+const visitLaunches = (adapter: ExperimentAdapter, arms: readonly string[]): number => arms.reduce((n, arm) => n + perVisit(adapter, arm), 0);
+
 function launchesOf(ctx: StageContext, adapter: ExperimentAdapter, w: SessionWork, o: { fresh?: boolean; arms?: SessionRunOptions['arms'] }): number {
-  return stepsOfSession(ctx, adapter, w, o).reduce((n, step) => n + armsFor(adapter, o.arms, step.unit).length * adapter.conditions.length, 0);
+  return stepsOfSession(ctx, adapter, w, o).reduce((n, step) => n + visitLaunches(adapter, armsFor(adapter, o.arms, step.unit)) * adapter.conditions.length, 0);
 }
 
 /** design.adaptive as the driver's added sessions: min_sessions planned, then one at a time over the undecided comparisons; adaptive.json at the end. */
@@ -218,7 +224,7 @@ export function adaptiveSessions(ctx: StageContext, adapter: ExperimentAdapter, 
   const dims = { units: adapter.units, arms: adapter.arms, conditions: adapter.conditions };
   // An added session runs, in every visited unit, the arms of its undecided comparisons, every condition, design.rounds rounds.
   const nextLaunches = (visits: readonly ConfirmVisit[]): number =>
-    visits.reduce((n, v) => n + v.paths.length, 0) * adapter.conditions.length * ctx.config.design.rounds;
+    visits.reduce((n, v) => n + visitLaunches(adapter, v.paths), 0) * adapter.conditions.length * ctx.config.design.rounds;
   const step = async (journal: SampleJournal, done: number) =>
     adaptiveStep((await journal.rows()) as unknown as AdaptiveRow[], dims, adaptive, done, nextLaunches);
   return {

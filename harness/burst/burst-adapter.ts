@@ -1,0 +1,192 @@
+// The arm adapter of burst-startup: start-up under concurrency on the one
+// experiment model. An arm is a path at a level N (burst-arms.ts); a visit is
+// one closed-loop burst: the launch helper releases N launches together and
+// times each from that release (Launcher.burst), and the visit's rows are its
+// N launches (one per launch, `burst_slot` 0..N−1), each with its Ready and
+// Completion, failures included. The unit is one small command (busybox's
+// shell printing the launch's marker); the condition is `warm`: the root is
+// unpacked and in the page cache, the Docker engine holds the image.
+//
+// Paths, each over the same pinned root:
+// - `crun`: harness/paths/oci-run.sh, a fresh overlay per launch over one
+//   read-only root unpacked once a session (N launches share the lower
+//   folder, as N containers of one image share its unpacked layers);
+// - `runsc`: harness/paths/gvisor-run.sh, the same root and overlays, gVisor
+//   (ptrace platform, no network);
+// - `docker`: `docker run --rm --network none` on the private engine, of the
+//   root imported once a session (`docker import`).
+// Before the first burst of a session, one launch of each path runs untimed
+// while MemAvailable is polled (memory-footprint.ts); a level whose burst
+// would not fit in half of what is available is refused with the figure.
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SettleSection } from '../config/pipeline-config.js';
+import { col, type ColumnValues } from '../db/sample-columns.js';
+import { outcomeOf, type SampleRow } from '../db/sample-row.js';
+import { CheckFailed, UserError } from '../errors.js';
+import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
+import { settle } from '../experiment/settle.js';
+import { launchColumns, settleColumns, visitColumns } from '../experiment/launch-columns.js';
+import type { Launcher } from '../launch/launcher.js';
+import type { LaunchRequest } from '../launch/launch-types.js';
+import { makeMarker } from '../launch/marker.js';
+import { projectRoot } from '../process/project-root.js';
+import { EFFECT_ENV } from '../sandbox/effect-arm.js';
+import { openRowFolder, type RowFolder } from '../sandbox/row-folder.js';
+import { burstArmOf, burstArms } from './burst-arms.js';
+import { burstMemoryProblem, memAvailableKb, peakDropKb } from './memory-footprint.js';
+
+const run = promisify(execFile);
+
+export const BURST_PATHS = ['crun', 'runsc', 'docker'] as const;
+export type BurstPath = (typeof BURST_PATHS)[number];
+export const BURST_CONDITION = 'warm';
+export const BURST_UNIT = 'shell';
+
+export const burstColumns = [
+  col('burst_level', 'integer', 'INTEGER', { minimum: 1 }),
+  col('burst_slot', 'integer', 'INTEGER', { minimum: 0 }),
+  col('spawn_offset_ms', 'number', 'DOUBLE', { minimum: 0 }),
+] as const;
+export type BurstColumns = ColumnValues<(typeof burstColumns)[number]>;
+
+export interface BurstOptions {
+  paths: readonly BurstPath[];
+  levels: readonly number[];
+  /** The pinned image tar (a root file system) every path starts from. */
+  rootfsTar: string;
+  launcher: Launcher;
+  experiment: string;
+  settle: SettleSection;
+  timeoutMs: number;
+  signal: AbortSignal;
+  log: (line: string) => void;
+  /** Where each session's measured footprints go (memory-s<N>.json). */
+  outputDir: string;
+}
+
+/** Checks `with.paths`: known path names, each once. */
+export function checkBurstPaths(paths: unknown, at: { file: string; key: string }): BurstPath[] {
+  const known = new Set<string>(BURST_PATHS);
+  if (!Array.isArray(paths) || !paths.length || paths.some((p) => typeof p !== 'string' || !known.has(p)) || new Set(paths).size !== paths.length)
+    throw new UserError(`paths must name distinct paths among ${BURST_PATHS.join(', ')}`, at, `e.g. paths: [${BURST_PATHS.join(', ')}]`);
+  return paths as BurstPath[];
+}
+
+export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
+  const script = (f: string): string => join(projectRoot(), 'harness', 'paths', f);
+  const command = (marker: string): string[] => ['/bin/sh', '-c', `echo ${marker}`];
+  return {
+    units: [BURST_UNIT],
+    arms: burstArms(o.paths, o.levels),
+    conditions: [BURST_CONDITION],
+    columns: burstColumns,
+    services: o.paths.includes('docker'),
+    ourFolders: ['/tmp/bg-fx-'],
+    launchesPerVisit: (arm) => burstArmOf(arm)?.level ?? 1,
+    async openSession(session, attempt, _journal, setup) {
+      const folder: RowFolder = openRowFolder(`burst-s${session}`);
+      const rootfs = join(folder.dir, 'rootfs');
+      const image = `benchgraph/burst-root:s${session}`;
+      let docker: { cli: string; host: string } | null = null;
+      let bursts = 0;
+      try {
+        mkdirSync(rootfs);
+        await run('tar', ['-xf', o.rootfsTar, '-C', rootfs], { signal: o.signal });
+        if (o.paths.includes('docker')) {
+          const engine = setup.services.byId['engine'];
+          if (!engine?.values['docker'] || !engine.values['host'])
+            throw new CheckFailed('the docker path needs the private Docker engine', ['add services: { engine: { kind: docker-engine } } to the pipeline']);
+          docker = { cli: engine.values['docker'], host: engine.values['host'] };
+          await run(docker.cli, ['-H', docker.host, 'import', o.rootfsTar, image], { signal: o.signal });
+        }
+      } catch (e) {
+        await folder.close();
+        throw e;
+      }
+      const workspaces: string[] = [];
+      const argvOf = (path: BurstPath, ws: string, id: string, marker: string): string[] => {
+        if (path === 'crun') return [script('oci-run.sh'), rootfs, ws, '--', ...command(marker)];
+        if (path === 'runsc') return [script('gvisor-run.sh'), rootfs, ws, '--', ...command(marker)];
+        return [
+          docker!.cli,
+          '-H',
+          docker!.host,
+          'run',
+          '--rm',
+          '--network',
+          'none',
+          '--name',
+          `bg-${id.replace(/[^A-Za-z0-9_.-]/g, '-')}`,
+          image,
+          ...command(marker),
+        ];
+      };
+      const requestOf = (path: BurstPath, id: string): LaunchRequest => {
+        const marker = makeMarker(id);
+        const ws = join(folder.dir, `w-${++bursts}`);
+        if (path !== 'docker') workspaces.push(ws);
+        return { launchId: id, argv: argvOf(path, ws, id, marker), env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 2048 };
+      };
+      const clearWorkspaces = (): void => {
+        for (const ws of workspaces.splice(0)) rmSync(ws, { recursive: true, force: true });
+      };
+      // Each path's footprint, measured once a session before its first burst, checked against its largest level.
+      const footprintKb = new Map<BurstPath, number>();
+      for (const path of o.paths) {
+        const req = requestOf(path, `probe.${path}.S${session}.a${attempt}`);
+        const { result, dropKb } = await peakDropKb(() => o.launcher.launch(req));
+        clearWorkspaces();
+        if (result.state !== 'ok') {
+          await folder.close();
+          throw new CheckFailed(`the ${path} path failed before sampling`, [result.failureReason ?? result.state, result.stderrTail.trim().slice(-300)]);
+        }
+        const kb = Math.max(dropKb, result.maxRssKb ?? 0);
+        footprintKb.set(path, kb);
+        const available = memAvailableKb();
+        const largest = Math.max(...o.levels);
+        const problem = available === null ? null : burstMemoryProblem(path, largest, kb, available);
+        if (problem) {
+          await folder.close();
+          throw new CheckFailed(`burst refused before it started: ${problem}`, ['lower the largest of with.levels, or stop what holds the memory']);
+        }
+      }
+      writeFileSync(
+        join(o.outputDir, `memory-s${session}.json`),
+        JSON.stringify({ session, availableKb: memAvailableKb(), footprintKb: Object.fromEntries(footprintKb) }, null, 2) + '\n',
+      );
+      o.log(`session ${session}: bursts in ${folder.dir}`);
+      o.log(`session ${session}: one launch took ${o.paths.map((p) => `${p} ${Math.round(footprintKb.get(p)! / 1024)} MiB`).join(', ')} of memory`);
+      return {
+        async visit(v: AdapterVisit): Promise<SampleRow<BurstColumns>[]> {
+          const arm = burstArmOf(v.arm);
+          if (!arm) throw new Error(`bug: ${v.arm} is not a burst arm`);
+          const path = arm.path as BurstPath;
+          const place = visitColumns(o.experiment, v, BURST_CONDITION);
+          const reqs = Array.from({ length: arm.level }, (_, k) => requestOf(path, `${place.launch_id}.k${k}`));
+          const settled = await settle(o.settle, o.signal);
+          const startedAt = new Date().toISOString();
+          try {
+            const results = await o.launcher.burst(reqs);
+            return results.map((r, k) => ({
+              ...place,
+              launch_id: r.launchId,
+              ...launchColumns(r),
+              ...settleColumns(settled),
+              ...outcomeOf(r.state === 'ok' && r.readyMs !== null, r.state === 'ok' ? 'no marker line' : (r.failureReason ?? r.state)),
+              started_at: startedAt,
+              burst_level: arm.level,
+              burst_slot: k,
+              spawn_offset_ms: r.spawnOffsetMs,
+            }));
+          } finally {
+            clearWorkspaces();
+          }
+        },
+        close: () => folder.close(),
+      };
+    },
+  };
+}

@@ -1,0 +1,212 @@
+// The burst-startup report as a document (pure): how start-up degrades as
+// more launches start at once, per path. First screen: the answer per path
+// (P50 alone and at the largest N, the ratio, the knee, failures) and the
+// curve's table; then the comparisons the judge decided, the tails where n
+// supports them, the peers' figures beside this host's, and how it was
+// measured.
+import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
+import type { SessionRecord } from '../contract/exchange-files.js';
+import { verdictText } from '../comparison/verdict-words.js';
+import { figure, list, paragraph, section, sentences, table, type ReportDocument } from '../document/document-model.js';
+import { fixed } from '../publish/format-number.js';
+import { hostNoiseBlocks } from '../publish/session-sections.js';
+import type { CurvePoint, Estimate } from './concurrency-curve.js';
+import type { Knee } from './knee.js';
+
+export interface BurstDocumentInput {
+  title: string;
+  question: string;
+  motivation: string | null;
+  paths: readonly string[];
+  /** Each path's description: what one launch of it is. */
+  pathDescriptions: Readonly<Record<string, string>>;
+  points: readonly CurvePoint[];
+  knees: readonly Knee[];
+  differences: readonly DifferenceResult[];
+  cells: AnalysisResult['cells'];
+  /** Each session's measured footprint of one launch per path, kB, and what was available. */
+  memory: readonly { session: number; availableKb: number | null; footprintKb: Record<string, number> }[];
+  sessions: number;
+  rounds: number;
+  unmeasured: readonly string[];
+  notes: readonly string[];
+  provenance: readonly string[];
+  sessionRecords: readonly SessionRecord[] | null;
+  noise: AnalysisResult['noise'];
+  plotFile: string | null;
+}
+
+/** ms with one decimal below 100, whole above. */
+export const msText = (v: number): string => (Math.abs(v) < 100 ? fixed(v, 1) : Math.round(v).toLocaleString('en-US'));
+const ratioText = (v: number): string => `×${fixed(v, 2)}`;
+const withInterval = (e: Estimate | null, f: (v: number) => string): string =>
+  e === null ? '–' : e.low === null || e.high === null ? f(e.value) : `${f(e.value)} [${f(e.low)}, ${f(e.high)}]`;
+const pct = (v: number): string => `${fixed(100 * v, v < 0.1 ? 1 : 0)}%`;
+
+export function failureText(p: CurvePoint): string {
+  const f = p.failures;
+  return f.successes === 0 ? `0 of ${f.trials} (≤ ${pct(f.high)})` : `${f.successes} of ${f.trials}, ${pct(f.rate)} [${pct(f.low)}, ${pct(f.high)}]`;
+}
+
+export function kneeText(k: Knee): string {
+  const beyond = `beyond N = ${k.largestLevel}`;
+  const where = k.level === null ? `no knee up to N = ${k.largestLevel}` : `knee at N = ${k.level}`;
+  const range = `${k.earliest === null ? beyond : `N = ${k.earliest}`} to ${k.latest === null ? beyond : `N = ${k.latest}`}`;
+  const margin = `P50 above ${ratioText(k.thresholdRatio)} of N = 1`;
+  return k.earliest === k.latest && k.level !== null ? `${where} (${margin})` : `${where} (${margin}; it lies from ${range})`;
+}
+
+function answer(p: BurstDocumentInput): string[] {
+  return p.paths.flatMap((path) => {
+    const mine = p.points.filter((x) => x.path === path);
+    const alone = mine.find((x) => x.level === 1);
+    const top = mine[mine.length - 1];
+    if (!alone?.p50Ms || !top?.p50Ms || top.level === 1) return [];
+    const knee = p.knees.find((k) => k.path === path);
+    const failed = mine.reduce((s, x) => s + x.failures.successes, 0);
+    const launches = mine.reduce((s, x) => s + x.failures.trials, 0);
+    return [
+      `**${path}**: ${msText(alone.p50Ms.value)} ms alone, ${msText(top.p50Ms.value)} ms per launch with ${top.level} at once (${withInterval(top.ratioToSequential, ratioText)} of alone)` +
+        `${knee ? `; ${kneeText(knee)}` : ''}; ${failed === 0 ? `no launch of ${launches} failed` : `${failed} of ${launches} launches failed`}.`,
+    ];
+  });
+}
+
+function curveTable(p: BurstDocumentInput) {
+  return table(
+    ['path', 'N', 'launches', 'P50 Ready, ms', '× N = 1', 'makespan, ms', 'launches/s', 'failed'],
+    p.points.map((x) => [
+      x.path,
+      String(x.level),
+      String(x.launches),
+      withInterval(x.p50Ms, msText),
+      x.level === 1 ? '–' : withInterval(x.ratioToSequential, ratioText),
+      withInterval(x.makespanMs, msText),
+      withInterval(x.launchesPerS, (v) => fixed(v, v < 10 ? 1 : 0)),
+      failureText(x),
+    ]),
+    'Per path and N (launches released together): the P50 of per-launch Ready (geometric mean over sessions of each session’s P50, between-session 95% t interval), its ratio to the same path alone (per session, then over sessions), each burst’s makespan (release to the last Ready) and N over it (median over a session’s bursts, then over sessions), and failures with their 95% Clopper–Pearson interval',
+  );
+}
+
+function judgeTable(p: BurstDocumentInput) {
+  const ready = p.differences.filter((d) => d.metric === 'ready' && !d.factor);
+  if (!ready.length) return null;
+  const p50Of = (path: string): number | null => p.cells.find((c) => c.path === path && c.metric === 'ready')?.p50Ms ?? null;
+  const interval = (lo: number | null, hi: number | null): string => (lo === null || hi === null ? '–' : `[${msText(lo)}, ${msText(hi)}]`);
+  return table(
+    ['a − b', 'difference, ms', 'two-level 95%', 'between sessions', 'verdict'],
+    ready.map((d) => [
+      `${d.a} − ${d.b}`,
+      d.observedMs === null ? '–' : msText(d.observedMs),
+      interval(d.lowMs, d.highMs),
+      interval(d.sessionLowMs, d.sessionHighMs),
+      d.verdict ? verdictText(d.verdict, p50Of(d.b)) : 'undecided',
+    ]),
+    'Differences of per-launch Ready P50 the pipeline lists (analysis.comparisons), paired by round, decided by the one rule every experiment uses (docs/VERDICTS.md)',
+  );
+}
+
+function tailsBlocks(p: BurstDocumentInput) {
+  const rows = p.points.flatMap((x) =>
+    x.tails.flatMap((t) =>
+      t.interval
+        ? [
+            [
+              x.path,
+              String(x.level),
+              String(x.launches),
+              `P${Math.round(100 * t.p)}`,
+              `${msText(t.interval.estimate)} [${msText(t.interval.low)}, ${msText(t.interval.high)}]`,
+            ],
+          ]
+        : [],
+    ),
+  );
+  const needs = p.points[0]?.tails.map((t) => `P${Math.round(100 * t.p)} at least ${t.needN}`).join(', ') ?? '';
+  return [
+    paragraph(
+      `Tail percentiles of per-launch Ready over all sessions, untrimmed, with a distribution-free 95% interval from order statistics; a cell is shown only where its launches support one (${needs}).${rows.length ? '' : ' No cell of this run has that many.'}`,
+    ),
+    rows.length ? table(['path', 'N', 'launches', 'percentile', 'Ready, ms [95%]'], rows) : null,
+  ];
+}
+
+function claims(p: BurstDocumentInput): string[] {
+  const largest = (path: string): CurvePoint | undefined => p.points.filter((x) => x.path === path).slice(-1)[0];
+  const ratios = p.paths.map((path) => largest(path)).filter((x): x is CurvePoint => !!x && x.level > 1 && x.ratioToSequential !== null);
+  const inRange = (e: Estimate): string =>
+    e.high !== null && e.high < 1.2
+      ? 'below their range'
+      : e.low !== null && e.low > 14
+        ? 'above their range'
+        : e.low !== null && e.high !== null && e.low >= 1.2 && e.high <= 14
+          ? 'within their range'
+          : 'not placed (its interval crosses an end of their range)';
+  const p99 = p.paths
+    .map((path) => largest(path))
+    .filter((x): x is CurvePoint => !!x)
+    .map((x) => {
+      const t = x.tails.find((q) => q.p === 0.99)!;
+      return t.interval
+        ? `${x.path} ${msText(t.interval.estimate)} ms [${msText(t.interval.low)}, ${msText(t.interval.high)}] at N = ${x.level}`
+        : `${x.path} not estimated at N = ${x.level} (${x.launches} launches, needs ${t.needN})`;
+    });
+  const rates = p.paths
+    .map((path) => largest(path))
+    .filter((x): x is CurvePoint => !!x && x.launchesPerS !== null)
+    .map((x) => `${x.path} ${withInterval(x.launchesPerS, (v) => fixed(v, 0))} launches/s at N = ${x.level}`);
+  return [
+    `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here, per-launch P50 at the largest N over alone: ${ratios.map((x) => `${x.path} ${withInterval(x.ratioToSequential, ratioText)}, ${inRange(x.ratioToSequential!)}`).join('; ')}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
+    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot, on KVM, which this host cannot run. Here, per-launch P99: ${p99.join('; ')}; and ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
+    `**containerd-stress** (containers/s at a fixed concurrency, no percentiles): the closest figure here is launches/s at the largest N above, over one burst's makespan (closed loop), not a sustained rate.`,
+  ];
+}
+
+export function burstDocument(p: BurstDocumentInput): ReportDocument {
+  const memory = p.memory.map(
+    (m) =>
+      `session ${m.session}: ${Object.entries(m.footprintKb)
+        .map(([path, kb]) => `${path} ${fixed(kb / 1024, 1)} MiB`)
+        .join(', ')}${m.availableKb === null ? '' : ` of ${Math.round(m.availableKb / 1024).toLocaleString('en-US')} MiB available`}`,
+  );
+  return {
+    title: p.title,
+    opening: [
+      paragraph(`**Question.** ${p.question}`),
+      list(answer(p)),
+      curveTable(p),
+      paragraph(
+        [
+          `Scope: one host, ${p.sessions} sessions × ${p.rounds} rounds; ${p.sessions < 3 ? 'with fewer than 3 sessions no between-session interval is estimated, and figures stand alone' : 'an interval covers the sessions of this run on this host, not other hosts or host classes'}.`,
+          'A knee is the smallest N whose P50 is above the sequential one by more than the practical margin; its range is made of per-level 95% intervals, a range of levels sampled, not a continuous interval.',
+        ].join(' '),
+      ),
+    ],
+    sections: [
+      ...section('The curve', [
+        p.plotFile ? figure(p.plotFile, 'P50 of per-launch Ready against N, per path, with between-session 95% intervals; log axes') : null,
+      ]),
+      ...section('Knees', [list(p.knees.map((k) => `**${k.path}**: ${kneeText(k)}.`))]),
+      ...section('Comparisons, decided by the judge', [judgeTable(p)]),
+      ...section('Tail percentiles', tailsBlocks(p)),
+      ...section('Claims checked', [list(claims(p))]),
+      ...section('How it was measured', [
+        p.motivation ? paragraph(p.motivation) : null,
+        list(p.paths.map((path) => `**${path}**: ${p.pathDescriptions[path] ?? path}`)),
+        sentences([
+          'Closed loop: the launch helper reads its clock once, spawns the N launches back to back and times each from that release; a launch that fails or times out is a recorded failure, never dropped.',
+          'Each round visits every path at every N once, in a balanced order of its own; each burst follows the settle.',
+          'Before a session’s first burst, one launch of each path ran untimed while MemAvailable was polled; a level whose burst would need more than half of what is available is refused before it starts.',
+        ]),
+        memory.length ? list(memory.map((m) => `Memory of one launch (largest drop of MemAvailable, or its max RSS if larger), ${m}`)) : null,
+      ]),
+      ...section('Not measured', [list(p.unmeasured)]),
+      ...section('Notes', [p.notes.length ? list(p.notes) : null]),
+    ],
+    appendix: [
+      ...section('Sessions and host noise', hostNoiseBlocks(p.sessionRecords, p.noise ? { noise: p.noise } : {}, 'here')),
+      ...section('Provenance', [sentences(['The stages this report was rendered from:']), list(p.provenance)]),
+    ],
+  };
+}

@@ -1,0 +1,62 @@
+// Pure: the latency–concurrency curve as curve.csv, one row per path and N,
+// every figure the report prints about it (P50 Ready, its ratio to N = 1,
+// makespan, launches per second, failures, the tail percentiles where n
+// supports them), so each recomputes from samples.csv.
+import { csv } from '../db/csv-text.js';
+import type { CurvePoint, Estimate } from './concurrency-curve.js';
+
+const num = (v: number | null | undefined, digits = 4): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '' : String(Number(v.toPrecision(digits + 3)));
+const est = (e: Estimate | null): string[] => [num(e?.value), num(e?.low), num(e?.high)];
+
+export function curveCsv(points: readonly CurvePoint[]): string {
+  const header = [
+    'path',
+    'level',
+    'sessions',
+    'bursts',
+    'launches',
+    'failures',
+    'failure_low',
+    'failure_high',
+    'p50_ready_ms',
+    'p50_low_ms',
+    'p50_high_ms',
+    'ratio_to_n1',
+    'ratio_low',
+    'ratio_high',
+    'makespan_ms',
+    'makespan_low_ms',
+    'makespan_high_ms',
+    'launches_per_s',
+    'launches_per_s_low',
+    'launches_per_s_high',
+    'p95_ready_ms',
+    'p95_low_ms',
+    'p95_high_ms',
+    'p99_ready_ms',
+    'p99_low_ms',
+    'p99_high_ms',
+  ];
+  const tail = (p: CurvePoint, q: number): string[] => {
+    const t = p.tails.find((x) => x.p === q)?.interval ?? null;
+    return [num(t?.estimate), num(t?.low), num(t?.high)];
+  };
+  const rows = points.map((p) => [
+    p.path,
+    String(p.level),
+    String(p.sessions),
+    String(p.bursts),
+    String(p.launches),
+    String(p.failures.successes),
+    num(p.failures.low),
+    num(p.failures.high),
+    ...est(p.p50Ms),
+    ...est(p.ratioToSequential),
+    ...est(p.makespanMs),
+    ...est(p.launchesPerS),
+    ...tail(p, 0.95),
+    ...tail(p, 0.99),
+  ]);
+  return csv(header, rows);
+}
