@@ -56,6 +56,28 @@ export function kneeText(k: Knee): string {
   return k.earliest === k.latest && k.level !== null ? `${where} (${margin})` : `${where} (${margin}; it lies from ${range})`;
 }
 
+/** The smallest N from which every larger N's launches per second lies inside that N's interval (the rate no longer grows); null when none does. */
+export function rateLevelsOffAt(points: readonly CurvePoint[], path: string): number | null {
+  const mine = points.filter((x) => x.path === path && x.launchesPerS !== null).sort((a, b) => a.level - b.level);
+  for (let i = 0; i < mine.length - 1; i++) {
+    const r = mine[i]!.launchesPerS!;
+    if (r.low === null || r.high === null || mine[i]!.level === 1) continue;
+    if (mine.slice(i + 1).every((x) => x.launchesPerS!.value >= r.low! && x.launchesPerS!.value <= r.high!)) return mine[i]!.level;
+  }
+  return null;
+}
+
+function rateSentence(p: BurstDocumentInput): string | null {
+  const at = p.paths.map((path) => ({ path, level: rateLevelsOffAt(p.points, path) }));
+  const off = at.filter((x) => x.level !== null);
+  if (!off.length) return null;
+  const still = at.filter((x) => x.level === null).map((x) => x.path);
+  return (
+    `More at once did not start faster beyond a few: a burst's launches per second levels off from ${off.map((x) => `N = ${x.level} for ${x.path}`).join(', ')} (every larger N's rate lies inside that N's interval), so each launch waits longer instead` +
+    (still.length ? `; ${still.join(' and ')} still gained at the largest N.` : '.')
+  );
+}
+
 function answer(p: BurstDocumentInput): string[] {
   return p.paths.flatMap((path) => {
     const mine = p.points.filter((x) => x.path === path);
@@ -66,7 +88,7 @@ function answer(p: BurstDocumentInput): string[] {
     const failed = mine.reduce((s, x) => s + x.failures.successes, 0);
     const launches = mine.reduce((s, x) => s + x.failures.trials, 0);
     return [
-      `**${path}**: ${msText(alone.p50Ms.value)} ms alone, ${msText(top.p50Ms.value)} ms per launch with ${top.level} at once (${withInterval(top.ratioToSequential, ratioText)} of alone)` +
+      `**${path}**: each launch ${withInterval(top.ratioToSequential, ratioText)} as slow with ${top.level} at once as alone` +
         `${knee ? `; ${kneeText(knee)}` : ''}; ${failed === 0 ? `no launch of ${launches} failed` : `${failed} of ${launches} launches failed`}.`,
     ];
   });
@@ -149,17 +171,20 @@ function claims(p: BurstDocumentInput): string[] {
     .map((x) => {
       const t = x.tails.find((q) => q.p === 0.99)!;
       return t.interval
-        ? `${x.path} ${msText(t.interval.estimate)} ms [${msText(t.interval.low)}, ${msText(t.interval.high)}] at N = ${x.level}`
-        : `${x.path} not estimated at N = ${x.level} (${x.launches} launches, needs ${t.needN})`;
+        ? `${x.path} ${t.interval.low > 146 ? 'above' : t.interval.high < 146 ? 'below' : 'not told apart from'} their 146 ms`
+        : `${x.path} not estimated (${x.launches} launches, needs ${t.needN})`;
     });
   const rates = p.paths
     .map((path) => largest(path))
     .filter((x): x is CurvePoint => !!x && x.launchesPerS !== null)
-    .map((x) => `${x.path} ${withInterval(x.launchesPerS, (v) => fixed(v, 0))} launches/s at N = ${x.level}`);
+    .map(
+      (x) =>
+        `${x.path} ${x.launchesPerS!.high !== null && x.launchesPerS!.high < 150 ? 'below' : x.launchesPerS!.low !== null && x.launchesPerS!.low > 150 ? 'above' : 'not told apart from'} their 150/s`,
+    );
   return [
-    `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here, per-launch P50 at the largest N over alone: ${ratios.map((x) => `${x.path} ${withInterval(x.ratioToSequential, ratioText)}, ${inRange(x.ratioToSequential!)}`).join('; ')}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
-    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot, on KVM, which this host cannot run. Here, per-launch P99: ${p99.join('; ')}; and ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
-    `**containerd-stress** (containers/s at a fixed concurrency, no percentiles): the closest figure here is launches/s at the largest N above, over one burst's makespan (closed loop), not a sustained rate.`,
+    `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here the same ratio, per-launch P50 at the largest N over alone (first table): ${ratios.map((x) => `${x.path} ${inRange(x.ratioToSequential!)}`).join('; ')}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
+    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot on KVM, which this host cannot run. Here, at the largest N: per-launch P99 (Tail percentiles) ${p99.join('; ')}; launches/s (first table) ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
+    `**containerd-stress** (containers/s at a fixed concurrency, no percentiles): the closest figure here is the launches/s of the first table, over one burst's makespan (closed loop), not a sustained rate.`,
   ];
 }
 
@@ -175,6 +200,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
     opening: [
       paragraph(`**Question.** ${p.question}`),
       list(answer(p)),
+      ...(rateSentence(p) ? [paragraph(rateSentence(p)!)] : []),
       curveTable(p),
       paragraph(
         [
