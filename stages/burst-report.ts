@@ -22,7 +22,7 @@ import { reproduceDocument } from '../harness/publish/reproduce-document.js';
 import { burstLaunchesOf } from '../harness/burst/burst-launches.js';
 import { concurrencyCurve } from '../harness/burst/concurrency-curve.js';
 import { kneeOf } from '../harness/burst/knee.js';
-import { BURST_PATHS, burstColumns } from '../harness/burst/burst-adapter.js';
+import { BURST_PATHS, burstColumns, runtimeOf } from '../harness/burst/burst-adapter.js';
 import { curveCsv } from '../harness/burst/curve-csv.js';
 import { curvePlot } from '../harness/burst/curve-plot.js';
 import { burstDocument, type BurstDocumentInput } from '../harness/burst/burst-document.js';
@@ -70,7 +70,9 @@ const burstReport: StageDefinition = {
       question: exp.question,
       motivation: exp.motivation ?? null,
       paths,
-      pathDescriptions: PATH_DESCRIPTIONS,
+      pathDescriptions: Object.fromEntries(
+        paths.map((p) => [p, (runtimeOf(p) === p ? '' : `${runtimeOf(p)} under a name of its own: `) + (PATH_DESCRIPTIONS[runtimeOf(p) ?? p] ?? p)]),
+      ),
       points,
       knees,
       differences: analysis.differences,

@@ -41,7 +41,15 @@ import { burstMemoryProblem, memAvailableKb, peakDropKb } from './memory-footpri
 const run = promisify(execFile);
 
 export const BURST_PATHS = ['crun', 'runsc', 'docker'] as const;
-export type BurstPath = (typeof BURST_PATHS)[number];
+export type BurstRuntime = (typeof BURST_PATHS)[number];
+/** A path: a runtime, or a runtime under a name of its own (`crun-twin`: crun again, for an A/A of two names of one path). */
+export type BurstPath = string;
+
+/** The runtime a path name starts with; null for none. */
+export function runtimeOf(path: string): BurstRuntime | null {
+  const m = /^(crun|runsc|docker)(-[a-z0-9]+)*$/.exec(path);
+  return m ? (m[1] as BurstRuntime) : null;
+}
 export const BURST_CONDITION = 'warm';
 export const BURST_UNIT = 'shell';
 
@@ -69,9 +77,12 @@ export interface BurstOptions {
 
 /** Checks `with.paths`: known path names, each once. */
 export function checkBurstPaths(paths: unknown, at: { file: string; key: string }): BurstPath[] {
-  const known = new Set<string>(BURST_PATHS);
-  if (!Array.isArray(paths) || !paths.length || paths.some((p) => typeof p !== 'string' || !known.has(p)) || new Set(paths).size !== paths.length)
-    throw new UserError(`paths must name distinct paths among ${BURST_PATHS.join(', ')}`, at, `e.g. paths: [${BURST_PATHS.join(', ')}]`);
+  if (!Array.isArray(paths) || !paths.length || paths.some((p) => typeof p !== 'string' || runtimeOf(p) === null) || new Set(paths).size !== paths.length)
+    throw new UserError(
+      `paths must be distinct names, each ${BURST_PATHS.join(', ')} or one of them with a suffix (crun-twin)`,
+      at,
+      `e.g. paths: [${BURST_PATHS.join(', ')}]`,
+    );
   return paths as BurstPath[];
 }
 
@@ -83,7 +94,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
     arms: burstArms(o.paths, o.levels),
     conditions: [BURST_CONDITION],
     columns: burstColumns,
-    services: o.paths.includes('docker'),
+    services: o.paths.some((p) => runtimeOf(p) === 'docker'),
     ourFolders: ['/tmp/bg-fx-'],
     launchesPerVisit: (arm) => burstArmOf(arm)?.level ?? 1,
     async openSession(session, attempt, _journal, setup) {
@@ -95,7 +106,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
       try {
         mkdirSync(rootfs);
         await run('tar', ['-xf', o.rootfsTar, '-C', rootfs], { signal: o.signal });
-        if (o.paths.includes('docker')) {
+        if (o.paths.some((p) => runtimeOf(p) === 'docker')) {
           const engine = setup.services.byId['engine'];
           if (!engine?.values['docker'] || !engine.values['host'])
             throw new CheckFailed('the docker path needs the private Docker engine', ['add services: { engine: { kind: docker-engine } } to the pipeline']);
@@ -108,8 +119,9 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
       }
       const workspaces: string[] = [];
       const argvOf = (path: BurstPath, ws: string, id: string, marker: string): string[] => {
-        if (path === 'crun') return [script('oci-run.sh'), rootfs, ws, '--', ...command(marker)];
-        if (path === 'runsc') return [script('gvisor-run.sh'), rootfs, ws, '--', ...command(marker)];
+        const runtime = runtimeOf(path);
+        if (runtime === 'crun') return [script('oci-run.sh'), rootfs, ws, '--', ...command(marker)];
+        if (runtime === 'runsc') return [script('gvisor-run.sh'), rootfs, ws, '--', ...command(marker)];
         return [
           docker!.cli,
           '-H',
@@ -127,7 +139,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
       const requestOf = (path: BurstPath, id: string): LaunchRequest => {
         const marker = makeMarker(id);
         const ws = join(folder.dir, `w-${++bursts}`);
-        if (path !== 'docker') workspaces.push(ws);
+        if (runtimeOf(path) !== 'docker') workspaces.push(ws);
         return { launchId: id, argv: argvOf(path, ws, id, marker), env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 2048 };
       };
       const clearWorkspaces = (): void => {
