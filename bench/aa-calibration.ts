@@ -52,7 +52,9 @@ const onlyFolder = (dir: string): string | null => {
 /** The sample stage the run's analysis read: the one whose output digest its manifest names (an interrupted run may leave two). */
 function sampleFolderOf(data: string): string {
   const analyzeManifest = readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'manifest.json'), 'utf8');
-  const samples = readdirSync(join(data, 'stages', 'sample')).map((k) => join(data, 'stages', 'sample', k));
+  // the sample stage's folder is named by its kind: sample, or an experiment's own (burst-sample)
+  const kinds = readdirSync(join(data, 'stages')).filter((k) => k === 'sample' || k.endsWith('-sample'));
+  const samples = kinds.flatMap((kind) => readdirSync(join(data, 'stages', kind)).map((k) => join(data, 'stages', kind, k)));
   const used = samples.filter((dir) =>
     analyzeManifest.includes((JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { outputDigest: string }).outputDigest),
   );

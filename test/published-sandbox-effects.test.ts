@@ -48,9 +48,10 @@ test('every number of the summary of measured rows is a row of differences.csv o
     const id = r[0]!.replace(/`/g, '');
     const p50 = (side: string): number => Number(stats.find((x) => x['cohort'] === id && x['path'] === side)!['p50']);
     const shown = (v: number): string => v.toFixed(v >= 100 ? 0 : 1);
-    const ba = /^(\d+(?:\.\d)?) → (\d+(?:\.\d)?) ms(?:$|; )/.exec(r[p50Col]!);
+    // a row's own unit (ms, MiB); thousands may be separated by commas
+    const ba = /^([\d,]+(?:\.\d)?) → ([\d,]+(?:\.\d)?) (?:ms|MiB)(?:$|; )/.exec(r[p50Col]!);
     t.truthy(ba, r[p50Col]);
-    t.deepEqual([ba![1], ba![2]], [shown(p50('before')), shown(p50('after'))], id);
+    t.deepEqual([ba![1]!.replace(/,/g, ''), ba![2]!.replace(/,/g, '')], [shown(p50('before')), shown(p50('after'))], id);
     const ratio = /^×(\d+\.\d\d) \[(\d+\.\d\d), (\d+\.\d\d)\]$/.exec(r[ratioCol]!);
     const d = diffs.find((x) => x['cohort'] === id && x['kind'] === 'median_ratio')!;
     t.deepEqual([ratio![1], ratio![2], ratio![3]], [Number(d['value']).toFixed(2), Number(d['low']).toFixed(2), Number(d['high']).toFixed(2)], id);

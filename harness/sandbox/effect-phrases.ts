@@ -137,6 +137,29 @@ export function verdictCell(m: MeasuredRow, note: RowNote): string {
   return size ? `${v} (${size.slice(2)})` : v;
 }
 
+/**
+ * Why a negative control is undecided, in what its intervals show: the rule establishes no direction, but
+ * where one interval (or every session alone) already excludes 1, the sentence says so instead of
+ * calling it "no direction".
+ */
+export function controlUndecided(m: MeasuredRow, floor: PracticalFloor): string {
+  const c = m.cell.comparison;
+  const band = `±${(floor.minRatioChange * 100).toFixed(0)}%`;
+  const excludes = (low: number | null, high: number | null): boolean => low !== null && high !== null && (low > 1 || high < 1);
+  const twoLevel = excludes(c.low, c.high);
+  const between = excludes(c.sessionLow, c.sessionHigh);
+  const alone = c.findings.sessionsAloneExcluding;
+  const leaning = twoLevel || between || alone > 0;
+  const what = leaning
+    ? `the rule establishes no direction, though ${[twoLevel ? 'its two-level interval' : null, between ? 'its between-session interval' : null]
+        .filter(Boolean)
+        .join(
+          ' and ',
+        )}${twoLevel || between ? ' excludes 1' : ''}${alone > 0 ? `${twoLevel || between ? ' and ' : ''}${alone} of ${c.sessions} sessions alone exclude it on the same side` : ''}`
+    : 'the rule establishes no direction';
+  return `The negative control \`${m.row.id}\` is undecided: ${what}; its intervals reach beyond ${band}, so it cannot vouch for the rows.`;
+}
+
 const ids = (rows: readonly MeasuredRow[]): string => rows.map((m) => `\`${m.row.id}\``).join(', ');
 
 /** The interpretation: at most five sentences, no number the tables already give. */
@@ -157,10 +180,7 @@ export function interpretation(rows: readonly MeasuredRow[], noteOf: (id: string
   if (small.length) out.push(`${ids(small)} ${small.length === 1 ? 'is' : 'are'} detected but too small to keep: the floor is ${floorText(floor)}.`);
   for (const m of failed.slice(0, 1))
     out.push(`The negative control \`${m.row.id}\` failed: it shows an effect where none was expected, so its two sides differ in more than the change.`);
-  for (const m of by('control undecided').slice(0, 1))
-    out.push(
-      `The negative control \`${m.row.id}\` is undecided: it shows no established direction, but its intervals reach beyond ±${(floor.minRatioChange * 100).toFixed(0)}%, so it cannot vouch for the rows.`,
-    );
+  for (const m of by('control undecided').slice(0, 1)) out.push(controlUndecided(m, floor));
   for (const m of different.slice(0, 1)) {
     const why = noteOf(m.row.id).why ?? 'see the row detail';
     out.push(`\`${m.row.id}\` answers a different question than its source row: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.?$/, '.')}`);

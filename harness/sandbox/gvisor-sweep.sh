@@ -5,6 +5,8 @@
 #   every crun container in ROW_DIR/crun-state (crun kill, crun delete -f), and
 #   any runsc process still running with that state folder (by pid);
 #   every cgroup listed in ROW_DIR/cgroups.list (its processes killed, then rmdir);
+#   every swap file listed in ROW_DIR/swaps.list (swapoff), and every zswap
+#   parameter in ROW_DIR/sysfs.restore set back to the value it had;
 #   every mount at or under ROW_DIR (newest first);
 #   every loop device whose backing file is under ROW_DIR;
 #   every network namespace listed in ROW_DIR/netns.list.
@@ -50,6 +52,21 @@ if [ -f "$row/cgroups.list" ]; then
     while ! rmdir "$cg" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
     [ -d "$cg" ] && { echo "gvisor-sweep: cgroup $cg is still there" >&2; status=1; }
   done < "$row/cgroups.list"
+fi
+
+# swap files of the row (swap-zswap.sh), then kernel parameters it changed, back to their values before
+if [ -f "$row/swaps.list" ]; then
+  while IFS= read -r f; do
+    case "$f" in "$row"/*) ;; *) continue;; esac
+    grep -q "^$f " /proc/swaps 2>/dev/null || continue
+    swapoff "$f" 2>/dev/null || { echo "gvisor-sweep: could not swap off $f" >&2; status=1; }
+  done < "$row/swaps.list"
+fi
+if [ -f "$row/sysfs.restore" ]; then
+  while IFS="$(printf '\t')" read -r param value; do
+    case "$param" in /sys/module/zswap/parameters/*) ;; *) continue;; esac
+    echo "$value" > "$param" 2>/dev/null || { echo "gvisor-sweep: could not set $param back to $value" >&2; status=1; }
+  done < "$row/sysfs.restore"
 fi
 
 mounts_under() {

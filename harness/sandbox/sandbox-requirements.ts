@@ -116,17 +116,22 @@ export function sandboxRequirements(): Requirement[] {
             detail: '/dev/kvm opens, but the CPU shows no vmx or svm flag (a guest without nested virtualization); runsc --platform=kvm hung here',
           };
     }),
-    check('zswap', 'zswap with an active swap device', () => {
+    check('zswap', 'zswap, and a swap file the row can make (root, mkswap, swapon)', () => {
       const param = '/sys/module/zswap/parameters/enabled';
       if (!existsSync(param)) return { met: false, detail: 'the kernel has no zswap' };
-      const swaps = readFileSync('/proc/swaps', 'utf8').trim().split('\n').length - 1;
-      if (swaps === 0)
-        return {
-          met: false,
-          detail: `no swap device is active (/proc/swaps is empty; zswap enabled=${readFileSync(param, 'utf8').trim()}), and this build does not create a swap file`,
-        };
-      return { met: true, detail: `${swaps} swap device(s)` };
+      if (!writable(param)) return { met: false, detail: `${param} is not writable (needs root)` };
+      const missing = ['mkswap', 'swapon', 'swapoff'].filter((b) => !onPath(b));
+      if (missing.length) return { met: false, detail: `${missing.join(', ')} not on PATH (Debian package 'util-linux')` };
+      return {
+        met: true,
+        detail: `zswap enabled=${readFileSync(param, 'utf8').trim()} before the row; the row makes its own swap file and enables zswap while it runs`,
+      };
     }),
+    check('memcg', 'cgroup v1 memory controller (a limit on one sandbox reclaims its pages)', () =>
+      existsSync('/sys/fs/cgroup/memory/memory.limit_in_bytes') && writable('/sys/fs/cgroup/memory/cgroup.procs')
+        ? { met: true, detail: '/sys/fs/cgroup/memory' }
+        : { met: false, detail: 'no writable cgroup v1 memory hierarchy at /sys/fs/cgroup/memory' },
+    ),
   ];
 }
 

@@ -1,6 +1,6 @@
 // What a sandbox row folder can leave on the host, looked up on the real
 // host: runsc (or any) processes naming the folder, mounts at or under it,
-// loop devices backed by a file under it, blkio cgroups named after it, and
+// loop devices backed by a file under it, blkio and memory cgroups named after it, and
 // the folder itself.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -23,9 +23,14 @@ function loopsUnder(dir: string): string[] {
 }
 
 function cgroupsOf(dir: string): string[] {
-  const blkio = '/sys/fs/cgroup/blkio';
-  if (!existsSync(blkio)) return [];
-  return readdirSync(blkio).filter((n) => n.startsWith(`benchgraph-${basename(dir)}-`));
+  // throttled-disk.sh's blkio groups and gvisor-app-memcg.sh's memory groups
+  return ['/sys/fs/cgroup/blkio', '/sys/fs/cgroup/memory'].flatMap((root) =>
+    existsSync(root)
+      ? readdirSync(root)
+          .filter((n) => n.startsWith(`benchgraph-${basename(dir)}-`))
+          .map((n) => `${root}/${n}`)
+      : [],
+  );
 }
 
 export function sandboxLeftovers(dir: string): string[] {
