@@ -50,9 +50,9 @@ rootTest(
       execFileSync(script('gvisor-app-memcg.sh'), [folder.dir, 'app', '/', 'APP-READY', '120', '--', 'python3', '-c', APP]);
       const launch = (mode: string) => printedValues(execFileSync(script('zswap-touch.sh'), [folder.dir, 'app', mode, 'MARK'], { encoding: 'utf8' }));
       // the first reclaim after the app started leaves part of its heap behind (seen here: 60 of 84 MiB);
-    // every later one reclaims it all, so the rows' warmup round takes that first cycle, and so does this test
-    launch('disk');
-    const none = launch('none');
+      // every later one reclaims it all, so the rows' warmup round takes that first cycle, and so does this test
+      launch('disk');
+      const none = launch('none');
       const zswap = launch('zswap');
       const disk = launch('disk');
       t.log(JSON.stringify({ none, zswap, disk }));
