@@ -175,3 +175,18 @@ function input(notes: ReturnType<typeof effectReportNotes>) {
     plots: [],
   };
 }
+
+test('where almost every launch gives the same whole value, the few one unit away are not far out (within 5% of the median)', (t) => {
+  const launches = [...Array.from({ length: 20 }, (_, i) => 395 + (i % 10 === 0 ? 1 : 0)), 396, 396].map((value, i) => ({
+    session: 1 + (i % 3),
+    round: i,
+    value,
+  }));
+  const s = sideShape(launches, defaultClusterRule);
+  t.deepEqual(s.farOut, []);
+  const wild = sideShape([...launches, { session: 2, round: 99, value: 600 }], defaultClusterRule);
+  t.deepEqual(
+    wild.farOut.map((l) => l.value),
+    [600],
+  );
+});
