@@ -1,6 +1,6 @@
 // Every side of every sandbox-effects row says what its P50 and P90 do not:
-// its far-out launches (beyond the quartiles by 3 IQR, NumPy's 'linear'
-// quartiles as the independent reference) are named with their session, and
+// its far-out launches (beyond the quartiles by 3 IQR and more than 5% from
+// the median, NumPy's 'linear' quartiles as the independent reference) are named with their session, and
 // the cluster rule with its minimum group size splits the other launches.
 // On the published samples, restore-page-cache's "before" side names the two
 // launches its P90 hides. The source's own figure stands beside each row.
@@ -33,9 +33,12 @@ const measured: MeasuredRow[] = rowsOf.map((row) => {
   return { row, state: 'measured', cell, verdict: triedAndDropped(cell, row.p90 === true), failures: { before: 0, after: 0 }, facts: {} };
 });
 
-/** Each side's formal valid Ready values, in samples.csv order. */
-const sideValues = (id: string, side: string): number[] =>
-  samples.filter((s) => s['cohort'] === id && s['path'] === side && s['phase'] === 'formal' && s['ok'] === true).map((s) => s['ready_ms'] as number);
+/** Each side's formal valid values of its row's metric (Ready, or a printed value such as held MiB), in samples.csv order. */
+const sideValues = (id: string, side: string): number[] => {
+  const metric = cfg.effects!.rows.find((r) => r.id === id)!.metric;
+  const column = metric === 'ready' ? 'ready_ms' : metric === 'completion' ? 'completion_ms' : 'value';
+  return samples.filter((s) => s['cohort'] === id && s['path'] === side && s['phase'] === 'formal' && s['ok'] === true).map((s) => s[column] as number);
+};
 
 // Debian's python3 with python3-numpy (installed by setup.sh) is the independent reference.
 const numpyFarOut = (sides: number[][]): number[][] =>
@@ -52,7 +55,8 @@ const numpyFarOut = (sides: number[][]): number[][] =>
           '    a = np.array(v, dtype=float)',
           '    q1, q3 = np.percentile(a, [25, 75])',
           '    k = 3 * (q3 - q1)',
-          '    out.append(sorted(a[(a < q1 - k) | (a > q3 + k)].tolist()))',
+          '    m = np.sort(a)[(len(a) - 1) // 2]',
+          '    out.append(sorted(a[((a < q1 - k) | (a > q3 + k)) & (np.abs(a - m) > 0.05 * abs(m))].tolist()))',
           'print(json.dumps(out))',
         ].join('\n'),
       ],
@@ -60,7 +64,7 @@ const numpyFarOut = (sides: number[][]): number[][] =>
     ).toString(),
   ) as number[][];
 
-test("every side's far-out launches on the published samples are NumPy's, outside its quartiles by 3 IQR", (t) => {
+test("every side's far-out launches on the published samples are NumPy's, outside its quartiles by 3 IQR and more than 5% from its median", (t) => {
   const sides = measured.flatMap((m) => (['before', 'after'] as const).map((side) => ({ m, side })));
   const reference = numpyFarOut(sides.map(({ m, side }) => sideValues(m.row.id, side)));
   t.true(sides.length >= 10, `${sides.length} sides`);
@@ -86,8 +90,8 @@ test('a side with far-out launches names them, with their session, in its summar
     `${far.join(', ')} among ${values.join(', ')}`,
   );
   const sessions = [...new Set(shape!.farOut.map((l) => l.session))];
-  const phrase = farOutText(shape!, 'ms')!;
-  t.is(phrase, `far out ${shape!.farOut.map((l) => grouped(l.value)).join(' and ')} ms (session ${sessions.join(' and ')})`);
+  const phrase = farOutText(shape!, m.row.unit)!;
+  t.is(phrase, `far out ${shape!.farOut.map((l) => grouped(l.value)).join(' and ')} ${m.row.unit} (session ${sessions.join(' and ')})`);
   const notes = effectReportNotes(cfg.report);
   const row = summaryRows({ ...input(notes), rows: measured }).find((r) => r[0] === `\`${m.row.id}\``)!;
   const cell = row[SUMMARY_HEADER.indexOf('this run: P50 before → after')]!;
