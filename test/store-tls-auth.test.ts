@@ -86,6 +86,18 @@ test('without credentials a pull fails in one line naming the 401 and docker log
   const lines = r.stderr.trim().split('\n');
   t.is(lines.length, 1, r.stderr);
   t.regex(lines[0]!, /^error: .*answered 401 UNAUTHORIZED.*docker login 127\.0\.0\.1:\d+/);
+  t.true(lines[0]!.includes(join(none, 'config.json')), `names the configuration it read ($DOCKER_CONFIG): ${lines[0]}`);
+});
+
+test('with a wrong password a pull fails in one line saying the credentials were refused, naming the file they came from, exit 2', async (t) => {
+  const wrong = dockerConfig({ auths: { [registry.address]: { auth: Buffer.from('alice:not-the-password').toString('base64') } } });
+  const r = await cli(['pull', pushed, '--ca', registry.caFile!], emptyProject(), { DOCKER_CONFIG: wrong });
+  t.is(r.code, 2);
+  const lines = r.stderr.trim().split('\n');
+  t.is(lines.length, 1, r.stderr);
+  t.regex(lines[0]!, /^error: .*401.*refused/);
+  t.true(lines[0]!.includes(join(wrong, 'config.json')), lines[0]);
+  t.notRegex(lines[0]!, /no credentials/);
 });
 
 test('without the CA a pull from a loopback HTTPS registry fails in one line saying it speaks HTTPS and naming --ca, exit 2', async (t) => {

@@ -10,7 +10,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseChallenge } from './auth-challenge.js';
-import { credentialsFor, type Credentials } from './docker-credentials.js';
+import { credentialsFor, dockerConfigFile, type Credentials } from './docker-credentials.js';
 import { isLoopbackRegistry } from './registry-ref.js';
 import { RegistryError, registryErrorCode, remedyFor } from './registry-error.js';
 
@@ -59,6 +59,8 @@ export class OciClient {
   private readonly secure: boolean;
   private authorization: string | null = null;
   private credentials: Credentials | null | undefined;
+  /** The credentials sent were answered 401. */
+  private refused = false;
 
   constructor(
     readonly registry: string,
@@ -102,9 +104,18 @@ export class OciClient {
       const challenge = res.headers['www-authenticate'];
       await readAll(res);
       if (!(await this.authenticate(typeof challenge === 'string' ? challenge : undefined))) {
-        throw this.failure(method, target, 401, 'UNAUTHORIZED', 'authentication required and no credentials found');
+        throw this.failure(
+          method,
+          target,
+          401,
+          'UNAUTHORIZED',
+          this.refused
+            ? `the credentials for ${this.registry} in ${this.credentialSource()} were refused`
+            : `authentication required and no credentials for ${this.registry} in ${this.credentialSource()}`,
+        );
       }
       res = await this.raw(method, this.url(target), opts, true);
+      if (res.statusCode === 401) this.refused = true; // answered with what we had and refused again: wrong, not missing
     }
     if ((res.statusCode === 307 || res.statusCode === 302 || res.statusCode === 303) && res.headers.location) {
       await readAll(res);
@@ -136,8 +147,13 @@ export class OciClient {
       status,
       code,
       `registry ${this.registry} answered ${status}${code ? ' ' + code : ''} to ${method} ${shown}: ${what}`,
-      remedyFor(status, this.registry),
+      remedyFor(status, this.registry, { source: this.credentialSource(), refused: this.refused }),
     );
+  }
+
+  /** Where the credentials come from: the Docker client configuration this command reads, or the caller. */
+  private credentialSource(): string {
+    return this.options.credentials !== undefined ? 'the credentials given to the command' : dockerConfigFile();
   }
 
   private url(target: string): URL {
@@ -188,6 +204,7 @@ export class OciClient {
     const creds = this.creds();
     const basic = creds ? 'Basic ' + Buffer.from(`${creds.username}:${creds.password}`).toString('base64') : null;
     if (!challenge || challenge.scheme === 'basic') {
+      if (basic && this.authorization === basic) this.refused = true; // sent once and answered 401 again: wrong, not missing
       if (!basic || this.authorization === basic) return false;
       this.authorization = basic;
       return true;
@@ -205,7 +222,10 @@ export class OciClient {
         res.statusCode ?? null,
         'TOKEN',
         `token service ${realm.origin} answered ${res.statusCode} for ${this.registry}`,
-        remedyFor(res.statusCode === 200 ? 500 : res.statusCode === 401 || res.statusCode === 403 ? 401 : (res.statusCode ?? 500), this.registry),
+        remedyFor(res.statusCode === 200 ? 500 : res.statusCode === 401 || res.statusCode === 403 ? 401 : (res.statusCode ?? 500), this.registry, {
+          source: this.credentialSource(),
+          refused: basic !== null,
+        }),
       );
     }
     const json = JSON.parse(body.toString('utf8')) as { token?: string; access_token?: string };

@@ -15,9 +15,20 @@ export class RegistryError extends UserError {
   }
 }
 
+/** Where a command's credentials came from, and whether the registry refused the ones it sent (a 401's remedy). */
+export interface AuthContext {
+  /** The Docker client configuration read ($DOCKER_CONFIG/config.json), or how the credentials were given. */
+  source: string;
+  /** Credentials were sent and answered 401: wrong, not missing. */
+  refused: boolean;
+}
+
 /** The remedy for a status the registry answered (pure). */
-export function remedyFor(status: number, registry: string): string {
-  if (status === 401) return `log in: docker login ${registry} (or add it to "auths" in ~/.docker/config.json)`;
+export function remedyFor(status: number, registry: string, auth: AuthContext = { source: '~/.docker/config.json', refused: false }): string {
+  if (status === 401)
+    return auth.refused
+      ? `the registry refused the credentials for ${registry} in ${auth.source}: correct the user or password there ("auths", or its credential helper)`
+      : `give credentials for ${registry}: "auths" in ${auth.source} (base64 of user:password), or docker login ${registry} where a Docker daemon runs`;
   if (status === 403) return `the credentials for ${registry} may not do this: ask for push/pull rights on the repository`;
   if (status === 404) return 'check the repository name and the run id (`pipeline history REF` lists the runs)';
   if (status === 429) return 'the registry is rate-limiting: retry later';
