@@ -55,6 +55,8 @@ export interface ReportOptions {
   carryover: string | null;
   /** The comparisons (a − b of paths) whose verdicts answer the question in the report's first sentence; empty: the first comparison configured. */
   answer: { a: string; b: string }[];
+  /** report.sweep: the units are levels of one quantity (a heap's MiB); the first screen shows how each cell grows with it. null: none. */
+  sweep: { levels: Record<string, number>; name: string; unit: string } | null;
 }
 
 /** The key of pipeline.yaml each typed field is read from (as analysisRuleKeys). */
@@ -71,6 +73,7 @@ export const reportOptionKeys: Readonly<Record<keyof ReportOptions, string>> = {
   calibration: 'report.calibration',
   carryover: 'report.carryover',
   answer: 'report.answer',
+  sweep: 'report.sweep',
 };
 
 export function reportOptions(sectionIn: unknown): ReportOptions {
@@ -89,5 +92,13 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     calibration: typeof s['calibration'] === 'string' && s['calibration'] !== '' ? (s['calibration'] as string) : null,
     carryover: typeof s['carryover'] === 'string' && s['carryover'] !== '' ? (s['carryover'] as string) : null,
     answer: Array.isArray(s['answer']) ? (s['answer'] as { a: unknown; b: unknown }[]).map((x) => ({ a: String(x?.a), b: String(x?.b) })) : [],
+    sweep: sweepOption(s['sweep']),
   };
+}
+
+function sweepOption(v: unknown): ReportOptions['sweep'] {
+  if (!v || typeof v !== 'object') return null;
+  const o = v as { levels?: Record<string, unknown>; name?: unknown; unit?: unknown };
+  const levels = Object.fromEntries(Object.entries(o.levels ?? {}).filter(([, n]) => typeof n === 'number' && Number.isFinite(n))) as Record<string, number>;
+  return Object.keys(levels).length >= 2 ? { levels, name: String(o.name ?? 'level'), unit: String(o.unit ?? '') } : null;
 }

@@ -19,6 +19,7 @@ import { phaseBreakdownDefinition, phaseBreakdownLead, phaseMarksText, spanDiffe
 import { carryoverSection } from './carryover-section.js';
 import { coldSpansSentence, runtimeHeldFixedPairs, sourceGapParagraph, unsplitStepSentence } from './source-gap-phrases.js';
 import { answerParagraph } from './answer-sentence.js';
+import { sweepGrowth, type GrowthRow } from './sweep-growth.js';
 import { differenceSides, side, splitLegend, splitSuffix } from './split-flag.js';
 import type { AnalysisWithSourceGap } from '../analysis/source-gap-facts.js';
 import { diskSection } from './disk-section.js';
@@ -166,6 +167,7 @@ export function launchReportDocument(inp: ReportInputs, plots: readonly Plot[]):
     opening: [
       paragraph(scopeLine(c)),
       ...summaryTable(c),
+      ...sweepBlocks(c),
       ...summaryFollowUp(c).map((s) => paragraph(s)),
       ...identicalContentBlocks(cfg.cohorts as Record<string, { image?: string | null }> | undefined, inp.pins?.images),
       ...(inp.coverageWarning
@@ -278,6 +280,32 @@ function summaryPairs(c: Ctx): [string, string][] {
  * the difference with its intervals and P50 ratio, then the fastest path; then what its words mean (after the table, so
  * the headline figures are on the first screen). The source's verdicts are the next section's, said there once.
  */
+/** report.sweep: each path's P50 at every level, Ready and Completion, and its growth per level unit with the between-session interval. */
+function sweepBlocks(c: Ctx): Block[] {
+  const sweep = c.inp.options.sweep;
+  if (!sweep) return [];
+  const conf = c.a.differences[0]?.confidence ?? 0.95;
+  const g = sweepGrowth(c.a.cells, sweep, conf);
+  if (!g.rows.length) return [];
+  const d = c.inp.options.msDecimals;
+  const ms = (v: number | null): string => (v === null ? '–' : fixed(v, d));
+  const slope = (r: GrowthRow): string =>
+    r.slope === null
+      ? '–'
+      : r.slope.low === null || r.slope.high === null
+        ? fixed(r.slope.value, 2)
+        : `${fixed(r.slope.value, 2)} [${fixed(r.slope.low, 2)}, ${fixed(r.slope.high, 2)}]`;
+  const order = (r: GrowthRow): string => `${r.metric === 'ready' ? 0 : 1}${c.states.indexOf(r.state)}${c.paths.indexOf(r.path)}`;
+  const rows = [...g.rows].sort((x, y) => (order(x) < order(y) ? -1 : order(x) > order(y) ? 1 : 0));
+  return [
+    table(
+      ['metric', 'state', 'path', ...g.levels.map((l) => `P50 at ${grouped(l)} ${sweep.unit}, ms`), `growth, ms per ${sweep.unit} [${fixed(conf * 100, 0)}%]`],
+      rows.map((r) => [r.metric === 'ready' ? 'Ready' : 'Completion', r.state, r.path, ...r.p50Ms.map(ms), slope(r)]),
+      `How each cell grows with the ${sweep.name}: its P50 at each ${sweep.name} size, and the mean of the sessions' least-squares slopes of their own P50s on the ${sweep.name} in ${sweep.unit}, with Student's t over the sessions`,
+    ),
+  ];
+}
+
 function summaryTable(c: Ctx): Block[] {
   const pairs = summaryPairs(c);
   const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
