@@ -85,6 +85,20 @@ test('status explains a stale stage by the key that changed', async (t) => {
   t.regex(r.stdout, /fresh\s+sample/);
 });
 
+test('status says when a fresh stage is not the one the lock names: the last run used another configuration (#47 item 8)', async (t) => {
+  const dir = smokeProject();
+  t.is((await runCli(['run', ...QUICK], dir)).code, 0);
+  // the last run, and so the lock and the published report, used another analysis rule
+  t.is((await runCli(['run', '--set', 'design.rounds=3', '--set', 'analysis.bootstrap.resamples=300'], dir)).code, 0);
+  const r = await runCli(['status', ...QUICK], dir);
+  t.is(r.code, 0, r.stderr);
+  t.regex(
+    r.stdout,
+    /fresh\s+analyze \(analyze\): its output for this file's key is frozen, but the lock names key [0-9a-f]{12}: the last run, and what it published, used another configuration/,
+  );
+  t.regex(r.stdout, /fresh\s+sample \(sample\)\n/, "a stage whose key is the lock's says nothing more");
+});
+
 test('a stage rerun alone gets the same inputs as in the full run, volatile warmup included, so its output is byte-identical', async (t) => {
   const dir = smokeProject();
   t.is((await runCli(['run', ...QUICK], dir)).code, 0);

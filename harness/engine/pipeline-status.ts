@@ -4,6 +4,8 @@
 // folder, .data/work/<kind>/<key>/, is still there: a successful run removes
 // it) is 'interrupted' when a frozen output of that key exists, as after
 // Ctrl-C of `run --force sample`, and says so among the reasons when stale.
+// A fresh stage whose key is not the lock's says so: the last run (and the
+// report it published) was made from another configuration, e.g. a --set.
 import { existsSync, readdirSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
@@ -25,7 +27,8 @@ export async function pipelineStatus(config: PipelineConfig, dataDir: string, re
   try {
     const ctx = await planContext(config, new Store(dataDir), registry);
     const store = new Store(dataDir);
-    return planRun(ctx, { lock: readLock(config.file) }).map((p): StageStatus => {
+    const lock = readLock(config.file);
+    return planRun(ctx, { lock }).map((p): StageStatus => {
       if (p.volatile) return { id: p.id, uses: p.uses, state: 'fresh', key: p.key, reasons: ['runs with every sampling session'] };
       const fresh = p.action === 'reuse';
       const work = p.key ? store.workDir(ctx.definitions.get(p.uses)?.kind ?? p.uses, p.key) : null;
@@ -38,6 +41,19 @@ export async function pipelineStatus(config: PipelineConfig, dataDir: string, re
           key: p.key,
           reasons: [
             `a rerun of this key was interrupted; its partial work is in ${partial}: \`pipeline run --force ${p.id}\` resumes it, \`pipeline run\` keeps the frozen output`,
+          ],
+        };
+      // fresh here, but the lock (and so what the last run published) names another key: that run was made from another
+      // configuration than this file's (a --set, or the file as it was)
+      const locked = lock?.stages[p.id]?.key;
+      if (fresh && locked !== undefined && p.key !== null && locked !== p.key)
+        return {
+          id: p.id,
+          uses: p.uses,
+          state: 'fresh',
+          key: p.key,
+          reasons: [
+            `its output for this file's key is frozen, but the lock names key ${locked.slice(0, 12)}: the last run, and what it published, used another configuration (a --set, or an earlier version of the file); \`pipeline run\` makes this file's the lock's`,
           ],
         };
       if (fresh) return { id: p.id, uses: p.uses, state: 'fresh', key: p.key, reasons: [] };
