@@ -49,11 +49,12 @@ export function failureText(p: CurvePoint): string {
 }
 
 export function kneeText(k: Knee): string {
-  const beyond = `beyond N = ${k.largestLevel}`;
-  const where = k.level === null ? `no knee up to N = ${k.largestLevel}` : `knee at N = ${k.level}`;
-  const range = `${k.earliest === null ? beyond : `N = ${k.earliest}`} to ${k.latest === null ? beyond : `N = ${k.latest}`}`;
   const margin = `P50 above ${ratioText(k.thresholdRatio)} of N = 1`;
-  return k.earliest === k.latest && k.level !== null ? `${where} (${margin})` : `${where} (${margin}; it lies from ${range})`;
+  if (k.level === null)
+    return `no knee up to N = ${k.largestLevel} (${margin}${k.earliest === null ? '' : `; its interval reaches that from N = ${k.earliest}, so the knee may be there`})`;
+  const beyond = `beyond N = ${k.largestLevel}`;
+  const range = `${k.earliest === null ? beyond : `N = ${k.earliest}`} to ${k.latest === null ? beyond : `N = ${k.latest}`}`;
+  return k.earliest === k.latest ? `knee at N = ${k.level} (${margin})` : `knee at N = ${k.level} (${margin}; it lies from ${range})`;
 }
 
 /** The smallest N from which every larger N's launches per second lies inside that N's interval (the rate no longer grows); null when none does. */
@@ -158,13 +159,15 @@ function claims(p: BurstDocumentInput): string[] {
   const largest = (path: string): CurvePoint | undefined => p.points.filter((x) => x.path === path).slice(-1)[0];
   const ratios = p.paths.map((path) => largest(path)).filter((x): x is CurvePoint => !!x && x.level > 1 && x.ratioToSequential !== null);
   const inRange = (e: Estimate): string =>
-    e.high !== null && e.high < 1.2
-      ? 'below their range'
-      : e.low !== null && e.low > 14
-        ? 'above their range'
-        : e.low !== null && e.high !== null && e.low >= 1.2 && e.high <= 14
-          ? 'within their range'
-          : 'not placed (its interval crosses an end of their range)';
+    e.low === null || e.high === null
+      ? 'not placed (no interval: under 3 sessions)'
+      : e.high < 1.2
+        ? 'below their range'
+        : e.low !== null && e.low > 14
+          ? 'above their range'
+          : e.low !== null && e.high !== null && e.low >= 1.2 && e.high <= 14
+            ? 'within their range'
+            : 'not placed (its interval crosses an end of their range)';
   const p99 = p.paths
     .map((path) => largest(path))
     .filter((x): x is CurvePoint => !!x)
@@ -177,10 +180,12 @@ function claims(p: BurstDocumentInput): string[] {
   const rates = p.paths
     .map((path) => largest(path))
     .filter((x): x is CurvePoint => !!x && x.launchesPerS !== null)
-    .map(
-      (x) =>
-        `${x.path} ${x.launchesPerS!.high !== null && x.launchesPerS!.high < 150 ? 'below' : x.launchesPerS!.low !== null && x.launchesPerS!.low > 150 ? 'above' : 'not told apart from'} their 150/s`,
-    );
+    .map((x) => {
+      const r = x.launchesPerS!;
+      const where =
+        r.low === null || r.high === null ? 'not placed (no interval) against' : r.high < 150 ? 'below' : r.low > 150 ? 'above' : 'not told apart from';
+      return `${x.path} ${where} their 150/s`;
+    });
   return [
     `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here the same ratio, per-launch P50 at the largest N over alone (first table): ${ratios.map((x) => `${x.path} ${inRange(x.ratioToSequential!)}`).join('; ')}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
     `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot on KVM, which this host cannot run. Here, at the largest N: per-launch P99 (Tail percentiles) ${p99.join('; ')}; launches/s (first table) ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
