@@ -95,7 +95,10 @@ test('two concurrent pushes of different runs under the same sample key both sur
   }
   const history = await runCli(['history', '--json', ref], tempDir());
   t.is(history.code, 0, history.stderr);
-  t.is((JSON.parse(history.stdout) as { runs: unknown[] }).runs.length, 2);
+  const shown = (JSON.parse(history.stdout) as { runs: { folder: string }[] }).runs;
+  t.is(shown.length, 2);
+  // each row names the run by its registry reference, not the temporary folder it was read from (#47 item 4)
+  for (const r of shown) t.true(r.folder.startsWith(`${ref}@`), r.folder);
 });
 
 test('compare of two runs in the registry reads them without a local copy of either', async (t) => {

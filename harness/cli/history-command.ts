@@ -75,13 +75,17 @@ export const historyCommand: CliCommand = {
       else args = [loadPipeline((flags['file'] as string | undefined) ?? 'pipeline.yaml', { sets: [], knownKinds: knownStageKinds() }).experiment.name];
     }
     const resolved: string[] = [];
+    // a registry's runs are read from a temporary folder: each row shows its registry reference instead
+    const refs: Record<string, string> = {};
     for (const a of args) {
       if (!existsSync(a) && (await import('../store/registry-ref.js')).looksLikeRegistryRef(a)) {
         const { remoteRunsFolder } = await import('../store/remote-report.js');
-        resolved.push(await remoteRunsFolder(a, typeof flags['ca'] === 'string' ? flags['ca'] : null, 'history', (l) => void process.stderr.write(l + '\n')));
+        const remote = await remoteRunsFolder(a, typeof flags['ca'] === 'string' ? flags['ca'] : null, 'history', (l) => void process.stderr.write(l + '\n'));
+        resolved.push(remote.folder);
+        Object.assign(refs, remote.refs);
       } else resolved.push(a);
     }
-    const deduped = dedupeRuns(resolved.flatMap((a) => readRunsOf(a, projectDir)));
+    const deduped = dedupeRuns(resolved.flatMap((a) => readRunsOf(a, projectDir).map((r) => (refs[r.id] ? { ...r, folder: refs[r.id]! } : r))));
     for (const d of deduped.dropped) process.stderr.write(droppedLine(d) + '\n');
     const runs = deduped.runs;
     const by = typeof flags['by'] === 'string' ? flags['by'] : null;

@@ -78,8 +78,16 @@ export async function remoteReportFolder(text: string, caFile: string | null, ke
   }
 }
 
-/** Every run of `REF` (or the one of `REF@RUN`) as archived runs in one folder's runs/, for `pipeline history`. */
-export async function remoteRunsFolder(text: string, caFile: string | null, key: string, log: (line: string) => void): Promise<string> {
+/**
+ * Every run of `REF` (or the one of `REF@RUN`) as archived runs in one folder's runs/, for `pipeline history`, with the
+ * registry reference of each archived run (`REGISTRY/REPO@RUN`): the folder is gone when the command ends, the reference is not.
+ */
+export async function remoteRunsFolder(
+  text: string,
+  caFile: string | null,
+  key: string,
+  log: (line: string) => void,
+): Promise<{ folder: string; refs: Record<string, string> }> {
   const ref = parseRegistryRef(text, key);
   const client = clientFor(ref, caFile, 'pull');
   try {
@@ -88,13 +96,16 @@ export async function remoteRunsFolder(text: string, caFile: string | null, key:
     const dir = scratch();
     const all = join(dir, 'series');
     mkdirSync(join(all, RUNS_DIR), { recursive: true });
+    const refs: Record<string, string> = {};
     for (const remote of runs) {
       const { folder, archived } = await fetchReport(client, remote, join(dir, 'fetched'), key);
       // Two runs with the same report data are one archived run, as they are locally.
       if (!existsSync(join(all, RUNS_DIR, archived))) renameSync(join(folder, RUNS_DIR, archived), join(all, RUNS_DIR, archived));
-      log(`${ref.registry}/${ref.repository}@${remote.runDigest.slice(0, RUN_ID_LENGTH)} is run ${archived}`);
+      const shown = `${ref.registry}/${ref.repository}@${remote.runDigest.slice(0, RUN_ID_LENGTH)}`;
+      refs[archived] ??= shown;
+      log(`${shown} is run ${archived}`);
     }
-    return all;
+    return { folder: all, refs };
   } finally {
     client.close();
   }
