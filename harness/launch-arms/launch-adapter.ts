@@ -19,6 +19,13 @@ import { dataFilesystem, deletionCarryoverRisk } from '../process/data-filesyste
 import { openSession } from './open-session.js';
 import { confirmSessions } from './confirm-session.js';
 
+/** Pure: whether a launch of these paths makes many files in the data folder (a {workspace} in its argv, where launches unpack or overlay an image, or a private Docker engine, whose data root is there). */
+export function writesDataFolder(paths: Readonly<Record<string, unknown>>, services: Readonly<Record<string, { kind?: string }>>): boolean {
+  if (Object.values(services).some((s) => s.kind === 'docker-engine')) return true;
+  // a launch's {workspace} holds what it unpacks or overlays (many files); a hook's marker file in {pair_dir} is not many
+  return Object.values(paths).some((p) => /\{workspace\}/.test(JSON.stringify((p as { launch?: unknown }).launch ?? null)));
+}
+
 export function launchAdapter(ctx: StageContext): ExperimentAdapter {
   const design = ctx.config.design;
   return {
@@ -38,7 +45,8 @@ export function launchAdapter(ctx: StageContext): ExperimentAdapter {
     },
     async openSession(session, attempt, journal, setup) {
       const dataFs = dataFilesystem(ctx.dataDir);
-      const risk = dataFs ? deletionCarryoverRisk(dataFs, 'the data folder') : null;
+      // only where a launch makes files in the data folder: a path with a work folder, or a private engine's data root there
+      const risk = dataFs && writesDataFolder(ctx.config.paths, ctx.config.services) ? deletionCarryoverRisk(dataFs, 'the data folder') : null;
       if (risk) ctx.log(`session ${session}: warning: ${risk}; \`pipeline doctor\` gives the remedy`);
       // The session sees only the cohorts and paths it visits (an added session's), so only their session hooks run.
       const visited = new Set(Object.values(setup.arms).flat());
