@@ -1,9 +1,9 @@
 // The burst-startup report as a document (pure): how start-up degrades as
 // more launches start at once, per path. First screen: the answer per path
-// (P50 alone and at the largest N, the ratio, the knee, failures) and the
-// curve's table; then the comparisons the judge decided, the tails where n
-// supports them, the peers' figures beside this host's, and how it was
-// measured.
+// (the ratio at the largest N to alone, the knee, failures), the rate
+// sentence and the curve's table; then the plot, the peers' figures beside
+// this host's and how it was measured; the comparisons the judge decided and
+// the tails where n supports them are in the appendix.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { verdictText } from '../comparison/verdict-words.js';
@@ -188,7 +188,7 @@ function claims(p: BurstDocumentInput): string[] {
     });
   return [
     `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here the same ratio, per-launch P50 at the largest N over alone (first table): ${ratios.map((x) => `${x.path} ${inRange(x.ratioToSequential!)}`).join('; ')}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
-    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot on KVM, which this host cannot run. Here, at the largest N: per-launch P99 (Tail percentiles) ${p99.join('; ')}; launches/s (first table) ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
+    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot on KVM, which this host cannot run. Here, at the largest N: per-launch P99 (the appendix's tail percentiles) ${p99.join('; ')}; launches/s (first table) ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
     `**containerd-stress** (containers/s at a fixed concurrency, no percentiles): the closest figure here is the launches/s of the first table, over one burst's makespan (closed loop), not a sustained rate.`,
   ];
 }
@@ -218,9 +218,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
       ...section('The curve', [
         p.plotFile ? figure(p.plotFile, 'P50 of per-launch Ready against N, per path, with between-session 95% intervals; log axes') : null,
       ]),
-      ...section('Knees', [list(p.knees.map((k) => `**${k.path}**: ${kneeText(k)}.`))]),
-      ...section('Comparisons, decided by the judge', [judgeTable(p)]),
-      ...section('Tail percentiles', tailsBlocks(p)),
+      // each path's knee is said once, in the first screen's answer
       ...section('Claims checked', [list(claims(p))]),
       ...section('How it was measured', [
         p.motivation ? paragraph(p.motivation) : null,
@@ -236,6 +234,8 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
       ...section('Notes', [p.notes.length ? list(p.notes) : null]),
     ],
     appendix: [
+      ...section('Comparisons, decided by the judge', [judgeTable(p)]),
+      ...section('Tail percentiles', tailsBlocks(p)),
       ...section('Sessions and host noise', hostNoiseBlocks(p.sessionRecords, p.noise ? { noise: p.noise } : {}, 'here')),
       ...section('Provenance', [sentences(['The stages this report was rendered from:']), list(p.provenance)]),
     ],
