@@ -72,6 +72,27 @@ test('a second pull of a run already present fetches nothing and leaves the lock
   t.is(statSync(join(dir, 'pipeline.lock')).mtimeMs, before);
 });
 
+test('a pull into a project that has a published run leaves its report and lock alone and says where the run went; --publish replaces them', async (t) => {
+  const at = await push(runB, 'team/no-overwrite');
+  const dir = await frozenSmokeRun();
+  const lockBefore = readFileSync(join(dir, 'pipeline.lock'), 'utf8');
+  const reportBefore = folderBytes(join(dir, 'reports', 'smoke'));
+  const pulled = await runCli(['pull', '--data', 'theirs', at], dir);
+  t.is(pulled.code, 0, pulled.stderr);
+  t.regex(pulled.stdout, /^pulled run [0-9a-f]{12} into theirs: \d+ stages, \d+ bytes; its lock record is theirs\/locks\/pipeline-[0-9a-f]{12}\.lock$/m);
+  t.regex(pulled.stdout, /the published report and pipeline\.lock are as they were \(--publish replaces them\)/);
+  t.is(readFileSync(join(dir, 'pipeline.lock'), 'utf8'), lockBefore);
+  t.deepEqual(folderBytes(join(dir, 'reports', 'smoke')), reportBefore);
+  // both folders audit clean, each against its own record
+  for (const data of [[], ['--data', 'theirs']]) {
+    const audit = await runCli(['audit', ...data], dir);
+    t.is(audit.code, 0, audit.stdout + audit.stderr);
+  }
+  const replaced = await runCli(['pull', '--publish', '--data', 'theirs2', at], dir);
+  t.is(replaced.code, 0, replaced.stderr);
+  t.is(readFileSync(join(dir, 'pipeline.lock'), 'utf8'), readFileSync(join(runB, 'pipeline.lock'), 'utf8'));
+});
+
 test('two concurrent pushes of different runs under the same sample key both survive as siblings', async (t) => {
   const ref = `${registry.address}/team/siblings`;
   const pushes = [runA, runB].map(

@@ -1,7 +1,8 @@
 // The team store commands: push and pull of frozen runs to and from an OCI
 // registry (harness/store/). Thin: flags in, library calls, one line out. The
 // store modules load inside run(), so other commands never pay for them.
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { CliCommand } from './cli-command.js';
 import type { FlagSpec } from './parse-args.js';
 
@@ -25,7 +26,7 @@ async function loadConfig(file: string) {
 
 export const pushCommand: CliCommand = {
   summary: 'push the frozen run the lock names to an OCI registry, as one artifact tagged by its run digest',
-  usage: 'pipeline push REF [-f FILE] [--data DIR] [--ca FILE] [--mount-from REPO ..] [--json]',
+  usage: 'pipeline push REF [-f FILE] [--data DIR] [--ca FILE] [--mount-from REPO ..] [--repair] [--json]',
   about: [
     'REF is HOST[:PORT]/REPOSITORY, e.g. registry.example/team/benchgraph. Every frozen output, observation,',
     'stage manifest and the lock go as content-addressed blobs (HEAD first, chunked upload), the manifest last;',
@@ -36,6 +37,10 @@ export const pushCommand: CliCommand = {
   flags: {
     ...STORE_FLAGS,
     'mount-from': { kind: 'list', value: 'REPO', help: 'another repository of the same registry to mount blobs from instead of uploading them' },
+    repair: {
+      kind: 'boolean',
+      help: 'read back and hash every blob the registry holds, send the missing ones even when the run is there, and name the damaged ones',
+    },
   },
   positionals: true,
   run: async ({ flags, positional }) => {
@@ -54,12 +59,16 @@ export const pushCommand: CliCommand = {
     const client = clientFor(ref, caOf(flags), 'pull,push');
     try {
       const { signer } = await import('../store/run-signature.js');
-      const r = await pushRun(client, config.experiment.name, run, { mountFrom: listFlag(flags['mount-from']), annotate: signer(config.store, dirname(file)) });
+      const r = await pushRun(client, config.experiment.name, run, {
+        mountFrom: listFlag(flags['mount-from']),
+        annotate: signer(config.store, dirname(file)),
+        repair: flags['repair'] === true,
+      });
       const at = `${ref.registry}/${ref.repository}@${r.runId}`;
       if (flags['json']) process.stdout.write(JSON.stringify({ ...r, ref: at }) + '\n');
       else {
         log(
-          `${r.action === 'pushed' ? 'pushed' : 'already there:'} run ${r.runId} (${r.blobs.uploaded} blobs uploaded, ${r.blobs.present} present, ${r.blobs.mounted} mounted; ${r.uploadedBytes} bytes)`,
+          `${r.action === 'pushed' ? 'pushed' : r.action === 'repaired' ? 'repaired: every blob checked,' : 'already there:'} run ${r.runId} (${r.blobs.uploaded} blobs uploaded, ${r.blobs.present} present${flags['repair'] === true ? ' and intact' : ''}, ${r.blobs.mounted} mounted; ${r.uploadedBytes} bytes)`,
         );
         process.stdout.write(at + '\n');
       }
@@ -72,16 +81,22 @@ export const pushCommand: CliCommand = {
 
 export const pullCommand: CliCommand = {
   summary: 'pull a run from an OCI registry into the data folder as a local frozen run (every blob checked)',
-  usage: 'pipeline pull REF[@RUN] [-f FILE] [--data DIR] [--ca FILE] [--replace] [--json]',
+  usage: 'pipeline pull REF[@RUN] [-f FILE] [--data DIR] [--ca FILE] [--replace] [--publish] [--json]',
   about: [
     "Without @RUN, the newest run of the pipeline's experiment in REF. Every blob is hashed as it arrives into a",
     'temporary folder; a run whose lock or manifests name blobs that do not match is refused and nothing local is',
-    'changed. Then its stage folders go into the store, the lock names them, and the report is published, so',
-    '`pipeline audit` verifies it and `pipeline run --only analyze,report` reuses its samples.',
+    "changed. Then its stage folders go into the store and the data folder's own lock record names them, so",
+    '`pipeline audit --data DIR` verifies it and `pipeline run --data DIR --only analyze,report` reuses its samples.',
+    'The lock beside the pipeline file and the published report are written only where there is no lock yet, or',
+    'with --publish: a pull never replaces a published run unasked.',
     'With store.signing in pipeline.yaml, a run that is unsigned or signed by a key not trusted is refused.',
     '--json prints {"runId","tag","action","stagesFetched","fetchedBytes"}.',
   ].join('\n'),
-  flags: { ...STORE_FLAGS, replace: { kind: 'boolean', help: 'replace a stage frozen here under the same key with other outputs (push it first to keep it)' } },
+  flags: {
+    ...STORE_FLAGS,
+    replace: { kind: 'boolean', help: 'replace a stage frozen here under the same key with other outputs (push it first to keep it)' },
+    publish: { kind: 'boolean', help: 'also write the lock beside the pipeline file and publish the report, replacing the published run' },
+  },
   positionals: true,
   run: async ({ flags, positional }) => {
     const { UserError } = await import('../errors.js');
@@ -114,6 +129,9 @@ export const pullCommand: CliCommand = {
         throw new CheckFailed(`run ${remote.runDigest.slice(0, 12)} is refused: ${problem}; nothing local was changed`);
       }
       const { acquireDataLock } = await import('../engine/data-lock.js');
+      const { folderLockPath, lockPathFor } = await import('../engine/lock-file.js');
+      // publish where nothing is published yet (an empty project folder), or when asked
+      const publish = flags['publish'] === true || !existsSync(lockPathFor(file));
       const release = await acquireDataLock(dataDir);
       try {
         const r = await pullRun(client, run, {
@@ -122,12 +140,17 @@ export const pullCommand: CliCommand = {
           stageIds: () => c.stages.map((s) => s.id),
           replace: flags['replace'] === true,
           log,
-          publish: async (runConfig) => (await import('../store/publish-pulled.js')).publishPulled(c, dataDir, runConfig, log),
+          ...(publish ? { publish: async (runConfig) => (await import('../store/publish-pulled.js')).publishPulled(c, dataDir, runConfig, log) } : {}),
         });
-        if (flags['json']) process.stdout.write(JSON.stringify(r) + '\n');
+        const shown = (p: string): string => relative(process.cwd(), p) || p;
+        if (flags['json']) process.stdout.write(JSON.stringify({ ...r, dataDir, lock: folderLockPath(file, dataDir), published: publish }) + '\n');
+        else if (r.action !== 'pulled') process.stdout.write(`run ${r.runId} is already here\n`);
         else
           process.stdout.write(
-            r.action === 'pulled' ? `pulled run ${r.runId}: ${r.stagesFetched} stages, ${r.fetchedBytes} bytes\n` : `run ${r.runId} is already here\n`,
+            `pulled run ${r.runId} into ${shown(dataDir)}: ${r.stagesFetched} stages, ${r.fetchedBytes} bytes; its lock record is ${shown(folderLockPath(file, dataDir))}\n` +
+              (publish
+                ? `published: ${shown(lockPathFor(file))} and the report name it\n`
+                : `the published report and ${shown(lockPathFor(file))} are as they were (--publish replaces them); \`pipeline audit --data ${shown(dataDir)}\` checks the pulled run\n`),
           );
         return 0;
       } finally {

@@ -27,7 +27,7 @@ export async function pipelineStatus(config: PipelineConfig, dataDir: string, re
   try {
     const ctx = await planContext(config, new Store(dataDir), registry);
     const store = new Store(dataDir);
-    const lock = readLock(config.file);
+    const lock = readLock(config.file, dataDir);
     return planRun(ctx, { lock }).map((p): StageStatus => {
       if (p.volatile) return { id: p.id, uses: p.uses, state: 'fresh', key: p.key, reasons: ['runs with every sampling session'] };
       const fresh = p.action === 'reuse';

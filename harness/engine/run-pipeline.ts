@@ -15,7 +15,7 @@ import { removeScratch } from '../process/safe-remove.js';
 import { noServices } from '../contract/running-services.js';
 import { ancestors } from '../config/stage-graph.js';
 import { hostFacts } from './host-facts.js';
-import { changedLock, readLock, writeLock, type LockEntry } from './lock-file.js';
+import { lockWouldChange, readLock, writeLock, type LockEntry } from './lock-file.js';
 import { declaredConfig } from './declared-config.js';
 import { checkoutStateAsync, type CheckoutState } from '../process/checkout-state.js';
 import { UserError } from '../errors.js';
@@ -59,6 +59,8 @@ export interface RunOptions {
   label?: string | null;
   /** Publish even from a git work tree with uncommitted changes (the report then says so). */
   allowDirty?: boolean;
+  /** The --set values the config was loaded with: the lock records them, so `status` can say what the last run used. */
+  sets?: readonly string[];
   /**
    * Takes the data folder's lock (data-lock.ts), settling once it is held and rejecting when it is
    * refused. Called once, and only by a run that will write: a stage to run, a report to publish or
@@ -113,7 +115,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
     // git's answer for the dirty-publish check runs beside the lock and the plan (a stage that publishes: unless --allow-dirty)
     const publishes = [...ctx.definitions.values()].some((d) => d.publishDir);
     const checkout = !options.dryRun && !options.allowDirty && publishes ? checkoutStateAsync(projectDirOf(config.file)) : null;
-    const lock = readLock(config.file);
+    const lock = readLock(config.file, options.dataDir);
     const force = new Set(options.force ?? []);
     const forcedByUser = new Set(options.force ?? []);
     const plan = (): PlannedStage[] => {
@@ -137,7 +139,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
 
     let current = plan();
     await refuseDirtyPublish(config, ctx, current, checkout);
-    const unchanged = nothingToWrite(config, store, ctx, current);
+    const unchanged = nothingToWrite(config, store, ctx, current, options.sets ?? []);
     if (unchanged) return reportUnchanged(current, unchanged, options.log);
     if (options.lock) {
       await options.lock();
@@ -173,6 +175,7 @@ export async function runPipeline(config: PipelineConfig, options: RunOptions): 
       config.file,
       lockEntries(outcomes),
       config.stages.map((s) => s.id),
+      { dataDir: options.dataDir, sets: options.sets ?? [] },
     );
     return outcomes;
   } finally {
@@ -211,7 +214,13 @@ function reportUnchanged(plan: readonly PlannedStage[], published: ReadonlyMap<s
  * and archived as it is, the lock file as it would be): the lines publishing
  * would log, by stage id. Null when anything would be written.
  */
-function nothingToWrite(config: PipelineConfig, store: Store, ctx: PlanContext, plan: readonly PlannedStage[]): Map<string, string[]> | null {
+function nothingToWrite(
+  config: PipelineConfig,
+  store: Store,
+  ctx: PlanContext,
+  plan: readonly PlannedStage[],
+  sets: readonly string[],
+): Map<string, string[]> | null {
   if (plan.some((p) => p.action === 'run' && !p.volatile && p.key !== null)) return null;
   const published = new Map<string, string[]>();
   for (const p of plan) {
@@ -221,7 +230,7 @@ function nothingToWrite(config: PipelineConfig, store: Store, ctx: PlanContext, 
     published.set(p.id, lines);
   }
   const ids = config.stages.map((s) => s.id);
-  return changedLock(config.file, lockEntries(outcomesOf(plan, new Map(), () => undefined)), ids) === null ? published : null;
+  return lockWouldChange(config.file, lockEntries(outcomesOf(plan, new Map(), () => undefined)), ids, { dataDir: store.dataDir, sets }) ? null : published;
 }
 
 /** Executes planned stages one at a time: temp folder, run, digests, freeze, publish. */

@@ -11,7 +11,9 @@ export class BlobMismatch extends CheckFailed {
     readonly title: string,
     readonly got: string,
   ) {
-    super(`blob ${digest} (${title}) hashes to ${got}: the registry copy is damaged; the run is refused`);
+    super(
+      `blob ${digest} (${title}) hashes to ${got}: the registry copy is damaged; the run is refused (a push of the intact run with --repair checks every blob and says how to replace a damaged one)`,
+    );
     this.name = 'BlobMismatch';
   }
 }

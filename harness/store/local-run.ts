@@ -5,7 +5,7 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UserError } from '../errors.js';
-import { lockPathFor, readLock, renderLock, type LockFile } from '../engine/lock-file.js';
+import { lockFileOf, readLock, renderLock, type LockFile } from '../engine/lock-file.js';
 import { Store, type StageManifest } from '../engine/store.js';
 import type { StageFiles } from './run-artifact.js';
 
@@ -16,8 +16,8 @@ export interface LocalRun {
 }
 
 export function readLocalRun(pipelineFile: string, dataDir: string): LocalRun {
-  const lock = readLock(pipelineFile);
-  const lockFile = relative(process.cwd(), lockPathFor(pipelineFile)) || lockPathFor(pipelineFile);
+  const lock = readLock(pipelineFile, dataDir);
+  const lockFile = relative(process.cwd(), lockFileOf(pipelineFile, dataDir)) || lockFileOf(pipelineFile, dataDir);
   if (!lock || !Object.keys(lock.stages).length) throw new UserError('no lock file: no frozen run to push', { file: lockFile }, 'run `pipeline run` first');
   const store = new Store(dataDir);
   const stages: StageFiles[] = [];
@@ -56,6 +56,6 @@ export function readLocalRun(pipelineFile: string, dataDir: string): LocalRun {
     });
     stages.push({ id, uses: entry.uses, key: entry.key, outputDigest: entry.outputDigest, endedAt: manifest.endedAt, manifestBytes, files });
   }
-  const lockText = renderLock({ lockVersion: 1, pipeline: lock.pipeline, stages: lock.stages });
+  const lockText = renderLock({ lockVersion: 1, pipeline: lock.pipeline, ...(lock.set?.length ? { set: lock.set } : {}), stages: lock.stages });
   return { lock, lockText, stages };
 }

@@ -82,7 +82,7 @@ function localManifestDigest(store: Store, uses: string, key: string): string | 
 /** True when every stage of the run is frozen here as pushed and the lock names exactly them. */
 export function isPresent(run: RunConfig, pipelineFile: string, dataDir: string): boolean {
   const store = new Store(dataDir);
-  const lock = readLock(pipelineFile);
+  const lock = readLock(pipelineFile, dataDir);
   return Object.entries(run.stages).every(([id, s]) => {
     const l = lock?.stages[id];
     return l && l.key === s.key && l.outputDigest === s.outputDigest && l.uses === s.uses && localManifestDigest(store, s.uses, s.key) === s.manifest;
@@ -93,7 +93,7 @@ export async function pullRun(client: OciClient, run: OpenedRun, opts: PullOptio
   const runId = run.config.runDigest.slice(0, RUN_ID_LENGTH);
   const base = { runId, tag: run.remote.tag };
   if (isPresent(run.config, opts.pipelineFile, opts.dataDir)) return { ...base, action: 'already present', stagesFetched: 0, fetchedBytes: 0 };
-  const { stages } = await readRunManifests(client, run);
+  const { stages, lock: pushedLock } = await readRunManifests(client, run);
   const store = new Store(opts.dataDir);
   const wanted: string[] = [];
   for (const [id, s] of Object.entries(run.config.stages).sort()) {
@@ -148,7 +148,12 @@ export async function pullRun(client: OciClient, run: OpenedRun, opts: PullOptio
   }
   const entries: Record<string, LockEntry> = {};
   for (const [id, s] of Object.entries(run.config.stages)) entries[id] = { uses: s.uses, key: s.key, outputDigest: s.outputDigest };
-  writeLock(opts.pipelineFile, entries, [...new Set([...opts.stageIds(), ...Object.keys(entries)])]);
+  // the data folder's record always; the lock beside the pipeline file and the report only when publishing
+  writeLock(opts.pipelineFile, entries, [...new Set([...opts.stageIds(), ...Object.keys(entries)])], {
+    dataDir: opts.dataDir,
+    beside: opts.publish !== undefined,
+    sets: Array.isArray(pushedLock.set) ? pushedLock.set.filter((x): x is string => typeof x === 'string') : [],
+  });
   await opts.publish?.(run.config);
   return { ...base, action: 'pulled', stagesFetched: wanted.length, fetchedBytes };
 }
