@@ -10,6 +10,7 @@ import { imageKeyConfig } from '../harness/artifacts/image-key.js';
 import type { ServiceSection } from '../harness/config/pipeline-config.js';
 import { CheckFailed } from '../harness/errors.js';
 import { sha256File } from '../harness/digest/sha256.js';
+import { resolvePinnedPath } from '../harness/artifacts/binary-pins.js';
 import { Database } from '../harness/db/duckdb.js';
 import { serviceKind } from '../harness/services/service-kinds.js';
 import { readExchange, missingInput, findInputFile, type VerifyResult } from '../harness/contract/exchange-files.js';
@@ -52,7 +53,7 @@ const verify: StageDefinition = {
         }
       }
     }
-    for (const b of pins.binaries) checks.push(await check(`binary ${b.name} (${b.path})`, b.path, b.sha256));
+    for (const b of pins.binaries) checks.push(await check(`binary ${b.name} (${b.path})`, resolvePinnedPath(b.path), b.sha256));
 
     const samplesDir = findInputFile(ctx.inputs, 'samples.duckdb')?.dir ?? null;
     let samples = { formal: 0, failed: 0 };

@@ -1,11 +1,11 @@
 // Effects: the version and sha256 of every binary a path runs, and the kernel.
 import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { release } from 'node:os';
 import { sha256File } from '../digest/sha256.js';
 import { UserError } from '../errors.js';
-import { harnessDir } from '../process/project-root.js';
+import { harnessDir, projectRoot } from '../process/project-root.js';
 
 export interface BinarySpec {
   name: string;
@@ -116,7 +116,7 @@ export async function pinBinaries(specs: BinarySpec[] = BINARIES): Promise<Binar
       continue;
     }
     const path = realpathSync(found);
-    pins.push({ name: spec.name, path: found, version: binaryVersion(found, spec), sha256: await sha256File(path) });
+    pins.push({ name: spec.name, path: pinnedPathOf(found), version: binaryVersion(found, spec), sha256: await sha256File(path) });
   }
   if (missing.length) {
     const pkgs = [...new Set(missing)].join(' ');
@@ -125,6 +125,23 @@ export async function pinBinaries(specs: BinarySpec[] = BINARIES): Promise<Binar
   if (built.length) throw new UserError(`binaries the paths run are missing: ${built.map((b) => b.name).join(', ')}`, { key: 'artifacts' }, built[0]!.remedy!);
   pins.push({ name: 'node', path: process.execPath, version: process.version, sha256: await sha256File(realpathSync(process.execPath)) });
   return pins;
+}
+
+/**
+ * A pinned binary's recorded path: relative to the project when it lies in
+ * this checkout (a tool setup.sh builds, such as estargz-mount), absolute
+ * otherwise. Recorded absolute, the checkout's folder entered the pin's output
+ * and with it every later stage's key: a same-key rerun of the published run
+ * in another folder could not be one.
+ */
+export function pinnedPathOf(found: string): string {
+  const rel = relative(projectRoot(), found);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : found;
+}
+
+/** Where a recorded pin path lies on this machine: a relative one is in this checkout. */
+export function resolvePinnedPath(path: string): string {
+  return isAbsolute(path) ? path : join(projectRoot(), path);
 }
 
 export function kernelRelease(): string {

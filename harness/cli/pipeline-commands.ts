@@ -115,6 +115,7 @@ export const runCommand: CliCommand = {
         },
         label: typeof flags['label'] === 'string' ? flags['label'] : null,
         allowDirty: flags['allow-dirty'] === true,
+        sets: (flags['set'] as string[] | undefined) ?? [],
       });
       if (flags['dry-run'] && !flags['json']) await printPlanCheck(config);
       if (flags['json']) {
@@ -150,6 +151,13 @@ export const statusCommand: CliCommand = {
     const status = await pipelineStatus(config, dataDir);
     // which file and which folder this is the status of (a --data without -f reads the default pipeline.yaml); after it is known, so an error stays one line
     log(`status of ${relative(process.cwd(), config.file) || config.file} in ${dataDir}`);
+    // what the lock was made with: a run with --set values freezes other keys than the file's
+    const { readLock } = await import('../engine/lock-file.js');
+    const made = readLock(config.file, dataDir)?.set ?? [];
+    const asked = (flags['set'] as string[] | undefined) ?? [];
+    const sets = (v: readonly string[]): string => (v.length ? v.map((x) => `--set ${x}`).join(' ') : 'no --set');
+    if ([...made].sort().join('\n') !== [...asked].sort().join('\n'))
+      log(`the lock was made with ${sets(made)}; this status uses ${sets(asked)}: stages the lock names may show as stale or fresh under other keys`);
     if (flags['json']) {
       writeOut(JSON.stringify({ stages: status }) + '\n');
     } else {
@@ -167,7 +175,7 @@ export const auditCommand: CliCommand = {
   summary: 're-hash every frozen output, pinned artifact and report',
   usage: 'pipeline audit [-f FILE] [--json] | pipeline audit --remote REF@RUN [--ca FILE] [--json]',
   about:
-    'Re-hashes the frozen outputs and pinned artifacts the lock file names; exit 1 on any mismatch.\nWith --remote, re-hashes every blob of a run in a registry as it streams, keeping no copy.',
+    'Re-hashes the frozen outputs and pinned artifacts the lock file names, and recomputes each published report\u2019s\ncell and difference figures from its samples.csv; exit 1 on any mismatch.\nWith --remote, re-hashes every blob of a run in a registry as it streams, keeping no copy.',
   flags: {
     ...COMMON,
     remote: { kind: 'string', value: 'REF@RUN', help: 'audit a run in a registry instead (harness/store/)' },
@@ -180,12 +188,18 @@ export const auditCommand: CliCommand = {
     const result = await auditPipeline(config, dataDir);
     if (flags['json']) process.stdout.write(JSON.stringify(result) + '\n');
     else {
-      for (const f of result.findings) process.stdout.write(`${f.problem.toUpperCase()}  ${f.file}  (stage ${f.stage})\n`);
+      for (const f of result.findings) process.stdout.write(`${f.problem.toUpperCase()}  ${f.file}  (stage ${f.stage})${f.detail ? `: ${f.detail}` : ''}\n`);
       if (result.notHere.length) {
         process.stdout.write(`no data folder holds this lock's frozen outputs here (${dataDir}); checked instead:\n`);
         for (const n of result.notHere) process.stdout.write(`  ${n.stage}: ${n.checked}\n`);
       }
-      process.stdout.write(`${result.checkedFiles} files checked, ${result.findings.length} problems\n`);
+      for (const f of result.figures)
+        process.stdout.write(
+          `${f.folder}: ${f.figures} figures of ${f.cells} cells and ${f.differences} differences recomputed from samples.csv, ${f.differ} differ (intervals and verdicts are not: they are a seeded resampling)\n`,
+        );
+      process.stdout.write(
+        `${result.checkedFiles} files checked, ${result.figures.reduce((n, f) => n + f.figures, 0)} figures recomputed, ${result.findings.length} problems\n`,
+      );
     }
     if (result.findings.length) throw new CheckFailed(`audit found ${result.findings.length} problem(s)`);
     return 0;
@@ -229,7 +243,7 @@ export const showCommand: CliCommand = {
     if (!id) throw new UserError('needs a stage id', { key: 'show' }, 'e.g. pipeline show analyze');
     const { config, dataDir } = await load(flags, { readOnly: true });
     const [{ readLock }, { Store }] = await Promise.all([import('../engine/lock-file.js'), import('../engine/store.js')]);
-    const lock = readLock(config.file);
+    const lock = readLock(config.file, dataDir);
     const entry = lock?.stages[id];
     if (!config.stages.some((s) => s.id === id))
       throw new UserError(`no stage with id '${id}'`, { key: 'show' }, `stage ids: ${config.stages.map((s) => s.id).join(', ')}`);
