@@ -82,6 +82,7 @@ const report: StageDefinition = {
       config: ctx.config,
       options: ctx.config.reportOptions,
       pipelineFileName: relative(projectDirOf(ctx.pipelineFile), ctx.pipelineFile) || ctx.pipelineFile,
+      outsideCheckout: relative(projectRoot(), resolve(ctx.pipelineFile)).startsWith('..'),
       analysis: await readJson<AnalysisResult>(ctx.inputs, 'analysis.json'),
       session: await readJson<Session>(ctx.inputs, 'session.json'),
       pins: await readJson<Pins>(ctx.inputs, 'pins.json'),

@@ -76,3 +76,17 @@ test('made-up context: a requirement the sweep did not declare is not listed, an
   t.notRegex(without, /drop_caches/);
   t.regex(renderReproduce(madeUpInputs(sweepNeeds)), /drop_caches/);
 });
+
+test('made-up context: a pipeline in a folder of its own gets the commands that rerun it there, not the default experiment in the checkout (#47 item 6)', (t) => {
+  const inside = renderReproduce(madeUpInputs(sweepNeeds));
+  const commandsOf = (md: string): string => md.split('## Commands\n')[1]!.split('\n## ')[0]!;
+  t.regex(commandsOf(inside), /In a checkout of benchgraph at the commit below, as root:/);
+  t.regex(commandsOf(inside), /^\.\/bin\/pipeline\.js run -f pipelines\/restore-sweep\.yaml$/m);
+  const own = commandsOf(renderReproduce({ ...madeUpInputs(sweepNeeds), pipelineFileName: 'pipeline.yaml', outsideCheckout: true }));
+  t.regex(own, /in the folder that holds `pipeline\.yaml`/);
+  t.regex(own, /^\(cd "\$BENCHGRAPH" && \.\/setup\.sh\)$/m);
+  t.regex(own, /^"\$BENCHGRAPH\/bin\/pipeline\.js" run -f pipeline\.yaml$/m);
+  t.notRegex(own, /In a checkout of benchgraph/);
+  t.notRegex(own, /`\.\/bin\/pipeline\.js /);
+  t.notRegex(own, /`\.\/setup\.sh`/);
+});

@@ -2,7 +2,9 @@
 // kernel file systems, /dev/fuse, root) as met or not, with the command that
 // installs what is missing, then host settings known to add noise (warnings
 // with remedies). Exit code 0 when all requirements are met, 1 otherwise.
+// With -f FILE, only what that pipeline's paths, services and images use.
 import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { dataFilesystem, deletionCarryoverRisk } from '../process/data-filesystem.js';
 import { DEBIAN_PACKAGES } from '../artifacts/binary-pins.js';
 import { requirements } from '../artifacts/host-requirements.js';
@@ -13,19 +15,30 @@ import { sandboxRequirements } from '../sandbox/sandbox-requirements.js';
 
 export const doctorCommand: CliCommand = {
   summary: 'list requirements of the real paths and whether they are met',
-  usage: 'pipeline doctor [--quiet]',
+  usage: 'pipeline doctor [-f FILE] [--quiet]',
   about:
-    'Lists each requirement of the real paths (binaries, kernel file systems, /dev/fuse, root) as met\nor not, with the command that installs what is missing. Exit 0 when all are met, 1 otherwise.',
-  flags: { quiet: { kind: 'boolean', help: 'do not print the apt-get line of the missing packages' } },
+    'Lists each requirement of the real paths (binaries, kernel file systems, /dev/fuse, root) as met\nor not, with the command that installs what is missing. Exit 0 when all are met, 1 otherwise.\nWith -f FILE, only the requirements of what that pipeline uses (its paths, services and images).',
+  flags: {
+    file: { kind: 'string', short: 'f', value: 'FILE', help: 'list only what this pipeline file uses' },
+    quiet: { kind: 'boolean', help: 'do not print the apt-get line of the missing packages' },
+  },
   run: async ({ flags }) => {
-    const reqs = requirements();
+    const pipeline = await pipelineParts(flags['file']);
+    const reqs = pipeline ? pipeline.requirementsOf(requirements()) : requirements();
+    if (pipeline) process.stdout.write(`requirements of ${pipeline.shown} (what its paths, services and images use):\n`);
     const width = Math.max(...reqs.map((r) => r.part.length));
     for (const r of reqs) {
       process.stdout.write(`${r.met ? 'ok     ' : 'MISSING'} ${r.part.padEnd(width)}  ${r.detail}${r.met || !r.remedy ? '' : `  -> ${r.remedy}`}\n`);
     }
     // Parts of effect rows: informational; a row missing one is reported as not runnable, never an error.
-    process.stdout.write('\nparts of effect rows (pipelines/sandbox-effects.yaml lists a row that needs an absent one as not runnable here):\n');
-    for (const r of sandboxRequirements()) process.stdout.write(`${r.met ? 'ok     ' : 'absent '} ${r.id.padEnd(width)}  ${r.part}: ${r.detail}\n`);
+    if (!pipeline || pipeline.effects) {
+      process.stdout.write(
+        pipeline
+          ? `\nsandbox parts its sample stage checks when it runs (it needs some of these; a missing one it needs stops it, or makes an effect row not runnable):\n`
+          : '\nparts of effect rows (pipelines/sandbox-effects.yaml lists a row that needs an absent one as not runnable here):\n',
+      );
+      for (const r of sandboxRequirements()) process.stdout.write(`${r.met ? 'ok     ' : 'absent '} ${r.id.padEnd(width)}  ${r.part}: ${r.detail}\n`);
+    }
     // Host settings known to add noise: warnings with remedies, never a failed requirement.
     const dataDir = process.env['BENCHGRAPH_DATA'] ?? '.data';
     const warnings = noiseWarnings(readHostFingerprint({ dataDir }));
@@ -42,14 +55,37 @@ export const doctorCommand: CliCommand = {
     for (const w of warnings) process.stdout.write(`warn    ${w.setting.padEnd(width)}  ${w.detail}  -> ${w.remedy}\n`);
     const missing = reqs.filter((r) => !r.met);
     if (missing.length === 0) {
-      process.stdout.write('all requirements of the real paths are met\n');
+      process.stdout.write(pipeline ? `all requirements of ${pipeline.shown} are met\n` : 'all requirements of the real paths are met\n');
       return 0;
     }
     if (flags['quiet'] !== true) {
       process.stdout.write(
-        `\n${missing.length} requirement(s) missing. Debian packages of the real paths:\n  apt-get update && apt-get install -y ${DEBIAN_PACKAGES.join(' ')}\n`,
+        pipeline
+          ? `\n${missing.length} requirement(s) missing; each line above names its remedy\n`
+          : `\n${missing.length} requirement(s) missing. Debian packages of the real paths:\n  apt-get update && apt-get install -y ${DEBIAN_PACKAGES.join(' ')}\n`,
       );
     }
     return 1;
   },
 };
+
+/** With -f FILE: the pipeline as doctor reads it (the parts it uses), or null without -f. */
+async function pipelineParts(
+  file: unknown,
+): Promise<{ shown: string; effects: boolean; requirementsOf: <R extends { id: string }>(reqs: readonly R[]) => R[] } | null> {
+  if (typeof file !== 'string') return null;
+  const [{ loadPipeline }, { knownStageKinds }, { usedParts, requirementsUsed }, { projectRoot }] = await Promise.all([
+    import('../config/load-pipeline.js'),
+    import('../engine/stage-registry.js'),
+    import('../publish/used-tools.js'),
+    import('../process/project-root.js'),
+  ]);
+  const config = loadPipeline(resolve(file), { sets: [], knownKinds: knownStageKinds() });
+  const parts = usedParts(config, [], join(projectRoot(), 'harness'));
+  return {
+    shown: relative(process.cwd(), resolve(file)) || file,
+    // the stages that check sandbox parts of their own when they run (harness/sandbox/sandbox-requirements.ts)
+    effects: config.stages.some((s) => s.uses === 'effects-sample' || s.uses === 'restore-sweep-sample'),
+    requirementsOf: (reqs) => requirementsUsed(reqs, parts),
+  };
+}

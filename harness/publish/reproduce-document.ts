@@ -18,6 +18,8 @@ export interface ReproduceParts {
   name: string;
   /** The pipeline file relative to its folder. */
   pipelineFileName: string;
+  /** The pipeline file lies outside the benchgraph checkout: the commands run benchgraph's CLI in the experiment's own folder. */
+  outsideCheckout?: boolean;
   /** What the machine needs, each a list item; from machineNeeds() and the experiment's own. */
   needs: readonly string[];
   /** Does the run need root (then the commands say so)? */
@@ -42,6 +44,29 @@ export interface ReproduceParts {
 /** The requirement as a need: its part, and how to meet it when known. */
 export const needLine = (r: Pick<Requirement, 'part' | 'remedy'>): string => `${r.part}${r.remedy ? ` (${r.remedy})` : ''}`;
 
+/** The commands that rerun this experiment: in the benchgraph checkout, or, for a pipeline of its own folder, there with the checkout's CLI. */
+function commands(p: ReproduceParts): Block[] {
+  const file = p.pipelineFileName;
+  const root = p.root ? ', as root' : '';
+  if (!p.outsideCheckout)
+    return [
+      paragraph(`In a checkout of benchgraph at the commit below${root}:`),
+      code(['./setup.sh', `./bin/pipeline.js run -f ${file}`, ...(p.extraCommands ?? [])].join('\n')),
+      ...p.commandNotes.map(paragraph),
+    ];
+  // a user's own experiment: its folder holds the pipeline file; benchgraph is checked out elsewhere (BENCHGRAPH)
+  const cli = (line: string): string => line.replace(/^\.\/bin\/pipeline\.js/, '$BENCHGRAPH/bin/pipeline.js');
+  return [
+    paragraph(
+      `This experiment's pipeline file lies in a folder of its own, not in the benchgraph checkout. With benchgraph checked out at the commit below in \`$BENCHGRAPH\`, in the folder that holds \`${file}\` (the one above reports/${p.name}/)${root}:`,
+    ),
+    code([`(cd "$BENCHGRAPH" && ./setup.sh)`, `"$BENCHGRAPH/bin/pipeline.js" run -f ${file}`, ...(p.extraCommands ?? []).map(cli)].join('\n')),
+    ...p.commandNotes.map((n) =>
+      paragraph(n.replace(/`\.\/setup\.sh`/g, '`$BENCHGRAPH/setup.sh`').replace(/`\.\/bin\/pipeline\.js /g, '`$BENCHGRAPH/bin/pipeline.js ')),
+    ),
+  ];
+}
+
 export function reproduceDocument(p: ReproduceParts): ReportDocument {
   const file = p.pipelineFileName;
   return {
@@ -54,11 +79,7 @@ export function reproduceDocument(p: ReproduceParts): ReportDocument {
     ],
     sections: [
       ...section('What the machine needs', [list([...p.needs, 'Node 20 (`node --version`).'])]),
-      ...section('Commands', [
-        paragraph(`In a checkout of benchgraph at the commit below${p.root ? ', as root' : ''}:`),
-        code(['./setup.sh', `./bin/pipeline.js run -f ${file}`, ...(p.extraCommands ?? [])].join('\n')),
-        ...p.commandNotes.map(paragraph),
-      ]),
+      ...section('Commands', commands(p)),
       ...section('How long and how much disk', [...p.howLong]),
       ...section('What counts as reproduced', [p.reproduced ? paragraph(p.reproduced) : null]),
       ...section('Stages and output digests', [

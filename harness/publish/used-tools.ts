@@ -128,3 +128,23 @@ export function usedParts(config: ToolConfig, requirements: readonly Requirement
     kernel: kernelFeaturesIn(scripts),
   };
 }
+
+/**
+ * Pure: the host requirements (artifacts/host-requirements.ts) a pipeline's
+ * used parts need: the binaries it uses, the kernel file systems and
+ * /dev/fuse of its kernel features, the mount helpers when it mounts
+ * anything, and root when it runs any pinned tool or mount. `pipeline doctor
+ * -f FILE` lists these.
+ */
+export function requirementsUsed<R extends { id: string }>(reqs: readonly R[], parts: UsedParts): R[] {
+  const mounts = parts.kernel.length > 0;
+  const keep = (id: string): boolean => {
+    if (id === 'binary-fusermount3' || id === 'dev-fuse') return parts.kernel.includes('fuse');
+    if (id === 'binary-unshare' || id === 'binary-mountpoint') return mounts;
+    if (id.startsWith('binary-')) return parts.tools.includes(id.slice('binary-'.length));
+    if (id.startsWith('fs-')) return parts.kernel.includes(id.slice('fs-'.length));
+    if (id === 'root') return mounts || parts.tools.length > 0;
+    return true;
+  };
+  return reqs.filter((r) => keep(r.id));
+}

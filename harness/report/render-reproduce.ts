@@ -166,6 +166,7 @@ export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
   return reproduceDocument({
     name,
     pipelineFileName: file,
+    outsideCheckout: inp.outsideCheckout === true,
     needs,
     root,
     commandNotes: [

@@ -35,6 +35,8 @@ export interface ReportInputs {
   options: ReportOptions;
   /** Pipeline file relative to its own folder, e.g. pipeline.yaml. */
   pipelineFileName: string;
+  /** The pipeline file lies outside the benchgraph checkout (a user's own experiment folder, `pipeline init`). */
+  outsideCheckout?: boolean;
   analysis: AnalysisResult | null;
   session: Session | null;
   pins: Pins | null;
