@@ -1,0 +1,56 @@
+// publish/disk-section.ts (our own rule, on made-up probes): a read after the
+// guest dropped its pages that runs above ×3 the run's median read is marked
+// as served by a cache below the VM, and the paragraph says its reads say
+// nothing about the disk (issue 44 item 5); ordinary reads are not marked, and
+// with fewer than three reads there is no median to hold them to.
+import test from 'ava';
+import { diskProbeBlocks, readsFromBelow } from '../harness/publish/disk-section.js';
+import type { DiskProbe } from '../harness/process/disk-probe.js';
+import type { SessionRecord } from '../harness/contract/exchange-files.js';
+
+const probe = (writeMBps: number, readMBps: number): DiskProbe => ({
+  state: 'ok',
+  reason: null,
+  dir: '/data',
+  filesystem: 'ext4',
+  startedAt: '2026-12-07T00:00:00Z',
+  bytes: 256 * 2 ** 20,
+  writeMs: 1,
+  writeMBps,
+  readMs: 1,
+  readMBps,
+  readMode: 'cache-dropped',
+  residentBeforeReadBytes: 0,
+  dirty: {
+    dirtyRatio: 20,
+    dirtyBackgroundRatio: 10,
+    dirtyBytes: 0,
+    dirtyBackgroundBytes: 0,
+    dirtyExpireCentisecs: 3000,
+    dirtyWritebackCentisecs: 500,
+    dirtyKb: 0,
+    writebackKb: 0,
+  },
+});
+
+test('a read far above the median is from a cache below the VM; reads near it are not', (t) => {
+  const probes = [probe(710, 774), probe(331, 7313), probe(370, 6085), probe(1019, 913), probe(958, 1263), probe(1184, 1748)];
+  // median read 1,088: above 3,265 MB/s is marked
+  t.deepEqual(
+    [...readsFromBelow(probes)].map((p) => p.readMBps),
+    [7313, 6085],
+  );
+  t.is(readsFromBelow(probes.slice(0, 2)).size, 0);
+});
+
+test('the table marks those reads and the paragraph says what they mean', (t) => {
+  const records = [
+    [probe(710, 774), probe(331, 7313)],
+    [probe(1019, 913), probe(958, 1263)],
+  ].map(([start, end], i) => ({ session: i + 1, attempt: 1, disk: { start: start!, end: end! } }) as unknown as SessionRecord);
+  const blocks = diskProbeBlocks(records);
+  const text = JSON.stringify(blocks);
+  t.regex(text, /331 \/ 7313 \(cache below the VM\)/);
+  t.notRegex(text, /774 \(cache below/);
+  t.regex(text, /1 of 4 reads ran above ×3 the run's median read/);
+});
