@@ -7,7 +7,7 @@
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareHostClass, hostClasses, type CanaryMedians } from '../harness/stats/host-class.js';
+import { compareHostClass, hostClasses, splitAtGaps, type CanaryMedians } from '../harness/stats/host-class.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { projectRoot } from '../harness/process/project-root.js';
 
@@ -78,4 +78,45 @@ test('a run being placed does not widen the spread it is held to: ×1.45 on cpu 
   // within the ×1.5 screen, so it is screened with the archive; placed, its distance stays out of the spread
   t.deepEqual(hostClasses([slower, ...archive], [0]).classes, [[0], [1, 2, 3, 4]]);
   t.true(hostClasses([slower, ...archive], [0]).spread['cpu']!.df === 3, 'the spread rests on the four archived runs');
+});
+
+test('two classes within the screen of each other are split before the spread is estimated: the archive’s classes A and C (cpu ×1.33)', (t) => {
+  const canary = (id: string): CanaryMedians =>
+    Object.fromEntries(
+      (
+        JSON.parse(readFileSync(join(projectRoot(), 'reports', 'lazy-startup', 'runs', id, 'run.json'), 'utf8')) as {
+          canary: { pieces: { piece: string; medianMs: number }[] };
+        }
+      ).canary.pieces.map((p) => [p.piece, p.medianMs]),
+    );
+  const a = ['2026-12-04-660cd5314ef6', '2026-12-04-710788c2d305', '2026-12-04-ea8cfc82341e', '2026-12-05-f6b8e493f9fe'];
+  const c = ['2026-12-07-5f8e0c3d58e6', '2026-12-07-c5f18700caeb'];
+  const runs = [...a, ...c].map(canary);
+  t.deepEqual(splitAtGaps([0, 1, 2, 3, 4, 5], runs), [
+    [0, 1, 2, 3],
+    [4, 5],
+  ]);
+  const h = hostClasses(runs);
+  t.deepEqual(h.classes, [
+    [0, 1, 2, 3],
+    [4, 5],
+  ]);
+  t.true(h.spread['cpu']!.sd < 0.03, `cpu sd ${h.spread['cpu']!.sd}`);
+  // placed, as the analysis places its own run, C's published run is still of C, not A
+  t.deepEqual(hostClasses(runs, [4]).classes, [
+    [0, 1, 2, 3],
+    [4, 5],
+  ]);
+});
+
+test('a gap split rarely cuts one class of noisy runs: archives of 5, 6 and 12 runs of one made-up class, 1,000 seeded archives each', (t) => {
+  for (const n of [5, 6, 12]) {
+    let cut = 0;
+    for (let seed = 0; seed < 1000; seed++) {
+      const random = seededRandom(`host-class-gap-${n}-${seed}`);
+      const runs = Array.from({ length: n }, () => run(0, random));
+      if (splitAtGaps([...runs.keys()], runs).length > 1) cut++;
+    }
+    t.true(cut <= 10, `${n} runs: cut in ${cut} of 1,000`);
+  }
 });
