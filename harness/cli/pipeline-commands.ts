@@ -193,6 +193,10 @@ export const auditCommand: CliCommand = {
         process.stdout.write(`no data folder holds this lock's frozen outputs here (${dataDir}); checked instead:\n`);
         for (const n of result.notHere) process.stdout.write(`  ${n.stage}: ${n.checked}\n`);
       }
+      for (const e of result.elsewhere ?? [])
+        process.stdout.write(
+          `${e.published}: published from another data folder's run (output ${e.digest.slice(0, 12)} in the lock beside the pipeline file), not compared with this folder's ${e.stage}; audit that folder with --data\n`,
+        );
       for (const f of result.figures)
         process.stdout.write(
           `${f.folder}: ${f.figures} figures of ${f.cells} cells and ${f.differences} differences recomputed from samples.csv, ${f.differ} differ (intervals and verdicts are not: they are a seeded resampling)\n`,

@@ -43,10 +43,15 @@ export interface AuditResult {
   notHere: { stage: string; checked: string }[];
   /** Per published copy with a samples.csv and a statistics.csv: the figures recomputed from the samples. */
   figures: FiguresChecked[];
+  /** Published copies of another data folder's run (the lock beside the file names another output): not compared with this folder's. */
+  elsewhere?: { stage: string; published: string; digest: string }[];
 }
 
 export async function auditPipeline(config: PipelineConfig, dataDir: string, registry: StageRegistry = projectStageRegistry(null)): Promise<AuditResult> {
   const lock = readLock(config.file, dataDir);
+  // the lock beside the pipeline file: the run whose reports are published
+  const beside = readLock(config.file);
+  const elsewhere: AuditResult['elsewhere'] = [];
   // No store at all (a fresh clone, or another machine): nothing was frozen here, so nothing here can be missing;
   // what a clone has is checked instead: each published copy against the lock, its figures against its samples,
   // and the run archive beside it.
@@ -79,7 +84,7 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string, reg
         checked: `no lock file here, so not the published copy's digest; its figures against its samples.csv, and its run archive`,
       });
     }
-    if (notHere.length) return { checkedFiles, findings, notHere, figures };
+    if (notHere.length) return { checkedFiles, findings, notHere, figures, elsewhere };
   }
   if (!lock) {
     throw new UserError(
@@ -129,12 +134,21 @@ export async function auditPipeline(config: PipelineConfig, dataDir: string, reg
     if (existsSync(pins)) checkedFiles += await auditImageDigests(id, outputs, pins, findings);
     const published = await publishedDirOf(id);
     if (published) {
-      checkedFiles += await compareFiles(id, published, manifest.files, findings, RUNS_DIR + '/');
+      // the published copy is the last publishing run's: another data folder's when the lock beside the file names another output
+      const besideEntry = beside?.stages[id];
+      if (!besideEntry || besideEntry.outputDigest === entry.outputDigest)
+        checkedFiles += await compareFiles(id, published, manifest.files, findings, RUNS_DIR + '/');
+      else
+        elsewhere.push({
+          stage: id,
+          published: relative(process.cwd(), published),
+          digest: besideEntry.outputDigest,
+        });
       // The run archive beside the published copy: each archived run against its own run.json.
       auditPublished(id, published);
     }
   }
-  return { checkedFiles, findings, notHere, figures };
+  return { checkedFiles, findings, notHere, figures, elsewhere };
 }
 
 /** A published copy's figures recomputed from its samples.csv; null when it has no samples.csv and statistics.csv. */
