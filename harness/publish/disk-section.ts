@@ -68,21 +68,24 @@ export function diskCsv(records: readonly SessionRecord[] | null): string | null
 }
 
 /**
- * How far above the run's median read a read after dropping the guest's page
- * cache may go before only a cache below the VM explains it: the device did
- * not get faster for one probe, and reads of 6–9 GB/s beside a median of about
- * 1 GB/s (seen on these VMs) came from the host's cache, not the disk.
+ * How far above the run's median write (with fsync) a read after dropping the
+ * guest's page cache may go before only a cache below the VM explains it. A
+ * disk reads a file back at about the rate it wrote it (an SSD somewhat
+ * faster); on these VMs reads of 4–8 GB/s came back beside writes of 0.3–1
+ * GB/s. Held to the writes, not to the other reads: in one run most reads were
+ * the host's cache, and a median of them hid it.
  */
 export const CACHE_BELOW_FACTOR = 3;
 
-/** The cache-dropped reads of the probes that ran above CACHE_BELOW_FACTOR × the median of all of them: served by a cache below the VM. */
+/** The cache-dropped reads that ran above CACHE_BELOW_FACTOR × the run's median write: served by a cache below the VM. */
 export function readsFromBelow(probes: readonly DiskProbe[]): Set<DiskProbe> {
-  const reads = probes.filter((p) => p.state === 'ok' && p.readMode === 'cache-dropped' && p.readMBps !== null);
-  if (reads.length < 3) return new Set();
-  const sorted = reads.map((p) => p.readMBps!).sort((a, b) => a - b);
+  const ok = probes.filter((p) => p.state === 'ok');
+  const writes = ok.map((p) => p.writeMBps).filter((v): v is number => v !== null);
+  if (writes.length < 2) return new Set();
+  const sorted = [...writes].sort((a, b) => a - b);
   const m = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
-  return new Set(reads.filter((p) => p.readMBps! > CACHE_BELOW_FACTOR * median));
+  return new Set(ok.filter((p) => p.readMode === 'cache-dropped' && p.readMBps !== null && p.readMBps > CACHE_BELOW_FACTOR * median));
 }
 
 const probeText = (p: DiskProbe, below: ReadonlySet<DiskProbe>): string =>
@@ -113,7 +116,7 @@ export function diskProbeBlocks(records: readonly SessionRecord[] | null, beside
       `At each session's start and end the harness wrote ${fixed(first.bytes / 1024 / 1024, 0)} MiB to the data folder's file system (${first.filesystem}) with fsync, then read it back after dropping its pages from the page cache, in MB/s (10^6 bytes per second); disk.csv has every figure and the kernel's dirty-page settings ` +
         `(at the first probe: dirty_ratio ${first.dirty.dirtyRatio ?? '-'}, dirty_background_ratio ${first.dirty.dirtyBackgroundRatio ?? '-'}, dirty_expire_centisecs ${first.dirty.dirtyExpireCentisecs ?? '-'}).` +
         (below.size
-          ? ` ${below.size} of ${reads} reads ran above ×${CACHE_BELOW_FACTOR} the run's median read (marked "cache below the VM"): with the guest's pages dropped, only a cache below the VM delivers that, so those reads say nothing about the disk; the writes end with fsync.`
+          ? ` ${below.size} of ${reads} reads ran above ×${CACHE_BELOW_FACTOR} the run's median write (marked "cache below the VM"): with the guest's pages dropped, only a cache below the VM delivers that, so those reads say nothing about the disk; the writes end with fsync.`
           : '') +
         (beside.length && besideText
           ? ` ${besideText} This shows association only: with ${list.length} session${list.length === 1 ? '' : 's'} it cannot tell whether the disk made a session slow, or both followed something else.`
