@@ -5,33 +5,8 @@
 // marked, even when most reads of a run are the host's cache.
 import test from 'ava';
 import { diskProbeBlocks, readsFromBelow } from '../harness/publish/disk-section.js';
-import type { DiskProbe } from '../harness/process/disk-probe.js';
+import { probe } from './helpers/disk-probe.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-
-const probe = (writeMBps: number, readMBps: number): DiskProbe => ({
-  state: 'ok',
-  reason: null,
-  dir: '/data',
-  filesystem: 'ext4',
-  startedAt: '2026-12-07T00:00:00Z',
-  bytes: 256 * 2 ** 20,
-  writeMs: 1,
-  writeMBps,
-  readMs: 1,
-  readMBps,
-  readMode: 'cache-dropped',
-  residentBeforeReadBytes: 0,
-  dirty: {
-    dirtyRatio: 20,
-    dirtyBackgroundRatio: 10,
-    dirtyBytes: 0,
-    dirtyBackgroundBytes: 0,
-    dirtyExpireCentisecs: 3000,
-    dirtyWritebackCentisecs: 500,
-    dirtyKb: 0,
-    writebackKb: 0,
-  },
-});
 
 test('a read far above the writes is from a cache below the VM; reads near them are not', (t) => {
   const probes = [probe(710, 774), probe(331, 7313), probe(370, 6085), probe(1019, 913), probe(958, 1263), probe(1184, 1748)];

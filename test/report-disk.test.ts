@@ -9,35 +9,10 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import type { DiskProbe } from '../harness/process/disk-probe.js';
+import { probe } from './helpers/disk-probe.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
 import { readPublishedReport } from '../harness/compare/read-published-report.js';
 import { runReport } from './helpers/report-run.js';
-
-const probe = (writeMBps: number, readMBps: number): DiskProbe => ({
-  state: 'ok',
-  reason: null,
-  dir: '/data',
-  filesystem: 'ext4',
-  startedAt: '2026-10-07T09:58:00.000Z',
-  bytes: 256 * 1024 * 1024,
-  writeMs: (256 * 1024 * 1024) / 1e3 / writeMBps,
-  writeMBps,
-  readMs: (256 * 1024 * 1024) / 1e3 / readMBps,
-  readMBps,
-  readMode: 'cache-dropped',
-  residentBeforeReadBytes: 0,
-  dirty: {
-    dirtyRatio: 20,
-    dirtyBackgroundRatio: 10,
-    dirtyBytes: 0,
-    dirtyBackgroundBytes: 0,
-    dirtyExpireCentisecs: 3000,
-    dirtyWritebackCentisecs: 500,
-    dirtyKb: 1200,
-    writebackKb: 0,
-  },
-});
 
 const record: SessionRecord = {
   session: 1,

@@ -4,6 +4,7 @@
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { DiskProbe } from '../process/disk-probe.js';
 import { csv, fixed } from './format-number.js';
+import { median } from '../stats/quantile.js';
 import { paragraph, table, type Block } from '../document/document-model.js';
 
 type Probed = SessionRecord & { disk: { start: DiskProbe; end: DiskProbe } };
@@ -82,10 +83,8 @@ export function readsFromBelow(probes: readonly DiskProbe[]): Set<DiskProbe> {
   const ok = probes.filter((p) => p.state === 'ok');
   const writes = ok.map((p) => p.writeMBps).filter((v): v is number => v !== null);
   if (writes.length < 2) return new Set();
-  const sorted = [...writes].sort((a, b) => a - b);
-  const m = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
-  return new Set(ok.filter((p) => p.readMode === 'cache-dropped' && p.readMBps !== null && p.readMBps > CACHE_BELOW_FACTOR * median));
+  const limit = CACHE_BELOW_FACTOR * median(writes);
+  return new Set(ok.filter((p) => p.readMode === 'cache-dropped' && p.readMBps !== null && p.readMBps > limit));
 }
 
 const probeText = (p: DiskProbe, below: ReadonlySet<DiskProbe>): string =>

@@ -14,6 +14,7 @@
 // The error of a way is the median over cells of |ln y_T − ln ŷ_T|, given as
 // a factor exp(·): ×1.00 is exact. Classes are one run each (the newest of its
 // class), so an error here also holds that run's own sampling noise.
+import { median } from './quantile.js';
 
 /** One run standing for its host class: its cells' P50 (ms) by key, and its canary pieces' run medians (ms). */
 export interface ClassRun {
@@ -49,12 +50,6 @@ export function canaryFactor(a: ClassRun['canary'], b: ClassRun['canary']): numb
   return logs.length ? Math.exp(logs.reduce((s, v) => s + v, 0) / logs.length) : null;
 }
 
-function medianOf(values: readonly number[]): number {
-  const s = [...values].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 const sharedKeys = (a: ClassRun, b: ClassRun): string[] => [...a.cells.keys()].filter((k) => b.cells.has(k)).sort();
 
 /** β of ln(y_j / y_i) = β ln(g_j / g_i) over every pair of the runs and their shared cells; null without a pair whose canaries differ. */
@@ -84,8 +79,7 @@ export function leaveOneClassOut(runs: readonly ClassRun[]): TransferError[] {
       const g = canaryFactor(ref.canary, test.canary);
       const keys = sharedKeys(ref, test);
       if (g === null || !keys.length) continue;
-      const errors = (shift: number): number =>
-        Math.exp(medianOf(keys.map((k) => Math.abs(Math.log(test.cells.get(k)!) - Math.log(ref.cells.get(k)!) - shift))));
+      const errors = (shift: number): number => Math.exp(median(keys.map((k) => Math.abs(Math.log(test.cells.get(k)!) - Math.log(ref.cells.get(k)!) - shift))));
       out.push({
         test: test.id,
         reference: ref.id,
