@@ -44,26 +44,32 @@ export interface ReproduceParts {
 /** The requirement as a need: its part, and how to meet it when known. */
 export const needLine = (r: Pick<Requirement, 'part' | 'remedy'>): string => `${r.part}${r.remedy ? ` (${r.remedy})` : ''}`;
 
+/**
+ * How the commands name benchgraph: from its checkout, or, for a pipeline in
+ * a folder of its own (a user's experiment), the checkout's CLI run in that
+ * folder with the checkout at $BENCHGRAPH. Callers build their notes and extra
+ * commands with the same names.
+ */
+export function commandNames(outsideCheckout: boolean): { cli: string; inText: string; setup: string } {
+  // the code block quotes the path; prose shows it as inline code without quotes
+  return outsideCheckout
+    ? { cli: '"$BENCHGRAPH/bin/pipeline.js"', inText: '$BENCHGRAPH/bin/pipeline.js', setup: '(cd "$BENCHGRAPH" && ./setup.sh)' }
+    : { cli: './bin/pipeline.js', inText: './bin/pipeline.js', setup: './setup.sh' };
+}
+
 /** The commands that rerun this experiment: in the benchgraph checkout, or, for a pipeline of its own folder, there with the checkout's CLI. */
 function commands(p: ReproduceParts): Block[] {
   const file = p.pipelineFileName;
   const root = p.root ? ', as root' : '';
-  if (!p.outsideCheckout)
-    return [
-      paragraph(`In a checkout of benchgraph at the commit below${root}:`),
-      code(['./setup.sh', `./bin/pipeline.js run -f ${file}`, ...(p.extraCommands ?? [])].join('\n')),
-      ...p.commandNotes.map(paragraph),
-    ];
-  // a user's own experiment: its folder holds the pipeline file; benchgraph is checked out elsewhere (BENCHGRAPH)
-  const cli = (line: string): string => line.replace(/^\.\/bin\/pipeline\.js/, '$BENCHGRAPH/bin/pipeline.js');
+  const { cli, setup } = commandNames(p.outsideCheckout === true);
   return [
     paragraph(
-      `This experiment's pipeline file lies in a folder of its own, not in the benchgraph checkout. With benchgraph checked out at the commit below in \`$BENCHGRAPH\`, in the folder that holds \`${file}\` (the one above reports/${p.name}/)${root}:`,
+      p.outsideCheckout
+        ? `This experiment's pipeline file lies in a folder of its own, not in the benchgraph checkout. With benchgraph checked out at the commit below in \`$BENCHGRAPH\`, in the folder that holds \`${file}\` (the one above reports/${p.name}/)${root}:`
+        : `In a checkout of benchgraph at the commit below${root}:`,
     ),
-    code([`(cd "$BENCHGRAPH" && ./setup.sh)`, `"$BENCHGRAPH/bin/pipeline.js" run -f ${file}`, ...(p.extraCommands ?? []).map(cli)].join('\n')),
-    ...p.commandNotes.map((n) =>
-      paragraph(n.replace(/`\.\/setup\.sh`/g, '`$BENCHGRAPH/setup.sh`').replace(/`\.\/bin\/pipeline\.js /g, '`$BENCHGRAPH/bin/pipeline.js ')),
-    ),
+    code([setup, `${cli} run -f ${file}`, ...(p.extraCommands ?? [])].join('\n')),
+    ...p.commandNotes.map(paragraph),
   ];
 }
 

@@ -10,7 +10,7 @@ import { renderMarkdown } from '../document/render-markdown.js';
 import { BINARIES } from '../artifacts/binary-pins.js';
 import { fixed, grouped } from '../publish/format-number.js';
 import { measuredBetween } from '../publish/provenance-lines.js';
-import { needLine, reproduceDocument } from '../publish/reproduce-document.js';
+import { commandNames, needLine, reproduceDocument } from '../publish/reproduce-document.js';
 import type { ReportInputs } from './report-inputs.js';
 import { crossClassFactor } from '../analysis/cross-class.js';
 
@@ -160,6 +160,7 @@ function moreSections(inp: ReportInputs): Section[] {
 
 export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
   const file = inp.pipelineFileName;
+  const { inText: cli, setup } = commandNames(inp.outsideCheckout === true);
   const name = inp.config.experiment.name;
   const { needs, root } = machineNeeds(inp);
   const source = !!inp.config.experiment.reference;
@@ -170,13 +171,13 @@ export function reproduceDocumentOf(inp: ReportInputs): ReportDocument {
     needs,
     root,
     commandNotes: [
-      `\`./setup.sh\` installs what is missing (as root on Debian), runs \`npm ci\` and builds. \`./bin/pipeline.js run\` runs every stage and publishes the new report to \`reports/${name}/\` beside \`${file}\`; ` +
-        `\`./bin/pipeline.js status -f ${file}\` says which stages are fresh, \`./bin/pipeline.js audit -f ${file}\` re-hashes every frozen output. ` +
+      `\`${setup}\` installs what is missing (as root on Debian), runs \`npm ci\` and builds. \`${cli} run\` runs every stage and publishes the new report to \`reports/${name}/\` beside \`${file}\`; ` +
+        `\`${cli} status -f ${file}\` says which stages are fresh, \`${cli} audit -f ${file}\` re-hashes every frozen output. ` +
         `To re-analyse the published samples without measuring, import \`samples.csv\` with an \`import-samples\` stage (\`uses: import-samples\`, \`with: { file: samples.csv }\`) in place of the sampling stages.`,
     ],
     howLong: howLong(inp),
     reproduced:
-      `Copy this folder before your run replaces it (\`cp -r reports/${name} /tmp/${name}-published\`), then \`./bin/pipeline.js compare /tmp/${name}-published reports/${name}\` says, conclusion by conclusion, which held, changed, were lost or gained, judging each direction by how many sessions it held in` +
+      `Copy this folder before your run replaces it (\`cp -r reports/${name} /tmp/${name}-published\`), then \`${cli} compare /tmp/${name}-published reports/${name}\` says, conclusion by conclusion, which held, changed, were lost or gained, judging each direction by how many sessions it held in` +
       (source ? '; the agrees/differs column of "Against the source" in report.md should be the same too' : '') +
       ". Absolute times depend on the host: compare directions, and read where a rerun on this host class should land in the same-class rerun intervals of report.md. On another host class (its canary outside this run's run-to-run spread; pipeline compare says so first) the cells move beyond those intervals, and not all by one factor: compare the ratios a / b, not the cells (pipeline compare judges them so)" +
       crossClassExpectation(inp) +
