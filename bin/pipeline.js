@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-concurrent-recompilation
 // Thin entry point: the compiled CLI lives in dist/ (built by `npm run build`),
 // as one script (dist/cli-bundle.js, run through harness/cli/cli-bundle.cts) and
 // as ES modules, run instead when the bundle is missing or older than them.

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSyn
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE_FORMAT, CliBundle, HEADER_PREFIX, type BundleHeader } from '../harness/cli/cli-bundle.cjs';
-import { cliPath, projectRoot, tempDir } from './helpers/cli.js';
+import { CLI_NODE_FLAGS, cliPath, projectRoot, tempDir } from './helpers/cli.js';
 
 /** A made-up bundle of three modules in `<dir>/dist/`, each with its (empty) ES build beside it, as build-cli-bundle.ts records them. */
 function madeUpBundle(): { file: string; dist: string } {
@@ -95,7 +95,7 @@ const { startupDone } = require(${JSON.stringify(join(projectRoot, 'dist', 'harn
     else if (!(await bundle.import(step))) console.log('stale');
   }
 })();`;
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...CLI_NODE_FLAGS, '-e', script], { encoding: 'utf8' });
   if (r.status !== 0 || r.stdout.includes('two registries')) throw new Error(`a start of the made-up bundle failed: ${r.stderr}${r.stdout}`);
 }
 
@@ -143,7 +143,11 @@ function pipelineListingModules(cwd: string, args: string[], env: Record<string,
   writeFileSync(hooks, `export async function load(url, context, next) { process._rawDebug('LOADED ' + url); return next(url, context); }\n`);
   const register = join(cwd, 'register.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  const r = spawnSync(process.execPath, ['--import', register, cliPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [...CLI_NODE_FLAGS, '--import', register, cliPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   if (r.status !== 0) throw new Error(`pipeline ${args.join(' ')} failed: ${r.stderr}`);
   const modules = r.stderr
     .split('\n')
@@ -155,7 +159,7 @@ function pipelineListingModules(cwd: string, args: string[], env: Record<string,
 test('the real CLI runs from the bundle, whole and then from its start-up subset: a no-op run and status answer as the ES modules do, loading no ES module of dist/ (the loader is CommonJS), nor yaml or the Slurm client', (t) => {
   const dir = tempDir('benchgraph-cli-bundle-smoke-');
   copyFileSync(join(projectRoot, 'pipelines', 'smoke.yaml'), join(dir, 'pipeline.yaml'));
-  const first = spawnSync(process.execPath, [cliPath, 'run'], { cwd: dir, encoding: 'utf8' });
+  const first = spawnSync(process.execPath, [...CLI_NODE_FLAGS, cliPath, 'run'], { cwd: dir, encoding: 'utf8' });
   t.is(first.status, 0, first.stderr);
   const distUrl = pathToFileURL(join(projectRoot, 'dist')).href + '/';
   // a cache folder of this test's own: the first command of each kind reads the whole bundle, the second its subset

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalCluster } from '../harness/cluster/local-cluster.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { alive } from './helpers/processes.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 /** The program name of a live pid, '' when gone. */
 const programOf = (pid: number): string => {
@@ -75,7 +76,9 @@ test('stopping the cluster while a job runs ends the job and its command', async
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   test(`${sig} to the start-local-cluster command stops every daemon and removes the folder`, async (t) => {
-    const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'harness', 'cluster', 'start-local-cluster.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, join(projectRoot(), 'dist', 'harness', 'cluster', 'start-local-cluster.js')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {

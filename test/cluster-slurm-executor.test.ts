@@ -16,6 +16,7 @@ import { UserError } from '../harness/errors.js';
 import { alive } from './helpers/processes.js';
 import { onCleanup } from '../harness/process/cleanup.js';
 import { projectRoot } from '../harness/process/project-root.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 let cluster: LocalCluster;
 let work: string;
@@ -187,7 +188,7 @@ test.serial('aborting cancels pending and running jobs and their commands end', 
 
 test('SIGINT to the runner cancels its running jobs and their commands end', async (t) => {
   const dir = outDir('sigint');
-  const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'test', 'helpers', 'slurm-jobs-child.js'), dir], {
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, join(projectRoot(), 'dist', 'test', 'helpers', 'slurm-jobs-child.js'), dir], {
     env: { ...process.env, SLURM_CONF: cluster.slurmConf },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,6 +2,7 @@ import test from 'ava';
 import { appendFileSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { QUICK, projectRoot, runCli, smokeProject } from './helpers/cli.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 async function frozenProject(): Promise<string> {
   const dir = smokeProject();
@@ -56,7 +57,7 @@ test('a second concurrent run on the same data folder refuses, naming the holder
   const dir = smokeProject();
   const { spawn } = await import('node:child_process');
   // A real process of ours holds the lock through the same code as a run.
-  const holder = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], {
+  const holder = spawn(process.execPath, [...CLI_NODE_FLAGS, join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -73,7 +74,7 @@ test('while another run holds the lock, a rerun with nothing to write reports it
   const dir = await frozenProject();
   const before = readFileSync(join(dir, 'pipeline.lock'), 'utf8');
   const { spawn } = await import('node:child_process');
-  const holder = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], {
+  const holder = spawn(process.execPath, [...CLI_NODE_FLAGS, join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js'), join(dir, '.data'), '30000'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

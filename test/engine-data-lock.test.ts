@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { QUICK, executions, projectRoot, runCli, smokeProject, tempDir, type CliResult } from './helpers/cli.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 const holderScript = join(projectRoot, 'dist', 'test', 'helpers', 'hold-data-lock.js');
 
@@ -14,7 +15,7 @@ interface HolderResult {
 
 function startHolder(dataDir: string, holdMs: number): Promise<HolderResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [holderScript, dataDir, String(holdMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, holderScript, dataDir, String(holdMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.on('close', (code) => resolve({ pid: child.pid!, code, stdout }));
@@ -23,7 +24,9 @@ function startHolder(dataDir: string, holdMs: number): Promise<HolderResult> {
 
 /** Starts n holders at once; the one that holds keeps the lock until every one has answered. */
 async function contend(dataDir: string, n: number): Promise<HolderResult[]> {
-  const children = Array.from({ length: n }, () => spawn(process.execPath, [holderScript, dataDir, 'stdin'], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const children = Array.from({ length: n }, () =>
+    spawn(process.execPath, [...CLI_NODE_FLAGS, holderScript, dataDir, 'stdin'], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
   let answered = 0;
   return Promise.all(
     children.map(
@@ -65,7 +68,7 @@ test('of eight processes finding a stale lock (a dead pid) at once, exactly one 
 test('a lock holder killed with SIGKILL leaves a lock the next run takes at once', async (t) => {
   const data = tempDir();
   const holding = new Promise<void>((resolve) => {
-    const child = spawn(process.execPath, [holderScript, data, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, holderScript, data, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.on('data', (b) => {
       if (String(b).startsWith('held')) {
         child.kill('SIGKILL');

@@ -12,6 +12,7 @@ import { SampleJournal } from '../harness/db/sample-journal.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { toyAdapter, toyContext } from './helpers/toy-adapter.js';
 import { projectRoot } from './helpers/cli.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 const context = (adaptive: Record<string, unknown>): StageContext => toyContext(mkdtempSync(join(tmpdir(), 'adaptive-')), adaptive);
 
@@ -74,7 +75,9 @@ test('an adaptive run that fails in an added session resumes there with the same
 test('an adaptive run killed with SIGKILL in an added session resumes there: its incomplete round is discarded and runs again (toy adapter)', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'adaptive-kill-'));
   const stallFile = join(root, 'stalled');
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'test', 'helpers', 'adaptive-child.js'), root, stallFile], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, join(projectRoot, 'dist', 'test', 'helpers', 'adaptive-child.js'), root, stallFile], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
   const deadline = Date.now() + 60_000;
   while (!existsSync(stallFile) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));

@@ -9,6 +9,7 @@ import { UserError } from '../harness/errors.js';
 import { Launcher } from '../harness/launch/launcher.js';
 import { pendingCleanups } from '../harness/process/cleanup.js';
 import { alive } from './helpers/processes.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 async function waitFor(cond: () => boolean): Promise<boolean> {
   for (let i = 0; i < 200 && !cond(); i++) await sleep(10);
@@ -110,7 +111,7 @@ l.launch({ launchId: 'sigint-1', argv: ['sh', '-c', 'sleep 30 & echo $! > gc.pid
 setInterval(() => {}, 1000);
 `,
     );
-    const run = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const run = spawn(process.execPath, [...CLI_NODE_FLAGS, script], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     run.stdout.on('data', (d: Buffer) => (out += d.toString()));
     t.true(

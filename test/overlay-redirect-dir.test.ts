@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { projectRoot } from './helpers/cli.js';
 import { lockRedirectDirWindow, readRedirectDir, redirectDirRecordFile, restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 takeTurnsWithOverlayUsers();
 
@@ -21,7 +22,7 @@ const rootTest = isRoot ? test.serial : test.skip;
 function holder(dataDir: string, value: string) {
   const mod = pathToFileURL(join(projectRoot, 'dist', 'harness', 'process', 'overlay-redirect-dir.js')).href;
   const code = `const m = await import(${JSON.stringify(mod)}); m.setRedirectDir(${JSON.stringify(dataDir)}, ${JSON.stringify(value)}); console.log('SET'); setInterval(() => {}, 1000);`;
-  return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, [...CLI_NODE_FLAGS, '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 async function holdThen(signal: NodeJS.Signals, dataDir: string, value: string): Promise<{ seen: string }> {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot, tempDir } from './helpers/cli.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 const child = `
 const { installCompileCache, compileCacheStats } = await import(${JSON.stringify(join(projectRoot, 'dist', 'harness', 'process', 'compile-cache.js'))});
@@ -25,7 +26,7 @@ function start(tmp: string): {
   pipelineValid: boolean;
   stats: { hits: number; misses: number; rejected: number; folder: string | null };
 } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', child], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+  const r = spawnSync(process.execPath, [...CLI_NODE_FLAGS, '--input-type=module', '-e', child], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout);
 }

@@ -2,6 +2,7 @@ import test from 'ava';
 import { drawKernel, kernelMemory, stepped } from '../harness/stats/draw-kernel.js';
 import { mulberry32State } from '../harness/stats/mulberry32-state.js';
 import { randomInt, seededRandom } from '../harness/stats/seeded-random.js';
+import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
 // The plain draws the kernel stands for: randomInt(n) of seededRandom, in order.
 function plainIndices(seed: string, n: number, draws: number): number[] {
@@ -80,7 +81,10 @@ test('without the kernel (BENCHGRAPH_DRAW_KERNEL=0) the two-level and ratio boot
     console.log(JSON.stringify({ kernel: drawKernel() !== null, two: twoLevelBootstrap(sessions, o), ratio: ratioOfMedians(num, den, o) }));`;
   const run = (flag: string): { kernel: boolean; two: unknown; ratio: unknown } =>
     JSON.parse(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, BENCHGRAPH_DRAW_KERNEL: flag }, encoding: 'utf8' }),
+      execFileSync(process.execPath, [...CLI_NODE_FLAGS, '--input-type=module', '-e', script], {
+        env: { ...process.env, BENCHGRAPH_DRAW_KERNEL: flag },
+        encoding: 'utf8',
+      }),
     );
   const withKernel = run('1');
   const plain = run('0');

@@ -6,7 +6,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliPath, tempDir } from './helpers/cli.js';
+import { CLI_NODE_FLAGS, cliPath, tempDir } from './helpers/cli.js';
 import { startTestRegistry, type TestRegistry } from './helpers/oci-registry.js';
 import { frozenSmokeRun } from './helpers/store-runs.js';
 import { OciClient } from '../harness/store/oci-client.js';
@@ -30,7 +30,7 @@ test.after.always(async () => {
 
 function push(repo: string, env: Record<string, string>): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, 'push', `${registry.address}/${repo}`], {
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, cliPath, 'push', `${registry.address}/${repo}`], {
       cwd: run,
       env: { ...process.env, BENCHGRAPH_STORE_CHUNK_BYTES: CHUNK, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -6,7 +6,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliPath, projectRoot, tempDir, type CliResult } from './helpers/cli.js';
+import { CLI_NODE_FLAGS, cliPath, projectRoot, tempDir, type CliResult } from './helpers/cli.js';
 import { startTestRegistry, type TestRegistry } from './helpers/oci-registry.js';
 import { frozenSmokeRun } from './helpers/store-runs.js';
 
@@ -16,7 +16,7 @@ let pushed: string;
 
 function cli(args: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, cliPath, ...args], {
       cwd,
       env: { ...process.env, BENCHGRAPH_REGISTRY_CA: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,7 +14,7 @@ import type { SampleJournal } from '../db/sample-journal.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 import { CheckFailed } from '../errors.js';
-import { projectRoot } from '../process/project-root.js';
+import { cliArgv } from '../process/cli-argv.js';
 import { sessionJobFiles, writeSessionJobSpec } from './session-job-spec.js';
 import { checkSharedFolder } from './shared-folder-check.js';
 import { runSlurmJobs } from './slurm-executor.js';
@@ -77,7 +77,7 @@ export async function runSessionsOnSlurm(
     });
     return {
       name: `benchgraph-S${w.session}-a${attempt}`,
-      argv: [process.execPath, join(projectRoot(), 'bin', 'pipeline.js'), 'session-job', spec],
+      argv: cliArgv(['session-job', spec]),
       cwd: ctx.pipelineDir,
       // A session measures its host: another session beside it would be its noise, and a kernel
       // setting one session changes (commit-diff's overlay redirect_dir) would reach the other.

@@ -4,9 +4,12 @@ import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliArgv, CLI_NODE_FLAGS } from '../../harness/process/cli-argv.js';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const cliPath = join(projectRoot, 'bin', 'pipeline.js');
+/** The Node flags every `pipeline` runs with (see harness/process/cli-argv.ts): give them before cliPath. */
+export { CLI_NODE_FLAGS };
 
 export interface CliResult {
   code: number | null;
@@ -15,8 +18,19 @@ export interface CliResult {
   stderr: string;
 }
 
+// A command still running when its test file's worker exits (a test that timed out, or a
+// hang) is stopped by its pid: nothing a test started outlives the suite.
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 export function startCli(args: readonly string[], cwd: string): ChildProcess {
-  return spawn(process.execPath, [cliPath, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [node, ...argv] = cliArgv(args);
+  const child = spawn(node!, argv, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return child;
 }
 
 export function runCli(args: readonly string[], cwd: string): Promise<CliResult> {
