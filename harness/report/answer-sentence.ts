@@ -9,6 +9,7 @@ import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-resu
 import { fixed } from '../publish/format-number.js';
 import { differenceVerdict, noDirectionText } from './difference-verdict-text.js';
 import { outcomeWords } from './conclusions.js';
+import { MAY_NOT_HOLD, mayNotHoldOnRerun } from './rerun-wording.js';
 
 export interface AnswerCell {
   cohort: string;
@@ -23,7 +24,7 @@ function ratioText(a: AnalysisResult, d: DifferenceResult): string {
   const pb = p50(d.b);
   if (!pa || !pb) return '';
   const r = pa / pb;
-  return ` (×${fixed(r, r >= 10 ? 1 : 2)})`;
+  return ` (×${fixed(r, r >= 10 ? 1 : 2)}${mayNotHoldOnRerun(d) ? `; ${MAY_NOT_HOLD}` : ''})`;
 }
 
 const joined = (xs: readonly string[]): string => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);

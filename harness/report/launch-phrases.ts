@@ -10,7 +10,7 @@ import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
 import { outcomeWords, twoLevelContainsZero } from './conclusions.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
-import { rerunText } from './rerun-wording.js';
+import { MAY_NOT_HOLD, mayNotHoldOnRerun, rerunText } from './rerun-wording.js';
 import { equivalenceText, noDirectionText } from './difference-verdict-text.js';
 
 export const maxInterpretationSentences = 5;
@@ -39,7 +39,8 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const ratio = ca?.p50Ms && cb?.p50Ms ? `×${fixed(ca.p50Ms / cb.p50Ms, ca.p50Ms / cb.p50Ms >= 10 ? 1 : 2)}` : null;
   const verdict = d.detected ? null : outcomeWords(d, noDirectionText(a, d));
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
-  return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, order]
+  const rerun = mayNotHoldOnRerun(d) ? MAY_NOT_HOLD : null;
+  return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, rerun, order]
     .filter(Boolean)
     .join(', ');
 }

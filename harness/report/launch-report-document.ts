@@ -29,7 +29,7 @@ import { operatingSentence } from '../comparison/operating-words.js';
 import { factorSection } from './factor-section.js';
 import { identicalContentBlocks } from '../publish/identical-content.js';
 import { differenceOrderEffect } from './order-effect-notes.js';
-import { crossClassSentence, rerunScopeSentence } from './rerun-wording.js';
+import { crossClassSentence, MAY_NOT_HOLD, rerunScopeSentence } from './rerun-wording.js';
 import { steadyBackgroundSentence } from '../publish/host-wording.js';
 import { noDirectionText } from './difference-verdict-text.js';
 import {
@@ -317,6 +317,9 @@ function summaryTable(c: Ctx): Block[] {
       : rows.some((r) => r.some((x) => x.includes('not detected')))
         ? '; "not detected" means its interval, or the between-session one, contains 0'
         : '') +
+    (rows.some((r) => r.some((x) => x.includes(MAY_NOT_HOLD)))
+      ? `; "${MAY_NOT_HOLD}" means its same-class rerun interval (the appendix "Every difference") holds 0: a rerun on this host class may not find this direction`
+      : '') +
     (rows.some((r) => r.some((x) => x.includes('size uncertain')))
       ? '; "size uncertain" means the between-session interval contains 0 but every session, on its own rounds, excludes 0 on the same side: the direction holds, the size does not'
       : '') +

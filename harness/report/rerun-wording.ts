@@ -15,6 +15,17 @@ export function rerunText(d: DifferenceResult, msDecimals: number): string {
   return rerun + hosts;
 }
 
+/** The words after a lower or higher difference whose same-class rerun interval holds 0. */
+export const MAY_NOT_HOLD = 'may not hold on a rerun';
+
+/**
+ * A detected difference whose same-class rerun interval holds 0: a rerun on this host class may find no
+ * difference or the other direction, so its direction is this run's, not the setup's.
+ */
+export function mayNotHoldOnRerun(d: DifferenceResult): boolean {
+  return d.detected && !!d.rerun && d.rerun.lowMs <= 0 && d.rerun.highMs >= 0;
+}
+
 /** The factor a run moves a cell by at one standard deviation of the between-run figure. */
 const factorAtOneSd = (logVariance: number): string => `×${fixed(Math.exp(Math.sqrt(logVariance)), 3)}`;
 
