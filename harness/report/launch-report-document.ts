@@ -318,7 +318,7 @@ function summaryTable(c: Ctx): Block[] {
         ? '; "not detected" means its interval, or the between-session one, contains 0'
         : '') +
     (rows.some((r) => r.some((x) => x.includes(MAY_NOT_HOLD)))
-      ? `; "${MAY_NOT_HOLD}" means its same-class rerun interval (the appendix "Every difference") holds 0: a rerun on this host class may not find this direction`
+      ? `; "${MAY_NOT_HOLD}": its same-class rerun interval (the appendix "Every difference") holds 0`
       : '') +
     (rows.some((r) => r.some((x) => x.includes('size uncertain')))
       ? '; "size uncertain" means the between-session interval contains 0 but every session, on its own rounds, excludes 0 on the same side: the direction holds, the size does not'

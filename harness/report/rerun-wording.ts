@@ -64,8 +64,11 @@ export function crossClassSentence(a: AnalysisResult): string | null {
   const runs = c.otherClassRuns.length
     ? `against the newest archived run of each other class by the canary (${c.otherClassRuns.join(', ')}; designs may differ), ${everywhere} of the ${shared.length} Ready differences they share held on all ${classes} classes in direction${c.between ? ' and ratio' : ''}.`
     : 'the archive has no run of another class by the canary.';
+  // the runs are named once: the pair that measured the spread is often the two runs named above
+  const pairRuns = c.between?.pairs.flatMap((p) => p.runs) ?? [];
+  const named = pairRuns.every((r) => c.otherClassRuns.includes(r)) && c.between?.pairs.length === 1;
   const spread = c.between
-    ? ` On another class, expect a ratio a / b within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (from ${c.between.df} differences of same-key runs on two classes: ${c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}; each in differences.csv).`
+    ? ` On another class, expect a ratio a / b within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (from ${c.between.df} differences of same-key runs on two classes: ${named ? 'the two named' : c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}; each in differences.csv).`
     : ' No same-key runs on two classes measure how far a ratio moves between them.';
   return `**Host classes:** ${runs}${spread}`;
 }
