@@ -108,17 +108,19 @@ export function carryoverSection(
   if (unresolved.length) {
     const whose = `whose order may matter by ${fixed(r.carryover.minRatio, 2)} or more but whose intervals include 1`;
     // the count is the summary's (launch-phrases.ts orderEffectSentence), said once; here only where the cells are named
-    main.push(paragraph(`The unresolved Ready cells are named in "Carryover detail" and statistics.csv's carryover column.`));
     appendix.push(paragraph(`Unresolved Ready cells, ${whose}: ${unresolved.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')}.`));
   }
   const cpu = carryoverCpu(cells, extra.launches ?? []);
   const [answer, detail] = extra.measuredCause ? firstSentence(extra.measuredCause) : ['', ''];
   const cause = [answer ? `What carries over, measured apart: ${answer}.` : null, cpuSentence(cpu, ms)].filter((x): x is string => x !== null);
   // what carries over, measured apart, in the appendix; the main text points there
-  if (cause.length) {
-    main.push(paragraph('What carries over between launches, measured apart, and the CPU of the flagged cells: the appendix "Carryover detail".'));
-    appendix.push(paragraph(cause.join(' ')));
-  }
+  // one pointer for both: the unresolved cells (also statistics.csv's carryover column) and what carries over
+  const pointed = [
+    ...(unresolved.length ? ['the unresolved Ready cells (also in statistics.csv’s carryover column)'] : []),
+    ...(cause.length ? ['what carries over between launches, measured apart, and the CPU of the flagged cells'] : []),
+  ];
+  if (pointed.length) main.push(paragraph(`${pointed.join('; ')}: the appendix "Carryover detail".`.replace(/^./, (x) => x.toUpperCase())));
+  if (cause.length) appendix.push(paragraph(cause.join(' ')));
   if (detail) appendix.push(paragraph(`What carries over, in full: ${detail}.`));
   if (cpu.length)
     appendix.push(
