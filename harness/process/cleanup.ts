@@ -1,13 +1,15 @@
 // Undo stack for everything a run changes outside the store: mounts,
 // containers, daemons, proxies, kernel settings. Each effect registers its undo
 // right after it succeeds; undos run in reverse order on normal exit, on error
-// and on SIGINT/SIGTERM. An undo that fails is reported, the rest still run.
+// and on SIGINT/SIGTERM (the same signal again exits at once; another one does not
+// cut the undo short). An undo that fails is reported, the rest still run.
 // An undo runs once: its owner calling it while the signal path runs the stack
 // (a service stopped by the failing stage's own teardown) shares that one run,
 // and the signal path waits for every undo still running before it exits, so
 // a daemon's folders are never left mounted by an exit in mid-undo.
 
 import { Interrupted } from '../errors.js';
+import { writeErr } from './std-write.js';
 export type Undo = () => Promise<void> | void;
 
 interface Entry {
@@ -87,20 +89,35 @@ const abort = new AbortController();
 /** Aborted on the first SIGINT/SIGTERM. */
 export const shutdownSignal: AbortSignal = abort.signal;
 
+/** The signal that started the shutdown. */
+let firstSignal: keyof typeof EXIT_CODE | null = null;
+
 function installSignalHandlers(): void {
   if (signalsInstalled) return;
   signalsInstalled = true;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(sig, () => {
       if (abort.signal.aborted) {
-        // A second signal while undoing: the user insists; say what may be left and go.
-        process.stderr.write(`\n${sig} again: exiting now; still to undo: ${pendingCleanups().join(', ') || 'nothing'}\n`);
+        // The same signal again while undoing: the user insists; say what may be left and go.
+        // Another signal is not insistence: a Ctrl-C reaches a whole process group, and a
+        // parent that stops its children on SIGINT (a test runner, a shell script) sends
+        // each a SIGTERM too, in the same instant; going then would leave what the undo was stopping.
+        if (sig !== firstSignal) {
+          writeErr(`${sig} while undoing after ${firstSignal}: the undo goes on (${firstSignal} again exits at once)\n`);
+          return;
+        }
+        writeErr(`\n${sig} again: exiting now; still to undo: ${pendingCleanups().join(', ') || 'nothing'}\n`);
         process.exit(EXIT_CODE[sig]);
       }
-      process.stderr.write(`\n${sig}: stopping, undoing mounts, containers and services...\n`);
+      firstSignal = sig;
+      // The reader of our output may be gone with the same Ctrl-C (`pipeline run | tee log`, a test
+      // runner's worker): a write to its pipe then fails with EPIPE, and an unheard stream error
+      // would end the process in mid-undo. What the undo path writes is lost, not the undo.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+      writeErr(`\n${sig}: stopping, undoing mounts, containers and services...\n`);
       abort.abort(new Interrupted(sig));
       void runCleanup().then((failures) => {
-        for (const f of failures) process.stderr.write(f + '\n');
+        for (const f of failures) writeErr(f + '\n');
         process.exit(EXIT_CODE[sig]);
       });
     });
