@@ -6,11 +6,11 @@
 // lmer(y ~ 1 + (1 | comparison), REML) estimates on balanced data.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../harness/process/project-root.js';
 import { crossClass, publishedRunOf, type PublishedRun } from '../harness/analysis/cross-class.js';
+import { tempDir } from './helpers/cli.js';
 
 const archive = join(projectRoot(), 'reports', 'lazy-startup', 'runs');
 
@@ -50,7 +50,7 @@ test('the between-class spread equals lme4 REML residual variance of the log rat
     rows.push(`${key},A,${ra}`, `${key},B,${rb}`);
   }
   t.is(rows.length / 2, result!.between!.df, 'one d per comparison both classes have');
-  const dir = mkdtempSync(join(tmpdir(), 'cross-class-lme4-'));
+  const dir = tempDir('cross-class-lme4-');
   try {
     const csv = join(dir, 'y.csv');
     writeFileSync(csv, 'comparison,class,y\n' + rows.join('\n') + '\n');

@@ -3,8 +3,7 @@
 // own mount namespace with an empty tmpfs over `hidden`, so it is a real node
 // that cannot see that folder.
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execFileSync, spawn } from 'node:child_process';
@@ -17,6 +16,7 @@ import { alive } from './helpers/processes.js';
 import { onCleanup } from '../harness/process/cleanup.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
+import { tempDir } from './helpers/cli.js';
 
 let cluster: LocalCluster;
 let work: string;
@@ -24,8 +24,8 @@ let hidden: string;
 let removeFolders: () => Promise<void> = async () => {};
 
 test.before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-test-'));
-  hidden = mkdtempSync(join(tmpdir(), 'benchgraph-slurm-hidden-'));
+  work = tempDir('benchgraph-slurm-test-');
+  hidden = tempDir('benchgraph-slurm-hidden-');
   // Also on SIGTERM (ava's timeout), after the cluster registered later has stopped.
   removeFolders = onCleanup('slurm test folders', () => {
     rmSync(work, { recursive: true, force: true });

@@ -1,13 +1,13 @@
 // The change-set listing, on tars made by the real tar from real files.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listedDirectories, listingDifferences, listingLines, withoutNoOpOpaqueMarkers } from '../harness/commit/layer-listing.js';
+import { tempDir } from './helpers/cli.js';
 
 function tarListing(make: (root: string) => void): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-listing-'));
+  const dir = tempDir('bg-listing-');
   try {
     const root = join(dir, 'root');
     mkdirSync(root);

@@ -3,8 +3,7 @@
 // written by the one CSV writer the report stages use; a test of our own
 // reading, comparing and wording.
 import test from 'ava';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparisonDifferencesCsv, comparisonStatisticsCsv } from '../harness/publish/comparison-csv.js';
 import { withPreviousRunOf } from '../harness/compare/previous-run-param.js';
@@ -15,6 +14,7 @@ import { paragraph, type ReportDocument } from '../harness/document/document-mod
 import { UserError } from '../harness/errors.js';
 import type { JudgedComparison } from '../harness/analysis/direction-rule.js';
 import type { Verdict } from '../harness/analysis/comparison-verdict.js';
+import { tempDir } from './helpers/cli.js';
 
 function comparison(observed: number, low: number, high: number, detected: boolean): JudgedComparison {
   return {
@@ -87,7 +87,7 @@ const currentLines: Line[] = [
 ];
 
 function madeUpArchive(): { root: string; run: string } {
-  const root = mkdtempSync(join(tmpdir(), 'bg-made-up-runs-'));
+  const root = tempDir('bg-made-up-runs-');
   const run = join(root, 'reports', 'made-up', 'runs', '2026-11-30-made-up0000001');
   mkdirSync(run, { recursive: true });
   for (const [name, text] of csvs(previousLines)) writeFileSync(join(run, name), text);

@@ -17,12 +17,12 @@ import { marginHalfWidth } from '../harness/analysis/comparison-verdict.js';
 import { defaultSequentialPlan, lookPlan } from '../harness/stats/sequential-session-interval.js';
 import { adaptiveDesign, adaptiveRecord, planOf } from '../harness/experiment/adaptive-plan.js';
 import { readLooks } from '../harness/comparison/looks-file.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pairSessions } from '../harness/stats/two-level-bootstrap.js';
 import { commitRow } from './helpers/commit-rows.js';
 import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
+import { tempDir } from './helpers/cli.js';
 
 const bootstrap = { resamples: 400, confidence: 0.95, seed: 'judge-test' };
 const dims = { total_mb: 100, file_count: 100, change_bytes: 1024 };
@@ -135,7 +135,7 @@ test("design.adaptive.spending_rho reaches the sampling's plan, adaptive.json an
   const design = adaptiveDesign({ min_sessions: 5, max_sessions: 9, spending_rho: 3 })!;
   t.deepEqual(planOf(design).spending, { kind: 'power', rho: 3 });
   t.deepEqual(adaptiveDesign({ min_sessions: 5, max_sessions: 9 })!.spendingRho, 1);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-looks-'));
+  const dir = tempDir('bg-looks-');
   try {
     const file = join(dir, 'adaptive.json');
     const record = adaptiveRecord({ comparisons: [], next: null, visits: [], stopped: 'decided', spent: { launches: 0, minutes: 0 } }, design, 5);

@@ -2,15 +2,14 @@
 // from the file it extends; a missing or cyclic extends is one line naming
 // file and line, exit 2.
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadPipeline } from '../harness/config/load-pipeline.js';
 import { deepMerge } from '../harness/config/pipeline-extends.js';
 import { knownStageKinds } from '../harness/engine/stage-registry.js';
 import { UserError } from '../harness/errors.js';
-import { projectRoot, runCli } from './helpers/cli.js';
+import { projectRoot, runCli, tempDir } from './helpers/cli.js';
 
 const base = `experiment:
   name: made-up-base
@@ -24,7 +23,7 @@ stages:
 `;
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-extends-'));
+  const dir = tempDir('bg-extends-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

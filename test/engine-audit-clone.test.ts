@@ -5,14 +5,13 @@
 // nothing (no data image), and exits 0; an edited published file fails it,
 // and a figure that does not follow from samples.csv is named.
 import test from 'ava';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../harness/process/project-root.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 
 function clone(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-audit-clone-'));
+  const dir = tempDir('bg-audit-clone-');
   for (const f of ['pipeline.yaml', 'pipeline.lock', join('reports', 'lazy-startup')]) cpSync(join(projectRoot(), f), join(dir, f), { recursive: true });
   return dir;
 }
@@ -77,7 +76,7 @@ test('audit without a data folder names a published figure that does not follow 
 });
 
 test('audit of a pipeline whose lock is not committed recomputes its published figures in a clone, and exits 0', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-audit-clone-'));
+  const dir = tempDir('bg-audit-clone-');
   try {
     for (const f of [join('pipelines', 'commit-diff.yaml'), join('reports', 'commit-diff')]) cpSync(join(projectRoot(), f), join(dir, f), { recursive: true });
     const before = readdirSync(dir).sort();

@@ -2,14 +2,14 @@
 // squeue print, mapping Slurm's states, and the batch script it submits.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jobDetailOf, parseQueueRows, parseScontrolJob } from '../harness/executors/slurm-job-record.js';
 import { jobStateOf } from '../harness/executors/slurm-job-state.js';
 import { formatJobsLine, latestByJob } from '../harness/executors/jobs-progress-line.js';
 import type { SlurmJobProgress } from '../harness/executors/slurm-job-types.js';
 import { jobFiles, parseSbatchOutput, renderBatchScript, sbatchArgs } from '../harness/executors/sbatch-script.js';
+import { tempDir } from './helpers/cli.js';
 
 test('a one-line scontrol job record keeps values that contain spaces', (t) => {
   const f = parseScontrolJob(
@@ -100,7 +100,7 @@ test('sbatch gets the partition, constraint and a job nodelist that overrides th
 });
 
 test('the batch script hands argv to the command unchanged, quotes and spaces included', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'benchgraph-sbatch-script-'));
+  const dir = tempDir('benchgraph-sbatch-script-');
   try {
     const argv = ["it's", 'two words', '$HOME', '"q"', '`x`', ''];
     const files = jobFiles(dir, 'quoting');
@@ -114,7 +114,7 @@ test('the batch script hands argv to the command unchanged, quotes and spaces in
 });
 
 test("the batch script exports the job's environment to the command", (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'benchgraph-sbatch-script-'));
+  const dir = tempDir('benchgraph-sbatch-script-');
   try {
     const files = jobFiles(dir, 'env');
     writeFileSync(files.script, renderBatchScript({ name: 'env', argv: ['sh', '-c', 'printf %s "$GREETING"'], env: { GREETING: "a 'b' $c" } }, files));

@@ -4,17 +4,16 @@
 // is our own scheduling and decision logic, through the real journal.
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StageContext } from '../harness/contract/stage.js';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { toyAdapter, toyContext } from './helpers/toy-adapter.js';
-import { projectRoot } from './helpers/cli.js';
+import { projectRoot, tempDir } from './helpers/cli.js';
 import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
-const context = (adaptive: Record<string, unknown>): StageContext => toyContext(mkdtempSync(join(tmpdir(), 'adaptive-')), adaptive);
+const context = (adaptive: Record<string, unknown>): StageContext => toyContext(tempDir('adaptive-'), adaptive);
 
 async function sessionsByUnit(ctx: StageContext): Promise<Map<number, Set<string>>> {
   const journal = await SampleJournal.open(join(ctx.outputDir, 'samples.duckdb'), []);
@@ -73,7 +72,7 @@ test('an adaptive run that fails in an added session resumes there with the same
 });
 
 test('an adaptive run killed with SIGKILL in an added session resumes there: its incomplete round is discarded and runs again (toy adapter)', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'adaptive-kill-'));
+  const root = tempDir('adaptive-kill-');
   const stallFile = join(root, 'stalled');
   const child = spawn(process.execPath, [...CLI_NODE_FLAGS, join(projectRoot, 'dist', 'test', 'helpers', 'adaptive-child.js'), root, stallFile], {
     stdio: 'ignore',

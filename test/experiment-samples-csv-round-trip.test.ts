@@ -2,8 +2,7 @@
 // and publishes them as the one samples.csv format; reading that CSV back
 // gives byte-identical statistics. Made-up launches: a test of our own logic.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { analyzeCommits } from '../harness/commit/commit-analysis.js';
@@ -16,12 +15,13 @@ import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
 import type { CommitRow } from '../harness/commit/commit-columns.js';
+import { tempDir } from './helpers/cli.js';
 
 const BOOT = { resamples: 400, confidence: 0.95, seed: 'round-trip' };
 
 /** The rows as the journal gives them back, and the same rows after samples.csv. */
 async function throughJournalAndCsv(rows: readonly SampleRow[], extra: readonly SampleColumn[] = []): Promise<{ journal: SampleRow[]; csv: SampleRow[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-roundtrip-'));
+  const dir = tempDir('bg-roundtrip-');
   try {
     const j = await SampleJournal.open(join(dir, 'samples.duckdb'), extra);
     for (const r of rows) await j.append(r);

@@ -6,8 +6,7 @@
 // the choice of a session executor. The behaviour under test is our own
 // driver logic, through the real journal.
 import test from 'ava';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningServices } from '../harness/contract/running-services.js';
 import { noServices } from '../harness/contract/running-services.js';
@@ -16,11 +15,12 @@ import { Database } from '../harness/db/duckdb.js';
 import { sampleExperiment, type AddedSessions, type ExperimentAdapter } from '../harness/experiment/sample-experiment.js';
 import { sessionExecutorFor } from '../harness/executors/session-executor.js';
 import { toyAdapter, toyContext } from './helpers/toy-adapter.js';
+import { tempDir } from './helpers/cli.js';
 
 const fresh = (marker: string): RunningServices => ({ ...noServices, byId: { [marker]: { kind: 'toy', id: marker } as never } });
 
 function context(design: Record<string, unknown>, adaptive: Record<string, unknown> | undefined): { ctx: StageContext; restarts: () => number } {
-  const ctx = toyContext(mkdtempSync(join(tmpdir(), 'toy-adapter-')), adaptive as Record<string, unknown>);
+  const ctx = toyContext(tempDir('toy-adapter-'), adaptive as Record<string, unknown>);
   if (adaptive === undefined) delete (ctx.config.design as unknown as Record<string, unknown>)['adaptive'];
   Object.assign(ctx.config.design, design);
   let restarts = 0;

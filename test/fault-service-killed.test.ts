@@ -1,10 +1,9 @@
 // Fault on real parts (root only; CI runs it as root): a service killed with
 // SIGKILL in the middle of a real-mini sampling session.
 import test from 'ava';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startCli } from './helpers/cli.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
@@ -37,7 +36,7 @@ for (const f of FAULTS) {
     `${f.service} (${f.kind}) killed with SIGKILL mid-round: its launches fail naming it, the session stops at the end of the round with exit 1, nothing is left, and the next run resumes and audits clean`,
     async (t) => {
       t.timeout(400_000);
-      const dir = mkdtempSync(join(tmpdir(), `bg-fault-${f.service}-`));
+      const dir = tempDir(`bg-fault-${f.service}-`);
       // verify accepts failed samples here: the failures this fault causes are the record, not a reason to stop the report.
       writePipelineVariant(dir, 'real-mini.fragment.yaml', (y) => y.replace(/( +)uses: verify\n/, '$1uses: verify\n$1with: { allow_failed_samples: true }\n'));
 
@@ -110,7 +109,7 @@ rootTest(
   'rclone of a lazy pair killed with SIGKILL mid-round: that pair fails naming rclone, the next pair starts a fresh rclone and the session goes on, nothing is left, audit is clean',
   async (t) => {
     t.timeout(400_000);
-    const dir = mkdtempSync(join(tmpdir(), 'bg-fault-rclone-'));
+    const dir = tempDir('bg-fault-rclone-');
     writePipelineVariant(dir, 'real-mini.fragment.yaml', (y) => y.replace(/( +)uses: verify\n/, '$1uses: verify\n$1with: { allow_failed_samples: true }\n'));
     const child = startCli(['run', ...ROUNDS], dir);
     let stderr = '';

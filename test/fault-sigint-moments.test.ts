@@ -6,10 +6,9 @@
 // moments were hit. BENCHGRAPH_SIGINT_MOMENTS (default 20) and
 // BENCHGRAPH_SIGINT_SEED (default 12) change how many and which.
 import test from 'ava';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startCli } from './helpers/cli.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { processesMentioning } from './helpers/processes.js';
@@ -48,7 +47,7 @@ rootTest('SIGINT at seeded random moments of real-mini runs leaves nothing behin
   const seed = Number(process.env['BENCHGRAPH_SIGINT_SEED'] ?? 12);
   t.timeout(count * 120_000 + 300_000);
   const random = prng(seed);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-fault-sigint-'));
+  const dir = tempDir('bg-fault-sigint-');
   writePipelineVariant(dir, 'real-mini.fragment.yaml');
   const hits: string[] = [];
   for (let i = 0; i < count; i++) {

@@ -3,10 +3,9 @@
 // launch ids repeat from run to run, so a workspace the lazy and oci-full
 // launchers had filled (upper/, work/, rootfs/) would make their `mkdir` fail.
 import test from 'ava';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -14,7 +13,7 @@ const rootTest = isRoot ? test : test.skip;
 
 rootTest('a preflight launch whose workspace an interrupted run left behind starts in a fresh one', async (t) => {
   t.timeout(300_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-stale-ws-'));
+  const dir = tempDir('bg-stale-ws-');
   try {
     writePipelineVariant(dir, 'real-mini.fragment.yaml');
     const sets = ['--set', 'design.rounds=1', '--set', 'design.warmup_rounds=0', '--set', 'design.disk_probe_mb=0'];

@@ -3,8 +3,7 @@
 // resumed session does not repeat it. The adapter and the stage context are
 // made up (the test is about our driver); the canary runs for real.
 import test from 'ava';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipelineConfig } from '../harness/config/pipeline-config.js';
 import type { StageContext } from '../harness/contract/stage.js';
@@ -14,6 +13,7 @@ import { sampleExperiment, type ExperimentAdapter } from '../harness/experiment/
 import { visitColumns } from '../harness/experiment/launch-columns.js';
 import { CANARY_PIECES, CANARY_REPEATS } from '../harness/experiment/canary-plan.js';
 import { testDesign } from './helpers/test-design.js';
+import { tempDir } from './helpers/cli.js';
 
 function madeUpContext(root: string): StageContext {
   const dirs = ['out', 'obs', 'work', 'data'].map((d) => join(root, d));
@@ -62,7 +62,7 @@ function madeUpAdapter(failAt: { session: number; round: number } | null): Exper
 }
 
 test('the experiment model runs the canary once per session, before its visits, and a resumed session does not repeat it (made-up adapter)', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'bg-canary-model-'));
+  const root = tempDir('bg-canary-model-');
   try {
     const ctx = madeUpContext(root);
     await t.throwsAsync(sampleExperiment(ctx, madeUpAdapter({ session: 2, round: 2 })), { message: 'made-up crash' });

@@ -2,8 +2,7 @@
 // journaled as phase 'canary' rows, a resumed session does not repeat them,
 // and the formal statistics never see them (real smoke pipeline runs).
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { Database } from '../harness/db/duckdb.js';
@@ -12,10 +11,10 @@ import { CANARY_PIECES, CANARY_REPEATS } from '../harness/experiment/canary-plan
 import { hostCounterDelta, parseReclaim, type HostCounters } from '../harness/process/host-counters.js';
 import type { AnalysisResult } from '../harness/analysis/analysis-result.js';
 import type { SessionRecord } from '../harness/contract/exchange-files.js';
-import { runCli, smokeProject } from './helpers/cli.js';
+import { runCli, smokeProject, tempDir } from './helpers/cli.js';
 
 async function withJournal<T>(f: (journal: SampleJournal, dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-canary-'));
+  const dir = tempDir('bg-canary-');
   const journal = await SampleJournal.open(join(dir, 'samples.duckdb'));
   try {
     return await f(journal, dir);

@@ -5,17 +5,17 @@
 // config.json; nothing is mounted or started.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../harness/process/project-root.js';
+import { tempDir } from './helpers/cli.js';
 
 const root = projectRoot();
 let dir = '';
 let env: NodeJS.ProcessEnv = {};
 
 test.before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'bg-oci-config-'));
+  dir = tempDir('bg-oci-config-');
   mkdirSync(join(dir, 'stub'));
   writeFileSync(join(dir, 'stub', 'unshare'), '#!/bin/sh\nexit 0\n');
   chmodSync(join(dir, 'stub', 'unshare'), 0o755);

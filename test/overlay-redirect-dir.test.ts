@@ -4,11 +4,10 @@
 // would see it.
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectRoot } from './helpers/cli.js';
+import { projectRoot, tempDir } from './helpers/cli.js';
 import { lockRedirectDirWindow, readRedirectDir, redirectDirRecordFile, restoreLeftoverRedirectDir } from '../harness/process/overlay-redirect-dir.js';
 import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
 import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
@@ -51,7 +50,7 @@ test.afterEach.always(async () => {
 });
 
 rootTest('a runner stopped by SIGTERM while redirect_dir is changed puts it back and removes its record', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bg-redirect-'));
+  const dataDir = tempDir('bg-redirect-');
   const before = readRedirectDir();
   const other = before === 'Y' ? 'N' : 'Y';
   const { seen } = await holdThen('SIGTERM', dataDir, other);
@@ -62,7 +61,7 @@ rootTest('a runner stopped by SIGTERM while redirect_dir is changed puts it back
 });
 
 rootTest('after a runner is killed by SIGKILL while redirect_dir is changed, the next start restores it from the record', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bg-redirect-'));
+  const dataDir = tempDir('bg-redirect-');
   const before = readRedirectDir();
   const other = before === 'Y' ? 'N' : 'Y';
   try {

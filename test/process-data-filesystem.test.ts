@@ -4,10 +4,10 @@
 // the doctor warning and the report's provenance rest on (root only).
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataFilesystem, deletionCarryoverRisk, describeFilesystem, ext4Journal, mountEntryOf, parseMountinfo } from '../harness/process/data-filesystem.js';
+import { tempDir } from './helpers/cli.js';
 
 const madeUp = [
   '22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard,resv_strict',
@@ -41,7 +41,7 @@ const root = process.getuid?.() === 0;
 (root ? test.serial : test.skip)(
   'real loop-mounted ext4: made with a journal it has one, made with -O ^has_journal it has none, and only the second is a carryover risk',
   (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'benchgraph-fs-test-'));
+    const dir = tempDir('benchgraph-fs-test-');
     const mounted: string[] = [];
     try {
       const make = (name: string, extra: string[]): string => {

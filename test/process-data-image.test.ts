@@ -5,13 +5,12 @@
 // it, so a rerun reuses them; a folder that already holds files is refused.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../harness/errors.js';
 import { dataImageFile, mountDataImage } from '../harness/process/data-image.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
-import { projectRoot, runCli, startCli } from './helpers/cli.js';
+import { projectRoot, runCli, startCli, tempDir } from './helpers/cli.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test.serial : test.skip;
@@ -27,7 +26,7 @@ function fileSystemBytes(image: string): number {
 const SMALL = ['--set', 'design.rounds=2', '--set', 'design.sessions=1', '--set', 'design.warmup_rounds=1'];
 
 function pipelineDir(sizeGib: number | string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-data-image-'));
+  const dir = tempDir('bg-data-image-');
   const smoke = readFileSync(join(projectRoot, 'pipelines', 'smoke.yaml'), 'utf8');
   writeFileSync(join(dir, 'pipeline.yaml'), `${smoke}\ndata:\n  filesystem:\n    kind: ext4-image\n    size_gib: ${sizeGib}\n`);
   return dir;
@@ -124,7 +123,7 @@ rootTest('status and run --dry-run before the first run make no data image, say 
 
 /** A 1 GiB image made as the tool makes it, beside a fresh data folder; `damage` is a debugfs request written into it. */
 function imageDir(damage: string): { dir: string; dataDir: string; image: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-data-grow-'));
+  const dir = tempDir('bg-data-grow-');
   const dataDir = join(dir, '.data');
   const image = dataImageFile(dataDir);
   execFileSync('truncate', ['-s', '1G', image]);

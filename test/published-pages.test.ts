@@ -11,9 +11,9 @@ import { pathToFileURL } from 'node:url';
 import GithubSlugger from 'github-slugger';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { inlinePlain } from '../harness/document/inline-html.js';
 import { openPageWidths, type PageWidth } from './helpers/page-width.js';
+import { tempDir } from './helpers/cli.js';
 
 const root = process.cwd();
 const pages = readdirSync(join(root, 'reports'))
@@ -40,7 +40,7 @@ let context: BrowserContext | null = null;
 let profile = '';
 
 test.before(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'benchgraph-pages-'));
+  profile = tempDir('benchgraph-pages-');
   context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true, offline: true });
   for (const name of pages) {
     const page = await context.newPage();

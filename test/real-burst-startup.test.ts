@@ -4,8 +4,7 @@
 // through the shared analyze stage and its own report, every launch a row of
 // samples.csv from which the curve recomputes, and nothing left behind.
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import { parseCsvTable } from '../harness/compare/csv-table.js';
@@ -14,7 +13,7 @@ import { burstLaunchesOf } from '../harness/burst/burst-launches.js';
 import { concurrencyCurve } from '../harness/burst/concurrency-curve.js';
 import { curveCsv } from '../harness/burst/curve-csv.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
 
@@ -24,7 +23,7 @@ if (!isRoot) console.warn('real-burst-startup: skipped, needs root, crun, runsc 
 
 rootTest('burst-startup releases N launches together per path, journals each, and publishes a curve that recomputes from samples.csv', async (t) => {
   t.timeout(600_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-burst-'));
+  const dir = tempDir('bg-burst-');
   try {
     writePipelineVariant(dir, 'burst-startup-mini.fragment.yaml');
     const r = await runCli(['run'], dir);

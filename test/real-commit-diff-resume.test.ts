@@ -2,10 +2,9 @@
 // middle of sampling resumes at the first unfinished cell-round, keeps the
 // finished ones and counts nothing twice.
 import test from 'ava';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, runCli, startCli } from './helpers/cli.js';
+import { projectRoot, runCli, startCli, tempDir } from './helpers/cli.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { Database } from '../harness/db/duckdb.js';
 import { takeTurnsWithOverlayUsers } from './helpers/overlay-users.js';
@@ -17,7 +16,7 @@ const rootTest = isRoot ? test : test.skip;
 
 rootTest('a commit-diff run interrupted after its first cell-round resumes there and ends with every commit exactly once', async (t) => {
   t.timeout(400_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-commit-resume-'));
+  const dir = tempDir('bg-commit-resume-');
   const yaml = readFileSync(join(projectRoot, 'pipelines', 'commit-diff-mini.fragment.yaml'), 'utf8');
   t.regex(yaml, /compression: \{[^}]*rounds: 1 \}/);
   cpSync(join(projectRoot, 'pipelines', 'commit-diff.yaml'), join(dir, 'commit-diff.yaml')); // the file it extends

@@ -2,10 +2,10 @@
 // commit-diff-mini experiment (busybox-static image, two base sizes, two
 // rounds) against a naive-diff and a native-diff private dockerd.
 import test from 'ava';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, runCli, type CliResult } from './helpers/cli.js';
+import { projectRoot, runCli, type CliResult, tempDir } from './helpers/cli.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { readRedirectDir, redirectDirRecordFile } from '../harness/process/overlay-redirect-dir.js';
 import type { CommitAnalysis } from '../harness/commit/commit-analysis.js';
@@ -41,7 +41,7 @@ function stageOutput(kind: string, file: string): string {
 test.before(async () => {
   if (!isRoot) return;
   redirectBefore = readRedirectDir();
-  dir = mkdtempSync(join(tmpdir(), 'bg-commit-diff-'));
+  dir = tempDir('bg-commit-diff-');
   cpSync(join(projectRoot, 'pipelines', 'commit-diff-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
   cpSync(join(projectRoot, 'pipelines', 'commit-diff.yaml'), join(dir, 'commit-diff.yaml')); // the file it extends
   run = await runCli(['run'], dir);

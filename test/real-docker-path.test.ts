@@ -3,8 +3,7 @@
 // private Docker engine, and the docker path's before_cold hook.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../harness/services/service-kinds.js';
@@ -17,6 +16,7 @@ import { pushOciLayout } from '../harness/artifacts/registry-push.js';
 import { fullPullCheck } from '../harness/services/full-pull-check.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 import { sha256File } from '../harness/digest/sha256.js';
+import { tempDir } from './helpers/cli.js';
 
 const run = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
@@ -42,7 +42,7 @@ test.after.always(async () => {
 
 rootTest('a pull by digest through the proxy receives every blob, and after the before_cold hook a cold launch re-pulls every blob', async (t) => {
   t.timeout(120_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-real-docker-'));
+  const dir = tempDir('bg-real-docker-');
   try {
     const tar = join(dir, 'image.tar');
     await buildImageTar({ id: 'bb', kind: 'busybox-static', busybox: '/bin/busybox', osRelease: 'ID=busybox\n', repository: 'test/bb' }, tar, noLog);

@@ -6,8 +6,7 @@
 // gVisor, and after the pair's cleanup nothing is mounted, no sandbox is left.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../harness/services/service-kinds.js';
@@ -22,6 +21,7 @@ import { sha256File } from '../harness/digest/sha256.js';
 import { Launcher, type LaunchResult } from '../harness/launch/launcher.js';
 import { makeMarker } from '../harness/launch/marker.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
+import { tempDir } from './helpers/cli.js';
 
 const run = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
@@ -38,7 +38,7 @@ let launcher: Launcher | undefined;
 
 test.before(async () => {
   if (!isRoot) return;
-  dir = mkdtempSync(join(tmpdir(), 'bg-real-gvisor-'));
+  dir = tempDir('bg-real-gvisor-');
   tar = join(dir, 'image.tar');
   await buildImageTar({ id: 'bb', kind: 'busybox-static', busybox: '/bin/busybox', osRelease: 'ID=busybox\n', repository: 'test/bb' }, tar, noLog);
   launcher = await Launcher.start();

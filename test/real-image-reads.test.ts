@@ -4,12 +4,11 @@
 // publishes the shares with the peers' figures checked, and `pipeline compare`
 // reads the published folder like any other experiment's.
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
 import type { ReadShares } from '../harness/image-reads/read-shares.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -18,7 +17,7 @@ if (!isRoot) console.warn('real-image-reads: skipped, needs root (mounts, crun);
 
 rootTest('image-reads counts each cold launch’s bytes and waiting by Ready and by Completion, publishes the shares, and compare reads it', async (t) => {
   t.timeout(300_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-reads-'));
+  const dir = tempDir('bg-reads-');
   try {
     writePipelineVariant(dir, 'image-reads-mini.fragment.yaml');
     const r = await runCli(['run'], dir);

@@ -6,10 +6,9 @@
 // services at {services.ID.direct_url}/direct_address, count none; the
 // analysis gives an interval for every counted - direct difference.
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, runCli } from './helpers/cli.js';
+import { projectRoot, runCli, tempDir } from './helpers/cli.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -42,7 +41,7 @@ rootTest(
   'the instrument-cost rows run on real parts: counted paths count bytes, their direct twins none, and each counted - direct difference has an interval',
   async (t) => {
     t.timeout(600_000);
-    const dir = mkdtempSync(join(tmpdir(), 'bg-instrument-cost-'));
+    const dir = tempDir('bg-instrument-cost-');
     writeFileSync(join(dir, 'pipeline.yaml'), busyboxVariant(readFileSync(join(projectRoot, 'pipelines', 'instrument-cost.yaml'), 'utf8')));
     const r = await runCli(['run', '--set', 'design.sessions=1', '--set', 'design.rounds=2', '--set', 'design.warmup_rounds=1'], dir);
     t.is(r.code, 0, r.stderr);

@@ -7,8 +7,7 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from '../harness/services/service-kinds.js';
@@ -23,6 +22,7 @@ import { sha256File } from '../harness/digest/sha256.js';
 import { Launcher, type LaunchRequest, type LaunchResult } from '../harness/launch/launcher.js';
 import { makeMarker } from '../harness/launch/marker.js';
 import { alive } from './helpers/processes.js';
+import { tempDir } from './helpers/cli.js';
 
 const run = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
@@ -77,7 +77,7 @@ let launcher: Launcher | undefined;
 
 test.before(async () => {
   if (!isRoot) return;
-  dir = mkdtempSync(join(tmpdir(), 'bg-real-lazy-'));
+  dir = tempDir('bg-real-lazy-');
   tar = join(dir, 'image.tar');
   await buildImageTar({ id: 'bb', kind: 'busybox-static', busybox: '/bin/busybox', osRelease: 'ID=busybox\n', repository: 'test/bb' }, tar, noLog);
   const extra = join(dir, 'extra');

@@ -3,10 +3,10 @@
 // the real registry, nginx, private dockerd, rclone, erofs and crun; no failed
 // launch, full pulls on cold docker/oci-full, and nothing left running or mounted.
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, startCli } from './helpers/cli.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { Database } from '../harness/db/duckdb.js';
 import { mountsUnder } from '../harness/process/mount-table.js';
@@ -22,7 +22,7 @@ rootTest(
   'pipeline run of real-mini passes every launch with identical content bytes per whole-blob cell, lazy ones apart by whole chunks at most, and leaves nothing behind',
   async (t) => {
     t.timeout(300_000);
-    const dir = mkdtempSync(join(tmpdir(), 'bg-real-mini-'));
+    const dir = tempDir('bg-real-mini-');
     writePipelineVariant(dir, 'real-mini.fragment.yaml');
     const r = await runCli(['run', '--set', 'design.rounds=3'], dir);
     t.is(r.code, 0, r.stderr);
@@ -83,7 +83,7 @@ rootTest(
 
 rootTest('SIGINT during sampling of real-mini leaves no mount, no service process and no engine folder', async (t) => {
   t.timeout(300_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-real-sigint-'));
+  const dir = tempDir('bg-real-sigint-');
   writePipelineVariant(dir, 'real-mini.fragment.yaml');
   const enginesBefore = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('bg-engine-')));
   const child = startCli(['run', '--set', 'design.rounds=200'], dir);

@@ -3,11 +3,10 @@
 // checkpoint restore against a fresh start, cold and warm, in two sessions,
 // through the shared analyze and report stages, and leaves nothing behind.
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
 
@@ -17,7 +16,7 @@ if (!isRoot) console.warn('real-restore-sweep: skipped, needs root and runsc; CI
 
 rootTest('the restore sweep samples restore and start per heap size, cold and warm, in two sessions, and publishes the shared report', async (t) => {
   t.timeout(300_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-sweep-'));
+  const dir = tempDir('bg-sweep-');
   try {
     writePipelineVariant(dir, 'restore-sweep-mini.fragment.yaml');
     const r = await runCli(['run'], dir);

@@ -4,10 +4,9 @@
 // effect report and leaves nothing behind; a bootstrap change reruns only
 // analysis and report.
 import test from 'ava';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, runCli, stagesRan, type CliResult } from './helpers/cli.js';
+import { projectRoot, runCli, stagesRan, type CliResult, tempDir } from './helpers/cli.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
 import { Database } from '../harness/db/duckdb.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
@@ -21,7 +20,7 @@ let first: CliResult;
 
 test.before(async () => {
   if (!isRoot) return;
-  dir = mkdtempSync(join(tmpdir(), 'bg-fx-pipeline-'));
+  dir = tempDir('bg-fx-pipeline-');
   cpSync(join(projectRoot, 'pipelines', 'sandbox-effects-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
   first = await runCli(['run'], dir);
 });

@@ -3,11 +3,10 @@
 // its second session resumes there: session 1 is kept whole, the incomplete
 // round is discarded, and no launch is counted twice.
 import test from 'ava';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from '../harness/db/duckdb.js';
-import { projectRoot, runCli, startCli } from './helpers/cli.js';
+import { projectRoot, runCli, startCli, tempDir } from './helpers/cli.js';
 
 const isRoot = process.getuid?.() === 0;
 const rootTest = isRoot ? test : test.skip;
@@ -17,7 +16,7 @@ const SETS = ['--set', 'design.sessions=2', '--set', 'design.rounds=3'];
 
 rootTest('an effect run stopped in its second session resumes there and counts no launch twice', async (t) => {
   t.timeout(300_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-fx-resume-'));
+  const dir = tempDir('bg-fx-resume-');
   try {
     cpSync(join(projectRoot, 'pipelines', 'sandbox-effects-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
     const code = await new Promise<number | null>((resolve) => {

@@ -2,10 +2,9 @@
 // restores sandboxes from a blkio-throttled loop disk leaves nothing: no
 // sandbox or runsc process, no mount, no loop device, no cgroup, no folder.
 import test from 'ava';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, startCli } from './helpers/cli.js';
+import { projectRoot, startCli, tempDir } from './helpers/cli.js';
 import { sandboxLeftovers } from './helpers/sandbox-leftovers.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -14,7 +13,7 @@ if (!isRoot) console.warn('sandbox-sigint: skipped, needs root and runsc; CI run
 
 rootTest('SIGINT during a gVisor effect row leaves no sandbox, process, mount, loop device, cgroup or row folder', async (t) => {
   t.timeout(180_000);
-  const dir = mkdtempSync(join(tmpdir(), 'bg-fx-sigint-'));
+  const dir = tempDir('bg-fx-sigint-');
   cpSync(join(projectRoot, 'pipelines', 'sandbox-effects-mini.fragment.yaml'), join(dir, 'pipeline.yaml'));
   const child = startCli(['run', '--set', 'design.rounds=200'], dir);
   let stderr = '';

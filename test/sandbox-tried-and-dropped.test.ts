@@ -4,8 +4,7 @@
 // The samples are drawn from seeded generators whose relation is known by
 // construction, so each test knows which verdict the rule must give.
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EffectRow } from '../harness/config/effects-section.js';
 import { parseSampleCsv } from '../harness/analysis/parse-sample-csv.js';
@@ -14,6 +13,7 @@ import { effectCell } from '../harness/sandbox/effect-cell.js';
 import { triedAndDropped } from '../harness/sandbox/tried-and-dropped.js';
 import { UserError } from '../harness/errors.js';
 import { madeUpEffectRow, madeUpEffectRows } from './helpers/effect-rows.js';
+import { tempDir } from './helpers/cli.js';
 
 const ROUNDS = 30;
 const BOOT = { resamples: 1000, confidence: 0.95, seed: 'rule-test' };
@@ -22,7 +22,7 @@ const effectRow = (id: string): EffectRow => madeUpEffectRow(id);
 
 /** Writes samples.csv of one row (3 sessions of ROUNDS / 3 rounds, before and after drawn by the given functions) and reads it back. */
 function importRow(row: string, before: (u: number) => number, after: (u: number) => number) {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-rule-'));
+  const dir = tempDir('bg-rule-');
   try {
     const file = join(dir, 'samples.csv');
     writeFileSync(file, samplesCsv(madeUpEffectRows(row, { sessions: 3, rounds: ROUNDS / 3 }, before, after)));

@@ -1,11 +1,11 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom } from '../harness/stats/seeded-random.js';
 import { nestedVarianceComponents, type NestedValue } from '../harness/stats/nested-variance-components.js';
 import { varianceComponents } from '../harness/stats/variance-components.js';
+import { tempDir } from './helpers/cli.js';
 
 const RSCRIPT = '/usr/bin/Rscript';
 const LEVELS = ['hosts', 'runs', 'sessions'];
@@ -46,7 +46,7 @@ function hasR(packages: string): boolean {
 }
 
 function runR(values: readonly NestedValue[], script: string): number[] {
-  const dir = mkdtempSync(join(tmpdir(), 'nested-vc-'));
+  const dir = tempDir('nested-vc-');
   try {
     const csv = join(dir, 'values.csv');
     writeFileSync(csv, 'host,run,session,value\n' + values.map((v) => `${v.units.join(',')},${v.value}`).join('\n') + '\n');

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliArgv, CLI_NODE_FLAGS } from '../../harness/process/cli-argv.js';
+import { installShutdownHandlers, onCleanup } from '../../harness/process/cleanup.js';
+import { removeScratch } from '../../harness/process/safe-remove.js';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const cliPath = join(projectRoot, 'bin', 'pipeline.js');
@@ -18,8 +20,12 @@ export interface CliResult {
   stderr: string;
 }
 
-// A command still running when its test file's worker exits (a test that timed out, or a
+// A Ctrl-C of the suite reaches every process of its group: a test file's worker then runs
+// the product's undo path (services and mounts its tests started in-process), waits for the
+// commands its tests started to finish their own undo, and exits, removing its temporary
+// folders. A command still running when the worker exits otherwise (a test that timed out, a
 // hang) is stopped by its pid: nothing a test started outlives the suite.
+installShutdownHandlers();
 const running = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -29,7 +35,13 @@ export function startCli(args: readonly string[], cwd: string): ChildProcess {
   const [node, ...argv] = cliArgv(args);
   const child = spawn(node!, argv, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
-  child.on('exit', () => running.delete(child));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // on a signal the undo path waits for the command, which got the signal too and undoes its own work
+  const forget = onCleanup(`pipeline ${args[0] ?? ''} (pid ${child.pid})`, () => exited);
+  child.once('exit', () => {
+    running.delete(child);
+    void forget();
+  });
   return child;
 }
 
@@ -46,7 +58,8 @@ export function runCli(args: readonly string[], cwd: string): Promise<CliResult>
 
 const made: string[] = [];
 process.on('exit', () => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
+  // never into a mount a test left behind: that is named instead
+  for (const d of made) for (const m of removeScratch(d)) process.stderr.write(`test helper: ${d} not removed: ${m} is still mounted\n`);
 });
 
 /** A temporary folder removed when the test file's worker exits. */
