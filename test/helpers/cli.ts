@@ -45,6 +45,15 @@ export function startCli(args: readonly string[], cwd: string): ChildProcess {
   return child;
 }
 
+/**
+ * A command still running after this long is taken as hung, stopped by its pid, and its test fails
+ * saying so. Not a speed limit: the slowest command of the suite runs about a minute on a quiet
+ * machine and three on a loaded one. A guard, because AVA's own inactivity timeout can miss a hang:
+ * a test with a longer t.timeout() swallows the one moment it fires, and a CI run then waits
+ * out its whole budget (as one did on a Node exit deadlock, harness/process/cli-argv.ts).
+ */
+const HUNG_AFTER_MS = 15 * 60_000;
+
 export function runCli(args: readonly string[], cwd: string): Promise<CliResult> {
   return new Promise((res) => {
     const child = startCli(args, cwd);
@@ -52,7 +61,15 @@ export function runCli(args: readonly string[], cwd: string): Promise<CliResult>
     let stderr = '';
     child.stdout!.on('data', (b) => (stdout += b));
     child.stderr!.on('data', (b) => (stderr += b));
-    child.on('close', (code, signal) => res({ code, signal, stdout, stderr }));
+    const hung = setTimeout(() => {
+      stderr += `\ntest helper: pipeline ${args.join(' ')} still ran after ${HUNG_AFTER_MS / 60_000} min: taken as hung and stopped (pid ${child.pid})\n`;
+      child.kill('SIGKILL');
+    }, HUNG_AFTER_MS);
+    hung.unref();
+    child.on('close', (code, signal) => {
+      clearTimeout(hung);
+      res({ code, signal, stdout, stderr });
+    });
   });
 }
 
