@@ -25,3 +25,10 @@ test('./bin/pipeline.js runs through its shebang, and Node takes the flags', (t)
   const bad = spawnSync('/usr/bin/env', ['-S', 'node --no-such-flag-at-all', script, '--version'], { encoding: 'utf8' });
   t.not(bad.status, 0);
 });
+
+test('npm test starts AVA, and npm run pipeline the CLI, with the same flags', (t) => {
+  const scripts = (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const flags = CLI_NODE_FLAGS.join(' ');
+  t.true(scripts['test']!.endsWith(`node ${flags} node_modules/ava/entrypoints/cli.mjs`), scripts['test']);
+  t.is(scripts['pipeline'], `node ${flags} bin/pipeline.js`);
+});
