@@ -47,8 +47,8 @@ export function startCli(args: readonly string[], cwd: string): ChildProcess {
 
 /**
  * A command still running after this long is taken as hung, stopped by its pid, and its test fails
- * saying so. Not a speed limit: the slowest command of the suite runs about a minute on a quiet
- * machine and three on a loaded one. A guard, because AVA's own inactivity timeout can miss a hang:
+ * saying so. Not a speed limit: the slowest test of the suite took 55 s on a quiet machine and 60 s
+ * beside a CPU-heavy job (fresh clones, 2026-12-07). A guard, because AVA's own inactivity timeout can miss a hang:
  * a test with a longer t.timeout() swallows the one moment it fires, and a CI run then waits
  * out its whole budget (as one did on a Node exit deadlock, harness/process/cli-argv.ts).
  */
