@@ -387,7 +387,7 @@ function sourceSection(c: Ctx): Section[] {
   return section('Against the source', [
     paragraph(`Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''}${standInsText(c)}`),
     paragraph(
-      'Each finding with its direction, magnitude and verdict, the rule that judges them, and its words and figures: the appendix "Against the source, in full" (the tally is in the opening).',
+      'Each finding with its direction, magnitude and verdict, the rule that judges them, and its words and figures: the appendix "Against the source, in full".',
     ),
     takeFigure(c, 'differences.svg'),
   ]);

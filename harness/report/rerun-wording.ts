@@ -16,7 +16,7 @@ export function rerunText(d: DifferenceResult, msDecimals: number): string {
 }
 
 /** The words after a lower or higher difference whose same-class rerun interval holds 0. */
-export const MAY_NOT_HOLD = 'may not hold on a rerun';
+export const MAY_NOT_HOLD = 'rerun-fragile';
 
 /**
  * A detected difference whose same-class rerun interval holds 0: a rerun on this host class may find no
@@ -68,7 +68,7 @@ export function crossClassSentence(a: AnalysisResult): string | null {
   const pairRuns = c.between?.pairs.flatMap((p) => p.runs) ?? [];
   const named = pairRuns.every((r) => c.otherClassRuns.includes(r)) && c.between?.pairs.length === 1;
   const spread = c.between
-    ? ` On another class, expect a ratio a / b within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (from ${c.between.df} differences of same-key runs on two classes: ${named ? 'the two named' : c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}; each in differences.csv).`
+    ? ` On another class, expect a ratio a / b within ×${fixed(1 / crossClassFactor(c.between), 2)}–×${fixed(crossClassFactor(c.between), 2)} of this run's (from ${c.between.df} differences of same-key runs on two classes: ${named ? 'the two named' : c.between.pairs.map((p) => p.runs.join(' and ')).join('; ')}; differences.csv).`
     : ' No same-key runs on two classes measure how far a ratio moves between them.';
   return `**Host classes:** ${runs}${spread}`;
 }
