@@ -65,6 +65,64 @@ function sampleFolderOf(data: string): string {
 interface Analysis {
   rules: { bootstrap: { resamples: number; confidence: number; seed: string | number } };
   differences: { cohort: string; state: string; metric: string; a: string; b: string; sessions: number; detected: boolean }[];
+  /** Along the unit factor (two cohorts, path and state held) or the condition factor (two states, cohort and path held). */
+  factorDifferences?: {
+    factor: 'unit' | 'condition';
+    cohort: string;
+    path: string;
+    state: string;
+    metric: string;
+    a: string;
+    b: string;
+    sessions: number;
+    detected: boolean;
+  }[];
+}
+
+/** One difference as the tally reads it: its label, the query of its rows (each labelled a or b by `side`) and its bootstrap seed's parts. */
+interface Tallied {
+  key: string;
+  metric: string;
+  sessions: number;
+  detected: boolean;
+  a: string;
+  b: string;
+  where: string;
+  params: string[];
+  side: string;
+  seedParts: string[];
+}
+
+function tallied(analysis: Analysis): Tallied[] {
+  const arms = analysis.differences.map((d) => ({
+    key: `${d.cohort} ${d.state} ${d.metric} ${d.a} - ${d.b}`,
+    metric: d.metric,
+    sessions: d.sessions,
+    detected: d.detected,
+    a: d.a,
+    b: d.b,
+    where: 'cohort = ? AND state = ? AND path IN (?, ?)',
+    params: [d.cohort, d.state, d.a, d.b],
+    side: 'path',
+    seedParts: [d.cohort, d.state, d.metric, d.a, d.b],
+  }));
+  // factor-differences.ts seeds each with [seed, factor, path, the held level, metric, a, b]
+  const others = (analysis.factorDifferences ?? []).map((d) => {
+    const unit = d.factor === 'unit';
+    return {
+      key: `${d.factor} ${d.path} ${unit ? d.state : d.cohort} ${d.metric} ${d.a} - ${d.b}`,
+      metric: d.metric,
+      sessions: d.sessions,
+      detected: d.detected,
+      a: d.a,
+      b: d.b,
+      where: unit ? 'path = ? AND state = ? AND cohort IN (?, ?)' : 'path = ? AND cohort = ? AND state IN (?, ?)',
+      params: [d.path, unit ? d.state : d.cohort, d.a, d.b],
+      side: unit ? 'cohort' : 'state',
+      seedParts: [d.factor, d.path, unit ? d.state : d.cohort, d.metric, d.a, d.b],
+    };
+  });
+  return [...arms, ...others];
 }
 
 const started = new Date();
@@ -188,32 +246,29 @@ interface AdaptiveAnalysis {
 }
 
 const verdicts = new Map<string, { k1: boolean[]; k3: boolean[] }>();
-const csv = ['run,cohort,state,metric,a,b,sessions,detected'];
+const csv = ['run,difference,sessions,detected'];
 let mismatches = 0;
 for (let i = 0; i < runs; i++) {
   const data = join(out, `run-${i}`);
   const analysis = JSON.parse(readFileSync(join(onlyFolder(join(data, 'stages', 'analyze'))!, 'outputs', 'analysis.json'), 'utf8')) as Analysis;
   const db = await Database.open(join(sampleFolderOf(data), 'outputs', 'samples.duckdb'), { readOnly: true });
   try {
-    for (const d of analysis.differences) {
+    for (const d of tallied(analysis)) {
       const column = d.metric === 'ready' ? 'ready_ms' : 'completion_ms';
+      // each row labelled by its side's level (pairSessions reads `path`)
       const rows = (
-        await db.all(
-          `SELECT session, round, path, ${column} AS value FROM samples WHERE phase = 'formal' AND ok AND cohort = ? AND state = ? AND path IN (?, ?)`,
-          [d.cohort, d.state, d.a, d.b],
-        )
-      ).map((r) => ({ session: Number(r['session']), round: Number(r['round']), path: String(r['path']), value: Number(r['value']) })) as SessionRow[];
+        await db.all(`SELECT session, round, ${d.side} AS side, ${column} AS value FROM samples WHERE phase = 'formal' AND ok AND ${d.where}`, d.params)
+      ).map((r) => ({ session: Number(r['session']), round: Number(r['round']), path: String(r['side']), value: Number(r['value']) })) as SessionRow[];
       const b = analysis.rules.bootstrap;
-      const options = { resamples: b.resamples, confidence: b.confidence, seed: [b.seed, d.cohort, d.state, d.metric, d.a, d.b].join('|') };
+      const options = { resamples: b.resamples, confidence: b.confidence, seed: [b.seed, ...d.seedParts].join('|') };
       const k1 = aaDetected(rows, d.a, d.b, 1, options);
       const kAll = aaDetected(rows, d.a, d.b, d.sessions, options);
       if (kAll !== d.detected) mismatches++;
-      const key = `${d.cohort} ${d.state} ${d.metric} ${d.a} - ${d.b}`;
-      const v = verdicts.get(key) ?? { k1: [], k3: [] };
+      const v = verdicts.get(d.key) ?? { k1: [], k3: [] };
       v.k1.push(k1);
       v.k3.push(kAll);
-      verdicts.set(key, v);
-      csv.push([i, d.cohort, d.state, d.metric, d.a, d.b, 1, k1].join(','), [i, d.cohort, d.state, d.metric, d.a, d.b, d.sessions, kAll].join(','));
+      verdicts.set(d.key, v);
+      csv.push([i, d.key, 1, k1].join(','), [i, d.key, d.sessions, kAll].join(','));
     }
   } finally {
     db.close();
