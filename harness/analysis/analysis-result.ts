@@ -12,6 +12,7 @@ import type { Dominance } from '../stats/dominance.js';
 import type { AnalysisRules, MetricId } from '../config/analysis-rules.js';
 import type { ComparisonVerdict } from './comparison-verdict.js';
 import type { DifferenceKey, MsComparison } from './difference-record.js';
+import type { LaunchIdentity } from './sample-data.js';
 
 export const analysisFormat = 'benchgraph-analysis/5';
 export const quantileDefinition = 'Hyndman-Fan type 7 (linear interpolation between order statistics; R default, NumPy linear)';
@@ -343,13 +344,7 @@ export interface SpanDifference extends DifferenceKey, MsComparison {
 }
 
 /** One launch's spans, in mark order, `to Ready` last. */
-export interface LaunchSpans {
-  launchId: string;
-  cohort: string;
-  path: string;
-  state: string;
-  session: number;
-  round: number;
+export interface LaunchSpans extends LaunchIdentity {
   readyMs: number;
   /** In mark order; the last is `to Ready` (mark and atMs null: it ends at Ready). `name` is the span, `mark` the mark that ends it. */
   spans: { seq: number; name: string; mark: string | null; atMs: number | null; spanMs: number }[];

@@ -26,14 +26,18 @@ export interface FailureRow {
   count: number;
 }
 
-/** One valid (ok) formal launch. */
-export interface ValueRow {
+/** Which launch a row is: its id and its cell, session and round. */
+export interface LaunchIdentity {
   launchId: string;
   cohort: string;
   path: string;
   state: string;
   session: number;
   round: number;
+}
+
+/** One valid (ok) formal launch. */
+export interface ValueRow extends LaunchIdentity {
   /** 0-based position of the path in its round's order within the cohort (read-samples.ts). */
   position: number;
   /** The path run just before in the same round; null for the first. */

@@ -22,14 +22,13 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { SettleSection } from '../config/pipeline-config.js';
 import { col, type ColumnValues } from '../db/sample-columns.js';
 import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 import { CheckFailed, UserError } from '../errors.js';
+import type { LaunchingAdapterOptions } from '../experiment/adapter-options.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { settle } from '../experiment/settle.js';
 import { launchColumns, settleColumns, visitColumns } from '../experiment/launch-columns.js';
-import type { Launcher } from '../launch/launcher.js';
 import type { LaunchRequest } from '../launch/launch-types.js';
 import { makeMarker } from '../launch/marker.js';
 import { projectRoot } from '../process/project-root.js';
@@ -60,17 +59,10 @@ export const burstColumns = [
 ] as const;
 export type BurstColumns = ColumnValues<(typeof burstColumns)[number]>;
 
-export interface BurstOptions {
+/** rootfsTar: the root every path starts from. */
+export interface BurstOptions extends LaunchingAdapterOptions {
   paths: readonly BurstPath[];
   levels: readonly number[];
-  /** The pinned image tar (a root file system) every path starts from. */
-  rootfsTar: string;
-  launcher: Launcher;
-  experiment: string;
-  settle: SettleSection;
-  timeoutMs: number;
-  signal: AbortSignal;
-  log: (line: string) => void;
   /** Where each session's measured footprints go (memory-s<N>.json). */
   outputDir: string;
 }

@@ -5,7 +5,7 @@
 // this host's and how it was measured; the comparisons the judge decided and
 // the tails where n supports them are in the appendix.
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
-import type { SessionRecord } from '../contract/exchange-files.js';
+import type { DocumentRun } from '../publish/document-run.js';
 import { verdictText } from '../comparison/verdict-words.js';
 import { figure, list, paragraph, section, sentences, table, type ReportDocument } from '../document/document-model.js';
 import { fixed } from '../publish/format-number.js';
@@ -13,7 +13,7 @@ import { hostNoiseBlocks } from '../publish/session-sections.js';
 import type { CurvePoint, Estimate } from './concurrency-curve.js';
 import type { Knee } from './knee.js';
 
-export interface BurstDocumentInput {
+export interface BurstDocumentInput extends DocumentRun {
   title: string;
   question: string;
   motivation: string | null;
@@ -26,13 +26,6 @@ export interface BurstDocumentInput {
   cells: AnalysisResult['cells'];
   /** Each session's measured footprint of one launch per path, kB, and what was available. */
   memory: readonly { session: number; availableKb: number | null; footprintKb: Record<string, number> }[];
-  sessions: number;
-  rounds: number;
-  unmeasured: readonly string[];
-  notes: readonly string[];
-  provenance: readonly string[];
-  sessionRecords: readonly SessionRecord[] | null;
-  noise: AnalysisResult['noise'];
   plotFile: string | null;
 }
 

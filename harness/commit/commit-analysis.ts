@@ -21,37 +21,9 @@ import { COMMIT_DIMENSIONS } from './commit-cell.js';
 import { judge, type Judgement, type Looks } from '../comparison/judge.js';
 import { defaultPracticalMargin, type PracticalMargin } from '../config/practical-margin.js';
 import type { CommitPosition } from './commit-position.js';
+import type { CommitRowData, CompressionRowData } from './commit-row-data.js';
 
-export interface CommitRowData {
-  cell: string;
-  dims: Record<string, number>;
-  method: string;
-  state: string;
-  phase: string;
-  session: number;
-  round: number;
-  ok: boolean;
-  failureReason: string | null;
-  wallMs: number | null;
-  engineCpuMs: number | null;
-  /** The engine's user and system CPU and its read/write system calls; absent in runs before they were recorded. */
-  engineUserCpuMs?: number | null;
-  engineSysCpuMs?: number | null;
-  engineSyscalls?: number | null;
-  diskReadBytes: number | null;
-  readCharsBytes: number | null;
-  layerBytes: number | null;
-}
-
-export interface CompressionRowData {
-  method: string;
-  round: number;
-  layerBytes: number;
-  compressedBytes: number | null;
-  wallMs: number | null;
-  ok: boolean;
-  note: string;
-}
+export type { CommitRowData, CompressionRowData } from './commit-row-data.js';
 
 export interface CellStat {
   cell: string;

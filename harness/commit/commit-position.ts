@@ -8,19 +8,7 @@
 // next commit on an unjournaled data folder), so the report names every
 // interval that excludes 1, until a run has none.
 import { ratioOfMedians, type RatioOptions } from '../stats/ratio-of-medians.js';
-
-/** What a commit row gives the rule (commit-analysis.ts CommitRowData has it). */
-export interface CommitRowData {
-  cell: string;
-  dims: Record<string, number>;
-  method: string;
-  state: string;
-  phase: string;
-  session: number;
-  round: number;
-  ok: boolean;
-  wallMs: number | null;
-}
+import type { CommitRowData } from './commit-row-data.js';
 
 export interface CommitPosition {
   cell: string;

@@ -3,7 +3,7 @@
 // checked against it, and the Ready difference the read size makes (from the
 // analyze stage's paired comparison).
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
-import type { SessionRecord } from '../contract/exchange-files.js';
+import type { DocumentRun } from '../publish/document-run.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import { verdictText } from '../comparison/verdict-words.js';
 import { list, paragraph, section, sentences, table, type ReportDocument } from '../document/document-model.js';
@@ -11,7 +11,7 @@ import { fixed } from '../publish/format-number.js';
 import type { MedianInterval } from '../stats/two-level-median.js';
 import { MEAN_OVER_IMAGES, type ReadCell, type ReadShares } from './read-shares.js';
 
-export interface ReadsDocumentInput {
+export interface ReadsDocumentInput extends DocumentRun {
   title: string;
   question: string;
   scope: string;
@@ -22,14 +22,6 @@ export interface ReadsDocumentInput {
   shares: ReadShares;
   /** The analyze stage's Ready differences between the read sizes. */
   readyDifferences: readonly DifferenceResult[];
-  sessions: number;
-  rounds: number;
-  unmeasured: readonly string[];
-  notes: readonly string[];
-  provenance: readonly string[];
-  /** The sampling sessions' records (host noise), and the analysis' noise finding calibrated on the canary; null without records. */
-  sessionRecords: readonly SessionRecord[] | null;
-  noise: AnalysisResult['noise'];
 }
 
 const mb = (bytes: number | null): string => (bytes === null ? '–' : fixed(bytes / 1e6, 1));

@@ -27,10 +27,9 @@ export type LaunchState = 'ok' | 'failed' | 'timeout';
 
 export type ReadyMode = 'marker' | 'first-line' | 'none';
 
-export interface LaunchResult {
+/** What a launch measured, as the helper reports it and the client passes it on. */
+export interface LaunchMeasures {
   launchId: string;
-  /** ok: exited and the marker was seen; timeout: killed by the timeout; failed: anything else. */
-  state: LaunchState;
   /** Spawn to the complete marker line (or first line) read from stdout; null if never seen or not measured. */
   readyMs: number | null;
   /** Spawn to exit with stdout and stderr closed; null on timeout or spawn failure. */
@@ -42,9 +41,14 @@ export interface LaunchResult {
   sysCpuMs: number | null;
   /** Max RSS of the largest process among the child and its waited-for descendants. */
   maxRssKb: number | null;
+  markerSeen: boolean;
   stdoutTail: string;
   stderrTail: string;
-  markerSeen: boolean;
+}
+
+export interface LaunchResult extends LaunchMeasures {
+  /** ok: exited and the marker was seen; timeout: killed by the timeout; failed: anything else. */
+  state: LaunchState;
   failureReason: string | null;
   /** Phase marks the launch printed on stderr (`BENCHGRAPH-PHASE NAME`), each timed from spawn like Ready. */
   phases: PhaseMark[];
@@ -57,22 +61,11 @@ export interface PhaseMark {
 }
 
 /** One result line of the C helper: raw facts, no judgement. */
-export interface HelperResult {
-  launchId: string;
+export interface HelperResult extends LaunchMeasures {
   spawnError: string | null;
   timedOut: boolean;
-  readyMs: number | null;
   /** Spawn to the first complete stdout line (or EOF after a partial one); null if none. */
   firstLineMs: number | null;
-  completionMs: number | null;
-  exitCode: number | null;
-  signal: string | null;
-  userCpuMs: number | null;
-  sysCpuMs: number | null;
-  maxRssKb: number | null;
-  markerSeen: boolean;
-  stdoutTail: string;
-  stderrTail: string;
   /** Helper idle time before this request: from writing the previous result to reading this request. */
   idleMs: number | null;
   /** Processes of the launch's group still alive after completion were killed. */

@@ -17,14 +17,13 @@ import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { SettleSection } from '../config/pipeline-config.js';
 import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 import { runHook } from '../experiment/run-hook.js';
+import type { LaunchingAdapterOptions } from '../experiment/adapter-options.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { launchId } from '../experiment/session-plan.js';
 import { settle } from '../experiment/settle.js';
 import { launchColumns, settleColumns, visitColumns } from '../experiment/launch-columns.js';
-import type { Launcher } from '../launch/launcher.js';
 import { makeMarker } from '../launch/marker.js';
 import { EFFECT_ENV } from './effect-arm.js';
 import { openRowFolder, sandboxScriptsDir, type RowFolder } from './row-folder.js';
@@ -43,16 +42,9 @@ const appScript = (line: string): string[] => ['/bin/sh', '-c', `cat /heap.bin >
 /** Inside the restored sandbox: the app's heap is back. */
 const HEAP_BACK = 'test -s /tmp/heap';
 
-export interface SweepOptions {
+/** rootfsTar: the root the app runs in. */
+export interface SweepOptions extends LaunchingAdapterOptions {
   heapsMib: readonly number[];
-  /** The pinned image tar whose root the app runs in. */
-  rootfsTar: string;
-  launcher: Launcher;
-  experiment: string;
-  settle: SettleSection;
-  timeoutMs: number;
-  signal: AbortSignal;
-  log: (line: string) => void;
 }
 
 export function restoreSweepAdapter(o: SweepOptions): ExperimentAdapter {

@@ -6,8 +6,7 @@
 // observations on the log scale: the root mean square of log(observed) −
 // log(fitted), so a 10% miss counts alike at 100 files and at 100,000.
 import { quantile } from './quantile.js';
-import { randomInt, seededRandom } from './seeded-random.js';
-import { fitLine } from './linear-fit.js';
+import { bootstrapLines } from './linear-fit.js';
 
 export interface FloorCostFit {
   /** t at n = 0, in the time unit given (ms here). */
@@ -30,18 +29,9 @@ export function floorCostFit(
 ): FloorCostFit | null {
   const groups = [...bySize.entries()].filter(([, v]) => v.length > 0);
   if (groups.length < 2) return null;
-  const points = groups.flatMap(([x, ys]) => ys.map((y) => [x, y] as const));
-  const line = fitLine(points);
-  const random = seededRandom(opts.seed);
-  const floors: number[] = [];
-  const costs: number[] = [];
-  for (let r = 0; r < opts.resamples; r++) {
-    const sample: (readonly [number, number])[] = [];
-    for (const [x, ys] of groups) for (let i = 0; i < ys.length; i++) sample.push([x, ys[randomInt(random, ys.length)]!]);
-    const l = fitLine(sample);
-    floors.push(l.intercept);
-    costs.push(l.slope);
-  }
+  const { line, observations, draws } = bootstrapLines(groups, opts);
+  const floors = draws.map((l) => l.intercept);
+  const costs = draws.map((l) => l.slope);
   const lo = (1 - opts.confidence) / 2;
   const hi = (1 + opts.confidence) / 2;
   return {
@@ -52,7 +42,7 @@ export function floorCostFit(
     costLow: quantile(costs, lo),
     costHigh: quantile(costs, hi),
     sizes: groups.length,
-    observations: points.length,
+    observations,
     resamples: opts.resamples,
     confidence: opts.confidence,
   };

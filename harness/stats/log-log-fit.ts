@@ -4,8 +4,7 @@
 // many observations as it has, with replacement (seeded), so every size stays
 // in the fit.
 import { quantile } from './quantile.js';
-import { randomInt, seededRandom } from './seeded-random.js';
-import { fitLine } from './linear-fit.js';
+import { bootstrapLines } from './linear-fit.js';
 
 export interface GrowthFit {
   /** Exponent b: time grows as size^b. */
@@ -28,22 +27,15 @@ export function logLogFit(
     .filter(([s, v]) => s > 0 && v.some((t) => t > 0))
     .map(([s, v]) => [Math.log(s), v.filter((t) => t > 0).map(Math.log)] as const);
   if (groups.length < 2) return null;
-  const points = groups.flatMap(([x, ys]) => ys.map((y) => [x, y] as const));
-  const line = fitLine(points);
-  const random = seededRandom(opts.seed);
-  const slopes: number[] = [];
-  for (let r = 0; r < opts.resamples; r++) {
-    const sample: (readonly [number, number])[] = [];
-    for (const [x, ys] of groups) for (let i = 0; i < ys.length; i++) sample.push([x, ys[randomInt(random, ys.length)]!]);
-    slopes.push(fitLine(sample).slope);
-  }
+  const { line, observations, draws } = bootstrapLines(groups, opts);
+  const slopes = draws.map((l) => l.slope);
   return {
     slope: line.slope,
     scale: Math.exp(line.intercept),
     low: quantile(slopes, (1 - opts.confidence) / 2),
     high: quantile(slopes, (1 + opts.confidence) / 2),
     sizes: groups.length,
-    observations: points.length,
+    observations,
     resamples: opts.resamples,
     confidence: opts.confidence,
   };
