@@ -4,6 +4,7 @@
 // the one judge. Publishes report.md and index.html, the plot, curve.csv,
 // samples.csv, and the statistics.csv and differences.csv every experiment
 // publishes (pipeline compare reads them).
+import { openLoopTable, type OpenLoopRow } from '../harness/burst/open-loop.js';
 import { notesForRun } from '../harness/config/run-notes.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,7 +25,7 @@ import { burstLaunchesOf } from '../harness/burst/burst-launches.js';
 import { concurrencyCurve } from '../harness/burst/concurrency-curve.js';
 import { kneeOf } from '../harness/burst/knee.js';
 import { BURST_PATHS, burstColumns, runtimeOf } from '../harness/burst/burst-adapter.js';
-import { curveCsv } from '../harness/burst/curve-csv.js';
+import { curveCsv, openLoopCsv } from '../harness/burst/curve-csv.js';
 import { curvePlot } from '../harness/burst/curve-plot.js';
 import { burstDocument, type BurstDocumentInput } from '../harness/burst/burst-document.js';
 
@@ -58,6 +59,7 @@ const burstReport: StageDefinition = {
     const launches = burstLaunchesOf(rows as Parameters<typeof burstLaunchesOf>[0]);
     const confidence = ctx.config.rules.bootstrap.confidence;
     const points = concurrencyCurve(launches, confidence);
+    const openLoop = openLoopTable(rows as unknown as OpenLoopRow[], launches, confidence);
     const sampled = new Set(points.map((p) => p.path));
     const paths = [...BURST_PATHS.filter((p) => sampled.has(p)), ...[...sampled].filter((p) => !(BURST_PATHS as readonly string[]).includes(p))];
     const practical = ctx.config.rules.practical;
@@ -75,6 +77,7 @@ const burstReport: StageDefinition = {
         paths.map((p) => [p, (runtimeOf(p) === p ? '' : `${runtimeOf(p)} under a name of its own: `) + (PATH_DESCRIPTIONS[runtimeOf(p) ?? p] ?? p)]),
       ),
       points,
+      openLoop,
       knees,
       differences: analysis.differences,
       cells: analysis.cells,
@@ -115,6 +118,7 @@ const burstReport: StageDefinition = {
       'differences.csv': differences,
       'statistics.csv': statistics,
       'curve.csv': curveCsv(points),
+      ...(openLoop.length ? { 'open-loop.csv': openLoopCsv(openLoop) } : {}),
       [samplesCsvFile]: samplesCsv(rows, burstColumns),
     };
     await publish(ctx, {

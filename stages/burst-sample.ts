@@ -1,7 +1,8 @@
 // burst-sample: start-up under concurrency (harness/burst/burst-adapter.ts) on
 // the experiment model: per path in `with.paths` and level N in
-// `with.levels`, closed-loop bursts of N launches released together, in
-// design.sessions sessions of balanced rounds. The analyze stage reads its
+// `with.levels`, closed-loop bursts of N launches released together, and per
+// rate in `with.open_loop.rates_per_s`, open-loop trains of `count` launches
+// released at that rate, in design.sessions sessions of balanced rounds. The analyze stage reads its
 // samples like any other (one row per launch); burst-report adds the
 // latency–concurrency curve, the knees, makespan, throughput and failures.
 import type { StageDefinition } from '../harness/contract/stage.js';
@@ -9,7 +10,7 @@ import { pinnedImageTar } from '../harness/contract/exchange-files.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { Launcher, MAX_BURST } from '../harness/launch/launcher.js';
 import { burstAdapter, checkBurstPaths } from '../harness/burst/burst-adapter.js';
-import { checkLevels } from '../harness/burst/burst-arms.js';
+import { checkLevels, checkOpenLoop } from '../harness/burst/burst-arms.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
 
 /** The burst adapter with its own launcher; a Slurm job builds the same one on its node. */
@@ -17,12 +18,14 @@ const openBurstAdapter = registerAdapterFactory('burst-sample', async (ctx) => {
   const at = (k: string) => ({ file: ctx.pipelineFile, key: `stages.${ctx.id}.with.${k}` });
   const paths = checkBurstPaths(ctx.params['paths'], at('paths'));
   const levels = checkLevels(ctx.params['levels'], MAX_BURST, at('levels'));
+  const openLoop = checkOpenLoop(ctx.params['open_loop'], MAX_BURST, at('open_loop'));
   const rootfsTar = pinnedImageTar(ctx.inputs, String(ctx.params['image']), { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
   const launcher = await Launcher.start();
   const design = ctx.config.design;
   const adapter = burstAdapter({
     paths,
     levels,
+    openLoop,
     rootfsTar,
     launcher,
     experiment: ctx.config.experiment.name,
@@ -38,7 +41,7 @@ const openBurstAdapter = registerAdapterFactory('burst-sample', async (ctx) => {
 const burstSample: StageDefinition = {
   kind: 'burst-sample',
   description:
-    'Closed-loop bursts of N launches released together, per path and N, in sessions of balanced rounds: per-launch Ready and Completion, failures recorded.',
+    'Closed-loop bursts of N launches released together, per path and N, and open-loop trains released at fixed rates, in sessions of balanced rounds: per-launch Ready and Completion, failures recorded.',
   reads: ['experiment.name', 'design', 'services'],
   services: true,
   extraCode: [

@@ -123,3 +123,50 @@ test('a burst of none, of more than the helper takes, or with one launch id twic
     await launcher.close();
   }
 });
+
+test.serial('an open loop releases launch i at i × the interval whether or not the earlier ones are done, and times each from its own release', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'benchgraph-burst-'));
+  const launcher = await Launcher.start();
+  try {
+    const n = 4;
+    const intervalMs = 40;
+    // launch i waits for launch i + 1 to have started (the last waits for none): launches released only once the one
+    // before is done would never get past the first, and launch i cannot be Ready before launch i + 1's release
+    const script = `touch started.$1; if [ "$1" -lt ${n - 1} ]; then until [ -e started.$(($1 + 1)) ]; do sleep 0.005; done; fi; echo READY`;
+    const results = await launcher.burst(
+      Array.from({ length: n }, (_, i) => ({ ...req(`o${i}`, dir, script), argv: ['sh', '-c', script, 'sh', String(i)] })),
+      { intervalMs },
+    );
+    t.deepEqual(
+      results.map((r) => [r.launchId, r.state, r.burstIndex]),
+      Array.from({ length: n }, (_, i) => [`o${i}`, 'ok', i]),
+    );
+    results.forEach((r, i) => {
+      t.true(Math.abs(r.releaseOffsetMs - i * intervalMs) < 0.002, `launch ${i} released ${r.releaseOffsetMs} ms after the first`);
+      t.true(r.spawnOffsetMs !== null && r.spawnOffsetMs >= 0, 'spawned at or after its own release');
+      if (i < n - 1) t.true(r.readyMs !== null && r.readyMs >= intervalMs, `launch ${i} waited for the next release (${r.readyMs} ms from its own)`);
+    });
+    // closed loop again: every launch from the one release
+    const closed = await launcher.burst([req('c0', dir, 'echo READY'), req('c1', dir, 'echo READY')]);
+    t.deepEqual(
+      closed.map((r) => [r.state, r.releaseOffsetMs]),
+      [
+        ['ok', 0],
+        ['ok', 0],
+      ],
+    );
+  } finally {
+    await launcher.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test.serial('an open loop with a bad interval is refused before anything starts', async (t) => {
+  const launcher = await Launcher.start();
+  try {
+    await t.throwsAsync(launcher.burst([req('x', tmpdir(), 'echo READY')], { intervalMs: -1 }), { message: /release interval is 0\.001 to 60000 ms, not -1/ });
+    t.is((await launcher.launch(req('y', tmpdir(), 'echo READY'))).state, 'ok', 'the helper still runs');
+  } finally {
+    await launcher.close();
+  }
+});

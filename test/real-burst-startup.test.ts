@@ -11,7 +11,8 @@ import { parseCsvTable } from '../harness/compare/csv-table.js';
 import { burstColumns } from '../harness/burst/burst-adapter.js';
 import { burstLaunchesOf } from '../harness/burst/burst-launches.js';
 import { concurrencyCurve } from '../harness/burst/concurrency-curve.js';
-import { curveCsv } from '../harness/burst/curve-csv.js';
+import { curveCsv, openLoopCsv } from '../harness/burst/curve-csv.js';
+import { openLoopTable, type OpenLoopRow } from '../harness/burst/open-loop.js';
 import type { SampleRow } from '../harness/db/sample-row.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { writePipelineVariant } from './helpers/pipeline-variant.js';
@@ -28,12 +29,12 @@ rootTest('burst-startup releases N launches together per path, journals each, an
     writePipelineVariant(dir, 'burst-startup-mini.fragment.yaml');
     const r = await runCli(['run'], dir);
     t.is(r.code, 0, r.stderr.slice(-2000));
-    t.regex(r.stderr, /launches 24\/24/, 'the progress line counts every launch of a burst');
+    t.regex(r.stderr, /launches 42\/42/, 'the progress line counts every launch of a burst and of an open-loop train');
     const out = join(dir, 'reports', 'burst-startup-mini');
     const csvText = readFileSync(join(out, 'samples.csv'), 'utf8');
     const rows = parseSampleCsv(csvText, 'samples.csv', burstColumns).filter((s) => s['phase'] === 'formal');
-    // 2 sessions x 3 paths x (1 + 3 launches) x 1 round
-    t.is(rows.length, 24);
+    // 2 sessions x 3 paths x (1 + 3 launches, and a train of 3 at 50/s) x 1 round
+    t.is(rows.length, 42);
     t.true(
       rows.every((s) => s['ok'] === true && typeof s['ready_ms'] === 'number'),
       'every launch printed its marker',
@@ -42,7 +43,30 @@ rootTest('burst-startup releases N launches together per path, journals each, an
       rows.filter((s) => s['path'] === arm && s['session'] === 1).map((s) => (s as unknown as Record<string, unknown>)['burst_slot']);
     t.deepEqual(slots('runsc-n3').sort(), [0, 1, 2]);
     t.deepEqual(slots('docker-n1'), [0]);
-    t.is(new Set(rows.map((s) => s['launch_id'])).size, 24, 'each launch of a burst has its own id');
+    t.is(new Set(rows.map((s) => s['launch_id'])).size, 42, 'each launch of a burst has its own id');
+    // an open-loop train: launch k released k × 20 ms after the first, each timed from its own release
+    const train = rows
+      .filter((s) => s['path'] === 'crun-r50' && s['session'] === 1)
+      .map((s) => s as unknown as Record<string, number>)
+      .sort((a, b) => a['burst_slot']! - b['burst_slot']!);
+    t.deepEqual(
+      train.map((s) => [s['burst_slot'], s['arrival_rate_per_s'], Math.round(s['release_offset_ms']! * 1000) / 1000]),
+      [
+        [0, 50, 0],
+        [1, 50, 20],
+        [2, 50, 40],
+      ],
+    );
+    t.true(
+      rows.filter((s) => String(s['path']).endsWith('-n3')).every((s) => (s as unknown as Record<string, unknown>)['release_offset_ms'] === 0),
+      'a closed loop releases every launch at once',
+    );
+    const open = openLoopTable(rows as unknown as OpenLoopRow[], burstLaunchesOf(rows as unknown as SampleRow<{ burst_level?: number }>[]));
+    t.is(readFileSync(join(out, 'open-loop.csv'), 'utf8'), openLoopCsv(open));
+    t.deepEqual(
+      open.map((x) => `${x.path}/${x.ratePerS}/${x.launches}`),
+      ['crun/50/6', 'docker/50/6', 'runsc/50/6'],
+    );
     // the published curve is what samples.csv gives
     const curve = concurrencyCurve(burstLaunchesOf(rows as unknown as SampleRow<{ burst_level?: number }>[]));
     t.is(readFileSync(join(out, 'curve.csv'), 'utf8'), curveCsv(curve));
@@ -53,6 +77,11 @@ rootTest('burst-startup releases N launches together per path, journals each, an
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     t.regex(report, /\*\*runsc\*\*: each launch ×[\d.]+ as slow with 3 at once as alone/);
     t.regex(report, /runsc-n3 − crun-n3/);
+    t.regex(
+      report,
+      /Arriving one after another \(open loop, 3 launches a train\), each launch took ×[\d.]+ as long as alone under crun \(at most \d in flight at 50\/s\)/,
+    );
+    t.regex(report, /## Open loop: arrivals at a fixed rate/);
     t.true(existsSync(join(out, 'concurrency-curve.svg')));
     for (const folder of [...r.stderr.matchAll(/bursts in (\S+)/g)].map((m) => m[1]!)) {
       t.deepEqual(sandboxLeftovers(folder), [], folder);

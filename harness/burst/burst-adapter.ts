@@ -3,7 +3,10 @@
 // one closed-loop burst: the launch helper releases N launches together and
 // times each from that release (Launcher.burst), and the visit's rows are its
 // N launches (one per launch, `burst_slot` 0..N−1), each with its Ready and
-// Completion, failures included. The unit is one small command (busybox's
+// Completion, failures included. An open-loop arm (`<path>-r<λ>`) visits with
+// a train of `open_loop.count` launches, the helper releasing one every 1/λ s
+// whether or not the earlier ones are done, each timed from its own release
+// (`release_offset_ms` after the first; `arrival_rate_per_s` λ). The unit is one small command (busybox's
 // shell printing the launch's marker); the condition is `warm`: the root is
 // unpacked and in the page cache, the Docker engine holds the image.
 //
@@ -34,7 +37,7 @@ import { makeMarker } from '../launch/marker.js';
 import { projectRoot } from '../process/project-root.js';
 import { EFFECT_ENV } from '../sandbox/effect-arm.js';
 import { openRowFolder, type RowFolder } from '../sandbox/row-folder.js';
-import { burstArmOf, burstArms } from './burst-arms.js';
+import { burstArmOf, burstArms, openArmOf } from './burst-arms.js';
 import { burstMemoryProblem, memAvailableKb, peakDropKb } from './memory-footprint.js';
 
 const run = promisify(execFile);
@@ -56,6 +59,8 @@ export const burstColumns = [
   col('burst_level', 'integer', 'INTEGER', { minimum: 1 }),
   col('burst_slot', 'integer', 'INTEGER', { minimum: 0 }),
   col('spawn_offset_ms', 'number', 'DOUBLE', { minimum: 0 }),
+  col('arrival_rate_per_s', 'number', 'DOUBLE', { minimum: 0 }),
+  col('release_offset_ms', 'number', 'DOUBLE', { minimum: 0 }),
 ] as const;
 export type BurstColumns = ColumnValues<(typeof burstColumns)[number]>;
 
@@ -63,6 +68,8 @@ export type BurstColumns = ColumnValues<(typeof burstColumns)[number]>;
 export interface BurstOptions extends LaunchingAdapterOptions {
   paths: readonly BurstPath[];
   levels: readonly number[];
+  /** Open-loop arms: launches per visit and the arrival rates (launches per second); null: closed loop only. */
+  openLoop: { count: number; ratesPerS: readonly number[] } | null;
   /** Where each session's measured footprints go (memory-s<N>.json). */
   outputDir: string;
 }
@@ -83,12 +90,12 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
   const command = (marker: string): string[] => ['/bin/sh', '-c', `echo ${marker}`];
   return {
     units: [BURST_UNIT],
-    arms: burstArms(o.paths, o.levels),
+    arms: burstArms(o.paths, o.levels, o.openLoop?.ratesPerS ?? []),
     conditions: [BURST_CONDITION],
     columns: burstColumns,
     services: o.paths.some((p) => runtimeOf(p) === 'docker'),
     ourFolders: ['/tmp/bg-fx-'],
-    launchesPerVisit: (arm) => burstArmOf(arm)?.level ?? 1,
+    launchesPerVisit: (arm) => burstArmOf(arm)?.level ?? (openArmOf(arm) ? o.openLoop!.count : 1),
     async openSession(session, attempt, _journal, setup) {
       const folder: RowFolder = openRowFolder(`burst-s${session}`);
       const rootfs = join(folder.dir, 'rootfs');
@@ -150,7 +157,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
         const kb = Math.max(dropKb, result.maxRssKb ?? 0);
         footprintKb.set(path, kb);
         const available = memAvailableKb();
-        const largest = Math.max(...o.levels);
+        const largest = Math.max(...o.levels, o.openLoop?.count ?? 1); // an open loop has at most its count in flight
         const problem = available === null ? null : burstMemoryProblem(path, largest, kb, available);
         if (problem) {
           await folder.close();
@@ -165,7 +172,9 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
       o.log(`session ${session}: one launch took ${o.paths.map((p) => `${p} ${Math.round(footprintKb.get(p)! / 1024)} MiB`).join(', ')} of memory`);
       return {
         async visit(v: AdapterVisit): Promise<SampleRow<BurstColumns>[]> {
-          const arm = burstArmOf(v.arm);
+          const closed = burstArmOf(v.arm);
+          const open = openArmOf(v.arm);
+          const arm = closed ?? (open && o.openLoop ? { path: open.path, level: o.openLoop.count } : null);
           if (!arm) throw new Error(`bug: ${v.arm} is not a burst arm`);
           const path = arm.path as BurstPath;
           const place = visitColumns(o.experiment, v, BURST_CONDITION);
@@ -173,7 +182,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
           const settled = await settle(o.settle, o.signal);
           const startedAt = new Date().toISOString();
           try {
-            const results = await o.launcher.burst(reqs);
+            const results = await o.launcher.burst(reqs, open ? { intervalMs: 1000 / open.ratePerS } : {});
             return results.map((r, k) => ({
               ...place,
               launch_id: r.launchId,
@@ -184,6 +193,8 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
               burst_level: arm.level,
               burst_slot: k,
               spawn_offset_ms: r.spawnOffsetMs,
+              arrival_rate_per_s: open ? open.ratePerS : null,
+              release_offset_ms: r.releaseOffsetMs,
             }));
           } finally {
             clearWorkspaces();

@@ -12,6 +12,7 @@ import { fixed } from '../publish/format-number.js';
 import { hostNoiseBlocks } from '../publish/session-sections.js';
 import type { CurvePoint, Estimate } from './concurrency-curve.js';
 import type { Knee } from './knee.js';
+import type { OpenLoopPoint } from './open-loop.js';
 
 export interface BurstDocumentInput extends DocumentRun {
   title: string;
@@ -21,6 +22,8 @@ export interface BurstDocumentInput extends DocumentRun {
   /** Each path's description: what one launch of it is. */
   pathDescriptions: Readonly<Record<string, string>>;
   points: readonly CurvePoint[];
+  /** Open-loop arms (open-loop.ts): arrivals at fixed rates; empty when the run had none. */
+  openLoop: readonly OpenLoopPoint[];
   knees: readonly Knee[];
   differences: readonly DifferenceResult[];
   cells: AnalysisResult['cells'];
@@ -36,7 +39,7 @@ const withInterval = (e: Estimate | null, f: (v: number) => string): string =>
   e === null ? '–' : e.low === null || e.high === null ? f(e.value) : `${f(e.value)} [${f(e.low)}, ${f(e.high)}]`;
 const pct = (v: number): string => `${fixed(100 * v, v < 0.1 ? 1 : 0)}%`;
 
-export function failureText(p: CurvePoint): string {
+export function failureText(p: Pick<CurvePoint, 'failures'>): string {
   const f = p.failures;
   return f.successes === 0 ? `0 of ${f.trials} (≤ ${pct(f.high)})` : `${f.successes} of ${f.trials}, ${pct(f.rate)} [${pct(f.low)}, ${pct(f.high)}]`;
 }
@@ -102,6 +105,44 @@ function curveTable(p: BurstDocumentInput) {
       failureText(x),
     ]),
     'Per path and N (launches released together): the P50 of per-launch Ready (geometric mean over sessions of each session’s P50, between-session 95% t interval), its ratio to the same path alone (per session, then over sessions), each burst’s makespan (release to the last Ready) and N over it (median over a session’s bursts, then over sessions), and failures with their 95% Clopper–Pearson interval',
+  );
+}
+
+/** The first screen's sentence on the open loop: per path, each launch against alone at every rate, and the most in flight at the highest. */
+function openLoopSentence(p: BurstDocumentInput): string | null {
+  const perPath = p.paths.map((path) => p.openLoop.filter((x) => x.path === path && x.ratioToSequential !== null)).filter((xs) => xs.length > 0);
+  if (!perPath.length) return null;
+  const and = (xs: string[]): string => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  return (
+    `Arriving one after another (open loop, ${perPath[0]![0]!.count} launches a train), each launch took ` +
+    perPath
+      .map((xs) => {
+        const top = xs[xs.length - 1]!;
+        return (
+          `${and(xs.map((x) => ratioText(x.ratioToSequential!.value)))} as long as alone under ${top.path}` +
+          (top.inFlightMax === null ? '' : ` (at most ${top.inFlightMax} in flight at ${top.ratePerS}/s)`)
+        );
+      })
+      .join('; ') +
+    `, at ${and(perPath[0]!.map((x) => String(x.ratePerS)))} a second (intervals in the open-loop table).`
+  );
+}
+
+function openLoopTable(p: BurstDocumentInput) {
+  if (!p.openLoop.length) return null;
+  return table(
+    ['path', 'arrivals/s', 'launches', 'P50 Ready, ms', '× N = 1', 'in flight, median (max)', 'latest release, ms', 'failed'],
+    p.openLoop.map((x) => [
+      x.path,
+      String(x.ratePerS),
+      String(x.launches),
+      withInterval(x.p50Ms, msText),
+      withInterval(x.ratioToSequential, ratioText),
+      x.inFlightMedian === null ? '–' : `${fixed(x.inFlightMedian, Number.isInteger(x.inFlightMedian) ? 0 : 1)} (${x.inFlightMax})`,
+      x.lateMsMax === null ? '–' : fixed(x.lateMsMax, 2),
+      failureText(x),
+    ]),
+    'Per path and arrival rate (open loop: each train releases its launches one every 1/rate s, whether or not the earlier ones are done): the P50 of per-launch Ready from its own release (geometric mean over sessions of each session’s P50, between-session 95% t interval), its ratio to the same path alone (per session, then over sessions), the launches in flight at once (release to Completion) at each train’s peak, the latest release after its scheduled time, and failures with their 95% Clopper–Pearson interval',
   );
 }
 
@@ -199,6 +240,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
       paragraph(`**Question.** ${p.question}`),
       list(answer(p)),
       ...(rateSentence(p) ? [paragraph(rateSentence(p)!)] : []),
+      ...(openLoopSentence(p) ? [paragraph(openLoopSentence(p)!)] : []),
       curveTable(p),
       paragraph(
         [
@@ -211,6 +253,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
       ...section('The curve', [
         p.plotFile ? figure(p.plotFile, 'P50 of per-launch Ready against N, per path, with between-session 95% intervals; log axes') : null,
       ]),
+      ...section('Open loop: arrivals at a fixed rate', [openLoopTable(p)]),
       // each path's knee is said once, in the first screen's answer
       ...section('Claims checked', [list(claims(p))]),
       ...section('How it was measured', [
@@ -218,6 +261,11 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
         list(p.paths.map((path) => `**${path}**: ${p.pathDescriptions[path] ?? path}`)),
         sentences([
           'Closed loop: the launch helper reads its clock once, spawns the N launches back to back and times each from that release; a launch that fails or times out is a recorded failure, never dropped.',
+          ...(p.openLoop.length
+            ? [
+                'Open loop: the helper releases launch i of a train i/rate s after the first, whether or not the earlier ones are done, and times each from its own release; a launch is in flight from its release to its Completion.',
+              ]
+            : []),
           'Each round visits every path at every N once, in a balanced order of its own; each burst follows the settle.',
           'Before a session’s first burst, one launch of each path ran untimed while MemAvailable was polled; a level whose burst would need more than half of what is available is refused before it starts.',
         ]),

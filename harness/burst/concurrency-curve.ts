@@ -63,7 +63,7 @@ export function logScaleEstimate(perSession: readonly number[], confidence: numb
   return { value: Math.exp(mean), low: t ? Math.exp(t.low) : null, high: t ? Math.exp(t.high) : null };
 }
 
-function bySession<T extends { session: number }>(xs: readonly T[]): Map<number, T[]> {
+export function bySession<T extends { session: number }>(xs: readonly T[]): Map<number, T[]> {
   const m = new Map<number, T[]>();
   for (const x of xs) {
     const g = m.get(x.session);
@@ -73,9 +73,9 @@ function bySession<T extends { session: number }>(xs: readonly T[]): Map<number,
   return m;
 }
 
-const readyOf = (ls: readonly BurstLaunch[]): number[] => ls.filter((l) => l.ok && l.readyMs !== null).map((l) => l.readyMs!);
+export const readyOf = (ls: readonly BurstLaunch[]): number[] => ls.filter((l) => l.ok && l.readyMs !== null).map((l) => l.readyMs!);
 
-function sessionMedians<T extends { session: number }>(xs: readonly T[], value: (g: T[]) => number[]): number[] {
+export function sessionMedians<T extends { session: number }>(xs: readonly T[], value: (g: T[]) => number[]): number[] {
   return [...bySession(xs).values()]
     .map((g) => value(g))
     .filter((v) => v.length > 0)
@@ -83,7 +83,7 @@ function sessionMedians<T extends { session: number }>(xs: readonly T[], value: 
 }
 
 /** Per session with launches of both: the P50 of `at` over the P50 of `base`. */
-function sessionRatios(at: readonly BurstLaunch[], base: readonly BurstLaunch[]): number[] {
+export function sessionRatios(at: readonly BurstLaunch[], base: readonly BurstLaunch[]): number[] {
   const baseBy = bySession(base);
   const out: number[] = [];
   for (const [session, ls] of bySession(at)) {

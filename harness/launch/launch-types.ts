@@ -74,8 +74,9 @@ export interface HelperResult extends LaunchMeasures {
   pipesForcedClosed: boolean;
   /** Phase marks read on stderr, in order (at most 16). */
   phases: PhaseMark[];
-  /** In a burst (Launcher.burst): its size, this launch's index, and the release to its spawn (ms; null when it never got that far). */
+  /** In a burst (Launcher.burst): its size, this launch's index, its release after the burst's first (ms; 0 in a closed loop), and its release to its spawn (ms; null when it never got that far). */
   burst?: number;
   burstIndex?: number;
+  releaseOffsetMs?: number;
   spawnOffsetMs?: number | null;
 }

@@ -9,17 +9,23 @@
  *   or a burst: "B<count>\n" then <count> such frames (1..MAX_BURST): every
  *   launch is spawned back to back after one clock read, the release, and
  *   every time of their results (ready, first line, completion, phases) is
- *   from that release, so N launches share one clock and one start; each
- *   result adds "burst" (count), "burstIndex" and "spawnOffsetMs" (from the
- *   release to just before its posix_spawn). Each launch has its own timeout
- *   from the release and its own process group; the results come in request
- *   order once all are complete.
+ *   from that release, so N launches share one clock and one start (closed
+ *   loop: all N in flight); each result adds "burst" (count), "burstIndex",
+ *   "releaseOffsetMs" (0) and "spawnOffsetMs" (from the release to just
+ *   before its posix_spawn). Each launch has its own timeout from the release
+ *   and its own process group; the results come in request order once all
+ *   are complete.
+ *   Or a staggered burst: "B<count>@<interval in microseconds>\n" (open
+ *   loop): launch i is released at the first release + i * interval, whether
+ *   or not the earlier ones are done; each launch's times and timeout are from
+ *   its own release, "releaseOffsetMs" is its release from the first, and
+ *   "spawnOffsetMs" how late its spawn came after its release.
  *   (argv, env entries "K=V", marker and paths can never contain NUL, so the
  *   framing needs no escaping). An empty marker matches nothing (Ready is then
  *   the client's choice: the first stdout line, or not measured).
  *   EOF on stdin: kill any running launch, exit.
  * Results (helper -> stdout): one JSON object per line. The first line is a
- *   hello {"hello":"benchgraph-launcher","protocol":3}. Results carry raw
+ *   hello {"hello":"benchgraph-launcher","protocol":4}. Results carry raw
  *   facts; the client decides the outcome (state, reason).
  *
  * Timing, all on CLOCK_MONOTONIC from just before posix_spawn:
@@ -701,7 +707,8 @@ typedef struct {
   char reason[1024];
   int failed_to_spawn;
   pid_t pid;
-  int64_t spawn_ns, deadline, grace_end, done_ns, exit_ns, ready_ns;
+  int spawned; /* an open loop spawns each launch at its own release */
+  int64_t release_ns, spawn_ns, deadline, grace_end, done_ns, exit_ns, ready_ns;
   stream_t streams[2];
   matcher_t mt;
   phase_scan_t phases;
@@ -716,7 +723,45 @@ static void burst_finish(burst_launch_t *l) {
   l->done = 1;
 }
 
-static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
+/* Spawns launch `l` released at `release` (its clock's zero): its process group, pipes and deadline. Called with
+ * SIGINT, SIGTERM and SIGHUP blocked (block_terminate), so its group is recorded before any can arrive. */
+static void burst_spawn(burst_launch_t *l, char *prog, int out[2], int err[2], int64_t release) {
+  l->spawned = 1;
+  l->release_ns = release;
+  if (l->done) return; /* failed before its release: command not found, no working directory, no pipes */
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  spawn_setup(&fa, &attr, out[1], err[1], l->rq->cwd);
+  l->spawn_ns = now_ns();
+  int rc = posix_spawn(&l->pid, prog, &fa, &attr, l->rq->argv, l->rq->envp);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  close(out[1]);
+  close(err[1]);
+  if (rc != 0) {
+    close(out[0]);
+    close(err[0]);
+    l->pid = 0;
+    snprintf(l->reason, sizeof l->reason, "could not start %s: %s", prog, strerror(rc));
+    l->failed_to_spawn = l->done = 1;
+    return;
+  }
+  burst_pgids[burst_count] = l->pid;
+  burst_count = burst_count + 1;
+  tail_init(&l->streams[0].tail, l->rq->tail_bytes);
+  tail_init(&l->streams[1].tail, l->rq->tail_bytes);
+  l->streams[0].fd = out[0];
+  l->streams[1].fd = err[0];
+  for (int k = 0; k < 2; k++) { l->streams[k].eof_ns = -1; l->streams[k].first_line_ns = -1; }
+  l->streams[1].phases = &l->phases;
+  set_nonblock(out[0]);
+  set_nonblock(err[0]);
+  l->mt = (matcher_t){l->rq->marker, (long)strlen(l->rq->marker), 0, 0, 0};
+  l->deadline = release + (int64_t)l->rq->timeout_ms * 1000000LL;
+}
+
+/* interval_ns 0: all n released together (closed loop); else launch i at the first release + i * interval_ns (open loop). */
+static void run_burst(const request_t *rqs, int n, int64_t interval_ns, int64_t idle_ns) {
   burst_launch_t *ls = calloc((size_t)n, sizeof *ls);
   if (!ls) die("calloc");
   /* two pipes per launch: raise the soft limit on open files to the hard one */
@@ -749,38 +794,10 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
   block_terminate(&old);
   drain_sigchld_pipe();
   burst_count = 0;
-  const int64_t t0 = now_ns(); /* the release */
-  for (int i = 0; i < n; i++) {
-    burst_launch_t *l = &ls[i];
-    if (l->done) continue;
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    spawn_setup(&fa, &attr, outp[i][1], errp[i][1], l->rq->cwd);
-    l->spawn_ns = now_ns();
-    int rc = posix_spawn(&l->pid, progs[i], &fa, &attr, l->rq->argv, l->rq->envp);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    close(outp[i][1]);
-    close(errp[i][1]);
-    if (rc != 0) {
-      close(outp[i][0]);
-      close(errp[i][0]);
-      snprintf(l->reason, sizeof l->reason, "could not start %s: %s", progs[i], strerror(rc));
-      l->failed_to_spawn = l->done = 1;
-      continue;
-    }
-    burst_pgids[burst_count] = l->pid;
-    burst_count = burst_count + 1;
-    tail_init(&l->streams[0].tail, l->rq->tail_bytes);
-    tail_init(&l->streams[1].tail, l->rq->tail_bytes);
-    l->streams[0].fd = outp[i][0];
-    l->streams[1].fd = errp[i][0];
-    for (int k = 0; k < 2; k++) { l->streams[k].eof_ns = -1; l->streams[k].first_line_ns = -1; }
-    l->streams[1].phases = &l->phases;
-    set_nonblock(outp[i][0]);
-    set_nonblock(errp[i][0]);
-    l->mt = (matcher_t){l->rq->marker, (long)strlen(l->rq->marker), 0, 0, 0};
-    l->deadline = t0 + (int64_t)l->rq->timeout_ms * 1000000LL;
+  const int64_t t0 = now_ns(); /* the (first) release */
+  int next = 0;                /* the next launch to release */
+  if (interval_ns == 0) {
+    for (; next < n; next++) burst_spawn(&ls[next], progs[next], outp[next], errp[next], t0);
   }
   sigprocmask(SIG_SETMASK, &old, NULL);
 
@@ -788,10 +805,17 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
   int *owner = calloc((size_t)(2 * n + 2), sizeof *owner);
   if (!pf || !owner) die("calloc");
   for (;;) {
-    int left = 0;
-    int64_t wake = INT64_MAX;
+    /* an open loop releases every launch whose time has come, late or not (spawnOffsetMs says how late) */
+    while (next < n && now_ns() >= t0 + (int64_t)next * interval_ns) {
+      block_terminate(&old);
+      burst_spawn(&ls[next], progs[next], outp[next], errp[next], t0 + (int64_t)next * interval_ns);
+      sigprocmask(SIG_SETMASK, &old, NULL);
+      next++;
+    }
+    int left = n - next; /* not yet released */
+    int64_t wake = next < n ? t0 + (int64_t)next * interval_ns : INT64_MAX;
     int np = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < next; i++) {
       burst_launch_t *l = &ls[i];
       if (l->done) continue;
       left++;
@@ -805,10 +829,11 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
     pf[np].fd = sigchld_pipe[0]; pf[np].events = POLLIN; pf[np].revents = 0; np++;
     int iin = np;
     pf[np].fd = 0; pf[np].events = 0; pf[np].revents = 0; np++;
-    /* until the nearest deadline; a child's exit wakes the poll through the SIGCHLD pipe */
+    /* until the nearest deadline or release, to the nanosecond; a child's exit wakes it through the SIGCHLD pipe */
     int64_t wait_ns = wake - now_ns();
-    int wait_ms = wait_ns <= 0 ? 0 : (int)((wait_ns + 999999) / 1000000);
-    int pr = poll(pf, (nfds_t)np, wait_ms);
+    if (wait_ns < 0) wait_ns = 0;
+    struct timespec wait_ts = {(time_t)(wait_ns / 1000000000LL), (long)(wait_ns % 1000000000LL)};
+    int pr = ppoll(pf, (nfds_t)np, wake == INT64_MAX ? NULL : &wait_ts, NULL);
     if (pr < 0 && errno != EINTR) die("poll");
     if (pr > 0) {
       for (int j = 0; j < ichld; j++) {
@@ -819,13 +844,13 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
       }
       if (pf[ichld].revents) drain_sigchld_pipe();
       if (pf[iin].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-        for (int i = 0; i < n; i++) if (!ls[i].failed_to_spawn) kill(-ls[i].pid, SIGKILL);
+        for (int i = 0; i < n; i++) if (ls[i].pid > 0) kill(-ls[i].pid, SIGKILL);
         burst_count = 0;
         _exit(0);
       }
     }
     int64_t now = now_ns();
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < next; i++) {
       burst_launch_t *l = &ls[i];
       if (l->done) continue;
       if (!l->reaped && wait4(l->pid, &l->status, WNOHANG, &l->ru) == l->pid) { l->reaped = 1; l->exit_ns = now; }
@@ -850,17 +875,18 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
   free(pf);
   free(owner);
 
-  char extra[160];
+  char extra[200];
   for (int i = 0; i < n; i++) {
     burst_launch_t *l = &ls[i];
-    snprintf(extra, sizeof extra, ",\"burst\":%d,\"burstIndex\":%d,\"spawnOffsetMs\":", n, i);
+    snprintf(extra, sizeof extra, ",\"burst\":%d,\"burstIndex\":%d,\"releaseOffsetMs\":%.6f,\"spawnOffsetMs\":", n, i,
+             (double)(l->release_ns - t0) / 1e6);
     size_t at = strlen(extra);
     if (l->failed_to_spawn && l->pid == 0 && l->spawn_ns == 0) snprintf(extra + at, sizeof extra - at, "null");
-    else snprintf(extra + at, sizeof extra - at, "%.6f", (double)(l->spawn_ns - t0) / 1e6);
+    else snprintf(extra + at, sizeof extra - at, "%.6f", (double)(l->spawn_ns - l->release_ns) / 1e6);
     if (l->failed_to_spawn) {
       emit_result(l->rq, l->reason, 0, 0, -1, -1, -1, 0, 0, NULL, 0, NULL, NULL, i == 0 ? idle_ns : -1, 0, 0, NULL, extra);
     } else {
-      emit_result(l->rq, NULL, l->timed_out, t0, l->ready_ns, l->streams[0].first_line_ns, l->done_ns, l->reaped, l->status, &l->ru, l->mt.seen,
+      emit_result(l->rq, NULL, l->timed_out, l->release_ns, l->ready_ns, l->streams[0].first_line_ns, l->done_ns, l->reaped, l->status, &l->ru, l->mt.seen,
                   &l->streams[0].tail, &l->streams[1].tail, i == 0 ? idle_ns : -1, l->stray_killed, l->pipes_forced, &l->phases, extra);
       free(l->streams[0].tail.buf);
       free(l->streams[1].tail.buf);
@@ -870,24 +896,43 @@ static void run_burst(const request_t *rqs, int n, int64_t idle_ns) {
   free(ls);
 }
 
-/* "B<count>\n" then count frames: a burst (run_burst). */
-static void run_burst_request(int64_t idle_ns) {
-  char c, num[8];
+/* Reads decimal digits up to `end`; 0 and a protocol error when there are none or too many. */
+static long read_number(char end, const char *what) {
+  char c, num[16];
   size_t k = 0;
+  for (;;) {
+    if (!in_byte(&c)) protocol_error(what);
+    if (c == end) break;
+    if (k + 1 >= sizeof num || c < '0' || c > '9') protocol_error(what);
+    num[k++] = c;
+  }
+  num[k] = 0;
+  long v;
+  if (!parse_long(num, &v)) protocol_error(what);
+  return v;
+}
+
+/* "B<count>\n" or "B<count>@<interval us>\n", then count frames: a burst (run_burst). */
+static void run_burst_request(int64_t idle_ns) {
+  char c;
+  long count = 0, interval_us = 0;
   (void)!in_byte(&c); /* the 'B' */
   for (;;) {
     if (!in_byte(&c)) protocol_error("truncated burst count");
     if (c == '\n') break;
-    if (k + 1 >= sizeof num || c < '0' || c > '9') protocol_error("bad burst count");
-    num[k++] = c;
+    if (c == '@' && count > 0) {
+      interval_us = read_number('\n', "bad burst interval");
+      if (interval_us < 1 || interval_us > 60000000L) protocol_error("bad burst interval");
+      break;
+    }
+    if (c < '0' || c > '9' || count > MAX_BURST) protocol_error("bad burst count");
+    count = count * 10 + (c - '0');
   }
-  num[k] = 0;
-  long count;
-  if (!parse_long(num, &count) || count < 1 || count > MAX_BURST) protocol_error("bad burst count");
+  if (count < 1 || count > MAX_BURST) protocol_error("bad burst count");
   request_t rqs[MAX_BURST];
   for (long i = 0; i < count; i++)
     if (!read_request(&rqs[i])) protocol_error("truncated burst");
-  run_burst(rqs, (int)count, idle_ns);
+  run_burst(rqs, (int)count, (int64_t)interval_us * 1000LL, idle_ns);
   for (long i = 0; i < count; i++) free_request(&rqs[i]);
 }
 
@@ -906,7 +951,7 @@ int main(void) {
   sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
-  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":3}\n";
+  const char *hello = "{\"hello\":\"benchgraph-launcher\",\"protocol\":4}\n";
   write_all(1, hello, strlen(hello));
   last_result_ns = -1;
 

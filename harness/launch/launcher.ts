@@ -15,12 +15,18 @@ import { encodeRequest, requestProblem } from './request-frame.js';
 
 export type { LaunchRequest, LaunchResult, LaunchState } from './launch-types.js';
 
-const PROTOCOL = 3;
+const PROTOCOL = 4;
 /** The largest burst the helper takes (launcher.c MAX_BURST). */
 export const MAX_BURST = 128;
 
-/** One launch of a burst: every time is from the burst's release (one clock, one start for all). */
-export type BurstLaunchResult = LaunchResult & { burstIndex: number; spawnOffsetMs: number | null };
+/**
+ * One launch of a burst: every time is from its release, which in a closed loop is the burst's one release (one clock,
+ * one start for all) and in an open loop its own (releaseOffsetMs after the first); spawnOffsetMs: its release to its spawn.
+ */
+export type BurstLaunchResult = LaunchResult & { burstIndex: number; releaseOffsetMs: number; spawnOffsetMs: number | null };
+
+/** The largest gap between two releases of an open loop the helper takes (launcher.c), ms. */
+export const MAX_RELEASE_INTERVAL_MS = 60_000;
 const HELLO_TIMEOUT_MS = 5000;
 const CLOSE_GRACE_MS = 3000;
 
@@ -115,10 +121,12 @@ export class Launcher {
 
   /**
    * Runs N launches released together: the helper spawns them back to back after one clock read and
-   * times each from it (closed loop: all N in flight). Results in request order, once all are complete.
+   * times each from it (closed loop: all N in flight). With `intervalMs`, launch i is released at the
+   * first release + i × intervalMs instead, whether or not the earlier ones are done (open loop: arrivals
+   * at a fixed rate), and timed from its own release. Results in request order, once all are complete.
    */
-  burst(reqs: readonly LaunchRequest[]): Promise<BurstLaunchResult[]> {
-    const run = this.queue.then(() => this.burstNow(reqs));
+  burst(reqs: readonly LaunchRequest[], opts: { intervalMs?: number } = {}): Promise<BurstLaunchResult[]> {
+    const run = this.queue.then(() => this.burstNow(reqs, opts.intervalMs ?? 0));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -144,8 +152,11 @@ export class Launcher {
     });
   }
 
-  private burstNow(reqs: readonly LaunchRequest[]): Promise<BurstLaunchResult[]> {
+  private burstNow(reqs: readonly LaunchRequest[], intervalMs: number): Promise<BurstLaunchResult[]> {
     if (reqs.length < 1 || reqs.length > MAX_BURST) return Promise.reject(new Error(`a burst has 1 to ${MAX_BURST} launches, not ${reqs.length}`));
+    const intervalUs = Math.round(intervalMs * 1000);
+    if (!(intervalMs === 0 || (intervalUs >= 1 && intervalMs <= MAX_RELEASE_INTERVAL_MS)))
+      return Promise.reject(new Error(`an open loop's release interval is 0.001 to ${MAX_RELEASE_INTERVAL_MS} ms, not ${intervalMs}`));
     const ids = new Set(reqs.map((r) => r.launchId));
     if (ids.size !== reqs.length) return Promise.reject(new Error('the launches of a burst need distinct launch ids'));
     for (const req of reqs) {
@@ -158,12 +169,14 @@ export class Launcher {
         new Promise<BurstLaunchResult>((resolve, reject) => {
           this.pending.push({
             req,
-            resolve: (r, raw) => resolve({ ...r, burstIndex: raw.burstIndex ?? -1, spawnOffsetMs: raw.spawnOffsetMs ?? null }),
+            resolve: (r, raw) =>
+              resolve({ ...r, burstIndex: raw.burstIndex ?? -1, releaseOffsetMs: raw.releaseOffsetMs ?? 0, spawnOffsetMs: raw.spawnOffsetMs ?? null }),
             reject,
           });
         }),
     );
-    this.child.stdin!.write(Buffer.concat([Buffer.from(`B${reqs.length}\n`), ...reqs.map((r) => encodeRequest(r))]));
+    const head = intervalUs > 0 ? `B${reqs.length}@${intervalUs}\n` : `B${reqs.length}\n`;
+    this.child.stdin!.write(Buffer.concat([Buffer.from(head), ...reqs.map((r) => encodeRequest(r))]));
     return Promise.all(results);
   }
 
