@@ -146,6 +146,15 @@ function openLoopTable(p: BurstDocumentInput) {
   );
 }
 
+/** Where the helper's releases fell behind their schedule by more than a tenth of the interval: the rate held there was lower at a train's end. */
+function lateReleases(p: BurstDocumentInput) {
+  const late = p.openLoop.filter((x) => x.lateMsMax !== null && x.lateMsMax > 0.1 * (1000 / x.ratePerS));
+  if (!late.length) return null;
+  return paragraph(
+    `The launch helper shares the host with the launches it releases: ${late.map((x) => `${x.path} at ${x.ratePerS}/s`).join(', ')} had a release come more than a tenth of its interval late (latest release column), so those trains arrived slower than their rate toward their end. Each launch is still timed from its scheduled release: the wait counts in its Ready, as a request's queueing would.`,
+  );
+}
+
 function judgeTable(p: BurstDocumentInput) {
   const ready = p.differences.filter((d) => d.metric === 'ready' && !d.factor);
   if (!ready.length) return null;
@@ -259,7 +268,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
       ...section('The curve', [
         p.plotFile ? figure(p.plotFile, 'P50 of per-launch Ready against N, per path, with between-session 95% intervals; log axes') : null,
       ]),
-      ...section('Open loop: arrivals at a fixed rate', [openLoopTable(p)]),
+      ...section('Open loop: arrivals at a fixed rate', [openLoopTable(p), lateReleases(p)]),
       // each path's knee is said once, in the first screen's answer
       ...section('Claims checked', [list(claims(p))]),
       ...section('How it was measured', [
