@@ -4,6 +4,7 @@
 // the one judge. Publishes report.md and index.html, the plot, curve.csv,
 // samples.csv, and the statistics.csv and differences.csv every experiment
 // publishes (pipeline compare reads them).
+import { notesForRun } from '../harness/config/run-notes.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
@@ -81,7 +82,7 @@ const burstReport: StageDefinition = {
       sessions: design.sessions,
       rounds: design.rounds,
       unmeasured: exp.unmeasured ?? [],
-      notes: options.notes,
+      notes: notesForRun(options.notes, samples.input.outputDigest),
       provenance: Object.keys(ctx.inputs)
         .sort()
         .map((id) => `stage \`${id}\` (${ctx.inputs[id]!.kind}): ${ctx.inputs[id]!.outputDigest}`),
