@@ -1,6 +1,7 @@
 // commit-report: report.md and index.html (one document, two renderings),
 // the CSVs (commits.csv: every formal commit), growth plots and REPRODUCE.md
 // of the commit-diff experiment; published to reports/<experiment.name>/.
+import { notesForRun } from '../harness/config/run-notes.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
@@ -73,7 +74,7 @@ const commitReport: StageDefinition = {
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
       commit: checkoutCommit(),
-      notes: ctx.config.reportOptions.notes,
+      notes: notesForRun(ctx.config.reportOptions.notes, samples?.input.outputDigest ?? null),
       sessionRecords: sessions,
       noise: readNoiseFile(ctx.inputs),
       operating: commitOperating(ctx, analysis, sampleRows),

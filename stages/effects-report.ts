@@ -7,6 +7,7 @@
 // per-row relations, controls and missing rows come from report.rows and
 // report.missing, the floor from analysis.practical. Published to
 // reports/<experiment.name>/.
+import { notesForRun } from '../harness/config/run-notes.js';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
@@ -99,7 +100,7 @@ const effectsReport: StageDefinition = {
       floor,
       clusters: ctx.config.rules.clusters,
       unmeasured: exp.unmeasured ?? [],
-      reportNotes: options.notes,
+      reportNotes: notesForRun(options.notes, samplesFile?.input.outputDigest ?? null),
       launchSpan: launchSpanSentence(samples.map((s) => (typeof s['started_at'] === 'string' ? s['started_at'] : null))),
       provenance: provenanceLines(ctx.inputs, host),
       sessions: sessionsOf(ctx.inputs),

@@ -5,6 +5,7 @@
 // differences between read sizes. Publishes report.md and index.html,
 // reads.json, samples.csv, and the statistics.csv and differences.csv every
 // experiment publishes (pipeline compare reads them).
+import { notesForRun } from '../harness/config/run-notes.js';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { projectDirOf } from '../harness/config/project-dir.js';
@@ -36,7 +37,8 @@ const imageReadsReport: StageDefinition = {
     const analysis = JSON.parse(readFileSync(need('analysis.json', 'analyze'), 'utf8')) as AnalysisResult;
     const pins = readExchange(ctx.inputs, 'pins.json')?.value;
     if (!pins) throw missingInput(ctx, 'pins.json', 'pin');
-    const samplesFile = need('samples.duckdb', 'sample');
+    const samplesInput = needInputFile(ctx, 'samples.duckdb', 'sample');
+    const samplesFile = samplesInput.file;
     const rows = await SampleJournal.readRows(samplesFile);
     const sessionsFile = findInputFile(ctx.inputs, 'sessions.json');
     const sessionRecords = sessionsFile ? (JSON.parse(readFileSync(sessionsFile.file, 'utf8')) as SessionRecord[]) : null;
@@ -71,7 +73,7 @@ const imageReadsReport: StageDefinition = {
       sessions: design.sessions,
       rounds: design.rounds,
       unmeasured: exp.unmeasured ?? [],
-      notes: options.notes,
+      notes: notesForRun(options.notes, samplesInput.input.outputDigest),
       sessionRecords,
       noise: analysis.noise,
       provenance: Object.keys(ctx.inputs)

@@ -15,6 +15,7 @@ import type { SessionRecord } from '../harness/contract/exchange-files.js';
 import type { Requirement } from '../harness/contract/requirement.js';
 import { projectRoot } from '../harness/process/project-root.js';
 import { previousRunFiles } from '../harness/compare/previous-run-files.js';
+import { notesForRun } from '../harness/config/run-notes.js';
 import type { Pins, ReportInputs, Session, Verify } from '../harness/report/report-inputs.js';
 
 async function readJson<T>(inputs: Parameters<typeof findInputFile>[0], name: string): Promise<T | null> {
@@ -90,6 +91,7 @@ const report: StageDefinition = {
         .sort()
         .map((id) => ({ id, kind: ctx.inputs[id]!.kind, outputDigest: ctx.inputs[id]!.outputDigest })),
       samplesSha256: samples ? await sha256File(samples.file) : null,
+      notes: notesForRun(ctx.config.reportOptions.notes, samples?.input.outputDigest ?? null),
       launches: samples ? await readLaunchRows(samples.file) : [],
       preflight: await readJson<{ launches: number; failures: number }>(ctx.inputs, 'warmup.json').then((w) =>
         w ? { launches: w.launches, failures: w.failures } : null,

@@ -64,6 +64,8 @@ const rerun = (async () => {
       analysis: JSON.parse(await readFile(join(ana!, 'analysis.json'), 'utf8')) as AnalysisResult,
       differences: parseCsvTable(await read('differences.csv')).rows,
       statistics: parseCsvTable(await read('statistics.csv')).rows,
+      reportMd: await read('report.md'),
+      notes: cfg.reportOptions.notes,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -99,6 +101,18 @@ test('the published samples re-analyse to every figure of the published statisti
   const published = publishedCsv('lazy-startup', 'statistics.csv');
   t.true(published.length >= 40, `${published.length} rows`);
   t.deepEqual(mismatches(published, statistics, ['cohort', 'path', 'state', 'metric']), []);
+});
+
+test("the note pipeline.yaml ties to the published run's sample output is rendered with its samples, as the published report has it", async (t) => {
+  const { reportMd, notes } = await rerun;
+  const tied = notes.filter((n) => n.sampleOutput !== null);
+  t.true(tied.length >= 1, 'pipeline.yaml ties a note to the published run');
+  const paragraph = (text: string): string => text.trim();
+  for (const n of tied) {
+    t.true(reportMd.includes(paragraph(n.text)), 're-rendered with the published samples');
+    t.true(publishedFile('lazy-startup', 'report.md').includes(paragraph(n.text)), 'in the published report');
+  }
+  t.notRegex(reportMd, /left out: this report renders/);
 });
 
 test('analysis.json holds the record and the named findings in the shape of schemas/analysis-findings.schema.json', async (t) => {

@@ -41,8 +41,8 @@ export interface ReportOptions {
   secondsDecimals: number;
   /** Decimals of percentages in report.md. */
   percentDecimals: number;
-  /** Extra paragraphs appended to Data and analysis (what a reader must know that the data cannot say). */
-  notes: string[];
+  /** Extra paragraphs appended to Data and analysis (what a reader must know that the data cannot say); a note tied to one run's samples is rendered only with them (config/run-notes.ts). */
+  notes: ReportNote[];
   /** One sentence of scope before the conclusions; null: generated from the host facts. */
   scope: string | null;
   /** What a reader must know about each path: confounds, what its content bytes are, its runtime stack. */
@@ -82,7 +82,7 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     msDecimals: int('ms_decimals', 1),
     secondsDecimals: int('seconds_decimals', 3),
     percentDecimals: int('percent_decimals', 1),
-    notes: Array.isArray(s['notes']) ? (s['notes'] as unknown[]).map(String) : [],
+    notes: Array.isArray(s['notes']) ? (s['notes'] as unknown[]).map(reportNote) : [],
     scope: typeof s['scope'] === 'string' && s['scope'] !== '' ? (s['scope'] as string) : null,
     paths: pathNotes(s['paths']),
     source: sourceReading(s['source']),
@@ -91,3 +91,18 @@ export function reportOptions(sectionIn: unknown): ReportOptions {
     answer: Array.isArray(s['answer']) ? (s['answer'] as { a: unknown; b: unknown }[]).map((x) => ({ a: String(x?.a), b: String(x?.b) })) : [],
   };
 }
+
+/** A paragraph of report.notes. `sampleOutput` (report.notes[].sample_output): the sample stage output digest, or its first 12 or more hex digits, of the run the note was written about; null: the note is about the experiment, true of every run. */
+export interface ReportNote {
+  text: string;
+  sampleOutput: string | null;
+}
+
+function reportNote(v: unknown): ReportNote {
+  if (v && typeof v === 'object') {
+    const o = v as { text?: unknown; sample_output?: unknown };
+    return { text: String(o.text ?? ''), sampleOutput: typeof o.sample_output === 'string' ? o.sample_output.toLowerCase() : null };
+  }
+  return { text: String(v), sampleOutput: null };
+}
+

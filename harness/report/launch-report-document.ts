@@ -3,6 +3,7 @@
 // source, the start-up times, where the cold time goes, order, sessions,
 // method and provenance; every long table in the appendix. Each number is
 // said once in the main text, each definition once in the report.
+import { notesForRun } from '../config/run-notes.js';
 import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analysis/analysis-result.js';
 import { comparisonRounds, countText, failedText, formatters, outcomeWords, type Formatters } from './conclusions.js';
 import { directionRuleText } from '../analysis/direction-rule.js';
@@ -528,7 +529,7 @@ function methodSection(c: Ctx): Section[] {
             .join('; ')}.`,
         )
       : null,
-    ...inp.options.notes.map((n) => paragraph(n.trim())),
+    ...(inp.notes ?? notesForRun(inp.options.notes, null)).map((n) => paragraph(n.trim())),
   ]);
 }
 

@@ -41,6 +41,8 @@ export interface ReportInputs {
   verify: Verify | null;
   stages: UpstreamStage[];
   samplesSha256: string | null;
+  /** report.notes that apply to these samples (config/run-notes.ts); absent: worked out here with the samples' run unknown. */
+  notes?: readonly string[];
   /** Every launch of samples.duckdb (all phases, sample schema columns) in run order. */
   launches: SampleRow[];
   provenance: Provenance;
