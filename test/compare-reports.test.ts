@@ -200,12 +200,14 @@ test('without --write no reproduction.md is written', async (t) => {
   t.false(existsSync(join(dir, 'reproduction.md')));
 });
 
-test('statuses: no direction in both is held, detected then not is lost, the reverse gained', (t) => {
+test('statuses: no direction in both is held, detected then not is lost, the reverse gained; a conclusion new in the candidate is unmatched, never gained', (t) => {
   t.is(statusOf('none', 'none'), 'held');
   t.is(statusOf('a>b', 'none'), 'lost');
   t.is(statusOf('none', 'a<b'), 'gained');
   t.is(statusOf('a>b', 'absent'), 'lost');
   t.is(statusOf('none', 'absent'), 'unmatched');
+  t.is(statusOf('absent', 'a<b'), 'unmatched', 'a comparison the baseline never made has nothing to hold it against');
+  t.is(statusOf('absent', 'none'), 'unmatched');
 });
 
 test('each cell shows the ratio of candidate to baseline P50', async (t) => {

@@ -8,8 +8,10 @@
 //   held     same direction in both, "no difference" in both included;
 //   changed  opposite directions, both detected;
 //   lost     detected in the baseline, not in the candidate (or absent there);
-//   gained   the reverse;
-//   unmatched  in one report only and not detected there.
+//   gained   detected in the candidate, not detected in the baseline;
+//   unmatched  in the candidate only (new: the baseline has nothing to hold
+//            it against, so it is never "gained"), or in the baseline only
+//            and not detected there.
 // Per cell (cohort, path, state, metric): candidate P50 / baseline P50. The
 // factor every time cell shares (common-factor.ts) is estimated once; each
 // cell's ratio after it is within its tolerance or not (a path-specific move).
@@ -135,7 +137,8 @@ const rerunOf = (d: PublishedDifference | undefined): { low: number; high: numbe
 /** The direction verdict in the one vocabulary (analysis/direction-status.ts), or 'unmatched' when a side lacks the conclusion. */
 export function statusOf(baseline: Direction, candidate: Direction): Status {
   if (baseline === candidate) return 'held';
-  if (baseline === 'absent' || candidate === 'absent') return detected(baseline) ? 'lost' : detected(candidate) ? 'gained' : 'unmatched';
+  if (baseline === 'absent') return 'unmatched';
+  if (candidate === 'absent') return detected(baseline) ? 'lost' : 'unmatched';
   const sign = (d: Direction): -1 | 0 | 1 => (d === 'a>b' ? 1 : d === 'a<b' ? -1 : 0);
   return directionStatus(sign(baseline), sign(candidate));
 }

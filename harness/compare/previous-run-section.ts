@@ -40,6 +40,7 @@ const named = (labels: readonly string[]): string =>
 /** The main text's paragraph: counts, the host class, the shared factor, and the conclusions that did not hold, a few by name. */
 export function previousRunParagraph(name: string, r: ReportComparison): string {
   const n = r.conclusions.length;
+  const inBoth = r.conclusions.filter((c) => c.baseline !== 'absent' && c.candidate !== 'absent').length;
   const transfer = r.hostClass !== null && !r.hostClass.same;
   const parts: string[] = [];
   for (const status of ['changed', 'lost', 'gained'] as const) {
@@ -56,7 +57,7 @@ export function previousRunParagraph(name: string, r: ReportComparison): string 
       : ' The runs are on different host classes by their canaries: sizes are compared as ratios a / b.'
     : '';
   return (
-    `Held against the archived run \`${name}\` by \`pipeline compare\`'s rule: of ${n} conclusions, ${r.held} held in direction, ${r.heldInMagnitude} ${transfer ? 'transferred in ratio' : 'held in magnitude'}, ${r.heldInBoth} both` +
+    `Held against the archived run \`${name}\` by \`pipeline compare\`'s rule: of ${n} conclusions${inBoth < n ? ` (${inBoth} in both runs)` : ''}, ${r.held} held in direction, ${r.heldInMagnitude} ${transfer ? 'transferred in ratio' : 'held in magnitude'}, ${r.heldInBoth} both` +
     `${parts.length ? `; ${parts.join('; ')}` : ''}.${factor}${host} Every conclusion: the appendix "${IN_FULL}".`
   );
 }
