@@ -2,9 +2,10 @@
 // Pure: two published reports in, statuses out.
 //
 // A conclusion is one median difference (cohort, state, metric, a, b). Its
-// direction in one report: 'a>b' or 'a<b' when detected (by the sign of the
-// observed difference), 'none' when not detected, 'absent' when the report
-// has no such row. Status:
+// direction in one report: its verdict's (higher 'a>b', lower 'a<b',
+// equivalent or undecided 'none'); in a report written before verdicts,
+// 'a>b' or 'a<b' when detected (by the sign of the observed difference),
+// 'none' when not; 'absent' when the report has no such row. Status:
 //   held     same direction in both, "no difference" in both included;
 //   changed  opposite directions, both detected;
 //   lost     detected in the baseline, not in the candidate (or absent there);
@@ -123,6 +124,9 @@ const key = (...parts: string[]): string => parts.join('\u0000');
 
 export function directionOf(d: PublishedDifference | undefined): Direction {
   if (!d) return 'absent';
+  // the report's own verdict where it has one (the judge's: fixed or sequential, a direction held by every session
+  // included), so that compare never calls lost what the report itself calls higher or lower
+  if (d.verdict !== null) return d.verdict === 'higher' ? 'a>b' : d.verdict === 'lower' ? 'a<b' : 'none';
   const nullValue = d.kind === 'median_ratio' ? 1 : 0;
   if (!d.detected || d.value === null || d.value === nullValue) return 'none';
   return d.value > nullValue ? 'a>b' : 'a<b';

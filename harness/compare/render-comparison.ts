@@ -131,7 +131,7 @@ export function reproductionDocument(
           ]
         : []),
       paragraph(
-        'A conclusion is a median difference a − b. Its direction is the sign of the difference when the report calls it detected, else the report’s verdict: equivalent (within its practical margin) or undecided ("not detected" for a report written before verdicts). held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only, not detected in the baseline; unmatched: in one report only (a comparison new in the candidate is never gained).',
+        'A conclusion is a median difference a − b. Its direction is the report’s verdict: a > b (higher), a < b (lower), equivalent (within its practical margin) or undecided; for a report written before verdicts, the sign of the difference when it was detected, else "not detected". held: the same direction in both; changed: opposite directions, both detected; lost: detected in the baseline only; gained: detected in the candidate only, not detected in the baseline; unmatched: in one report only (a comparison new in the candidate is never gained).',
       ),
       paragraph(toleranceRule),
     ],
