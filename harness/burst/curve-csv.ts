@@ -11,22 +11,35 @@ const num = (v: number | null | undefined, digits = 4): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '' : String(Number(v.toPrecision(digits + 3)));
 const est = (e: Estimate | null): string[] => [num(e?.value), num(e?.low), num(e?.high)];
 
+/** The columns a curve point and an open-loop point share: launches, failures, the P50 and its ratio to N = 1. */
+const SHARED = [
+  'launches',
+  'failures',
+  'failure_low',
+  'failure_high',
+  'p50_ready_ms',
+  'p50_low_ms',
+  'p50_high_ms',
+  'ratio_to_n1',
+  'ratio_low',
+  'ratio_high',
+] as const;
+const shared = (p: Pick<CurvePoint, 'launches' | 'failures' | 'p50Ms' | 'ratioToSequential'>): string[] => [
+  String(p.launches),
+  String(p.failures.successes),
+  num(p.failures.low),
+  num(p.failures.high),
+  ...est(p.p50Ms),
+  ...est(p.ratioToSequential),
+];
+
 export function curveCsv(points: readonly CurvePoint[]): string {
   const header = [
     'path',
     'level',
     'sessions',
     'bursts',
-    'launches',
-    'failures',
-    'failure_low',
-    'failure_high',
-    'p50_ready_ms',
-    'p50_low_ms',
-    'p50_high_ms',
-    'ratio_to_n1',
-    'ratio_low',
-    'ratio_high',
+    ...SHARED,
     'makespan_ms',
     'makespan_low_ms',
     'makespan_high_ms',
@@ -49,12 +62,7 @@ export function curveCsv(points: readonly CurvePoint[]): string {
     String(p.level),
     String(p.sessions),
     String(p.bursts),
-    String(p.launches),
-    String(p.failures.successes),
-    num(p.failures.low),
-    num(p.failures.high),
-    ...est(p.p50Ms),
-    ...est(p.ratioToSequential),
+    ...shared(p),
     ...est(p.makespanMs),
     ...est(p.launchesPerS),
     ...tail(p, 0.95),
@@ -64,38 +72,14 @@ export function curveCsv(points: readonly CurvePoint[]): string {
 }
 
 export function openLoopCsv(points: readonly OpenLoopPoint[]): string {
-  const header = [
-    'path',
-    'rate_per_s',
-    'count',
-    'sessions',
-    'trains',
-    'launches',
-    'failures',
-    'failure_low',
-    'failure_high',
-    'p50_ready_ms',
-    'p50_low_ms',
-    'p50_high_ms',
-    'ratio_to_n1',
-    'ratio_low',
-    'ratio_high',
-    'in_flight_median',
-    'in_flight_max',
-    'latest_release_ms',
-  ];
+  const header = ['path', 'rate_per_s', 'count', 'sessions', 'trains', ...SHARED, 'in_flight_median', 'in_flight_max', 'latest_release_ms'];
   const rows = points.map((p) => [
     p.path,
     String(p.ratePerS),
     String(p.count),
     String(p.sessions),
     String(p.trains),
-    String(p.launches),
-    String(p.failures.successes),
-    num(p.failures.low),
-    num(p.failures.high),
-    ...est(p.p50Ms),
-    ...est(p.ratioToSequential),
+    ...shared(p),
     num(p.inFlightMedian),
     num(p.inFlightMax),
     num(p.lateMsMax),
