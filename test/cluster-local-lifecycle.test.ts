@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalCluster } from '../harness/cluster/local-cluster.js';
+import { freeLoopbackPort } from '../harness/services/free-port.js';
+import { createServer } from 'node:net';
 import { projectRoot } from '../harness/process/project-root.js';
 import { alive } from './helpers/processes.js';
 import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
@@ -36,6 +38,29 @@ test('a started cluster runs munged, slurmctld and one slurmd per node, all list
     );
   } finally {
     await cluster.stop();
+  }
+});
+
+test('a port taken between its pick and its daemon start is picked again: the cluster starts on new ports', async (t) => {
+  // the first node's first port is one this test holds, as another program can take a port picked free
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const taken = (holder.address() as { port: number }).port;
+  let picks = 0;
+  const cluster = await startLocalCluster({ pickPort: () => (picks++ === 0 ? Promise.resolve(taken) : freeLoopbackPort()) });
+  try {
+    t.true(picks > 3, 'ports picked again after the taken one');
+    t.false(
+      cluster.nodes.some((n) => n.port === taken),
+      'no node on the taken port',
+    );
+    t.deepEqual(
+      cluster.pids.map((p) => programOf(p.pid)),
+      ['munged', 'slurmctld', 'slurmd', 'slurmd'],
+    );
+  } finally {
+    await cluster.stop();
+    holder.close();
   }
 });
 

@@ -36,6 +36,8 @@ export interface LocalClusterOptions {
   readyTimeoutMs?: number;
   /** Further slurm.conf lines, e.g. SchedulerParameters=... */
   extraConf?: string[];
+  /** Picks each daemon's loopback port (default: freeLoopbackPort). */
+  pickPort?: () => Promise<number>;
 }
 
 export interface LocalCluster {
@@ -53,7 +55,24 @@ export interface LocalCluster {
 
 export const defaultNodes: LocalNodeOptions[] = [{ name: 'n1' }, { name: 'n2' }];
 
+/** Starts with new ports this many times when a daemon finds its port taken. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * The cluster's ports are picked free (freeLoopbackPort) before its daemons bind them, so another program can take one
+ * in between: then the start is undone and made again with new ports, up to PORT_ATTEMPTS times.
+ */
 export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startLocalClusterOnce(options);
+    } catch (e) {
+      if (attempt >= PORT_ATTEMPTS || !/Address already in use/.test(String((e as Error).message))) throw e;
+    }
+  }
+}
+
+async function startLocalClusterOnce(options: LocalClusterOptions): Promise<LocalCluster> {
   const t0 = performance.now();
   const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'benchgraph-slurm-'));
   // munged requires execute permission for all on every folder above its socket.
@@ -97,9 +116,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
     const nodeOptions = options.nodes ?? defaultNodes;
     const nodes: LocalNodeSpec[] = [];
-    for (const n of nodeOptions) nodes.push({ name: n.name, port: await freeLoopbackPort(), cpus: n.cpus ?? 2, features: n.features ?? [] });
+    const pickPort = options.pickPort ?? freeLoopbackPort;
+    for (const n of nodeOptions) nodes.push({ name: n.name, port: await pickPort(), cpus: n.cpus ?? 2, features: n.features ?? [] });
     const partition = options.partition ?? 'local';
-    const layout = { clusterName: 'benchgraph', dir, mungeSocket, ctldPort: await freeLoopbackPort(), partition, nodes, extraLines: options.extraConf ?? [] };
+    const layout = { clusterName: 'benchgraph', dir, mungeSocket, ctldPort: await pickPort(), partition, nodes, extraLines: options.extraConf ?? [] };
     for (const d of [stateDir(dir), logDir(dir), ...nodes.map((n) => spoolDir(dir, n.name))]) mkdirSync(d, { recursive: true });
     writeFileSync(slurmConf, renderSlurmConf(layout));
     const env = { ...process.env, SLURM_CONF: slurmConf };
