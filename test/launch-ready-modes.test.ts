@@ -38,10 +38,13 @@ test.serial("with ready 'none', an empty line on stdout is not taken for a marke
 });
 
 test.serial("with ready 'first-line', Ready is the first complete stdout line, before a later sleep", async (t) => {
-  const r = await launcher.launch(request('first-1', 'printf "a"; sleep 0.05; echo b; sleep 0.1', 'first-line'));
+  // Ready is read when the helper wakes, which a busy host can delay: the later sleep is long (1 s), so Ready at the
+  // line and Ready at EOF stay apart by far more than any wake-up delay
+  const r = await launcher.launch(request('first-1', 'printf "a"; sleep 0.05; echo b; sleep 1', 'first-line'));
   t.is(r.state, 'ok', r.failureReason ?? '');
   t.true(r.readyMs! >= 50, `ready ${r.readyMs}`);
-  t.true(r.completionMs! - r.readyMs! >= 100, `ready ${r.readyMs}, completion ${r.completionMs}`);
+  t.true(r.completionMs! >= 1050, `completion ${r.completionMs}`);
+  t.true(r.completionMs! - r.readyMs! >= 500, `ready ${r.readyMs}, completion ${r.completionMs}`);
 });
 
 test.serial("with ready 'first-line', a command that prints nothing fails with a reason", async (t) => {
