@@ -80,7 +80,12 @@ export function openLoopTable(rows: readonly OpenLoopRow[], sequential: readonly
       return { path: c.path, level: 1, session: r.session, burst: `r${r.round}`, readyMs: ready, ok: ready !== null };
     });
     const trains = new Map<string, OpenLoopRow[]>();
-    for (const r of c.rows) trains.set(`${r.session}.${r.round}`, [...(trains.get(`${r.session}.${r.round}`) ?? []), r]);
+    for (const r of c.rows) {
+      const k = `${r.session}.${r.round}`;
+      const train = trains.get(k);
+      if (train) train.push(r);
+      else trains.set(k, [r]);
+    }
     const peaks = [...trains.values()]
       .filter((t) => t.every((r) => typeof r.completion_ms === 'number' && typeof r.release_offset_ms === 'number'))
       .map((t) => peakOverlap(t.map((r) => [r.release_offset_ms!, r.release_offset_ms! + r.completion_ms!] as const)));
