@@ -35,6 +35,7 @@ const PATH_DESCRIPTIONS: Record<string, string> = {
   runsc:
     'runsc run (gVisor, ptrace platform, --network=none) of the same shell over the same root and fresh overlays (harness/paths/gvisor-run.sh), the sandbox deleted after',
   docker: 'docker run --rm --network none of the same root, imported once a session into a private Docker engine (loopback socket only, no bridge)',
+  lazy: 'crun as crun’s path, over the same root read on demand: its erofs image served by nginx on loopback, through an rclone mount of its URL (64 KiB reads, one at a time, no read-ahead; harness/paths/lazy-mount.sh); one mount per burst or train, made fresh before its release and undone after it, read by all its launches, so the image’s first reads fall inside the burst',
 };
 
 const burstReport: StageDefinition = {
@@ -101,7 +102,9 @@ const burstReport: StageDefinition = {
     const reproduce = reproduceDocument({
       name: exp.name,
       pipelineFileName,
-      needs: ['Debian 12 (bookworm) on x86_64 as root; `./setup.sh` installs what the paths use (crun, runsc, the Docker engine).'],
+      needs: [
+        'Debian 12 (bookworm) on x86_64 as root; `./setup.sh` installs what the paths use (crun, runsc, the Docker engine, rclone and nginx for the lazy path).',
+      ],
       root: true,
       commandNotes: [`\`./bin/pipeline.js run -f ${pipelineFileName}\` publishes the new report to \`reports/${exp.name}/\`.`],
       howLong: [],

@@ -6,7 +6,7 @@
 // samples like any other (one row per launch); burst-report adds the
 // latency–concurrency curve, the knees, makespan, throughput and failures.
 import type { StageDefinition } from '../harness/contract/stage.js';
-import { pinnedImageTar } from '../harness/contract/exchange-files.js';
+import { pinnedImageTar, readExchange } from '../harness/contract/exchange-files.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { Launcher, MAX_BURST } from '../harness/launch/launcher.js';
 import { burstAdapter, checkBurstPaths } from '../harness/burst/burst-adapter.js';
@@ -20,6 +20,8 @@ const openBurstAdapter = registerAdapterFactory('burst-sample', async (ctx) => {
   const levels = checkLevels(ctx.params['levels'], MAX_BURST, at('levels'));
   const openLoop = checkOpenLoop(ctx.params['open_loop'], MAX_BURST, at('open_loop'));
   const rootfsTar = pinnedImageTar(ctx.inputs, String(ctx.params['image']), { file: ctx.pipelineFile, stageId: ctx.id, key: `stages.${ctx.id}.with.image` });
+  // The root's erofs image, when a prepare stage built it for the lazy path's file server.
+  const erofsFile = readExchange(ctx.inputs, 'images.json')?.value.images[String(ctx.params['image'])]?.erofs_file ?? null;
   const launcher = await Launcher.start();
   const design = ctx.config.design;
   const adapter = burstAdapter({
@@ -34,6 +36,7 @@ const openBurstAdapter = registerAdapterFactory('burst-sample', async (ctx) => {
     signal: ctx.signal,
     log: ctx.log,
     outputDir: ctx.outputDir,
+    erofsFile: erofsFile ? String(erofsFile) : null,
   });
   return { adapter, close: () => launcher.close() };
 });
@@ -48,6 +51,8 @@ const burstSample: StageDefinition = {
     'harness/burst',
     'harness/paths/oci-run.sh',
     'harness/paths/gvisor-run.sh',
+    'harness/paths/lazy-mount.sh',
+    'harness/paths/cleanup-pair.sh',
     'harness/paths/oci-config-lib.sh',
     'harness/launch/launcher.c',
     'harness/launch/canary.c',

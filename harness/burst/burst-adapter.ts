@@ -17,7 +17,18 @@
 // - `runsc`: harness/paths/gvisor-run.sh, the same root and overlays, gVisor
 //   (ptrace platform, no network);
 // - `docker`: `docker run --rm --network none` on the private engine, of the
-//   root imported once a session (`docker import`).
+//   root imported once a session (`docker import`);
+// - `lazy`: crun as `crun`, over the root read on demand: the root's erofs
+//   image (prepared for the file server `cache`) through an rclone mount of
+//   its URL (harness/paths/lazy-mount.sh). Every launch of a burst (or a
+//   train) reads one mount, made fresh just before the burst is released and
+//   undone after it: as a node's lazy snapshotter mounts an image once and
+//   every container of that image reads through it, so the image's first
+//   reads are the burst's, fetched once and shared by its N launches (N mounts
+//   would fetch the same bytes N times, which no deployment does; a mount
+//   kept across bursts would leave only the first burst of a session to read
+//   on demand). The mount is made before the settle and is not in any
+//   launch's time, as a snapshotter mounts at pull, before containers start.
 // Before the first burst of a session, one launch of each path runs untimed
 // while MemAvailable is polled (memory-footprint.ts); a level whose burst
 // would not fit in half of what is available is refused with the figure.
@@ -25,6 +36,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { onCleanup } from '../process/cleanup.js';
 import { col, type ColumnValues } from '../db/sample-columns.js';
 import { outcomeOf, type SampleRow } from '../db/sample-row.js';
 import { CheckFailed, UserError } from '../errors.js';
@@ -32,7 +44,7 @@ import type { LaunchingAdapterOptions } from '../experiment/adapter-options.js';
 import type { AdapterVisit, ExperimentAdapter } from '../experiment/sample-experiment.js';
 import { settle } from '../experiment/settle.js';
 import { launchColumns, settleColumns, visitColumns } from '../experiment/launch-columns.js';
-import type { LaunchRequest } from '../launch/launch-types.js';
+import type { LaunchRequest, LaunchResult } from '../launch/launch-types.js';
 import { makeMarker } from '../launch/marker.js';
 import { projectRoot } from '../process/project-root.js';
 import { EFFECT_ENV } from '../sandbox/effect-arm.js';
@@ -42,14 +54,14 @@ import { burstMemoryProblem, memAvailableKb, peakDropKb } from './memory-footpri
 
 const run = promisify(execFile);
 
-export const BURST_PATHS = ['crun', 'runsc', 'docker'] as const;
+export const BURST_PATHS = ['crun', 'runsc', 'docker', 'lazy'] as const;
 export type BurstRuntime = (typeof BURST_PATHS)[number];
 /** A path: a runtime, or a runtime under a name of its own (`crun-twin`: crun again, for an A/A of two names of one path). */
 export type BurstPath = string;
 
 /** The runtime a path name starts with; null for none. */
 export function runtimeOf(path: string): BurstRuntime | null {
-  const m = /^(crun|runsc|docker)(-[a-z0-9]+)*$/.exec(path);
+  const m = /^(crun|runsc|docker|lazy)(-[a-z0-9]+)*$/.exec(path);
   return m ? (m[1] as BurstRuntime) : null;
 }
 export const BURST_CONDITION = 'warm';
@@ -72,7 +84,12 @@ export interface BurstOptions extends LaunchingAdapterOptions {
   openLoop: { count: number; ratesPerS: readonly number[] } | null;
   /** Where each session's measured footprints go (memory-s<N>.json). */
   outputDir: string;
+  /** The root's erofs image as the file server `cache` serves it (images.json of prepare); null: no prepare stage. */
+  erofsFile: string | null;
 }
+
+/** The file server the lazy path reads from. */
+export const LAZY_SERVICE = 'cache';
 
 /** Checks `with.paths`: known path names, each once. */
 export function checkBurstPaths(paths: unknown, at: { file: string; key: string }): BurstPath[] {
@@ -93,7 +110,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
     arms: burstArms(o.paths, o.levels, o.openLoop?.ratesPerS ?? []),
     conditions: [BURST_CONDITION],
     columns: burstColumns,
-    services: o.paths.some((p) => runtimeOf(p) === 'docker'),
+    services: o.paths.some((p) => runtimeOf(p) === 'docker' || runtimeOf(p) === 'lazy'),
     ourFolders: ['/tmp/bg-fx-'],
     launchesPerVisit: (arm) => burstArmOf(arm)?.level ?? (openArmOf(arm) ? o.openLoop!.count : 1),
     async openSession(session, attempt, _journal, setup) {
@@ -101,8 +118,17 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
       const rootfs = join(folder.dir, 'rootfs');
       const image = `benchgraph/burst-root:s${session}`;
       let docker: { cli: string; host: string } | null = null;
+      let lazyUrl: string | null = null;
       let bursts = 0;
       try {
+        if (o.paths.some((p) => runtimeOf(p) === 'lazy')) {
+          const cache = setup.services.byId[LAZY_SERVICE];
+          if (!cache?.values['url'] || !o.erofsFile)
+            throw new CheckFailed('the lazy path needs the root as an erofs image on a file server', [
+              `add services: { ${LAZY_SERVICE}: { kind: nginx-files, data_from: prepare } } and a stage { id: prepare, uses: prepare, needs: [pin] } that the sample stage needs`,
+            ]);
+          lazyUrl = cache.values['url'] + '/';
+        }
         mkdirSync(rootfs);
         await run('tar', ['-xf', o.rootfsTar, '-C', rootfs], { signal: o.signal });
         if (o.paths.some((p) => runtimeOf(p) === 'docker')) {
@@ -117,9 +143,35 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
         throw e;
       }
       const workspaces: string[] = [];
-      const argvOf = (path: BurstPath, ws: string, id: string, marker: string): string[] => {
+      // The lazy path's mounts: one per burst, fresh, undone after it (and on exit, error or signal).
+      let mounts = 0;
+      const mountLazy = async (): Promise<{ lower: string; undo: () => Promise<void> }> => {
+        const dir = join(folder.dir, `m-${++mounts}`);
+        const undo = onCleanup(`lazy mount ${dir}`, async () => {
+          await run(script('cleanup-pair.sh'), [dir, '--remove'], { timeout: 120_000 });
+        });
+        try {
+          await run(script('lazy-mount.sh'), [dir, lazyUrl!, o.erofsFile!], { signal: o.signal, timeout: 60_000 });
+        } catch (e) {
+          await undo().catch(() => undefined);
+          const why = (e as { stderr?: string }).stderr?.trim().split('\n').pop() ?? String(e);
+          throw new CheckFailed(`the lazy path could not mount ${o.erofsFile} from ${lazyUrl}`, [why]);
+        }
+        return { lower: join(dir, 'lazy', 'lower'), undo };
+      };
+      const unmount = async (m: { undo: () => Promise<void> } | null): Promise<void> => {
+        if (!m) return;
+        try {
+          await m.undo();
+        } catch (e) {
+          const why = (e as { stderr?: string }).stderr?.trim() || String(e);
+          throw new CheckFailed('the lazy path’s mount of a burst could not be undone', [why]);
+        }
+      };
+      const argvOf = (path: BurstPath, ws: string, id: string, marker: string, lower: string | null): string[] => {
         const runtime = runtimeOf(path);
         if (runtime === 'crun') return [script('oci-run.sh'), rootfs, ws, '--', ...command(marker)];
+        if (runtime === 'lazy') return [script('oci-run.sh'), lower!, ws, '--', ...command(marker)];
         if (runtime === 'runsc') return [script('gvisor-run.sh'), rootfs, ws, '--', ...command(marker)];
         return [
           docker!.cli,
@@ -135,11 +187,11 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
           ...command(marker),
         ];
       };
-      const requestOf = (path: BurstPath, id: string): LaunchRequest => {
+      const requestOf = (path: BurstPath, id: string, lower: string | null): LaunchRequest => {
         const marker = makeMarker(id);
         const ws = join(folder.dir, `w-${++bursts}`);
         if (runtimeOf(path) !== 'docker') workspaces.push(ws);
-        return { launchId: id, argv: argvOf(path, ws, id, marker), env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 2048 };
+        return { launchId: id, argv: argvOf(path, ws, id, marker, lower), env: EFFECT_ENV, cwd: folder.dir, marker, timeoutMs: o.timeoutMs, tailBytes: 2048 };
       };
       const clearWorkspaces = (): void => {
         for (const ws of workspaces.splice(0)) rmSync(ws, { recursive: true, force: true });
@@ -147,9 +199,21 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
       // Each path's footprint, measured once a session before its first burst, checked against its largest level.
       const footprintKb = new Map<BurstPath, number>();
       for (const path of o.paths) {
-        const req = requestOf(path, `probe.${path}.S${session}.a${attempt}`);
-        const { result, dropKb } = await peakDropKb(() => o.launcher.launch(req));
-        clearWorkspaces();
+        let mount: Awaited<ReturnType<typeof mountLazy>> | null = null;
+        let probed: { result: LaunchResult; dropKb: number };
+        try {
+          mount = runtimeOf(path) === 'lazy' ? await mountLazy() : null;
+          const req = requestOf(path, `probe.${path}.S${session}.a${attempt}`, mount?.lower ?? null);
+          probed = await peakDropKb(() => o.launcher.launch(req));
+          clearWorkspaces();
+          await unmount(mount);
+        } catch (e) {
+          clearWorkspaces();
+          await unmount(mount).catch(() => undefined);
+          await folder.close();
+          throw e;
+        }
+        const { result, dropKb } = probed;
         if (result.state !== 'ok') {
           await folder.close();
           throw new CheckFailed(`the ${path} path failed before sampling`, [result.failureReason ?? result.state, result.stderrTail.trim().slice(-300)]);
@@ -178,10 +242,11 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
           if (!arm) throw new Error(`bug: ${v.arm} is not a burst arm`);
           const path = arm.path as BurstPath;
           const place = visitColumns(o.experiment, v, BURST_CONDITION);
-          const reqs = Array.from({ length: arm.level }, (_, k) => requestOf(path, `${place.launch_id}.k${k}`));
-          const settled = await settle(o.settle, o.signal);
-          const startedAt = new Date().toISOString();
+          const mount = runtimeOf(path) === 'lazy' ? await mountLazy() : null;
           try {
+            const reqs = Array.from({ length: arm.level }, (_, k) => requestOf(path, `${place.launch_id}.k${k}`, mount?.lower ?? null));
+            const settled = await settle(o.settle, o.signal);
+            const startedAt = new Date().toISOString();
             const results = await o.launcher.burst(reqs, open ? { intervalMs: 1000 / open.ratePerS } : {});
             return results.map((r, k) => ({
               ...place,
@@ -198,6 +263,7 @@ export function burstAdapter(o: BurstOptions): ExperimentAdapter<BurstColumns> {
             }));
           } finally {
             clearWorkspaces();
+            await unmount(mount);
           }
         },
         close: () => folder.close(),
