@@ -70,6 +70,7 @@ function madeUpRun(withAnalysis: boolean): RunRecord {
       outputDigest: `${uses}-out`,
       keyInputs: { code: {}, config: {}, params: {} },
       observationsDir: join(dir, 'observations'),
+      manifestDigest: `sha256:${uses}-manifest`,
     };
   };
   const sample = stage('sample');

@@ -3,7 +3,7 @@
 // audited and re-analysed there; replicates kept side by side; remote runs
 // read by compare and history.
 import test from 'ava';
-import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot, QUICK, runCli, startCli, tempDir } from './helpers/cli.js';
 import { startTestRegistry, type TestRegistry } from './helpers/oci-registry.js';
@@ -120,6 +120,25 @@ test('two concurrent pushes of different runs under the same sample key both sur
   t.is(shown.length, 2);
   // each row names the run by its registry reference, not the temporary folder it was read from (#47 item 4)
   for (const r of shown) t.true(r.folder.startsWith(`${ref}@`), r.folder);
+});
+
+test('one run has one id: the id push prints names the run archived where it was published and the run history reads from the registry (#47 item 4)', async (t) => {
+  const ref = `${registry.address}/team/one-id`;
+  const pushed = await runCli(['push', '--json', ref], runA);
+  t.is(pushed.code, 0, pushed.stderr);
+  const id = (JSON.parse(pushed.stdout) as { runId: string }).runId;
+  t.regex(id, /^[0-9a-f]{12}$/);
+  // the local archive: reports/smoke/runs/<date>-<id>
+  const archived = readdirSync(join(runA, 'reports', 'smoke', 'runs')).filter((n) => !n.startsWith('.'));
+  t.deepEqual(
+    archived.map((n) => n.replace(/^\d{4}-\d{2}-\d{2}-/, '')),
+    [id],
+  );
+  t.is((await runCli(['audit'], runA)).code, 0, 'the archive named after the run digest passes audit');
+  // read back from the registry, the run is filed under the same name
+  const history = await runCli(['history', ref], tempDir());
+  t.is(history.code, 0, history.stderr);
+  t.true(history.stderr.includes(`${ref}@${id} is run ${archived[0]}`), history.stderr);
 });
 
 test('compare of two runs in the registry reads them without a local copy of either', async (t) => {

@@ -1,5 +1,5 @@
 // Which run a report folder holds, for `pipeline compare`: its run digest
-// (sha256 of run.json's canonical JSON, as history/archive-run.ts computes it)
+// (digest/run-digest.ts archivedRunDigest, as the archive names the run)
 // and when it was measured (run.json `time`). From the folder's own run.json
 // (an archived run folder), else from the archived run under runs/ whose
 // statistics.csv is the same file as the folder's; else unknown digest, with
@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { archivedRunsOf } from './archived-runs-of.js';
 import { join } from 'node:path';
-import { canonicalJson } from '../digest/canonical-json.js';
-import { sha256Hex } from '../digest/sha256.js';
+import { archivedRunDigest } from '../digest/run-digest.js';
 import { parseCsvTable } from './csv-table.js';
 
 export interface RunIdentity {
@@ -21,8 +20,8 @@ export interface RunIdentity {
 }
 
 function fromRunJson(file: string, runFolder: string | null): RunIdentity {
-  const record = JSON.parse(readFileSync(file, 'utf8')) as { time?: string };
-  return { digest: sha256Hex(canonicalJson(record)), time: typeof record.time === 'string' ? record.time : null, runFolder };
+  const record = JSON.parse(readFileSync(file, 'utf8')) as { time?: string; runDigest?: string };
+  return { digest: archivedRunDigest(record), time: typeof record.time === 'string' ? record.time : null, runFolder };
 }
 
 /** The end of the formal launches of provenance.csv's `measured` row (`start..end`). */

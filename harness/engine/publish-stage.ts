@@ -1,7 +1,7 @@
 // Copies a frozen stage's products to its publish folder (reports/<experiment>/),
 // if it has one, keeping its runs/ archive; a launch report is then filed in
 // that archive (harness/history/). Used after a run and after `pipeline pull`.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { projectDirOf } from '../config/project-dir.js';
@@ -9,6 +9,7 @@ import type { StageDefinition } from '../contract/stage.js';
 import { alreadyArchived } from '../history/archive-run.js';
 import { filePublishedRun, isLaunchReport, RUNS_DIR, type FrozenStage } from '../history/published-run.js';
 import { sameFiles } from '../process/same-files.js';
+import { sha256Hex } from '../digest/sha256.js';
 import type { StageManifest, Store } from './store.js';
 
 export interface FrozenRef {
@@ -55,6 +56,8 @@ export function publishStage(
       outputDigest: manifest.outputDigest,
       keyInputs: manifest.keyInputs,
       observationsDir: store.observationsDir(s.uses, s.key),
+      // as the store pushes the stage: the run's id is the same here and in the registry
+      manifestDigest: 'sha256:' + sha256Hex(readFileSync(join(store.stageDir(s.uses, s.key), 'manifest.json'))),
     });
   }
   const filed = filePublishedRun(target, config.experiment.name, frozen, label);

@@ -1,5 +1,6 @@
 // Files a published report as an immutable archived run:
-// reports/<experiment>/runs/<date>-<run digest>/ (run-record.ts). A run whose
+// reports/<experiment>/runs/<date>-<run id>/ (run-record.ts), the run id being
+// the one `pipeline push` prints and the registry's tag holds. A run whose
 // samples (or, without samples.csv, statistics and differences) are already
 // archived is not filed again, so republishing an unchanged run adds nothing.
 // The folder is written beside its place and renamed into it, never edited.
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { parseCsvTable } from '../compare/csv-table.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { sha256Hex } from '../digest/sha256.js';
+import { archivedRunDigest, runDigestOf, RUN_ID_LENGTH, type RunStageDigests } from '../digest/run-digest.js';
 import { ARCHIVED_FILES, RUN_FILE, RUN_FORMAT, type ArchivedSession, type ArchivedStage, type RunCanary, type RunRecord } from './run-record.js';
 
 export interface ArchiveInput {
@@ -29,13 +31,31 @@ export interface ArchiveOutcome {
   action: 'filed' | 'already archived';
 }
 
-/** The run digest: sha256 of run.json's canonical JSON. */
+/** The run digest: the one run.json records (the store's, of its stages), else, for runs filed before and imported ones, sha256 of run.json's canonical JSON. */
 export function runDigest(record: RunRecord): string {
-  return sha256Hex(canonicalJson(record));
+  return archivedRunDigest(record);
 }
 
+/** sha256 of the record's canonical JSON without its recordDigest: keeps every field checkable once the folder is named after the run digest. */
+export function recordDigestOf(record: RunRecord): string {
+  const { recordDigest: _, ...rest } = record;
+  return sha256Hex(canonicalJson(rest));
+}
+
+/** The run digest of archived stages, as the store computes it; null when a stage has no manifest digest (filed before they were kept). */
+export function storeRunDigest(experiment: string, stages: Record<string, ArchivedStage> | null): string | null {
+  if (!stages || !Object.keys(stages).length) return null;
+  const records: Record<string, RunStageDigests> = {};
+  for (const [id, s] of Object.entries(stages)) {
+    if (!s.manifest) return null;
+    records[id] = { uses: s.uses, key: s.key, outputDigest: s.outputDigest, manifest: s.manifest };
+  }
+  return runDigestOf(experiment, records);
+}
+
+/** `<date>-<run id>`: the archived folder's name. */
 export function runId(record: RunRecord): string {
-  return `${record.time.slice(0, 10)}-${runDigest(record).slice(0, 12)}`;
+  return `${record.time.slice(0, 10)}-${runDigest(record).slice(0, RUN_ID_LENGTH)}`;
 }
 
 /** When the run was measured: its last session's end, else its last formal launch, else the statistics file's time. */
@@ -104,6 +124,11 @@ export function archiveRun(input: ArchiveInput): ArchiveOutcome {
     files,
     ...(input.canary ? { canary: input.canary } : {}),
   };
+  const digest = storeRunDigest(input.experiment, input.stages);
+  if (digest) {
+    record.runDigest = digest;
+    record.recordDigest = recordDigestOf(record);
+  }
   const id = runId(record);
   const folder = join(input.runsDir, id);
   const temp = join(input.runsDir, `.tmp-${process.pid}-${id}`);

@@ -1,10 +1,12 @@
 // The archive's part of `pipeline audit`: every archived run folder must hold
 // exactly the files its run.json lists, each with its sha256, and its name
 // must end with the first 12 hex digits of its run digest (archive-run.ts).
+// Where run.json records the run digest, its stages must give that digest
+// again and the record its own recordDigest.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../digest/sha256.js';
-import { runDigest } from './archive-run.js';
+import { recordDigestOf, runDigest, storeRunDigest } from './archive-run.js';
 import { RUN_FILE, type RunRecord } from './run-record.js';
 
 export interface ArchiveFinding {
@@ -35,7 +37,11 @@ export function auditArchive(runsDir: string): { checkedFiles: number; findings:
       findings.push({ file: recordFile, problem: 'changed' });
       continue;
     }
-    if (!id.endsWith('-' + runDigest(record).slice(0, 12))) findings.push({ file: recordFile, problem: 'changed' });
+    const intact =
+      id.endsWith('-' + runDigest(record).slice(0, 12)) &&
+      (record.runDigest === undefined ||
+        (storeRunDigest(record.experiment, record.stages) === record.runDigest && record.recordDigest === recordDigestOf(record)));
+    if (!intact) findings.push({ file: recordFile, problem: 'changed' });
     const listed = record.files ?? {};
     for (const [name, sha] of Object.entries(listed)) {
       checkedFiles++;

@@ -16,7 +16,7 @@ export interface ProvenanceItem {
 
 export interface HistoryRun {
   id: string;
-  /** The run digest (sha256 of run.json's canonical JSON): of the folder's own run.json, or of the archived run holding the same statistics.csv; null when neither exists. */
+  /** The run digest (history/archive-run.ts runDigest): of the folder's own run.json, or of the archived run holding the same statistics.csv; null when neither exists. */
   digest: string | null;
   folder: string;
   time: string;

@@ -22,6 +22,8 @@ export interface FrozenStage {
   outputDigest: string;
   keyInputs: { code: Record<string, string>; config: Record<string, unknown>; params: Record<string, unknown>; files?: Record<string, string> };
   observationsDir: string;
+  /** sha256:<hex> of the stage's manifest.json: with every stage's, the run digest the store tags the run with. */
+  manifestDigest: string;
 }
 
 /** A published folder is a launch report (and gets archived) when it has statistics.csv and differences.csv. */
@@ -115,6 +117,7 @@ export function filePublishedRun(publishedDir: string, experiment: string, stage
       config: s.keyInputs.config,
       params: s.keyInputs.params,
       ...(s.keyInputs.files ? { files: s.keyInputs.files } : {}),
+      manifest: s.manifestDigest,
     };
   }
   const analysis = analysisPartsOf(stages);

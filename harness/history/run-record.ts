@@ -1,9 +1,12 @@
-// One archived run: reports/<experiment>/runs/<date>-<run digest>/ holds the
+// One archived run: reports/<experiment>/runs/<date>-<run id>/ holds the
 // report data of one published run (statistics, differences, sessions,
-// provenance and samples CSVs) and run.json, this record. The folder name's
-// digest is the first 12 hex digits of sha256(canonical JSON of run.json),
-// and run.json lists the sha256 of every other file, so an edited archive
-// fails `pipeline audit`.
+// provenance and samples CSVs) and run.json, this record. The run id is the
+// first 12 hex digits of the run digest (digest/run-digest.ts), the same as
+// `pipeline push` prints and the registry's tag holds; run.json records that
+// digest, the stages it is made of, its own digest (recordDigest) and the
+// sha256 of every other file, so an edited archive fails `pipeline audit`.
+// A run filed before run.json recorded a run digest (or imported, without
+// stages) is named after sha256(canonical JSON of run.json) instead.
 import type { HostFingerprint } from '../process/host-fingerprint.js';
 import type { RunCanary } from '../compare/run-canary.js';
 
@@ -21,6 +24,8 @@ export interface ArchivedStage {
   config: Record<string, unknown>;
   params: Record<string, unknown>;
   files?: Record<string, string>;
+  /** sha256:<hex> of the stage's manifest.json (runs filed since the archive and the store share one run id). */
+  manifest?: string;
 }
 
 export interface ArchivedSession {
@@ -70,4 +75,8 @@ export interface RunRecord {
   files: Record<string, string>;
   /** The host canary; absent when the run had none, or was archived before run.json kept it (2026-12-04). */
   canary?: RunCanary;
+  /** The run digest (digest/run-digest.ts) of `stages`, each with its manifest: the registry tags a pushed run with it. Absent for runs filed before (and imported ones). */
+  runDigest?: string;
+  /** sha256 of the canonical JSON of this record without this field; present with runDigest. */
+  recordDigest?: string;
 }

@@ -54,6 +54,7 @@ async function fetchReport(client: OciClient, remote: RemoteRun, dir: string, sh
       outputDigest: manifest.outputDigest,
       keyInputs: manifest.keyInputs,
       observationsDir: join(stageDir, 'observations'),
+      manifestDigest: run.config.stages[id]!.manifest,
     });
   }
   if (!reportDir || !isLaunchReport(reportDir))

@@ -5,8 +5,8 @@
 // the lock, each titled by its place. The tag is `<experiment>_<run digest>`,
 // the run digest a hash of the experiment and the stages, so a replicate (same
 // sample key, other samples) has its own tag and never replaces another run.
-import { canonicalJson } from '../digest/canonical-json.js';
 import { sha256Hex } from '../digest/sha256.js';
+import { runDigestOf, RUN_ID_LENGTH, type RunStageDigests } from '../digest/run-digest.js';
 
 export const MEDIA_TYPES = {
   manifest: 'application/vnd.oci.image.manifest.v1+json',
@@ -30,13 +30,7 @@ export const ANNOTATIONS = {
   signature: 'dev.benchgraph.signature',
 } as const;
 
-export interface RunStageRecord {
-  uses: string;
-  key: string;
-  outputDigest: string;
-  /** sha256:<hex> of the stage's manifest.json */
-  manifest: string;
-}
+export type RunStageRecord = RunStageDigests;
 
 export interface RunConfig {
   format: typeof RUN_CONFIG_FORMAT;
@@ -84,11 +78,7 @@ export interface StageFiles {
 
 export const LOCK_TITLE = 'pipeline.lock';
 
-export function runDigestOf(experiment: string, stages: Record<string, RunStageRecord>): string {
-  return sha256Hex(canonicalJson({ experiment, stages }));
-}
-
-export const RUN_ID_LENGTH = 12;
+export { runDigestOf, RUN_ID_LENGTH };
 
 export function runTag(experiment: string, runDigest: string): string {
   return `${experiment}_${runDigest}`;
