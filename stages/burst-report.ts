@@ -77,6 +77,7 @@ const burstReport: StageDefinition = {
       pathDescriptions: Object.fromEntries(
         paths.map((p) => [p, (runtimeOf(p) === p ? '' : `${runtimeOf(p)} under a name of its own: `) + (PATH_DESCRIPTIONS[runtimeOf(p) ?? p] ?? p)]),
       ),
+      sharedMountPaths: paths.filter((p) => runtimeOf(p) === 'lazy'),
       points,
       openLoop,
       knees,

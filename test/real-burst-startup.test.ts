@@ -78,6 +78,7 @@ rootTest('burst-startup releases N launches together per path, journals each, an
     t.regex(report, /\*\*runsc\*\*: each launch ×[\d.]+ as slow with 3 at once as alone/);
     t.regex(report, /runsc-n3 − crun-n3/);
     t.regex(report, /lazy-n3 − lazy-n1/);
+    t.regex(report, /Under lazy, alone is one launch reading the image on demand through a mount made fresh for it\./);
     t.regex(
       report,
       /Arriving one after another \(open loop, 3 launches a train\), each launch took ×[\d.]+ as long as alone under crun \(at most \d in flight at 50\/s\)/,

@@ -21,6 +21,8 @@ export interface BurstDocumentInput extends DocumentRun {
   paths: readonly string[];
   /** Each path's description: what one launch of it is. */
   pathDescriptions: Readonly<Record<string, string>>;
+  /** Paths whose launches of one burst or train read one fresh on-demand mount (the lazy path): their N = 1 reads the whole start-up on demand. */
+  sharedMountPaths?: readonly string[];
   points: readonly CurvePoint[];
   /** Open-loop arms (open-loop.ts): arrivals at fixed rates; empty when the run had none. */
   openLoop: readonly OpenLoopPoint[];
@@ -125,6 +127,17 @@ function openLoopSentence(p: BurstDocumentInput): string | null {
       })
       .join('; ') +
     `, at ${and(perPath[0]!.map((x) => String(x.ratePerS)))} a second (intervals in the open-loop table).`
+  );
+}
+
+/** What "alone" is on a path whose launches share one fresh on-demand mount: the ratios of such a path are not those of an image already local. */
+function sharedMountSentence(p: BurstDocumentInput): string | null {
+  const paths = (p.sharedMountPaths ?? []).filter((x) => p.points.some((c) => c.path === x));
+  if (!paths.length) return null;
+  const names = paths.length < 2 ? paths[0]! : `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]}`;
+  return (
+    `Under ${names}, alone is one launch reading the image on demand through a mount made fresh for it. The launches of a burst, or of a train, share one fresh mount: ` +
+    `the image is fetched once for all of them, and a train's later launches read what its first ones fetched, so a ratio below ×1 there is the shared mount, not a faster start.`
   );
 }
 
@@ -256,6 +269,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
       list(answer(p)),
       ...(rateSentence(p) ? [paragraph(rateSentence(p)!)] : []),
       ...(openLoopSentence(p) ? [paragraph(openLoopSentence(p)!)] : []),
+      ...(sharedMountSentence(p) ? [paragraph(sharedMountSentence(p)!)] : []),
       curveTable(p),
       paragraph(
         [
