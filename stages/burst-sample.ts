@@ -9,7 +9,7 @@ import type { StageDefinition } from '../harness/contract/stage.js';
 import { pinnedImageTar, readExchange } from '../harness/contract/exchange-files.js';
 import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import { Launcher, MAX_BURST } from '../harness/launch/launcher.js';
-import { burstAdapter, checkBurstPaths } from '../harness/burst/burst-adapter.js';
+import { burstAdapter, burstScriptsOf, checkBurstPaths } from '../harness/burst/burst-adapter.js';
 import { checkLevels, checkOpenLoop } from '../harness/burst/burst-arms.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
 
@@ -47,6 +47,7 @@ const burstSample: StageDefinition = {
     'Closed-loop bursts of N launches released together, per path and N, and open-loop trains released at fixed rates, in sessions of balanced rounds: per-launch Ready and Completion, failures recorded.',
   reads: ['experiment.name', 'design', 'services'],
   services: true,
+  runsScripts: (params) => burstScriptsOf(Array.isArray(params['paths']) ? params['paths'].map(String) : ['crun', 'runsc', 'docker']), // the schema's default
   extraCode: [
     'harness/burst',
     'harness/paths/oci-run.sh',

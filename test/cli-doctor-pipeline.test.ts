@@ -23,6 +23,18 @@ test('doctor -f names only the tools and kernel parts the pipeline uses', async 
   t.regex(all.stdout, /parts of effect rows/);
 });
 
+test('doctor -f of burst-startup names what its with.paths run (crun, runsc, rclone and erofs for the lazy path) and nothing they only name, and no data file system warning for a pipeline that samples on its own journaled image', async (t) => {
+  const r = await runCli(['doctor', '-f', 'pipelines/burst-startup.yaml', '--quiet'], projectRoot);
+  for (const part of [/binary crun/, /binary runsc/, /binary rclone/, /binary dockerd/, /binary nginx/, /kernel file system erofs/, /\/dev\/fuse/])
+    t.regex(r.stdout, part);
+  // cleanup-pair.sh names estargz-mount's pid file, but the lazy path never runs it
+  t.notRegex(r.stdout, /estargz-mount/);
+  t.notRegex(r.stdout, /warn\s+data file system/);
+  const onlyCrun = await runCli(['doctor', '-f', 'pipelines/aa-burst.yaml', '--quiet'], projectRoot);
+  t.regex(onlyCrun.stdout, /binary crun/);
+  for (const absent of [/binary runsc/, /binary rclone/, /binary dockerd/]) t.notRegex(onlyCrun.stdout, absent);
+});
+
 test('doctor -f with a file that does not exist is one line naming it, exit 2', async (t) => {
   const r = await runCli(['doctor', '-f', 'pipelines/no-such.yaml'], projectRoot);
   t.is(r.code, 2, r.stdout + r.stderr);

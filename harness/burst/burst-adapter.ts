@@ -64,6 +64,17 @@ export function runtimeOf(path: string): BurstRuntime | null {
   const m = /^(crun|runsc|docker|lazy)(-[a-z0-9]+)*$/.exec(path);
   return m ? (m[1] as BurstRuntime) : null;
 }
+/** The harness scripts the given paths run, as `{harness}/<path>` (pipeline doctor -f lists the tools they use); the docker path runs the engine's own CLI. */
+export function burstScriptsOf(paths: readonly string[]): string[] {
+  const of: Record<BurstRuntime, string[]> = {
+    crun: ['paths/oci-run.sh'],
+    runsc: ['paths/gvisor-run.sh'],
+    docker: [],
+    lazy: ['paths/lazy-mount.sh', 'paths/oci-run.sh', 'paths/cleanup-pair.sh'],
+  };
+  const runtimes = paths.map(runtimeOf).filter((r): r is BurstRuntime => r !== null);
+  return [...new Set(runtimes.flatMap((r) => of[r]))].map((f) => `{harness}/${f}`);
+}
 export const BURST_CONDITION = 'warm';
 export const BURST_UNIT = 'shell';
 

@@ -43,7 +43,8 @@ export const doctorCommand: CliCommand = {
     const dataDir = process.env['BENCHGRAPH_DATA'] ?? '.data';
     const warnings = noiseWarnings(readHostFingerprint({ dataDir }));
     const dataFs = dataFilesystem(existsSync(dataDir) ? dataDir : '.');
-    const risk = dataFs ? deletionCarryoverRisk(dataFs, 'the data folder') : null;
+    // A pipeline whose data section makes a journaled ext4 image (mounted at the data folder for each command) never samples on this file system.
+    const risk = dataFs && !pipeline?.dataImage ? deletionCarryoverRisk(dataFs, 'the data folder') : null;
     if (risk)
       warnings.push({
         setting: 'data file system',
@@ -72,20 +73,25 @@ export const doctorCommand: CliCommand = {
 /** With -f FILE: the pipeline as doctor reads it (the parts it uses), or null without -f. */
 async function pipelineParts(
   file: unknown,
-): Promise<{ shown: string; effects: boolean; requirementsOf: <R extends { id: string }>(reqs: readonly R[]) => R[] } | null> {
+): Promise<{ shown: string; effects: boolean; dataImage: boolean; requirementsOf: <R extends { id: string }>(reqs: readonly R[]) => R[] } | null> {
   if (typeof file !== 'string') return null;
-  const [{ loadPipeline }, { knownStageKinds }, { usedParts, requirementsUsed }, { projectRoot }] = await Promise.all([
+  const [{ loadPipeline }, { knownStageKinds, projectStageRegistry }, { usedParts, requirementsUsed }, { projectRoot }] = await Promise.all([
     import('../config/load-pipeline.js'),
     import('../engine/stage-registry.js'),
     import('../publish/used-tools.js'),
     import('../process/project-root.js'),
   ]);
   const config = loadPipeline(resolve(file), { sets: [], knownKinds: knownStageKinds() });
-  const parts = usedParts(config, [], join(projectRoot(), 'harness'));
+  // the scripts stages run for the paths their `with:` names (burst-sample's with.paths)
+  const registry = projectStageRegistry(null);
+  const stageScripts: string[] = [];
+  for (const s of config.stages) stageScripts.push(...((await registry.load(s.uses)).runsScripts?.(s.with ?? {}) ?? []));
+  const parts = usedParts(config, [], join(projectRoot(), 'harness'), stageScripts);
   return {
     shown: relative(process.cwd(), resolve(file)) || file,
     // the stages that check sandbox parts of their own when they run (harness/sandbox/sandbox-requirements.ts)
     effects: config.stages.some((s) => s.uses === 'effects-sample' || s.uses === 'restore-sweep-sample'),
+    dataImage: config.data?.filesystem?.kind === 'ext4-image' && process.env['BENCHGRAPH_DATA'] === undefined,
     requirementsOf: (reqs) => requirementsUsed(reqs, parts),
   };
 }

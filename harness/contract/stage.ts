@@ -80,6 +80,13 @@ export interface StageDefinition {
    */
   extraCode?: readonly string[];
   /**
+   * The harness scripts this stage runs for its parameters, as `{harness}/<path>`
+   * strings, when its start-up paths are chosen in `with:` rather than in the
+   * pipeline's `paths:` (burst-sample): `pipeline doctor -f FILE` lists the
+   * tools and kernel features they use.
+   */
+  runsScripts?: (params: Record<string, unknown>) => string[];
+  /**
    * Files outside the store this stage reads (absolute, or relative to the
    * pipeline file's folder), from its parameters: their sha256 joins the key,
    * so editing such a file reruns the stage. `at` gives the pipeline file's

@@ -70,7 +70,7 @@ find "$root" \( -name rclone.pid -o -name estargz-mount.pid \) -type f 2>/dev/nu
   pid=$(cat "$f" 2>/dev/null) || continue
   case "$pid" in ''|*[!0-9]*) continue;; esac
   mnt=$(cat "${f%.pid}.mountpoint" 2>/dev/null || echo "")
-  case "$f" in */rclone.pid) pattern="rclone mount .* $mnt ";; *) pattern="estargz-mount .*-mnt $mnt ";; esac
+  case "$f" in */rclone.pid) pattern="rclone mount .* $mnt ";; *) pattern="$(basename "${f%.pid}") .*-mnt $mnt ";; esac
   if [ -n "$mnt" ] && [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q "$pattern"; then
     kill -TERM "$pid" 2>/dev/null || true
     i=0

@@ -38,7 +38,8 @@ export interface ToolSources {
   requirements: readonly Requirement[];
 }
 
-const word = (name: string): RegExp => new RegExp(`(^|[^A-Za-z0-9_.$/-])${name.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_:-])`, 'm');
+// A name followed by a dot is a file named after the tool (rclone.pid, estargz-mount.pid), not the tool run.
+const word = (name: string): RegExp => new RegExp(`(^|[^A-Za-z0-9_.$/-])${name.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_.:-])`, 'm');
 
 /** Pure: the names of BINARIES the sources use, in BINARIES order. */
 export function usedToolsIn(s: ToolSources): string[] {
@@ -113,9 +114,9 @@ export interface UsedParts {
   kernel: string[];
 }
 
-/** The tools and kernel features a pipeline's config and requirements use; harnessDir is the folder {harness} names. */
-export function usedParts(config: ToolConfig, requirements: readonly Requirement[], harnessDir: string): UsedParts {
-  const list = strings([config.paths ?? {}, config.cohorts ?? {}, config.services ?? {}], []);
+/** The tools and kernel features a pipeline's config and requirements use; harnessDir is the folder {harness} names; stageScripts: the `{harness}/…` scripts its stages run for their parameters (StageDefinition.runsScripts). */
+export function usedParts(config: ToolConfig, requirements: readonly Requirement[], harnessDir: string, stageScripts: readonly string[] = []): UsedParts {
+  const list = [...strings([config.paths ?? {}, config.cohorts ?? {}, config.services ?? {}], []), ...stageScripts];
   const scripts = scriptTexts(list, harnessDir);
   const services = Object.values(config.services ?? {}).flatMap((s) => {
     const svc = s as { kind?: unknown; with?: Record<string, unknown> };
