@@ -13,7 +13,7 @@ import type { ReportDocument } from '../document/document-model.js';
 import { againstPreviousRun, previousRunSections, withPreviousRun } from './previous-run-section.js';
 import { readPublishedReport } from './read-published-report.js';
 import { givenPreviousRun } from './previous-run-files.js';
-import type { RunCanary } from './run-canary.js';
+import { samplesCsvCanary, type RunCanary } from './run-canary.js';
 
 /** The stage's document with "Against the previous run" when with.previous_run names a run; the document as it is otherwise. */
 export function withPreviousRunOf(
@@ -37,6 +37,8 @@ export function withPreviousRunOf(
   }
   const current = `reports/${ctx.config.experiment.name}`;
   const texts = csvs instanceof Map ? csvs : new Map(Object.entries(csvs));
-  const r = againstPreviousRun(readPublishedReport(folder), { folder: current, csvs: texts, canary });
+  // an analysis that keeps no canary (commit-diff, sandbox-effects): the one its samples.csv's canary launches give
+  const own = canary ?? (texts.has('samples.csv') ? samplesCsvCanary(texts.get('samples.csv')!) : null);
+  const r = againstPreviousRun(readPublishedReport(folder), { folder: current, csvs: texts, canary: own });
   return withPreviousRun(doc, previousRunSections(basename(folder), r, given, current));
 }

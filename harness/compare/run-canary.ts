@@ -4,10 +4,15 @@
 // published folder; and the canary's ratio between two groups of runs, said
 // beside the factor every cell shares ("every cell ×1.12 [1.10, 1.15], canary
 // ×1.11"), so a shared shift can be read against the host's own speed.
-// Runs archived before run.json kept the canary (2026-12-04) have none: that
-// is said, never guessed.
+// A run whose run.json has no canary (commit-diff and sandbox-effects: their
+// analyses keep none; or archived before run.json kept it, 2026-12-04) has it
+// from the canary launches of its samples.csv when they are there (phase
+// `canary`), computed as the analysis computes it; else none, which is said,
+// never guessed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { canaryStatistics, type CanaryResult } from '../analysis/canary-statistics.js';
+import { parseCsvTable } from './csv-table.js';
 import { archivedRunsOf } from './archived-runs-of.js';
 
 /** The run's host canary (analysis.json `canary`, kept in run.json): per piece the run's median completion time and its interval, and each session's median. */
@@ -25,7 +30,7 @@ export function archiveCanaries(folder: string): RunCanary[] {
     .flatMap((id) => {
       const file = join(runs, id, 'run.json');
       if (!existsSync(file)) return [];
-      const c = (JSON.parse(readFileSync(file, 'utf8')) as { canary?: RunCanary }).canary;
+      const c = (JSON.parse(readFileSync(file, 'utf8')) as { canary?: RunCanary }).canary ?? samplesCanary(join(runs, id));
       return c ? [c] : [];
     });
 }
@@ -41,7 +46,39 @@ export function folderCanary(folder: string): RunCanary | null {
     const record = JSON.parse(readFileSync(file, 'utf8')) as { canary?: RunCanary };
     if (record.canary) return record.canary;
   }
-  return null;
+  return samplesCanary(folder) ?? (files[0] ? samplesCanary(dirname(files[0])) : null);
+}
+
+/** run.json's canary: the run's median per piece with its interval, and each session's median. */
+export function runCanaryOf(c: CanaryResult | null): RunCanary | null {
+  if (!c) return null;
+  return {
+    pieces: c.run.map((p) => ({ piece: p.piece, medianMs: p.medianMs, lowMs: p.lowMs, highMs: p.highMs })),
+    sessions: c.sessions.map((s) => ({ session: s.session, pieces: s.pieces.map((p) => ({ piece: p.piece, medianMs: p.medianMs })) })),
+  };
+}
+
+/** The bootstrap of a canary computed from samples.csv: its medians do not depend on it, its intervals are seeded. */
+const SAMPLES_CANARY_BOOTSTRAP = { resamples: 2000, confidence: 0.95, seed: 'samples-canary' };
+
+/** The canary of a run from the canary launches of its folder's samples.csv; null without any. */
+export function samplesCanary(folder: string): RunCanary | null {
+  const file = join(folder, 'samples.csv');
+  return existsSync(file) ? samplesCsvCanary(readFileSync(file, 'utf8')) : null;
+}
+
+/** Pure: the canary of a run from the canary launches of its samples.csv text (phase `canary`: the piece in `path`, the repeat in `round`); null without any. */
+export function samplesCsvCanary(text: string): RunCanary | null {
+  const rows = parseCsvTable(text)
+    .rows.filter((r) => r['phase'] === 'canary')
+    .map((r) => ({
+      session: Number(r['session'] || 1),
+      piece: r['path'] ?? '',
+      repeat: Number(r['round']),
+      ok: r['ok'] === 'true',
+      completionMs: r['completion_ms'] ? Number(r['completion_ms']) : null,
+    }));
+  return rows.length ? runCanaryOf(canaryStatistics(rows, SAMPLES_CANARY_BOOTSTRAP)) : null;
 }
 
 export interface CanaryRatio {

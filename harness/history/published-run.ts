@@ -9,8 +9,9 @@ import { dirname, join } from 'node:path';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { alreadyArchived, archiveRun, type ArchiveOutcome } from './archive-run.js';
 import type { CanaryResult } from '../analysis/canary-statistics.js';
+import { runCanaryOf } from '../compare/run-canary.js';
 import type { SessionNoiseResult } from '../analysis/session-noise.js';
-import type { ArchivedSession, ArchivedStage, RunCanary } from './run-record.js';
+import type { ArchivedSession, ArchivedStage } from './run-record.js';
 
 /** The name of the archive folder inside a published report folder. */
 export const RUNS_DIR = 'runs';
@@ -47,14 +48,7 @@ export function analysisPartsOf(stages: readonly FrozenStage[]): AnalysisParts |
   return { noise: a.noise ?? null, canary: a.canary ?? null };
 }
 
-/** run.json's canary: the run's median per piece with its interval, and each session's median. */
-export function runCanaryOf(c: CanaryResult | null): RunCanary | null {
-  if (!c) return null;
-  return {
-    pieces: c.run.map((p) => ({ piece: p.piece, medianMs: p.medianMs, lowMs: p.lowMs, highMs: p.highMs })),
-    sessions: c.sessions.map((s) => ({ session: s.session, pieces: s.pieces.map((p) => ({ piece: p.piece, medianMs: p.medianMs })) })),
-  };
-}
+export { runCanaryOf } from '../compare/run-canary.js';
 
 /** The calibrated flag of a session (analysis/session-noise.ts) as run.json's `noisy` and `reasons`; null when the analysis did not judge it. */
 export function calibratedFlag(noise: SessionNoiseResult | null, session: number): { noisy: boolean; reasons: string[] } | null {
