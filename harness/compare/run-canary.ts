@@ -10,7 +10,7 @@
 // `canary`), computed as the analysis computes it; else none, which is said,
 // never guessed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { canaryStatistics, type CanaryResult } from '../analysis/canary-statistics.js';
 import { parseCsvTable } from './csv-table.js';
 import { archivedRunsOf } from './archived-runs-of.js';
@@ -46,7 +46,8 @@ export function folderCanary(folder: string): RunCanary | null {
     const record = JSON.parse(readFileSync(file, 'utf8')) as { canary?: RunCanary };
     if (record.canary) return record.canary;
   }
-  return samplesCanary(folder) ?? (files[0] ? samplesCanary(dirname(files[0])) : null);
+  // an archived run's samples.csv is the folder's own, or the same file as the published folder's
+  return samplesCanary(folder);
 }
 
 /** run.json's canary: the run's median per piece with its interval, and each session's median. */
@@ -69,6 +70,8 @@ export function samplesCanary(folder: string): RunCanary | null {
 
 /** Pure: the canary of a run from the canary launches of its samples.csv text (phase `canary`: the piece in `path`, the repeat in `round`); null without any. */
 export function samplesCsvCanary(text: string): RunCanary | null {
+  // most runs without a run.json canary have no canary launches either: no parse of a large CSV for them
+  if (!text.includes(',canary,')) return null;
   const rows = parseCsvTable(text)
     .rows.filter((r) => r['phase'] === 'canary')
     .map((r) => ({
