@@ -211,6 +211,14 @@ function tailsBlocks(p: BurstDocumentInput) {
   ];
 }
 
+/** "crun, runsc and docker below X; lazy above X": the paths grouped by what was found, each outcome said once, in the paths' order. */
+function byOutcome(found: readonly (readonly [path: string, outcome: string])[]): string {
+  const groups = new Map<string, string[]>();
+  for (const [path, outcome] of found) groups.set(outcome, [...(groups.get(outcome) ?? []), path]);
+  const and = (xs: string[]): string => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  return [...groups].map(([outcome, paths]) => `${and(paths)} ${outcome}`).join('; ');
+}
+
 function claims(p: BurstDocumentInput): string[] {
   const largest = (path: string): CurvePoint | undefined => p.points.filter((x) => x.path === path).slice(-1)[0];
   const ratios = p.paths.map((path) => largest(path)).filter((x): x is CurvePoint => !!x && x.level > 1 && x.ratioToSequential !== null);
@@ -229,9 +237,12 @@ function claims(p: BurstDocumentInput): string[] {
     .filter((x): x is CurvePoint => !!x)
     .map((x) => {
       const t = x.tails.find((q) => q.p === 0.99)!;
-      return t.interval
-        ? `${x.path} ${t.interval.low > 146 ? 'above' : t.interval.high < 146 ? 'below' : 'not told apart from'} their 146 ms`
-        : `${x.path} not estimated (${x.launches} launches, needs ${t.needN})`;
+      return [
+        x.path,
+        t.interval
+          ? `${t.interval.low > 146 ? 'above' : t.interval.high < 146 ? 'below' : 'not told apart from'} their 146 ms`
+          : `not estimated (${x.launches} launches, needs ${t.needN})`,
+      ] as const;
     });
   const rates = p.paths
     .map((path) => largest(path))
@@ -240,28 +251,34 @@ function claims(p: BurstDocumentInput): string[] {
       const r = x.launchesPerS!;
       const where =
         r.low === null || r.high === null ? 'not placed (no interval) against' : r.high < 150 ? 'below' : r.low > 150 ? 'above' : 'not told apart from';
-      return `${x.path} ${where} their 150/s`;
+      return [x.path, `${where} their 150/s`] as const;
     });
   const staggered = p.openLoop.filter((x) => x.ratePerS === 5 && x.ratioToSequential !== null);
   return [
-    `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here the same ratio, per-launch P50 at the largest N over alone (first table): ${ratios.map((x) => `${x.path} ${inRange(x.ratioToSequential!)}`).join('; ')}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
+    `**ComputeSDK's leaderboard** (a burst of 100 sandboxes against the same provider's sequential median, per-sandbox time, one run a day): the burst cost ×1.2 to ×14 across providers. Here the same ratio, per-launch P50 at the largest N over alone (first table): ${byOutcome(ratios.map((x) => [x.path, inRange(x.ratioToSequential!)] as const))}. Their N is 100, ours ${ratios[0]?.level ?? '–'}; their times include a provider's API and network.`,
     ...(staggered.length
       ? [
           `**ComputeSDK's staggered runs** (100 sandboxes 200 ms apart) are this report's open loop at 5 a second, over 100 launches where a train here has ${staggered[0]!.count}; they publish no staggered ÷ sequential figure to hold this run's against (the open-loop table).`,
         ]
       : []),
-    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot on KVM, which this host cannot run. Here, at the largest N: per-launch P99 (the appendix's tail percentiles) ${p99.join('; ')}; launches/s (first table) ${rates.join('; ')}. Set beside, not compared: another runtime, another event, another N.`,
+    `**Firecracker** (its specification: a boot P99 of 146 ms with 50 microVMs launching concurrently, up to 150 microVMs/s per host): a microVM's guest boot on KVM, which this host cannot run. Here, at the largest N: per-launch P99 (the appendix's tail percentiles) ${byOutcome(p99)}; launches/s (first table) ${byOutcome(rates)}. Set beside, not compared: another runtime, another event, another N.`,
     `**containerd-stress** (containers/s at a fixed concurrency, no percentiles): the closest figure here is the launches/s of the first table, over one burst's makespan (closed loop), not a sustained rate.`,
   ];
 }
 
 export function burstDocument(p: BurstDocumentInput): ReportDocument {
-  const memory = p.memory.map(
-    (m) =>
-      `session ${m.session}: ${Object.entries(m.footprintKb)
-        .map(([path, kb]) => `${path} ${fixed(kb / 1024, 1)} MiB`)
-        .join(', ')}${m.availableKb === null ? '' : ` of ${Math.round(m.availableKb / 1024).toLocaleString('en-US')} MiB available`}`,
-  );
+  // one sentence: per path its footprint in each session, then what each session had available
+  const sessionsText = p.memory.map((m) => m.session).join(', ');
+  const footprintPaths = [...new Set(p.memory.flatMap((m) => Object.keys(m.footprintKb)))];
+  const mib = (kb: number | null | undefined): string => (kb === null || kb === undefined ? '–' : fixed(kb / 1024, 1));
+  const available = p.memory.every((m) => m.availableKb !== null)
+    ? `, of ${p.memory.map((m) => Math.round(m.availableKb! / 1024).toLocaleString('en-US')).join(', ')} MiB available`
+    : '';
+  const memory = p.memory.length
+    ? `Memory of one launch (largest drop of MemAvailable, or its max RSS if larger), MiB in sessions ${sessionsText}: ${footprintPaths
+        .map((path) => `${path} ${p.memory.map((m) => mib(m.footprintKb[path])).join(', ')}`)
+        .join('; ')}${available}.`
+    : null;
   return {
     title: p.title,
     opening: [
@@ -298,7 +315,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
           'Each round visits every path at every N once, in a balanced order of its own; each burst follows the settle.',
           'Before a session’s first burst, one launch of each path ran untimed while MemAvailable was polled; a level whose burst would need more than half of what is available is refused before it starts.',
         ]),
-        memory.length ? list(memory.map((m) => `Memory of one launch (largest drop of MemAvailable, or its max RSS if larger), ${m}`)) : null,
+        memory ? paragraph(memory) : null,
       ]),
       ...section('Not measured', [list(p.unmeasured)]),
       ...section('Notes', [p.notes.length ? list(p.notes) : null]),
