@@ -231,7 +231,7 @@ function claims(p: BurstDocumentInput): string[] {
           ? 'above their range'
           : e.low !== null && e.high !== null && e.low >= 1.2 && e.high <= 14
             ? 'within their range'
-            : 'not placed (its interval crosses an end of their range)';
+            : 'not placed (the interval crosses an end of their range)';
   const p99 = p.paths
     .map((path) => largest(path))
     .filter((x): x is CurvePoint => !!x)
