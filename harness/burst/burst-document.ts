@@ -272,7 +272,7 @@ export function burstDocument(p: BurstDocumentInput): ReportDocument {
   const footprintPaths = [...new Set(p.memory.flatMap((m) => Object.keys(m.footprintKb)))];
   const mib = (kb: number | null | undefined): string => (kb === null || kb === undefined ? '–' : fixed(kb / 1024, 1));
   const available = p.memory.every((m) => m.availableKb !== null)
-    ? `, of ${p.memory.map((m) => Math.round(m.availableKb! / 1024).toLocaleString('en-US')).join(', ')} MiB available`
+    ? `; MiB available: ${p.memory.map((m) => Math.round(m.availableKb! / 1024).toLocaleString('en-US')).join(', ')}`
     : '';
   const memory = p.memory.length
     ? `Memory of one launch (largest drop of MemAvailable, or its max RSS if larger), MiB in sessions ${sessionsText}: ${footprintPaths
