@@ -1,7 +1,8 @@
 // Intervals resting on few values per arm are printed to the decimals the
 // bootstrap seeds agree on (issue 33): our own rule, on made-up commits.
 import test from 'ava';
-import { analyzeCommits, intervalDigits } from '../harness/commit/commit-analysis.js';
+import { analyzeCommits } from '../harness/commit/commit-analysis.js';
+import { intervalDigits } from '../harness/stats/seed-spread.js';
 import { ratioCell, seedDigitsSentence } from '../harness/commit/commit-phrases.js';
 import { cellId, commitRow } from './helpers/commit-rows.js';
 

@@ -50,7 +50,7 @@ export function partsShare(data: SampleData, rules: AnalysisRules, confirmation:
   const planned = plannedValues(data, confirmation);
   return {
     carryover,
-    differences: differenceResultsShare(data, rules, comparisons, part, parts),
+    differences: differenceResultsShare(data, rules, comparisons, part, parts, true),
     planned: planned ? differenceResultsShare({ cells: data.cells, values: planned }, rules, comparisons, part, parts) : null,
   };
 }

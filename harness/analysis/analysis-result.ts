@@ -154,6 +154,12 @@ export interface DifferenceResult extends DifferenceKey, MsComparison {
   replicates?: DifferenceReplicates;
   /** In a run that sampled until decided (design.adaptive): the sequential rule's verdict, which `verdict` and `detected` then follow (comparison/sequential-analysis.ts). */
   sequential?: SequentialVerdict;
+  /**
+   * How far the two-level interval's endpoints move, in ms, when it is drawn again under stats/seed-spread.ts's
+   * other seeds (the larger move of either endpoint); null without an interval. The report prints the endpoints
+   * to the digits it supports. Set by the analysis; absent where the confirmation step judges differences.
+   */
+  seedSpreadMs?: number | null;
 }
 
 /** A difference judged by the sequential rule at the first look that stopped (comparison/sequential-analysis.ts). */

@@ -5,7 +5,8 @@
 // analysis (analyze-samples.ts) and, on the first K sessions, by the sample
 // stage's confirmation step (design.confirm), so both apply the same rule.
 import { UserError } from '../errors.js';
-import { pairSessions } from '../stats/two-level-bootstrap.js';
+import { pairSessions, twoLevelBootstrap } from '../stats/two-level-bootstrap.js';
+import { endpointSpread, seedCheckSeeds } from '../stats/seed-spread.js';
 import { msComparison } from './difference-record.js';
 import type { AnalysisRules, Comparison, MetricId } from '../config/analysis-rules.js';
 import type { DifferenceResult } from './analysis-result.js';
@@ -36,9 +37,18 @@ export function rowsByCell<T extends Pick<ValueRow, 'cohort' | 'path' | 'state'>
   return out;
 }
 
-/** Every difference of the comparisons found in the data (both paths sampled in the cohort), in a fixed order. */
-export function differenceResults(data: Pick<SampleData, 'cells' | 'values'>, rules: AnalysisRules, comparisons: readonly Comparison[]): DifferenceResult[] {
-  return differenceResultsShare(data, rules, comparisons, 0, 1).map((d) => d[1]);
+/**
+ * Every difference of the comparisons found in the data (both paths sampled in the cohort), in a fixed order.
+ * `seedCheck`: also draw each interval under stats/seed-spread.ts's other seeds and record how far its endpoints
+ * move (seedSpreadMs), which the report prints them by; the analysis does, the confirmation step need not.
+ */
+export function differenceResults(
+  data: Pick<SampleData, 'cells' | 'values'>,
+  rules: AnalysisRules,
+  comparisons: readonly Comparison[],
+  seedCheck = false,
+): DifferenceResult[] {
+  return differenceResultsShare(data, rules, comparisons, 0, 1, seedCheck).map((d) => d[1]);
 }
 
 /** The differences numbered part, part + parts, ... in the order of differenceResults(): [number, difference]. */
@@ -48,6 +58,7 @@ export function differenceResultsShare(
   comparisons: readonly Comparison[],
   part: number,
   parts: number,
+  seedCheck = false,
 ): [number, DifferenceResult][] {
   const byCell = rowsByCell(data.values);
   const cohorts = uniqueSorted(data.cells.map((c) => c.cohort));
@@ -70,12 +81,22 @@ export function differenceResultsShare(
               if (v !== null && Number.isFinite(v)) rows.push({ session: r.session, round: r.round, value: v, path });
             }
           }
-          const comparison = msComparison(pairSessions(rows, cmp.a, cmp.b), {
+          const sessions = pairSessions(rows, cmp.a, cmp.b);
+          const options = {
             resamples: rules.bootstrap.resamples,
             confidence: rules.bootstrap.confidence,
             seed: [rules.bootstrap.seed, cohort, state, metric, cmp.a, cmp.b].join('|'),
-          });
-          differences.push([task, { cohort, state, metric, a: cmp.a, b: cmp.b, ...comparison }]);
+          };
+          const comparison = msComparison(sessions, options);
+          const spread = seedCheck
+            ? {
+                seedSpreadMs: endpointSpread(
+                  { low: comparison.lowMs, high: comparison.highMs },
+                  comparison.lowMs === null ? [] : seedCheckSeeds.map((s) => twoLevelBootstrap(sessions, { ...options, seed: `${options.seed}|${s}` })),
+                ),
+              }
+            : {};
+          differences.push([task, { cohort, state, metric, a: cmp.a, b: cmp.b, ...comparison, ...spread }]);
         }
       }
     }

@@ -63,7 +63,8 @@ export interface Magnitude {
 /** What this run measured for a finding, oriented as the finding names a and b. */
 export type Measured =
   | { kind: 'p50'; p50Ms: number; n: number }
-  | { kind: 'difference'; observedMs: number; lowMs: number; highMs: number; confidence: number; detectedSign: -1 | 0 | 1 }
+  // seedSpreadMs: how far the interval's endpoints move with the bootstrap seed (DifferenceResult.seedSpreadMs)
+  | { kind: 'difference'; observedMs: number; lowMs: number; highMs: number; confidence: number; detectedSign: -1 | 0 | 1; seedSpreadMs?: number | null }
   | { kind: 'dominance'; n: number; holds: boolean; reverse: boolean }
   | { kind: 'content-reduction'; aBytes: number; bBytes: number; reduction: number };
 

@@ -152,6 +152,7 @@ export function judgeSource(f: SourceFinding, an: JudgedAnalysis): SourceVerdict
         highMs: high,
         confidence: d.confidence,
         detectedSign: ours,
+        seedSpreadMs: d.seedSpreadMs ?? null,
       });
     }
     case 'dominance': {

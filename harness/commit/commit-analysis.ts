@@ -14,6 +14,7 @@ import { median } from '../stats/quantile.js';
 import { pairedComparison, type ComparisonResult } from '../stats/paired-comparison.js';
 import { judgedComparison, type JudgedComparison } from '../analysis/direction-rule.js';
 import { pairSessions } from '../stats/two-level-bootstrap.js';
+import { endpointSpread, intervalDigits, seedCheckSeeds } from '../stats/seed-spread.js';
 import { logLogFit, type GrowthFit } from '../stats/log-log-fit.js';
 import { floorCostFit, logResidualRms, type FloorCostFit } from '../stats/floor-cost-fit.js';
 import { floorPowerFit, type FloorPowerFit } from '../stats/floor-power-fit.js';
@@ -64,38 +65,6 @@ export interface CellRatio {
   seedSpread: number | null;
   /** Decimals the interval is printed with: the most (2, else 1) whose half-unit covers seedSpread; at 1 decimal a larger spread is printed beside the interval. */
   intervalDigits: number;
-}
-
-/**
- * Other seeds the wall-time interval is drawn again with (issue 33: intervals
- * resting on 6 values per arm had endpoints that moved with the seed).
- */
-export const seedCheckSeeds = ['seed-check-1', 'seed-check-2'] as const;
-
-/**
- * Pure: the most decimals (`min` to `max`) whose half-unit of the last digit
- * covers `spread`, so a printed endpoint does not change with the seed. Never
- * below `min`: a ratio interval rounded to whole numbers could print 1.10 as 1,
- * on the null value; a spread beyond `min`'s half-unit is said beside it instead.
- */
-export function intervalDigits(spread: number | null, max = 2, min = 1): number {
-  if (spread === null) return max;
-  for (let d = max; d > min; d--) if (spread <= 0.5 * 10 ** -d) return d;
-  return min;
-}
-
-/** Pure: the spread moves the endpoints by more than the half-unit of `digits` decimals. */
-export const spreadBeyondDigits = (spread: number | null, digits: number): boolean => spread !== null && spread > 0.5 * 10 ** -digits;
-
-/** Pure: the largest move of either endpoint between the interval and its redraws under other seeds. */
-export function endpointSpread(c: ComparisonResult, redraws: readonly ComparisonResult[]): number | null {
-  if (c.low === null || c.high === null) return null;
-  let spread = 0;
-  for (const r of redraws) {
-    if (r.low === null || r.high === null) continue;
-    spread = Math.max(spread, Math.abs(r.low - c.low), Math.abs(r.high - c.high));
-  }
-  return spread;
 }
 
 export interface Growth {

@@ -5,7 +5,8 @@ import { fixed } from '../publish/format-number.js';
 import type { ComparisonResult } from '../stats/paired-comparison.js';
 import type { JudgedComparison } from '../analysis/direction-rule.js';
 import type { Judgement } from '../comparison/judge.js';
-import { spreadBeyondDigits, type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
+import { type CellRatio, type CommitAnalysis, type Growth } from './commit-analysis.js';
+import { spreadBeyondDigits } from '../stats/seed-spread.js';
 import type { CommitReportInputs } from './commit-report-inputs.js';
 import { growthShape } from '../stats/floor-power-fit.js';
 
