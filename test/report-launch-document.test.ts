@@ -51,7 +51,7 @@ test('the opening is the scope line, the answer, then the summary table and its 
 
 test('the headline difference with its interval is within the first 200 words', (t) => {
   const cell = summaryCell(summaryOf(doc), 'docker − lazy', 'shell cold');
-  t.regex(cell, /^-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
+  t.regex(cell, /^-?\d+\.\d \[-?\d+(\.\d+)?, -?\d+(\.\d+)?\](±\d+(\.\d)?)?/);
   t.true(firstWords(doc, 200).includes(cell.split(',')[0]!));
 });
 
@@ -64,7 +64,7 @@ test('one run: the scope line says the intervals cover this run only and names t
   const col = every.header.indexOf('same-class rerun (ms)');
   t.true(col > 0);
   t.true(
-    every.rows.every((r) => /^\[-?\d+\.\d, -?\d+\.\d\]$/.test(r[col]!)),
+    every.rows.every((r) => /^\[-?\d+(\.\d+)?, -?\d+(\.\d+)?\]$/.test(r[col]!)),
     String(every.rows.map((r) => r[col])),
   );
 });

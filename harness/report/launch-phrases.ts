@@ -6,6 +6,7 @@ import type { AnalysisResult, CellStatistics, DifferenceResult } from '../analys
 import type { SampleRow } from '../db/sample-row.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import { fixed, grouped } from '../publish/format-number.js';
+import { msIntervalText } from './interval-text.js';
 import type { FindingVerdict } from './source-findings.js';
 import type { Formatters } from './conclusions.js';
 import { outcomeWords, twoLevelContainsZero } from './conclusions.js';
@@ -40,7 +41,13 @@ export function differenceCell(a: AnalysisResult, d: DifferenceResult | undefine
   const verdict = d.detected ? null : outcomeWords(d, noDirectionText(a, d));
   const order = differenceOrderEffect(a, d).length ? 'order effect' : null;
   const rerun = mayNotHoldOnRerun(d) ? MAY_NOT_HOLD : null;
-  return [`${ms(d.observedMs)} [${ms(d.lowMs)}, ${ms(d.highMs)}]${withRerun ? rerunText(d, msDecimals) : ''}`, ratio, verdict, rerun, order]
+  return [
+    `${ms(d.observedMs)} ${msIntervalText(d.lowMs, d.highMs, d.seedSpreadMs, msDecimals)}${withRerun ? rerunText(d, msDecimals) : ''}`,
+    ratio,
+    verdict,
+    rerun,
+    order,
+  ]
     .filter(Boolean)
     .join(', ');
 }
@@ -306,7 +313,8 @@ export function hostFactsSentence(records: readonly SessionRecord[] | null, f: F
 function confirmationItem(d: DifferenceResult, msDecimals: number): string {
   const ms = (v: number | null): string => (v === null ? '-' : fixed(v, msDecimals));
   const metric = d.metric === 'ready' ? 'Ready' : 'Completion';
-  return `${d.a} − ${d.b}, cohort ${d.cohort}, ${d.state}, ${metric}: ${ms(d.observedMs)} ms [${ms(d.lowMs)}, ${ms(d.highMs)}] over ${d.sessions} sessions`;
+  const interval = d.lowMs === null || d.highMs === null ? '[-, -]' : msIntervalText(d.lowMs, d.highMs, d.seedSpreadMs, msDecimals);
+  return `${d.a} − ${d.b}, cohort ${d.cohort}, ${d.state}, ${metric}: ${ms(d.observedMs)} ms ${interval} over ${d.sessions} sessions`;
 }
 
 /**

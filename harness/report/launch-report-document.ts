@@ -34,6 +34,7 @@ import { differenceOrderEffect } from './order-effect-notes.js';
 import { crossClassSentence, MAY_NOT_HOLD, rerunScopeSentence } from './rerun-wording.js';
 import { steadyBackgroundSentence } from '../publish/host-wording.js';
 import { noDirectionText } from './difference-verdict-text.js';
+import { msIntervalText, seedDigitsLegend } from './interval-text.js';
 import {
   accountingSentence,
   coldStepSentence,
@@ -338,6 +339,11 @@ function summaryTable(c: Ctx): Block[] {
   const answer = answerParagraph(c.a, c.inp.options.answer ?? [], cells);
   // the same-class rerun and cross-class intervals: differences.csv and the appendix "Every difference" (the scope line says what they cover)
   const summary = table([`Ready, a − b: ms [${conf}% CI], P50 ratio a/b`, ...cells.map((x) => `${x.cohort} ${x.state}`)], rows);
+  const shown = c.a.differences.filter((d) => !d.factor && d.metric === 'ready' && pairs.some(([p, q]) => d.a === p && d.b === q));
+  const seedLegend = seedDigitsLegend(
+    shown.map((d) => d.seedSpreadMs),
+    c.inp.options.msDecimals,
+  );
   // each verdict word is defined only when a cell of the table uses it
   const legend =
     `**Reading the table.** Ready is the time from spawning the launch command to reading its marker line. A difference is the first path's median minus the second's` +
@@ -360,6 +366,7 @@ function summaryTable(c: Ctx): Block[] {
         ? `; "equivalent within ±δ" (δ in % and ms) means that interval lies inside ±δ of the second path's median (analysis.practical)`
         : `; "equivalent within ±δ" (δ in % and ms) means both lie inside ±δ of the second path's median (analysis.practical)`
       : '') +
+    (seedLegend ? `; ${seedLegend}` : '') +
     '.' +
     (splitLegend(c.a) ? ` ${splitLegend(c.a)}` : '');
   return [...(answer ? [paragraph(answer)] : []), summary, paragraph(legend)];
@@ -385,11 +392,14 @@ function summaryFollowUp(c: Ctx): string[] {
   return spans.length ? [spans.join(' ')] : [];
 }
 
-/** " Stand-in for its lazy: gvisor-lazy (why: the appendix)." from report.source.stand_ins; '' without any. */
+/** What the appendix "Against the source, in full" holds of each finding. */
+const EACH_FINDING = 'each finding with its direction, magnitude, verdict, the rule that judges them, and its words and figures';
+
+/** " Stand-in for its lazy: gvisor-lazy (why, and each finding …: the appendix)." from report.source.stand_ins; '' without any. */
 function standInsText(c: Ctx): string {
   const s = Object.entries(c.inp.options.source.standIns);
   if (!s.length) return '';
-  return ` Stand-in for its ${s.map(([p, q]) => `${p}: ${q}`).join('; ')}${c.inp.options.source.standInWhy ? ' (why: the appendix "Against the source, in full")' : ''}.`;
+  return ` Stand-in for its ${s.map(([p, q]) => `${p}: ${q}`).join('; ')}${c.inp.options.source.standInWhy ? ` (why, and ${EACH_FINDING}: the appendix "Against the source, in full")` : ''}.`;
 }
 
 /** The rule a source finding is judged by, said once (docs/VERDICTS.md). */
@@ -415,9 +425,10 @@ function sourceSection(c: Ctx): Section[] {
   if (!ref || c.verdicts.length === 0) return [];
   return section('Against the source', [
     paragraph(`Source: ${ref.source.trim()}${ref.setup ? ` Its setup: ${ref.setup.trim().replace(/\.$/, '')}.` : ''}${standInsText(c)}`),
-    paragraph(
-      'Each finding with its direction, magnitude and verdict, the rule that judges them, and its words and figures: the appendix "Against the source, in full".',
-    ),
+    // the appendix is named once: beside the stand-in's why where there is one
+    ...(standInsText(c).includes('the appendix')
+      ? []
+      : [paragraph(`${EACH_FINDING[0]!.toUpperCase()}${EACH_FINDING.slice(1)}: the appendix "Against the source, in full".`)]),
     takeFigure(c, 'differences.svg'),
   ]);
 }
@@ -593,17 +604,25 @@ function differencesTables(c: Ctx): Block[] {
   const conf = fixed((c.a.differences[0]?.confidence ?? 0.95) * 100, 0);
   const withClasses = c.a.crossClass?.differences.some((x) => x.classes >= 2) ?? false;
   const ms = (v: number | null): string => orDash(v, c.ms);
+  const seedLegend = seedDigitsLegend(
+    c.a.differences.map((d) => d.seedSpreadMs),
+    c.inp.options.msDecimals,
+  );
+  // the interval and rerun columns: their endpoints to the digits the seed supports
+  const seedNote = seedLegend
+    ? ` Interval columns: ${seedLegend} (the same-class rerun interval widens the ${conf}% one, so its endpoints move as that one's do).`
+    : '';
   const rows = c.a.differences.map((d) => [
     d.cohort,
     d.state,
     d.metric,
     differenceSides(c.a, d.cohort, d.state, d.metric, d.a, d.b),
     ms(d.observedMs),
-    d.lowMs === null || d.highMs === null ? '-' : `[${c.ms(d.lowMs)}, ${c.ms(d.highMs)}]`,
+    d.lowMs === null || d.highMs === null ? '-' : msIntervalText(d.lowMs, d.highMs, d.seedSpreadMs, c.inp.options.msDecimals),
     d.sessionLowMs === null || d.sessionHighMs === null ? '-' : `[${c.ms(d.sessionLowMs)}, ${c.ms(d.sessionHighMs)}]`,
     `${d.rounds} of ${comparisonRounds(c.a, d)}`,
     d.sessions > 1 ? `${d.sameDirection} of ${d.sessions}` : '1',
-    d.rerun ? `[${c.ms(d.rerun.lowMs)}, ${c.ms(d.rerun.highMs)}]` : '-',
+    d.rerun ? msIntervalText(d.rerun.lowMs, d.rerun.highMs, d.seedSpreadMs, c.inp.options.msDecimals, false) : '-',
     outcomeWords(d, noDirectionText(c.a, d)) + (differenceOrderEffect(c.a, d).length ? '; order effect' : ''),
     ...(withClasses ? [classesCell(c.a, d)] : []),
   ]);
@@ -626,8 +645,8 @@ function differencesTables(c: Ctx): Block[] {
           ],
           rows,
           c.a.decision?.rule === 'sequential'
-            ? 'Every difference of marginal medians; differences.csv has the same rows. Result: the sequential rule (docs/STATISTICS.md, Sequential decisions): detected (lower or higher, the verdict column); equivalent within ±δ (δ in % and ms, with the interval it was decided on); undecided.'
-            : 'Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ (δ in % and ms, with the interval it was decided on); not detected.',
+            ? `Every difference of marginal medians; differences.csv has the same rows. Result: the sequential rule (docs/STATISTICS.md, Sequential decisions): detected (lower or higher, the verdict column); equivalent within ±δ (δ in % and ms, with the interval it was decided on); undecided.${seedNote}`
+            : `Every difference of marginal medians; differences.csv has the same rows. Result: the one direction rule (docs/VERDICTS.md): detected; size uncertain (every session alone excludes 0 on one side, the between-session interval does not); sessions disagree (neither); equivalent within ±δ (δ in % and ms, with the interval it was decided on); not detected.${seedNote}`,
         ),
       ]
     : [];

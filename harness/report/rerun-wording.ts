@@ -5,12 +5,14 @@
 import type { AnalysisResult, DifferenceResult } from '../analysis/analysis-result.js';
 import type { HostEffect } from '../analysis/host-effects.js';
 import { fixed } from '../publish/format-number.js';
+import { msIntervalText } from './interval-text.js';
 import { crossClassFactor } from '../analysis/cross-class.js';
 
 /** ", rerun [lo, hi]" and "; hosts lo to hi" after a difference's 95% interval; '' without a rerun interval. */
 export function rerunText(d: DifferenceResult, msDecimals: number): string {
   const ms = (v: number): string => fixed(v, msDecimals);
-  const rerun = d.rerun ? ` rerun [${ms(d.rerun.lowMs)}, ${ms(d.rerun.highMs)}]` : '';
+  // the rerun interval widens the two-level one, so its endpoints move with the seed as that one's do
+  const rerun = d.rerun ? ` rerun ${msIntervalText(d.rerun.lowMs, d.rerun.highMs, d.seedSpreadMs, msDecimals, false)}` : '';
   const hosts = d.replicates?.crossHost ? ` hosts ${ms(d.replicates.crossHost.lowMs)} to ${ms(d.replicates.crossHost.highMs)}` : '';
   return rerun + hosts;
 }

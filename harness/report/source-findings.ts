@@ -6,6 +6,7 @@ import { intervalSign, judgeSource, judgeSources, type SourceFinding, type Sourc
 import { cellOrderNote, differenceOrderNote } from './order-effect-notes.js';
 import type { AnalysisResult } from '../analysis/analysis-result.js';
 import { fixed, grouped } from '../publish/format-number.js';
+import { msIntervalText } from './interval-text.js';
 import type { SourceReading } from '../config/source-reading.js';
 
 export {
@@ -47,7 +48,7 @@ function oursText(v: SourceVerdict, an: AnalysisResult): string {
     }
     case 'difference':
       return (
-        `${a} − ${b} ${ms(m.observedMs)}, ${fixed(m.confidence * 100, 0)}% CI [${fixed(m.lowMs, 1)}, ${fixed(m.highMs, 1)}] ms: ${directionText(m.detectedSign, a, b)}` +
+        `${a} − ${b} ${ms(m.observedMs)}, ${fixed(m.confidence * 100, 0)}% CI ${msIntervalText(m.lowMs, m.highMs, m.seedSpreadMs, 1)} ms: ${directionText(m.detectedSign, a, b)}` +
         differenceOrderNote(an, { cohort: f.cohort, state: f.state ?? '', metric: f.metric, a, b })
       );
     case 'dominance':

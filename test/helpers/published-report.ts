@@ -104,9 +104,11 @@ export function summaryAgainstCsv(
   }
   for (const e of entries) {
     {
-      const m = /^(-?\d+\.\d) \[(-?\d+\.\d), (-?\d+\.\d)\](?: rerun \[(-?\d+\.\d), (-?\d+\.\d)\])?(?: hosts -?\d+\.\d to -?\d+\.\d)?(?:, ×(\d+\.\d+))?/.exec(
-        e.text,
-      );
+      // endpoints to the digits their seed spread supports, with "]±N" where even whole ms move (report/interval-text.ts)
+      const m =
+        /^(-?\d+\.\d) \[(-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\](?:±\d+(?:\.\d)?)?(?: rerun \[(-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\])?(?: hosts -?\d+\.\d to -?\d+\.\d)?(?:, ×(\d+\.\d+))?/.exec(
+          e.text,
+        );
       if (!m) continue;
       const where = `${e.cohort} ${e.state} ${e.a} − ${e.b}`;
       const pair = [where, e.a, e.b];
@@ -125,13 +127,16 @@ export function summaryAgainstCsv(
         continue;
       }
       const want = [Number(row['value']).toFixed(1), Number(row['low']).toFixed(1), Number(row['high']).toFixed(1)];
-      // the CSV keeps 3 decimals and the report prints 1 from the unrounded figure: -14.7495 is -14.7 there and -14.750 here
+      // the CSV keeps 3 decimals and the report prints its digits from the unrounded figure: -14.7495 is -14.7 there and
+      // -14.750 here; so a printed figure is within half a unit of its last digit of the CSV's (plus the CSV's own rounding)
+      const halfUnit = (x: string): number => 0.5 * 10 ** -(x.split('.')[1]?.length ?? 0) + 5e-4 + 1e-6;
       const csv = [row['value'], row['low'], row['high']].map(Number);
-      if ([m[1], m[2], m[3]].some((x, i) => Math.abs(Number(x) - csv[i]!) > 0.05 + 1e-6))
+      if ([m[1], m[2], m[3]].some((x, i) => Math.abs(Number(x) - csv[i]!) > halfUnit(x!)))
         mismatches.push(`${where}: ${m.slice(1, 4).join(' ')} against ${want.join(' ')}`);
       if (m[4]) {
-        const rerun = [Number(row['rerun_low']).toFixed(1), Number(row['rerun_high']).toFixed(1)];
-        if (rerun.join() !== [m[4], m[5]].join()) mismatches.push(`${where}: rerun ${m[4]} ${m[5]} against ${rerun.join(' ')}`);
+        const rerun = [Number(row['rerun_low']), Number(row['rerun_high'])];
+        if ([m[4], m[5]].some((x, i) => Math.abs(Number(x) - rerun[i]!) > halfUnit(x!)))
+          mismatches.push(`${where}: rerun ${m[4]} ${m[5]} against ${rerun.join(' ')}`);
       }
       if (m[6]) {
         const p50 = (path: string): number =>
