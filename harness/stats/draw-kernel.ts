@@ -79,6 +79,16 @@ const load32 = [0x28, 2, 0];
 const store32 = [0x36, 2, 0];
 const load8 = [0x2d, 0, 0];
 
+/** Pushes v ^ (v >>> s) of local `v`, per lane (unsigned shift). */
+function xorShiftRight(v: number, s: number): number[] {
+  return [...get(v), ...get(v), ...i32(s), ...vshr, ...vxor];
+}
+
+/** Pushes imul(v ^ (v >>> s), v | c) of local `v`, per lane: the mixing step mulberry32 takes twice. */
+function imulMix(v: number, s: number, c: number): number[] {
+  return [...xorShiftRight(v, s), ...get(v), ...v128const([c, c, c, c]), ...vor, ...vmul];
+}
+
 /**
  * The hash of the four lane states in local `x` into local `t` (u = t ^ t >>> 14, unsigned),
  * then the four indices floor(u * n / 2^32) into local `j`.
@@ -86,37 +96,17 @@ const load8 = [0x2d, 0, 0];
 function hashAndIndex(x: number, t: number, nv: number, j: number): number[] {
   return [
     // t = imul(x ^ (x >>> 15), x | 1)
-    ...get(x),
-    ...get(x),
-    ...i32(15),
-    ...vshr,
-    ...vxor,
-    ...get(x),
-    ...v128const([1, 1, 1, 1]),
-    ...vor,
-    ...vmul,
+    ...imulMix(x, 15, 1),
     ...set(t),
     // t ^= t + imul(t ^ (t >>> 7), t | 61)
     ...get(t),
     ...get(t),
-    ...get(t),
-    ...get(t),
-    ...i32(7),
-    ...vshr,
-    ...vxor,
-    ...get(t),
-    ...v128const([61, 61, 61, 61]),
-    ...vor,
-    ...vmul,
+    ...imulMix(t, 7, 61),
     ...vadd,
     ...vxor,
     ...set(t),
     // u = t ^ (t >>> 14)
-    ...get(t),
-    ...get(t),
-    ...i32(14),
-    ...vshr,
-    ...vxor,
+    ...xorShiftRight(t, 14),
     ...set(t),
     // j = high halves of u * n (unsigned, 64 bits)
     ...get(t),
