@@ -31,6 +31,30 @@ export type CommitRow = SampleRow<CommitColumns>;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/** The engine's measures of a commit, in column order: each one's field (CommitObservation, CommitRowData) and its column above. */
+const ENGINE_MEASURES = [
+  ['engineCpuMs', 'engine_cpu_ms'],
+  ['engineUserCpuMs', 'engine_user_cpu_ms'],
+  ['engineSysCpuMs', 'engine_sys_cpu_ms'],
+  ['engineSyscalls', 'engine_syscalls'],
+  ['diskReadBytes', 'disk_read_bytes'],
+  ['readCharsBytes', 'read_chars_bytes'],
+  ['layerBytes', 'layer_bytes'],
+] as const;
+
+type EngineMeasureField = (typeof ENGINE_MEASURES)[number][0];
+type EngineMeasureColumn = (typeof ENGINE_MEASURES)[number][1];
+
+/** The engine measures of a commit as its journal columns; null where it has none (no commit, or a failed one). */
+export function engineMeasureColumns(o: Partial<Record<EngineMeasureField, number | null>> | null): Record<EngineMeasureColumn, number | null> {
+  return Object.fromEntries(ENGINE_MEASURES.map(([field, column]) => [column, o?.[field] ?? null])) as Record<EngineMeasureColumn, number | null>;
+}
+
+/** The engine measures of a journaled commit, read back from its columns. */
+function engineMeasuresOf(r: CommitRow): Record<EngineMeasureField, number | null> {
+  return Object.fromEntries(ENGINE_MEASURES.map(([field, column]) => [field, num(r[column])])) as Record<EngineMeasureField, number | null>;
+}
+
 /** The journaled rows as the analysis reads them: commits, and compression launches. */
 export function commitRowsOf(rows: readonly CommitRow[]): { rows: CommitRowData[]; compression: CompressionRowData[] } {
   const commits = rows.filter((r) => r['cohort'] !== COMPRESSION_UNIT);
@@ -46,13 +70,7 @@ export function commitRowsOf(rows: readonly CommitRow[]): { rows: CommitRowData[
       ok: r['ok'] === true,
       failureReason: r['failure_reason'] === null || r['failure_reason'] === undefined ? null : String(r['failure_reason']),
       wallMs: num(r['completion_ms']),
-      engineCpuMs: num(r['engine_cpu_ms']),
-      engineUserCpuMs: num(r['engine_user_cpu_ms']),
-      engineSysCpuMs: num(r['engine_sys_cpu_ms']),
-      engineSyscalls: num(r['engine_syscalls']),
-      diskReadBytes: num(r['disk_read_bytes']),
-      readCharsBytes: num(r['read_chars_bytes']),
-      layerBytes: num(r['layer_bytes']),
+      ...engineMeasuresOf(r),
     })),
     compression: rows
       .filter((r) => r['cohort'] === COMPRESSION_UNIT && r['phase'] === 'formal')
