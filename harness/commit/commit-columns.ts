@@ -11,15 +11,24 @@ import type { CommitRowData, CompressionRowData } from './commit-analysis.js';
 
 export const COMPRESSION_UNIT = 'compression';
 
+/**
+ * The engine's measures of a commit, in column order: each one's field
+ * (CommitObservation, CommitRowData), its column, and its kind (a time in ms,
+ * or a count of bytes or calls, whole and never negative).
+ */
+const ENGINE_MEASURES = [
+  ['engineCpuMs', 'engine_cpu_ms', 'ms'],
+  ['engineUserCpuMs', 'engine_user_cpu_ms', 'ms'],
+  ['engineSysCpuMs', 'engine_sys_cpu_ms', 'ms'],
+  ['engineSyscalls', 'engine_syscalls', 'count'],
+  ['diskReadBytes', 'disk_read_bytes', 'count'],
+  ['readCharsBytes', 'read_chars_bytes', 'count'],
+  ['layerBytes', 'layer_bytes', 'count'],
+] as const;
+
 export const commitColumns = [
   ...COMMIT_DIMENSIONS.map((d) => col(d, 'number', 'DOUBLE')),
-  col('engine_cpu_ms', 'number', 'DOUBLE'),
-  col('engine_user_cpu_ms', 'number', 'DOUBLE'),
-  col('engine_sys_cpu_ms', 'number', 'DOUBLE'),
-  col('engine_syscalls', 'integer', 'BIGINT', { minimum: 0 }),
-  col('disk_read_bytes', 'integer', 'BIGINT', { minimum: 0 }),
-  col('read_chars_bytes', 'integer', 'BIGINT', { minimum: 0 }),
-  col('layer_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  ...ENGINE_MEASURES.map(([, column, kind]) => (kind === 'ms' ? col(column, 'number', 'DOUBLE') : col(column, 'integer', 'BIGINT', { minimum: 0 }))),
   col('compressed_bytes', 'integer', 'BIGINT', { minimum: 0 }),
   col('note', 'string', 'VARCHAR'),
 ] as const satisfies readonly SampleColumn[];
@@ -30,17 +39,6 @@ export type CommitColumns = ColumnValues<(typeof commitColumns)[number]>;
 export type CommitRow = SampleRow<CommitColumns>;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-/** The engine's measures of a commit, in column order: each one's field (CommitObservation, CommitRowData) and its column above. */
-const ENGINE_MEASURES = [
-  ['engineCpuMs', 'engine_cpu_ms'],
-  ['engineUserCpuMs', 'engine_user_cpu_ms'],
-  ['engineSysCpuMs', 'engine_sys_cpu_ms'],
-  ['engineSyscalls', 'engine_syscalls'],
-  ['diskReadBytes', 'disk_read_bytes'],
-  ['readCharsBytes', 'read_chars_bytes'],
-  ['layerBytes', 'layer_bytes'],
-] as const;
 
 type EngineMeasureField = (typeof ENGINE_MEASURES)[number][0];
 type EngineMeasureColumn = (typeof ENGINE_MEASURES)[number][1];
