@@ -13,6 +13,12 @@ import type { SampleData, ValueRow } from './sample-data.js';
 const str = (v: unknown): string => String(v);
 const int = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** The cell a row names: its cohort, path and state, in that order. */
+const cellOf = (r: Record<string, unknown>): { cohort: string; path: string; state: string } => ({
+  cohort: str(r['cohort']),
+  path: str(r['path']),
+  state: str(r['state']),
+});
 
 export async function readSamples(file: string): Promise<SampleData> {
   const db = await Database.open(file, { readOnly: true });
@@ -51,17 +57,13 @@ export async function readSamples(file: string): Promise<SampleData> {
         ORDER BY s.session, s.round, s.order_in_round, s.launch_id`,
         [str(c['cohort']), str(c['path']), str(c['state'])],
       );
-      const cohort = str(c['cohort']);
-      const path = str(c['path']);
-      const state = str(c['state']);
+      const cell = cellOf(c);
       for (const r of rows) {
         const orderInRound = int(r['order_in_round']);
         const position = numOrNull(r['position']);
         values.push({
           launchId: str(r['launch_id']),
-          cohort,
-          path,
-          state,
+          ...cell,
           session: int(r['session']),
           round: int(r['round']),
           // test/helpers/launch-order.ts's launchOrderOf: the recorded order when the row has one, else the derived one
@@ -105,9 +107,7 @@ export async function readSamples(file: string): Promise<SampleData> {
       })),
       marks: marks.map((r) => ({
         launchId: str(r['launch_id']),
-        cohort: str(r['cohort']),
-        path: str(r['path']),
-        state: str(r['state']),
+        ...cellOf(r),
         seq: int(r['seq']),
         name: str(r['name']),
         atMs: Number(r['at_ms']),
@@ -120,16 +120,12 @@ export async function readSamples(file: string): Promise<SampleData> {
         rounds: int(r['rounds']),
       })),
       cells: cells.map((r) => ({
-        cohort: str(r['cohort']),
-        path: str(r['path']),
-        state: str(r['state']),
+        ...cellOf(r),
         launches: int(r['launches']),
         failures: int(r['failures']),
       })),
       failures: failures.map((r) => ({
-        cohort: str(r['cohort']),
-        path: str(r['path']),
-        state: str(r['state']),
+        ...cellOf(r),
         reason: str(r['reason']),
         count: int(r['n']),
       })),

@@ -93,14 +93,22 @@ function answer(p: BurstDocumentInput): string[] {
   });
 }
 
+/** The leading columns of the curve and open-loop tables: the path, where on the path (N, or arrivals/s), its launches, their P50 Ready and its ratio to alone. */
+const launchColumns = (at: string): string[] => ['path', at, 'launches', 'P50 Ready, ms', '× N = 1'];
+
+/** The cells of launchColumns but the last, of one curve or open-loop point at `at` (its N or rate). */
+const launchCells = (x: Pick<CurvePoint, 'path' | 'launches' | 'p50Ms'>, at: number): string[] => [
+  x.path,
+  String(at),
+  String(x.launches),
+  withInterval(x.p50Ms, msText),
+];
+
 function curveTable(p: BurstDocumentInput) {
   return table(
-    ['path', 'N', 'launches', 'P50 Ready, ms', '× N = 1', 'makespan, ms', 'launches/s', 'failed'],
+    [...launchColumns('N'), 'makespan, ms', 'launches/s', 'failed'],
     p.points.map((x) => [
-      x.path,
-      String(x.level),
-      String(x.launches),
-      withInterval(x.p50Ms, msText),
+      ...launchCells(x, x.level),
       x.level === 1 ? '–' : withInterval(x.ratioToSequential, ratioText),
       withInterval(x.makespanMs, msText),
       withInterval(x.launchesPerS, (v) => fixed(v, v < 10 ? 1 : 0)),
@@ -144,12 +152,9 @@ function sharedMountSentence(p: BurstDocumentInput): string | null {
 function openLoopTable(p: BurstDocumentInput) {
   if (!p.openLoop.length) return null;
   return table(
-    ['path', 'arrivals/s', 'launches', 'P50 Ready, ms', '× N = 1', 'in flight, median (max)', 'latest release, ms', 'failed'],
+    [...launchColumns('arrivals/s'), 'in flight, median (max)', 'latest release, ms', 'failed'],
     p.openLoop.map((x) => [
-      x.path,
-      String(x.ratePerS),
-      String(x.launches),
-      withInterval(x.p50Ms, msText),
+      ...launchCells(x, x.ratePerS),
       withInterval(x.ratioToSequential, ratioText),
       x.inFlightMedian === null ? '–' : `${fixed(x.inFlightMedian, Number.isInteger(x.inFlightMedian) ? 0 : 1)} (${x.inFlightMax})`,
       x.lateMsMax === null ? '–' : fixed(x.lateMsMax, 2),

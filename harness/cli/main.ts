@@ -12,13 +12,17 @@ import type { CliCommand } from './cli-command.js';
 import { formatHelp, parseArgs } from './parse-args.js';
 import { writeErr, writeOut } from '../process/std-write.js';
 
+/** A command of pipeline-commands.ts (every export there is one), loaded when it is called. */
+const pipelineCommand = (name: keyof typeof import('./pipeline-commands.js')) => async (): Promise<CliCommand> =>
+  (await import('./pipeline-commands.js'))[name];
+
 /** The commands, in the order `pipeline --help` lists them. Add a command with one line. */
 const commands: Record<string, () => Promise<CliCommand>> = {
-  run: async () => (await import('./pipeline-commands.js')).runCommand,
-  status: async () => (await import('./pipeline-commands.js')).statusCommand,
-  audit: async () => (await import('./pipeline-commands.js')).auditCommand,
-  gc: async () => (await import('./pipeline-commands.js')).gcCommand,
-  show: async () => (await import('./pipeline-commands.js')).showCommand,
+  run: pipelineCommand('runCommand'),
+  status: pipelineCommand('statusCommand'),
+  audit: pipelineCommand('auditCommand'),
+  gc: pipelineCommand('gcCommand'),
+  show: pipelineCommand('showCommand'),
   measure: async () => (await import('./measure-command.js')).measureCommand,
   doctor: async () => (await import('./doctor-command.js')).doctorCommand,
   compare: async () => (await import('./compare-command.js')).compareCommand,

@@ -18,7 +18,7 @@ import { onCleanup } from '../process/cleanup.js';
 import { hostName } from '../process/host-name.js';
 import { mountsUnder } from '../process/mount-table.js';
 import { workloadOf } from './commit-cell.js';
-import { commitColumns, COMPRESSION_UNIT, type CommitColumns, type CommitRow } from './commit-columns.js';
+import { commitColumns, COMPRESSION_UNIT, engineMeasureColumns, type CommitColumns, type CommitRow } from './commit-columns.js';
 import { startCommitEngines, type CommitEngine } from './commit-engines.js';
 import { commitSteps } from './commit-steps.js';
 import { removeWorkload, runCommitWorkload, type CommitObservation } from './commit-workload.js';
@@ -58,13 +58,7 @@ function commitRow(
     completion_ms: o?.wallMs ?? null,
     ...outcomeOf(o?.ok ?? false, o ? o.failureReason : 'not committed: the initial commit of this visit failed'),
     started_at: startedAt,
-    engine_cpu_ms: o?.engineCpuMs ?? null,
-    engine_user_cpu_ms: o?.engineUserCpuMs ?? null,
-    engine_sys_cpu_ms: o?.engineSysCpuMs ?? null,
-    engine_syscalls: o?.engineSyscalls ?? null,
-    disk_read_bytes: o?.diskReadBytes ?? null,
-    read_chars_bytes: o?.readCharsBytes ?? null,
-    layer_bytes: o?.layerBytes ?? null,
+    ...engineMeasureColumns(o),
     ...settleColumns(o?.settled ?? null),
   };
 }

@@ -11,15 +11,24 @@ import type { CommitRowData, CompressionRowData } from './commit-analysis.js';
 
 export const COMPRESSION_UNIT = 'compression';
 
+/**
+ * The engine's measures of a commit, in column order: each one's field
+ * (CommitObservation, CommitRowData), its column, and its kind (a time in ms,
+ * or a count of bytes or calls, whole and never negative).
+ */
+const ENGINE_MEASURES = [
+  ['engineCpuMs', 'engine_cpu_ms', 'ms'],
+  ['engineUserCpuMs', 'engine_user_cpu_ms', 'ms'],
+  ['engineSysCpuMs', 'engine_sys_cpu_ms', 'ms'],
+  ['engineSyscalls', 'engine_syscalls', 'count'],
+  ['diskReadBytes', 'disk_read_bytes', 'count'],
+  ['readCharsBytes', 'read_chars_bytes', 'count'],
+  ['layerBytes', 'layer_bytes', 'count'],
+] as const;
+
 export const commitColumns = [
   ...COMMIT_DIMENSIONS.map((d) => col(d, 'number', 'DOUBLE')),
-  col('engine_cpu_ms', 'number', 'DOUBLE'),
-  col('engine_user_cpu_ms', 'number', 'DOUBLE'),
-  col('engine_sys_cpu_ms', 'number', 'DOUBLE'),
-  col('engine_syscalls', 'integer', 'BIGINT', { minimum: 0 }),
-  col('disk_read_bytes', 'integer', 'BIGINT', { minimum: 0 }),
-  col('read_chars_bytes', 'integer', 'BIGINT', { minimum: 0 }),
-  col('layer_bytes', 'integer', 'BIGINT', { minimum: 0 }),
+  ...ENGINE_MEASURES.map(([, column, kind]) => (kind === 'ms' ? col(column, 'number', 'DOUBLE') : col(column, 'integer', 'BIGINT', { minimum: 0 }))),
   col('compressed_bytes', 'integer', 'BIGINT', { minimum: 0 }),
   col('note', 'string', 'VARCHAR'),
 ] as const satisfies readonly SampleColumn[];
@@ -30,6 +39,19 @@ export type CommitColumns = ColumnValues<(typeof commitColumns)[number]>;
 export type CommitRow = SampleRow<CommitColumns>;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+type EngineMeasureField = (typeof ENGINE_MEASURES)[number][0];
+type EngineMeasureColumn = (typeof ENGINE_MEASURES)[number][1];
+
+/** The engine measures of a commit as its journal columns; null where it has none (no commit, or a failed one). */
+export function engineMeasureColumns(o: Partial<Record<EngineMeasureField, number | null>> | null): Record<EngineMeasureColumn, number | null> {
+  return Object.fromEntries(ENGINE_MEASURES.map(([field, column]) => [column, o?.[field] ?? null])) as Record<EngineMeasureColumn, number | null>;
+}
+
+/** The engine measures of a journaled commit, read back from its columns. */
+function engineMeasuresOf(r: CommitRow): Record<EngineMeasureField, number | null> {
+  return Object.fromEntries(ENGINE_MEASURES.map(([field, column]) => [field, num(r[column])])) as Record<EngineMeasureField, number | null>;
+}
 
 /** The journaled rows as the analysis reads them: commits, and compression launches. */
 export function commitRowsOf(rows: readonly CommitRow[]): { rows: CommitRowData[]; compression: CompressionRowData[] } {
@@ -46,13 +68,7 @@ export function commitRowsOf(rows: readonly CommitRow[]): { rows: CommitRowData[
       ok: r['ok'] === true,
       failureReason: r['failure_reason'] === null || r['failure_reason'] === undefined ? null : String(r['failure_reason']),
       wallMs: num(r['completion_ms']),
-      engineCpuMs: num(r['engine_cpu_ms']),
-      engineUserCpuMs: num(r['engine_user_cpu_ms']),
-      engineSysCpuMs: num(r['engine_sys_cpu_ms']),
-      engineSyscalls: num(r['engine_syscalls']),
-      diskReadBytes: num(r['disk_read_bytes']),
-      readCharsBytes: num(r['read_chars_bytes']),
-      layerBytes: num(r['layer_bytes']),
+      ...engineMeasuresOf(r),
     })),
     compression: rows
       .filter((r) => r['cohort'] === COMPRESSION_UNIT && r['phase'] === 'formal')

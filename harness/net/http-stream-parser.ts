@@ -82,6 +82,23 @@ abstract class MessageStream {
   /** A complete head was read; decide its body. */
   protected abstract onHead(head: Head): Body;
 
+  /** The rest of the stream cannot be followed: no body, and nothing after it is framed. */
+  protected becomeOpaque(): Body {
+    this.opaque = true;
+    return { kind: 'none' };
+  }
+
+  /**
+   * The body the headers frame: chunked, or a Content-Length; `unframed` when
+   * they give neither. Content-Length values that disagree make the stream opaque.
+   */
+  protected framedBody(headers: Map<string, string[]>, unframed: Body): Body {
+    if (isChunked(headers)) return { kind: 'chunked' };
+    const len = contentLength(headers);
+    if (len === 'bad') return this.becomeOpaque();
+    return len === null ? unframed : { kind: 'length', left: len };
+  }
+
   private consumeBody(chunk: Buffer, from: number): { next: number; payload: number } {
     const b = this.body!;
     switch (b.at) {
@@ -212,23 +229,11 @@ export class RequestStream extends MessageStream {
 
   protected onHead(head: Head): Body {
     const m = /^([A-Z]+) (\S+) HTTP\/1\.[01]$/.exec(head.startLine);
-    if (!m) {
-      this.opaque = true;
-      return { kind: 'none' };
-    }
+    if (!m) return this.becomeOpaque();
     const method = m[1]!;
     this.pending.push({ method, path: pathOf(m[2]!) });
-    if (method === 'CONNECT' || head.headers.has('upgrade')) {
-      this.opaque = true; // what follows may be a tunnel
-      return { kind: 'none' };
-    }
-    if (isChunked(head.headers)) return { kind: 'chunked' };
-    const len = contentLength(head.headers);
-    if (len === 'bad') {
-      this.opaque = true;
-      return { kind: 'none' };
-    }
-    return len === null ? { kind: 'none' } : { kind: 'length', left: len };
+    if (method === 'CONNECT' || head.headers.has('upgrade')) return this.becomeOpaque(); // what follows may be a tunnel
+    return this.framedBody(head.headers, { kind: 'none' });
   }
 }
 
@@ -250,30 +255,15 @@ export class ResponseStream extends MessageStream {
   protected onHead(head: Head): Body {
     this.countCurrent = false;
     const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(head.startLine);
-    if (!m) {
-      this.opaque = true;
-      return { kind: 'none' };
-    }
+    if (!m) return this.becomeOpaque();
     const status = Number(m[1]);
-    if (status === 101) {
-      this.opaque = true;
-      return { kind: 'none' };
-    }
+    if (status === 101) return this.becomeOpaque();
     if (status >= 100 && status < 200) return { kind: 'none' }; // informational: the real response follows
     const req = this.requests.pending.shift();
-    if (req?.method === 'CONNECT' && status >= 200 && status < 300) {
-      this.opaque = true;
-      return { kind: 'none' };
-    }
+    if (req?.method === 'CONNECT' && status >= 200 && status < 300) return this.becomeOpaque();
     if (req?.method === 'HEAD' || status === 204 || status === 304) return { kind: 'none' };
     this.countCurrent = req !== undefined && req.method === 'GET' && (status === 200 || status === 206) && this.contentPath.test(req.path);
-    if (isChunked(head.headers)) return { kind: 'chunked' };
-    const len = contentLength(head.headers);
-    if (len === 'bad') {
-      this.opaque = true;
-      return { kind: 'none' };
-    }
-    return len === null ? { kind: 'close' } : { kind: 'length', left: len };
+    return this.framedBody(head.headers, { kind: 'close' }); // no length: the response runs to the connection's close
   }
 }
 

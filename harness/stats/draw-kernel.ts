@@ -79,6 +79,16 @@ const load32 = [0x28, 2, 0];
 const store32 = [0x36, 2, 0];
 const load8 = [0x2d, 0, 0];
 
+/** Pushes v ^ (v >>> s) of local `v`, per lane (unsigned shift). */
+function xorShiftRight(v: number, s: number): number[] {
+  return [...get(v), ...get(v), ...i32(s), ...vshr, ...vxor];
+}
+
+/** Pushes imul(v ^ (v >>> s), v | c) of local `v`, per lane: the mixing step mulberry32 takes twice. */
+function imulMix(v: number, s: number, c: number): number[] {
+  return [...xorShiftRight(v, s), ...get(v), ...v128const([c, c, c, c]), ...vor, ...vmul];
+}
+
 /**
  * The hash of the four lane states in local `x` into local `t` (u = t ^ t >>> 14, unsigned),
  * then the four indices floor(u * n / 2^32) into local `j`.
@@ -86,37 +96,17 @@ const load8 = [0x2d, 0, 0];
 function hashAndIndex(x: number, t: number, nv: number, j: number): number[] {
   return [
     // t = imul(x ^ (x >>> 15), x | 1)
-    ...get(x),
-    ...get(x),
-    ...i32(15),
-    ...vshr,
-    ...vxor,
-    ...get(x),
-    ...v128const([1, 1, 1, 1]),
-    ...vor,
-    ...vmul,
+    ...imulMix(x, 15, 1),
     ...set(t),
     // t ^= t + imul(t ^ (t >>> 7), t | 61)
     ...get(t),
     ...get(t),
-    ...get(t),
-    ...get(t),
-    ...i32(7),
-    ...vshr,
-    ...vxor,
-    ...get(t),
-    ...v128const([61, 61, 61, 61]),
-    ...vor,
-    ...vmul,
+    ...imulMix(t, 7, 61),
     ...vadd,
     ...vxor,
     ...set(t),
     // u = t ^ (t >>> 14)
-    ...get(t),
-    ...get(t),
-    ...i32(14),
-    ...vshr,
-    ...vxor,
+    ...xorShiftRight(t, 14),
     ...set(t),
     // j = high halves of u * n (unsigned, 64 bits)
     ...get(t),
@@ -130,32 +120,47 @@ function hashAndIndex(x: number, t: number, nv: number, j: number): number[] {
   ];
 }
 
+/** Local `to` (v128) gets local `from` (i32) in all four lanes. */
+function splatInto(from: number, to: number): number[] {
+  return [...get(from), ...splat, ...set(to)];
+}
+
+/** Pushes the i32 sum of the four lanes of local `v`. */
+function laneSum(v: number): number[] {
+  return [...get(v), ...lane(0), ...[1, 2, 3].flatMap((l) => [...get(v), ...lane(l), ...i32add])];
+}
+
+/** The i32 at byte `at + offset` of memory (`at` a local) += local `v`. */
+function addToI32At(at: number, offset: number, v: number): number[] {
+  const address = offset ? [...get(at), ...i32(offset), ...i32add] : get(at);
+  return [...address, ...address, ...load32, ...get(v), ...i32add, ...store32];
+}
+
 /** Lane states: local `sv` holds the states of the next four draws; `x` takes them and `sv` advances. */
 function advance(sv: number, x: number): number[] {
   return [...get(sv), ...set(x), ...get(sv), ...v128const([4 * STEP, 4 * STEP, 4 * STEP, 4 * STEP]), ...vadd, ...set(sv)];
+}
+
+/** The next four draws' indices in [0, n) into local `j`: the lane states advance (advance) and are hashed (hashAndIndex). */
+function nextIndices(sv: number, x: number, t: number, nv: number, j: number): number[] {
+  return [...advance(sv, x), ...hashAndIndex(x, t, nv, j)];
 }
 
 function initialLanes(stateParam: number, sv: number): number[] {
   return [...get(stateParam), ...splat, ...v128const([STEP, 2 * STEP, 3 * STEP, 4 * STEP]), ...vadd, ...set(sv)];
 }
 
+/** Pushes the address base + (lane l of vector local j) << shift, `base` a local. */
+function laneAddress(j: number, l: number, shift: number, base: number): number[] {
+  return [...get(j), ...lane(l), ...(shift ? [...i32(shift), ...i32shl] : []), ...get(base), ...i32add];
+}
+
+/** local.tee: local `i` gets the top of the stack, which stays. */
+const tee = (i: number): number[] => [0x22, ...uleb(i)];
+
 /** counts[index] += 1 for the 32-bit address base + index * 4, index the lane of vector local j. */
 function countLane(j: number, l: number, countsParam: number, addr: number): number[] {
-  return [
-    ...get(j),
-    ...lane(l),
-    ...i32(2),
-    ...i32shl,
-    ...get(countsParam),
-    ...i32add,
-    0x22,
-    ...uleb(addr), // local.tee addr
-    ...get(addr),
-    ...load32,
-    ...i32(1),
-    ...i32add,
-    ...store32,
-  ];
+  return [...laneAddress(j, l, 2, countsParam), ...tee(addr), ...get(addr), ...load32, ...i32(1), ...i32add, ...store32];
 }
 
 /** A loop over i = 0, 4, .. < draws (local `i`, param `draws`) around `body`. */
@@ -191,8 +196,7 @@ function countedBody(): number[] {
   const [state, n, draws, counts, pivot] = [0, 1, 2, 3, 4];
   const [sv, x, t, nv, j, acc, pv, i, addr] = [5, 6, 7, 8, 9, 10, 11, 12, 13];
   const body = [
-    ...advance(sv, x),
-    ...hashAndIndex(x, t, nv, j),
+    ...nextIndices(sv, x, t, nv, j),
     // acc -= (j < pivot) (all ones: -1)
     ...get(acc),
     ...get(j),
@@ -200,33 +204,9 @@ function countedBody(): number[] {
     ...vlt,
     ...vsub,
     ...set(acc),
-    ...countLane(j, 0, counts, addr),
-    ...countLane(j, 1, counts, addr),
-    ...countLane(j, 2, counts, addr),
-    ...countLane(j, 3, counts, addr),
+    ...[0, 1, 2, 3].flatMap((l) => countLane(j, l, counts, addr)),
   ];
-  const code = [
-    ...initialLanes(state, sv),
-    ...get(n),
-    ...splat,
-    ...set(nv),
-    ...get(pivot),
-    ...splat,
-    ...set(pv),
-    ...loop4(i, draws, body),
-    // the sum of the four lanes of acc
-    ...get(acc),
-    ...lane(0),
-    ...get(acc),
-    ...lane(1),
-    ...i32add,
-    ...get(acc),
-    ...lane(2),
-    ...i32add,
-    ...get(acc),
-    ...lane(3),
-    ...i32add,
-  ];
+  const code = [...initialLanes(state, sv), ...splatInto(n, nv), ...splatInto(pivot, pv), ...loop4(i, draws, body), ...laneSum(acc)];
   return [2, 7, V128, 2, I32, ...code, 0x0b]; // locals: 7 v128, 2 i32
 }
 
@@ -240,13 +220,9 @@ function roundsBody(): number[] {
   const [state, n, draws, first, counts, table, out] = [0, 1, 2, 3, 4, 5, 6];
   const [sv, x, t, nv, j, i, addr, sum, high, p] = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
   const tableLane = (l: number): number[] => [
-    ...get(j),
-    ...lane(l),
-    ...get(table),
-    ...i32add,
+    ...laneAddress(j, l, 0, table),
     ...load8,
-    0x22,
-    ...uleb(p),
+    ...tee(p),
     ...get(sum),
     ...i32add,
     ...set(sum),
@@ -258,46 +234,16 @@ function roundsBody(): number[] {
     ...set(high),
   ];
   const body = [
-    ...advance(sv, x),
-    ...hashAndIndex(x, t, nv, j),
+    ...nextIndices(sv, x, t, nv, j),
     // j += first
     ...get(j),
     ...get(first),
     ...splat,
     ...vadd,
     ...set(j),
-    ...countLane(j, 0, counts, addr),
-    ...tableLane(0),
-    ...countLane(j, 1, counts, addr),
-    ...tableLane(1),
-    ...countLane(j, 2, counts, addr),
-    ...tableLane(2),
-    ...countLane(j, 3, counts, addr),
-    ...tableLane(3),
+    ...[0, 1, 2, 3].flatMap((l) => [...countLane(j, l, counts, addr), ...tableLane(l)]),
   ];
-  const code = [
-    ...initialLanes(state, sv),
-    ...get(n),
-    ...splat,
-    ...set(nv),
-    ...loop4(i, draws, body),
-    ...get(out),
-    ...get(out),
-    ...load32,
-    ...get(sum),
-    ...i32add,
-    ...store32,
-    ...get(out),
-    ...i32(4),
-    ...i32add,
-    ...get(out),
-    ...i32(4),
-    ...i32add,
-    ...load32,
-    ...get(high),
-    ...i32add,
-    ...store32,
-  ];
+  const code = [...initialLanes(state, sv), ...splatInto(n, nv), ...loop4(i, draws, body), ...addToI32At(out, 0, sum), ...addToI32At(out, 4, high)];
   return [2, 5, V128, 5, I32, ...code, 0x0b]; // locals: 5 v128, 5 i32
 }
 

@@ -5,10 +5,9 @@
 // in the fit). Beside it, how well a line and a power law describe the same
 // observations on the log scale: the root mean square of log(observed) −
 // log(fitted), so a 10% miss counts alike at 100 files and at 100,000.
-import { quantile } from './quantile.js';
-import { bootstrapLines } from './linear-fit.js';
+import { bootstrapFit, type BootstrapFitBasis, type BootstrapFitOptions } from './linear-fit.js';
 
-export interface FloorCostFit {
+export interface FloorCostFit extends BootstrapFitBasis {
   /** t at n = 0, in the time unit given (ms here). */
   floor: number;
   floorLow: number;
@@ -17,34 +16,22 @@ export interface FloorCostFit {
   cost: number;
   costLow: number;
   costHigh: number;
-  sizes: number;
-  observations: number;
-  resamples: number;
-  confidence: number;
 }
 
-export function floorCostFit(
-  bySize: ReadonlyMap<number, readonly number[]>,
-  opts: { resamples: number; confidence: number; seed: string | number },
-): FloorCostFit | null {
+export function floorCostFit(bySize: ReadonlyMap<number, readonly number[]>, opts: BootstrapFitOptions): FloorCostFit | null {
   const groups = [...bySize.entries()].filter(([, v]) => v.length > 0);
   if (groups.length < 2) return null;
-  const { line, observations, draws } = bootstrapLines(groups, opts);
-  const floors = draws.map((l) => l.intercept);
-  const costs = draws.map((l) => l.slope);
-  const lo = (1 - opts.confidence) / 2;
-  const hi = (1 + opts.confidence) / 2;
+  const { line, basis, interval } = bootstrapFit(groups, opts);
+  const floor = interval((l) => l.intercept);
+  const cost = interval((l) => l.slope);
   return {
     floor: line.intercept,
-    floorLow: quantile(floors, lo),
-    floorHigh: quantile(floors, hi),
+    floorLow: floor.low,
+    floorHigh: floor.high,
     cost: line.slope,
-    costLow: quantile(costs, lo),
-    costHigh: quantile(costs, hi),
-    sizes: groups.length,
-    observations,
-    resamples: opts.resamples,
-    confidence: opts.confidence,
+    costLow: cost.low,
+    costHigh: cost.high,
+    ...basis,
   };
 }
 

@@ -1,6 +1,7 @@
 // The one adapter around simple-statistics' least-squares line: y = a + b·x,
 // and its bootstrap over groups of observations at each x.
 import { linearRegression } from 'simple-statistics';
+import { quantile } from './quantile.js';
 import { randomInt, seededRandom } from './seeded-random.js';
 
 export interface Line {
@@ -28,4 +29,35 @@ export function bootstrapLines(
     draws.push(fitLine(sample));
   }
   return { line: fitLine(points), observations: points.length, draws };
+}
+
+/** How a bootstrap line fit was asked for: resamples, the interval's confidence (0..1), and the seed. */
+export interface BootstrapFitOptions {
+  resamples: number;
+  confidence: number;
+  seed: string | number;
+}
+
+/** What a bootstrap line fit stands on: distinct sizes (x), observations, resamples and confidence. */
+export interface BootstrapFitBasis {
+  sizes: number;
+  observations: number;
+  resamples: number;
+  confidence: number;
+}
+
+/** bootstrapLines with what the fit stands on, and the percentile interval at opts.confidence of any coefficient of the resampled lines. */
+export function bootstrapFit(
+  groups: readonly (readonly [number, readonly number[]])[],
+  opts: BootstrapFitOptions,
+): { line: Line; basis: BootstrapFitBasis; interval: (coefficient: (l: Line) => number) => { low: number; high: number } } {
+  const { line, observations, draws } = bootstrapLines(groups, opts);
+  return {
+    line,
+    basis: { sizes: groups.length, observations, resamples: opts.resamples, confidence: opts.confidence },
+    interval: (coefficient) => {
+      const values = draws.map(coefficient);
+      return { low: quantile(values, (1 - opts.confidence) / 2), high: quantile(values, (1 + opts.confidence) / 2) };
+    },
+  };
 }

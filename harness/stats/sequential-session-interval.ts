@@ -137,29 +137,29 @@ export function planBoundaries(plan: SequentialPlan): PlanBoundaries {
   const hit = cache.get(key);
   if (hit) return hit;
   const paths = studentizedNullPaths(plan);
+  /** The t boundaries at one spending level, with the share of the null paths that cross them. */
+  const boundariesAt = (spendingAlpha: number) => {
+    const boundaries = tBoundaries(plan, spendingAlpha);
+    return { boundaries, rate: nullCrossingRate(paths, boundaries.criticalT) };
+  };
   let lo = plan.alpha / 4;
   let hi = plan.alpha;
-  let best = tBoundaries(plan, lo);
-  let bestRate = nullCrossingRate(paths, best.criticalT);
-  const top = tBoundaries(plan, hi);
-  const topRate = nullCrossingRate(paths, top.criticalT);
-  if (topRate <= plan.alpha) {
+  let best = boundariesAt(lo);
+  const top = boundariesAt(hi);
+  if (top.rate <= plan.alpha) {
     best = top;
-    bestRate = topRate;
     lo = hi;
   } else {
     for (let i = 0; i < 14; i++) {
       const mid = (lo + hi) / 2;
-      const b = tBoundaries(plan, mid);
-      const rate = nullCrossingRate(paths, b.criticalT);
-      if (rate <= plan.alpha) {
+      const tried = boundariesAt(mid);
+      if (tried.rate <= plan.alpha) {
         lo = mid;
-        best = b;
-        bestRate = rate;
+        best = tried;
       } else hi = mid;
     }
   }
-  const out = { ...best, spendingAlpha: lo, nullCrossing: bestRate };
+  const out = { ...best.boundaries, spendingAlpha: lo, nullCrossing: best.rate };
   cache.set(key, out);
   return out;
 }

@@ -15,7 +15,7 @@ import { fetchBlob, fetchBlobBytes } from './blob-fetch.js';
 import type { OciClient } from './oci-client.js';
 import { fetchManifest, fetchRunConfig, type RemoteRun } from './run-index.js';
 import { LOCK_TITLE, RUN_ID_LENGTH, type OciManifest, type RunConfig } from './run-artifact.js';
-import { checkLock, checkRunHead, checkStage, layerTitles } from './run-check.js';
+import { checkLock, checkRunHead, checkStage, layerTitles, stageFileLayers } from './run-check.js';
 
 export interface OpenedRun {
   remote: RemoteRun;
@@ -117,17 +117,10 @@ export async function pullRun(client: OciClient, run: OpenedRun, opts: PullOptio
       mkdirSync(join(dir, 'outputs'), { recursive: true });
       mkdirSync(join(dir, 'observations'), { recursive: true });
       writeFileSync(join(dir, 'manifest.json'), stages.get(id)!.bytes);
-      const m = stages.get(id)!.manifest;
-      for (const [under, files] of [
-        ['outputs', m.files],
-        ['observations', m.observationFiles ?? []],
-      ] as const) {
-        for (const f of files) {
-          const title = `${id}/${under}/${f.path}`;
-          const file = join(dir, under, f.path);
-          mkdirSync(dirname(file), { recursive: true });
-          fetchedBytes += await fetchBlob(client, layers.get(title)!.digest, title, file);
-        }
+      for (const { under, file: f, title } of stageFileLayers(id, stages.get(id)!.manifest)) {
+        const file = join(dir, under, f.path);
+        mkdirSync(dirname(file), { recursive: true });
+        fetchedBytes += await fetchBlob(client, layers.get(title)!.digest, title, file);
       }
     }
     // Everything is here and right: into the store, one stage folder per rename.

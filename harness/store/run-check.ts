@@ -4,7 +4,7 @@
 // and key, its files' Merkle root is the output digest, and every file it
 // lists is the layer at its place with its digest and size, and no other; the
 // lock names the same stages. Any finding refuses the run.
-import { merkleRoot } from '../digest/merkle.js';
+import { merkleRoot, type FileDigest } from '../digest/merkle.js';
 import type { StageManifest } from '../engine/store.js';
 import type { LockFile } from '../engine/lock-file.js';
 import { LOCK_TITLE, runDigestOf, runTag, TITLE, type OciManifest, type RunConfig } from './run-artifact.js';
@@ -38,6 +38,21 @@ export function checkRunHead(tag: string, manifest: OciManifest, config: RunConf
   return out;
 }
 
+/** One file of a stage as a layer of the run: its folder in the stage, its digest, and its layer title `<id>/<under>/<path>`. */
+export interface StageFileLayer {
+  under: 'outputs' | 'observations';
+  file: FileDigest;
+  title: string;
+}
+
+/** A stage's files as the run holds them, one layer each: its outputs, then its observations. */
+export function stageFileLayers(id: string, stage: StageManifest): StageFileLayer[] {
+  return [
+    ...stage.files.map((file) => ({ under: 'outputs' as const, file, title: `${id}/outputs/${file.path}` })),
+    ...(stage.observationFiles ?? []).map((file) => ({ under: 'observations' as const, file, title: `${id}/observations/${file.path}` })),
+  ];
+}
+
 /** Findings about one stage, given its fetched (digest-checked) manifest.json. */
 export function checkStage(id: string, config: RunConfig, stage: StageManifest, manifest: OciManifest): string[] {
   const want = config.stages[id]!;
@@ -50,18 +65,12 @@ export function checkStage(id: string, config: RunConfig, stage: StageManifest, 
     out.push(`stage ${id}: its observation files do not hash to ${String(stage.observationsDigest).slice(0, 12)}`);
   const layers = layerTitles(manifest);
   const expected = new Set<string>([`${id}/manifest.json`]);
-  for (const [under, files] of [
-    ['outputs', stage.files],
-    ['observations', stage.observationFiles ?? []],
-  ] as const) {
-    for (const f of files) {
-      const title = `${id}/${under}/${f.path}`;
-      expected.add(title);
-      const l = layers.get(title);
-      if (!l) out.push(`stage ${id}: ${under}/${f.path} is not in the run`);
-      else if (l.digest !== `sha256:${f.sha256}` || l.size !== f.bytes)
-        out.push(`stage ${id}: blob ${l.digest} at ${under}/${f.path} is not the file the stage manifest names (sha256:${f.sha256})`);
-    }
+  for (const { under, file: f, title } of stageFileLayers(id, stage)) {
+    expected.add(title);
+    const l = layers.get(title);
+    if (!l) out.push(`stage ${id}: ${under}/${f.path} is not in the run`);
+    else if (l.digest !== `sha256:${f.sha256}` || l.size !== f.bytes)
+      out.push(`stage ${id}: blob ${l.digest} at ${under}/${f.path} is not the file the stage manifest names (sha256:${f.sha256})`);
   }
   for (const t of layers.keys()) if (t.startsWith(`${id}/`) && !expected.has(t)) out.push(`stage ${id}: layer ${t} is not named by its manifest`);
   return out;
