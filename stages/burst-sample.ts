@@ -12,6 +12,7 @@ import { Launcher, MAX_BURST } from '../harness/launch/launcher.js';
 import { burstAdapter, burstScriptsOf, checkBurstPaths } from '../harness/burst/burst-adapter.js';
 import { checkLevels, checkOpenLoop } from '../harness/burst/burst-arms.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
+import { adaptiveKeySlice, adaptiveReads } from '../harness/experiment/adaptive-reads.js';
 
 /** The burst adapter with its own launcher; a Slurm job builds the same one on its node. */
 const openBurstAdapter = registerAdapterFactory('burst-sample', async (ctx) => {
@@ -45,7 +46,9 @@ const burstSample: StageDefinition = {
   kind: 'burst-sample',
   description:
     'Closed-loop bursts of N launches released together, per path and N, and open-loop trains released at fixed rates, in sessions of balanced rounds: per-launch Ready and Completion, failures recorded.',
-  reads: ['experiment.name', 'design', 'services'],
+  reads: ['experiment.name', 'design', 'services', ...adaptiveReads],
+  // design.adaptive stops by analysis.practical and analysis.comparisons: in the key only when it is on
+  keyConfig: adaptiveKeySlice,
   services: true,
   runsScripts: (params) => burstScriptsOf(Array.isArray(params['paths']) ? params['paths'].map(String) : ['crun', 'runsc', 'docker']), // the schema's default
   extraCode: [

@@ -21,6 +21,7 @@ import { commitMatrixProblems } from '../harness/commit/commit-cell.js';
 import { commitAdapter, type CompressionPlan } from '../harness/commit/commit-adapter.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
 import type { StageContext } from '../harness/contract/stage.js';
+import { adaptiveKeySlice, adaptiveReads } from '../harness/experiment/adaptive-reads.js';
 
 const checksDirOf = (ctx: StageContext): string => join(ctx.workDir, 'checks');
 const listingsDirOf = (ctx: StageContext): string => join(ctx.workDir, 'listings');
@@ -40,7 +41,9 @@ const commitSample: StageDefinition = {
   kind: 'commit-sample',
   description:
     'docker commit on a naive-diff and a native-diff private engine over design.matrix, in independent sessions of balanced settled rounds: time, engine CPU, bytes read, layer size; change sets compared; compression step.',
-  reads: ['experiment.name', 'design'],
+  reads: ['experiment.name', 'design', ...adaptiveReads],
+  // design.adaptive stops by analysis.practical and analysis.comparisons: in the key only when it is on
+  keyConfig: adaptiveKeySlice,
   extraCode: ['harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
     const design = ctx.config.design;

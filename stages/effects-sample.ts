@@ -27,6 +27,7 @@ import { sampleExperiment } from '../harness/experiment/sample-experiment.js';
 import type { EffectRow, EffectsSection } from '../harness/config/effects-section.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
 import { registerAdapterFactory, withAdapter, type OpenedAdapter } from '../harness/experiment/adapter-registry.js';
+import { adaptiveKeySlice, adaptiveReads } from '../harness/experiment/adaptive-reads.js';
 
 export interface RowRecord {
   id: string;
@@ -96,10 +97,13 @@ const effectsSample: StageDefinition = {
     'design.disk_probe_mb',
     'design.timeout_s',
     'design.adaptive',
+    ...adaptiveReads,
     'design.canary',
     'effects.rows',
     'artifacts',
   ],
+  // design.adaptive stops by analysis.practical and analysis.comparisons: in the key only when it is on
+  keyConfig: adaptiveKeySlice,
   extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
     const fx = effectsOf(ctx);

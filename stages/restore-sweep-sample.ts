@@ -12,6 +12,7 @@ import { Launcher } from '../harness/launch/launcher.js';
 import { restoreSweepAdapter } from '../harness/sandbox/restore-sweep-adapter.js';
 import { registerAdapterFactory, withAdapter } from '../harness/experiment/adapter-registry.js';
 import { sandboxRequirements, unmetOf } from '../harness/sandbox/sandbox-requirements.js';
+import { adaptiveKeySlice, adaptiveReads } from '../harness/experiment/adaptive-reads.js';
 
 /** The restore-sweep adapter with its own launcher; a Slurm job builds the same one on its node. */
 const openRestoreSweepAdapter = registerAdapterFactory('restore-sweep-sample', async (ctx) => {
@@ -38,7 +39,9 @@ const NEEDS = ['root', 'runsc', 'drop-caches'];
 const restoreSweepSample: StageDefinition = {
   kind: 'restore-sweep-sample',
   description: 'gVisor restore of a checkpoint vs a fresh start of the same app, per heap size, cold and warm, in sessions of balanced rounds.',
-  reads: ['experiment.name', 'design'],
+  reads: ['experiment.name', 'design', ...adaptiveReads],
+  // design.adaptive stops by analysis.practical and analysis.comparisons: in the key only when it is on
+  keyConfig: adaptiveKeySlice,
   extraCode: ['harness/sandbox', 'harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   async run(ctx) {
     // What the sweep needs, checked here and recorded (requirements.json), so that its REPRODUCE.md names exactly these.

@@ -23,6 +23,7 @@ import type { StageContext, StageDefinition } from '../harness/contract/stage.js
 import type { SamplingSummary } from '../harness/contract/exchange-files.js';
 import { confirmReads } from '../harness/launch-arms/confirm-reads.js';
 import { registerAdapterFactory, type OpenedAdapter } from '../harness/experiment/adapter-registry.js';
+import { adaptiveKeySlice, adaptiveReads } from '../harness/experiment/adaptive-reads.js';
 
 /** The default experiment's arm adapter, loaded only when a session runs. */
 const openLaunchAdapter = registerAdapterFactory('sample', async (ctx: StageContext): Promise<OpenedAdapter> => {
@@ -44,15 +45,19 @@ function withoutFactorComparisons(slice: Record<string, unknown>): Record<string
 const sample: StageDefinition = {
   kind: 'sample',
   description: 'Independent sessions of formal rounds of cold/warm pairs in seeded random path order, journaled in DuckDB, resumable.',
-  reads: ['experiment', 'design', 'cohorts', 'paths', 'services', ...confirmReads],
-  // With design.confirm off (the default) the key is what it was before confirmation existed: the analysis keys only matter to it.
+  reads: ['experiment', 'design', 'cohorts', 'paths', 'services', ...new Set([...confirmReads, ...adaptiveReads])],
+  // With design.confirm and design.adaptive off (the default) the key is what it was before either existed: the analysis
+  // keys only matter to them (confirmation judges by comparisons, metrics and bootstrap; adaptive stops by the margin and comparisons).
   keyConfig: (slice) => {
     const design = slice['design'] as Record<string, unknown> | null;
-    if (design?.['confirm'] === true) return withoutFactorComparisons(slice); // confirmation judges the comparisons of paths only
+    if (design?.['confirm'] === true) {
+      const { ['analysis.practical']: _margin, ...rest } = slice;
+      return withoutFactorComparisons(rest); // confirmation judges the comparisons of paths only
+    }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(slice)) if (!(confirmReads as readonly string[]).includes(k)) out[k] = v;
     if (design) out['design'] = Object.fromEntries(Object.entries(design).filter(([k]) => k !== 'confirm'));
-    return out;
+    return adaptiveKeySlice({ ...out, 'analysis.comparisons': slice['analysis.comparisons'] });
   },
   extraCode: ['harness/paths', 'harness/launch/launcher.c', 'harness/launch/canary.c'],
   services: true,

@@ -184,9 +184,17 @@ const cases: Case[] = [
     expect: /^pipeline\.yaml:\d+:\d+: analysis\.comparisons\[0\]\.factor: .*(arm|unit|condition)/,
   },
   {
-    name: 'an adaptive comparison naming a misspelt path',
+    // issue 42: one list of comparisons and one margin, the analysis's; design.adaptive keeps no copy
+    name: 'an adaptive copy of analysis.comparisons',
     text: minimal + 'design:\n  adaptive:\n    comparisons: [{ a: p, b: q }]\n',
-    expect: /^pipeline\.yaml:\d+:\d+: design\.adaptive\.comparisons\[0\]\.b: unknown path 'q' \(did you mean 'p'\? \(paths: p\)\)/,
+    expect:
+      /^pipeline\.yaml:18:5: design\.adaptive\.comparisons: copies analysis\.comparisons, which it now reads \(drop it and set analysis\.comparisons instead\)/,
+  },
+  {
+    name: 'an adaptive copy of the practical margin',
+    text: minimal + 'design:\n  adaptive:\n    min_sessions: 3\n    margin: 0.05\n',
+    expect:
+      /^pipeline\.yaml:19:5: design\.adaptive\.margin: copies analysis\.practical\.min_ratio_change, which it now reads \(drop it and set analysis\.practical\.min_ratio_change instead\)/,
   },
   { name: 'a --set on the graph', text: minimal, args: ['--set', 'stages.0.id=x'], expect: /^--set: stages cannot be changed with --set/ },
   { name: 'an unknown flag', text: minimal, args: ['--frobnicate'], expect: /^--frobnicate: unknown flag/ },

@@ -13,7 +13,9 @@ import { toyAdapter, toyContext } from './helpers/toy-adapter.js';
 import { projectRoot, tempDir } from './helpers/cli.js';
 import { CLI_NODE_FLAGS } from '../harness/process/cli-argv.js';
 
-const context = (adaptive: Record<string, unknown>): StageContext => toyContext(tempDir('adaptive-'), adaptive);
+/** A toy sample stage's context; `analysis`: the analysis section design.adaptive reads its margin and comparisons from. */
+const context = (adaptive: Record<string, unknown>, analysis: Record<string, unknown> = {}): StageContext =>
+  toyContext(tempDir('adaptive-'), adaptive, analysis);
 
 async function sessionsByUnit(ctx: StageContext): Promise<Map<number, Set<string>>> {
   const journal = await SampleJournal.open(join(ctx.outputDir, 'samples.duckdb'), []);
@@ -110,8 +112,8 @@ interface AdaptiveBudgetJson extends AdaptiveJson {
   launches: number;
 }
 
-test('design.adaptive.comparisons decides only the pairs it names, and added sessions visit only their arms (toy adapter)', async (t) => {
-  const ctx = context({ min_sessions: 3, max_sessions: 4, comparisons: [{ a: 'a', b: 'b' }] });
+test('design.adaptive decides only the pairs analysis.comparisons names, and added sessions visit only their arms (toy adapter)', async (t) => {
+  const ctx = context({ min_sessions: 3, max_sessions: 4 }, { comparisons: [{ a: 'a', b: 'b' }] });
   await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
   const j = adaptiveJson(ctx);
   t.deepEqual([...new Set(j.comparisons.map((c) => `${c.a}-${c.b}`))], ['a-b']);
@@ -124,8 +126,8 @@ test('design.adaptive.comparisons decides only the pairs it names, and added ses
     );
 });
 
-test('an absolute margin (min_ms) wider than the noise makes the noisy unit decided at min_sessions (toy adapter)', async (t) => {
-  const ctx = context({ min_sessions: 3, max_sessions: 5, min_ms: 1000 });
+test('an absolute margin (analysis.practical.min_ms) wider than the noise makes the noisy unit decided at min_sessions (toy adapter)', async (t) => {
+  const ctx = context({ min_sessions: 3, max_sessions: 5 }, { practical: { min_ratio_change: 0.05, min_ms: 1000 } });
   await sampleExperiment(ctx, toyAdapter(['clear', 'noisy']));
   t.deepEqual([...(await sessionsByUnit(ctx)).keys()].sort(), [1, 2, 3]);
   t.true(adaptiveJson(ctx).comparisons.every((c) => c.decided));

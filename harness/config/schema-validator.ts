@@ -16,6 +16,13 @@ interface Validate {
   errors?: ErrorObject[] | null;
 }
 
+/** Keys that were copies of another and are read from it now (issue 42: one margin, one list of comparisons). */
+const COPIES: Readonly<Record<string, string>> = {
+  'design.adaptive.margin': 'analysis.practical.min_ratio_change',
+  'design.adaptive.min_ms': 'analysis.practical.min_ms',
+  'design.adaptive.comparisons': 'analysis.comparisons',
+};
+
 let validators: Record<string, Validate> | null = null;
 
 /** The validators compiled at build time (dist/schemas/validators.cjs). */
@@ -56,6 +63,8 @@ function toUserError(src: YamlSource, err: ErrorObject, prefix: (string | number
     path.push(extra);
     keyOfLast = true;
     message = 'unknown key';
+    const copy = COPIES[path.join('.')];
+    if (copy) return place(src, path, keyOfLast, `copies ${copy}, which it now reads`, `drop it and set ${copy} instead`);
     // only pipeline-level errors have a schema path from pipeline.schema.json (stage parameters have their own)
     const near = prefix.length === 0 ? closest(extra, schemaKeysAt(path.slice(0, -1))) : null;
     return place(src, path, keyOfLast, message, near ? `did you mean '${near}'?` : 'remove it or check its spelling against the schema');

@@ -116,7 +116,7 @@ export const templateRules: Rule = (value) => {
 };
 
 /**
- * analysis.comparisons and design.adaptive.comparisons name two levels of a
+ * analysis.comparisons (which design.adaptive decides too) names two levels of a
  * factor: declared paths (the arm, the default), or with `factor: unit` two
  * cohorts and with `factor: condition` two states. A name that is no such
  * level fails when the config loads, not in analyze ("has no formal
@@ -133,7 +133,6 @@ export const comparisonRules: Rule = (value) => {
   type Named = { a?: string; b?: string; factor?: string }[];
   const lists: [(string | number)[], Named][] = [
     [['analysis', 'comparisons'], ((value['analysis'] as { comparisons?: Named } | undefined)?.comparisons ?? []) as Named],
-    [['design', 'adaptive', 'comparisons'], ((value['design'] as { adaptive?: { comparisons?: Named } } | undefined)?.adaptive?.comparisons ?? []) as Named],
   ];
   const out: Finding[] = [];
   for (const [at, comparisons] of lists)

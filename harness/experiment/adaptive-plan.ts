@@ -1,9 +1,10 @@
 // Pure: design.adaptive on the experiment model. Sessions are added one at a
 // time, from min_sessions to max_sessions, until every comparison (every pair
-// of arms named in `comparisons`, or every pair, per unit and condition) is
+// of arms of analysis.comparisons, or every pair, per unit and condition) is
 // decided under the sequential rule (analysis/sequential-decision.ts: lower,
-// higher or equivalent within +-margin, the band the wider of `margin` and
-// `min_ms` over b's median so far) or the budget is spent: max_sessions, and
+// higher or equivalent within +-margin, the band analysis.practical's, the
+// wider of min_ratio_change and min_ms over b's median so far; one copy of
+// each, the analysis's, issue 42) or the budget is spent: max_sessions, and
 // optionally max_launches (formal launches) and max_minutes (sampling time, a
 // next session priced at the pace so far), each checked before a session is
 // added, so none is passed. A later session visits only the units of
@@ -18,6 +19,8 @@
 // journal's rows, so a run interrupted in an added session resumes at the same
 // session with the same visits.
 import { UserError } from '../errors.js';
+import { defaultPracticalMargin } from '../config/practical-margin.js';
+import type { AnalysisRules } from '../config/analysis-rules.js';
 import { firstStoppingDecision, type SequentialDecision } from '../analysis/sequential-decision.js';
 import { referenceMedian, sessionLogRatios, type LogRatioRow } from '../analysis/session-log-ratios.js';
 import type { ConfirmVisit } from '../analysis/undecided-differences.js';
@@ -42,10 +45,19 @@ export interface AdaptiveDesign {
   spendingRho: number;
 }
 
-/** design.adaptive with its defaults; null when the key is absent or false (off). */
-export function adaptiveDesign(section: unknown): AdaptiveDesign | null {
+/** What design.adaptive decides with besides its own keys: the analysis's margin and comparisons (one copy of each). */
+export type AdaptiveRules = Pick<AnalysisRules, 'practical' | 'comparisons'>;
+
+/**
+ * design.adaptive with its defaults; null when the key is absent or false (off). The margin of "equivalent" is
+ * analysis.practical and the pairs decided are analysis.comparisons' pairs of arms (none: every pair), so the
+ * sampling stops by the rule the analysis words (issue 42); `rules` absent: their defaults.
+ */
+export function adaptiveDesign(section: unknown, rules?: AdaptiveRules): AdaptiveDesign | null {
   if (section === undefined || section === null || section === false) return null;
   const s = (typeof section === 'object' ? section : {}) as Record<string, unknown>;
+  const practical = rules?.practical ?? defaultPracticalMargin;
+  const arms = (rules?.comparisons ?? []).filter((c) => !c.factor);
   const num = (k: string, d: number): number => (typeof s[k] === 'number' ? (s[k] as number) : d);
   const optional = (k: string): number | null => (typeof s[k] === 'number' ? (s[k] as number) : null);
   const minSessions = num('min_sessions', defaultSequentialPlan.minSessions);
@@ -53,16 +65,13 @@ export function adaptiveDesign(section: unknown): AdaptiveDesign | null {
   if (maxSessions < minSessions) {
     throw new UserError(`is below min_sessions (${minSessions})`, { key: 'design.adaptive.max_sessions' }, `give at least ${minSessions}`);
   }
-  const comparisons = Array.isArray(s['comparisons'])
-    ? (s['comparisons'] as { a: unknown; b: unknown }[]).map((c) => ({ a: String(c.a), b: String(c.b) }))
-    : null;
   return {
     minSessions,
     maxSessions,
     metric: typeof s['metric'] === 'string' ? (s['metric'] as string) : 'completion_ms',
-    marginRelative: num('margin', 0.05),
-    minMs: num('min_ms', 0),
-    comparisons,
+    marginRelative: practical.relative,
+    minMs: practical.absoluteMs,
+    comparisons: arms.length ? arms.map((c) => ({ a: c.a, b: c.b })) : null,
     maxLaunches: optional('max_launches'),
     maxMinutes: optional('max_minutes'),
     spendingRho: num('spending_rho', 1),

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSampleCsv } from '../analysis/parse-sample-csv.js';
-import { adaptiveDesign, planOf } from './adaptive-plan.js';
+import { adaptiveDesign, planOf, type AdaptiveRules } from './adaptive-plan.js';
 import { differenceProfiles, type ProfiledComparison } from '../comparison/difference-profiles.js';
 import type { DifferenceProfile, PlanUnderCheck } from '../comparison/plan-check.js';
 
@@ -17,6 +17,8 @@ export interface PlanConfig {
   design: { rounds: number; states?: readonly string[] };
   cohorts?: Record<string, unknown>;
   paths?: Record<string, unknown>;
+  /** analysis.practical and analysis.comparisons, which design.adaptive decides with. */
+  rules?: AdaptiveRules;
 }
 
 export interface PlanCheckInputs {
@@ -27,7 +29,7 @@ export interface PlanCheckInputs {
 }
 
 export function planCheckInputs(config: PlanConfig, projectDir: string): PlanCheckInputs | null {
-  const adaptive = adaptiveDesign((config.design as Record<string, unknown>)['adaptive']);
+  const adaptive = adaptiveDesign((config.design as Record<string, unknown>)['adaptive'], config.rules);
   if (!adaptive) return null;
   const cohorts = Object.keys(config.cohorts ?? {});
   const paths = Object.keys(config.paths ?? {});

@@ -281,7 +281,7 @@ async function discardPartial(ctx: StageContext, journal: SampleJournal, w: Sess
 /** Samples every session with work left into workDir/samples.duckdb (here, or where the session executor puts them); exports it to outputDir/samples.duckdb. */
 export async function sampleExperiment(ctx: StageContext, adapter: ExperimentAdapter): Promise<SampledExperiment> {
   const design = ctx.config.design;
-  const adaptive = adaptiveDesign((design as unknown as Record<string, unknown>)['adaptive']);
+  const adaptive = adaptiveDesign((design as unknown as Record<string, unknown>)['adaptive'], ctx.config.rules);
   const own = adapter.addedSessions?.(ctx) ?? null;
   if (adaptive && own) {
     throw new UserError(

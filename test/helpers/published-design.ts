@@ -35,7 +35,6 @@ export function fivePathDesignConfig(file = 'pipeline.yaml'): PipelineConfig {
         max_sessions: 6,
         spending_rho: 1,
         max_launches: 360,
-        comparisons: itsOwn(adaptive['comparisons'] as { a: string; b: string }[]),
       },
     },
     analysis: { ...committed.analysis, comparisons: itsOwn(committed.analysis['comparisons'] as { a: string; b: string }[]) },

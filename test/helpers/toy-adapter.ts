@@ -12,14 +12,18 @@ import type { SampleRow } from '../../harness/db/sample-row.js';
 import type { AdapterVisit, ExperimentAdapter } from '../../harness/experiment/sample-experiment.js';
 import { seededRandom } from '../../harness/stats/seeded-random.js';
 import { stageContext } from './stage-context.js';
+import { analysisRules } from '../../harness/config/analysis-rules.js';
 
-export function toyContext(root: string, adaptive: Record<string, unknown>): StageContext {
+export function toyContext(root: string, adaptive: Record<string, unknown>, analysis: Record<string, unknown> = {}): StageContext {
   const outputDir = join(root, 'out');
   const ctx = stageContext(root, 'sample', outputDir, {}, {
     experiment: { name: 'made-up' },
     // the host canary has tests of its own (host-canary-experiment); here it would only add real launches
     design: { sessions: 1, rounds: 4, warmup_rounds: 0, seed: 'adaptive', order: 'balanced', disk_probe_mb: 0, canary: false, adaptive },
     executor: { kind: 'local' },
+    // design.adaptive decides with analysis.practical and analysis.comparisons, typed at load as `rules`
+    analysis,
+    rules: analysisRules(analysis),
   } as unknown as PipelineConfig);
   for (const d of [outputDir, ctx.observationsDir, ctx.workDir, ctx.dataDir]) if (!existsSync(d)) mkdirSync(d, { recursive: true });
   return ctx;
