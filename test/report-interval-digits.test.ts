@@ -32,7 +32,7 @@ test('the legend is said only when some interval lost a digit, and counts the on
   t.is(seedDigitsLegend([0.01, null, undefined], 1), null);
   t.regex(
     seedDigitsLegend([0.01, 0.3, 12.4], 1)!,
-    /^interval endpoints are printed to the digits two more bootstrap seeds agree on, "\]±N" where the seeds move them by N ms \(1 of 3, up to 12 ms\)$/,
+    /^endpoints have the digits two more bootstrap seeds agree on; ±N after one: the seeds move it by N ms \(1 of 3, up to 12\)$/,
   );
   t.false(seedDigitsLegend([0.01, 0.3], 1)!.includes('±'));
 });

@@ -41,7 +41,7 @@ export function seedDigitsLegend(spreadsMs: readonly (number | null | undefined)
   if (!fewer.length) return null;
   const said = known.filter((s) => spreadBeyondDigits(s, endpointDigits(s, msDecimals))).length;
   return (
-    `interval endpoints are printed to the digits two more bootstrap seeds agree on` +
-    (said ? `, "]±N" where the seeds move them by N ms (${said} of ${known.length}, up to ${spreadText(Math.max(...known))} ms)` : '')
+    `endpoints have the digits two more bootstrap seeds agree on` +
+    (said ? `; ±N after one: the seeds move it by N ms (${said} of ${known.length}, up to ${spreadText(Math.max(...known))})` : '')
   );
 }

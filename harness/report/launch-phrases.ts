@@ -194,16 +194,6 @@ export function orderEffectSentence(a: AnalysisResult, measuredCause: string | n
   );
 }
 
-/** The cells whose launches fall into separate clusters, or null. */
-export function modesSentence(a: AnalysisResult): string | null {
-  const split = a.cells.filter((c) => c.metric === 'ready' && c.split);
-  if (split.length === 0) return null;
-  return (
-    `The launches of ${split.map((c) => `${c.cohort} ${c.path} ${c.state}`).join(', ')} fall into ${split.length === 1 ? 'separate clusters' : 'separate clusters each'}, ` +
-    'so their P50 describes no typical launch; the tables give the cluster medians.'
-  );
-}
-
 /** Failed formal launches, or null when none failed. */
 export function failuresSentence(a: AnalysisResult): string | null {
   const ready = a.cells.filter((c) => c.metric === 'ready');
@@ -250,7 +240,7 @@ export function interpretation(
     stackSentence(a, cohorts, states),
     coldStepSentence(a, cohorts, paths),
     orderEffectSentence(a, measuredCarryover),
-    modesSentence(a),
+    // a split cell: the summary's ‡ and its legend say it (split-flag.ts)
     failuresSentence(a),
     sourceTallySentence(verdicts),
   ]
