@@ -171,9 +171,9 @@ export function methodSection(c: Ctx): Section[] {
       : null,
     confirmationMethodSentence(a) ? paragraph(confirmationMethodSentence(a)!) : null,
     paragraph(
-      "Completion ends when the process has exited and both its output streams are closed, so it includes the path's own teardown. " +
+      'Completion: the process exited and both output streams closed (its teardown included). ' +
         (Object.keys(inp.config.services ?? {}).length
-          ? 'Content bytes are HTTP body bytes of image data a launch received from the services; response bytes are every byte the counted services sent, headers included. Service preparation is timed apart from the launches.'
+          ? 'Content bytes: HTTP body bytes of image data from the services; response bytes: all they sent, headers included. Service preparation is timed apart.'
           : ''),
     ),
     paragraph(

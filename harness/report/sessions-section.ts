@@ -100,7 +100,7 @@ export function sessionsSection(a: AnalysisResult, records: readonly SessionReco
     if (sequential)
       main.push(
         paragraph(
-          `Next run: a larger design.adaptive budget lets it add sessions for the comparisons left undecided ("What stopping saved"). ` +
+          `Next run: a larger design.adaptive budget decides more ("What stopping saved"). ` +
             `Sessions dominate the variance in ${plan.cells.filter((c) => c.dominant === 'sessions').length} of ${plan.cells.length} cells.`,
         ),
       );
