@@ -19,7 +19,7 @@ import { list, paragraph, section, table, type Block, type Section } from '../do
 import { designOf, takeFigure, type Ctx } from './launch-report-context.js';
 import { summarySpans } from './launch-summary.js';
 
-export const EACH_FINDING = 'each finding with its direction, magnitude, verdict, the rule that judges them, and its words and figures';
+export const EACH_FINDING = 'each finding with its verdict and figures';
 
 /** " Stand-in for its lazy: gvisor-lazy (why, and each finding …: the appendix)." from report.source.stand_ins; '' without any. */
 export function standInsText(c: Ctx): string {
