@@ -71,5 +71,5 @@ test('with a fixed design of equal power the section sets the run against it, no
   const text = JSON.stringify(stoppingSection(record, launches(), sessions, operating));
   t.regex(text, /fixed, 3 sessions, equal power/);
   t.regex(text, /"28","24","117%"/);
-  t.regex(text, /the fewest sessions of the same rounds whose between-session t finds a difference of the band as often as this run's rule did/);
+  t.regex(text, /the fewest of the same rounds whose between-session t finds a band-sized difference as often as this rule/);
 });

@@ -19,7 +19,7 @@ import type { RunCanary } from './run-canary.js';
 export const PREVIOUS_RUN_TITLE = 'Against the previous run';
 const IN_FULL = 'Against the previous run, in full';
 /** Conclusions named per status in the main text; the appendix names every one. */
-const NAMED = 3;
+const NAMED = 1;
 
 export interface CurrentRun {
   /** The report folder it will be published to (reports/<experiment>), as errors name it. */
