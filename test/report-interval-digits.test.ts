@@ -30,10 +30,7 @@ test('an endpoint that would round to 0 keeps the digit that shows its sign, so 
 
 test('the legend is said only when some interval lost a digit, and counts the ones with "±N"', (t) => {
   t.is(seedDigitsLegend([0.01, null, undefined], 1), null);
-  t.regex(
-    seedDigitsLegend([0.01, 0.3, 12.4], 1)!,
-    /^endpoints have the digits two more bootstrap seeds agree on; ±N after one: the seeds move it by N ms \(1 of 3, up to 12\)$/,
-  );
+  t.regex(seedDigitsLegend([0.01, 0.3, 12.4], 1)!, /^endpoints have the digits two more bootstrap seeds agree on; ±N: they move it N ms \(1 of 3, up to 12\)$/);
   t.false(seedDigitsLegend([0.01, 0.3], 1)!.includes('±'));
 });
 

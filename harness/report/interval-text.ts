@@ -42,6 +42,6 @@ export function seedDigitsLegend(spreadsMs: readonly (number | null | undefined)
   const said = known.filter((s) => spreadBeyondDigits(s, endpointDigits(s, msDecimals))).length;
   return (
     `endpoints have the digits two more bootstrap seeds agree on` +
-    (said ? `; ±N after one: the seeds move it by N ms (${said} of ${known.length}, up to ${spreadText(Math.max(...known))})` : '')
+    (said ? `; ±N: they move it N ms (${said} of ${known.length}, up to ${spreadText(Math.max(...known))})` : '')
   );
 }

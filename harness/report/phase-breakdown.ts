@@ -101,8 +101,8 @@ export function phaseMarksText(a: AnalysisResult): string | null {
 /** What the spans are, in one sentence for the main text; the definition is in the appendix. inSummary: the summary already gives each compared side's cold spans. */
 export const phaseBreakdownLead = (marks: string, inSummary: boolean): string =>
   `A span runs from one phase mark of a launch to the next, the last to Ready (the marks: ${marks}); ` +
-  (inSummary ? "the summary gives each compared side's cold spans, " : '') +
-  'the appendix "Every phase span" every span and difference with its interval.';
+  (inSummary ? 'the summary and ' : '') +
+  'the appendix "Every phase span" give the spans, the appendix with each difference and its interval.';
 
 /** What the spans are: said once per report. */
 export const phaseBreakdownDefinition = (marks: string): string =>
