@@ -108,7 +108,7 @@ export function stoppingSection(
       `\`design.adaptive\` allowed ${a.minSessions} to ${a.maxSessions} sessions${a.maxLaunches ? ` and at most ${a.maxLaunches} formal launches` : ''}${a.maxMinutes ? `, at most ${a.maxMinutes} minutes` : ''} (decided on ${a.metric}): ` +
         `${count(a.sessionsRun, 'session')} ran and ${decided} of ${a.comparisons.length} comparisons were decided. ` +
         (equal
-          ? `Beside it, the fixed design of equal power: ${count(fixedSessions, 'session')} of every cell, the fewest of the same rounds whose between-session t finds a band-sized difference as often as this rule (median over the comparisons; minutes at this run's pace).`
+          ? `Beside it, the fixed design of equal power: ${count(fixedSessions, 'session')} of every cell, the fewest of the same rounds whose between-session t finds a band-sized difference as often as this rule (median over the comparisons).`
           : `Against it stands a fixed design of every cell for all ${a.maxSessions} sessions (minutes estimated from this run's per launch); no fixed design of equal power was found.`),
     ),
     table(
