@@ -61,7 +61,8 @@ const f0 = (v: string): string => Number(v).toFixed(0);
 
 const statisticsQuotes: Quote[] = [
   {
-    csv: 'reports/lazy-startup/differences.csv',
+    // the run the paragraph names, archived: a later republish does not move its figures
+    csv: 'reports/lazy-startup/runs/2026-12-07-5f8e0c3d58e6/differences.csv',
     where: { kind: 'median_difference', cohort: 'shell', state: 'cold', metric: 'ready', a: 'gvisor-lazy', b: 'lazy' },
     text: (r) => `Shell cold gvisor-lazy − lazy, ${f1(r['value']!)} ms [${f1(r['low']!)}, ${f1(r['high']!)}]`,
   },
