@@ -25,8 +25,8 @@ paths:
   direct:
     launch: ['{command}']
   drift:
-    description: in cohort echo sleeps 10, 30, 50 ms in sessions 1 to 3 (30 after); in tail a steady 30 ms
-    launch: [sh, -c, 'case "$1/$2" in echo/*session-1-a*) s=0.01;; echo/*session-2-a*) s=0.03;; echo/*session-3-a*) s=0.05;; echo/*) s=0.03;; *) s=0.03;; esac; sleep $s; shift 2; exec "$@"', drift, '{cohort}', '{session_dir}', '{command}']
+    description: in cohort echo sleeps 10, 30, 50 ms in sessions 1 to 3 (30 after); in tail a steady 100 ms, so that tail's difference is decided on any host (30 ms was undecided on a slow host class, 2026-12-07)
+    launch: [sh, -c, 'case "$1/$2" in echo/*session-1-a*) s=0.01;; echo/*session-2-a*) s=0.03;; echo/*session-3-a*) s=0.05;; echo/*) s=0.03;; *) s=0.1;; esac; sleep $s; shift 2; exec "$@"', drift, '{cohort}', '{session_dir}', '{command}']
   paused:
     launch: [sh, -c, 'sleep 0.05; exec "$@"', paused, '{command}']
 design:
