@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleJournal } from '../harness/db/sample-journal.js';
 import { Database } from '../harness/db/duckdb.js';
+import { journalHasSamples } from '../harness/db/journal-tables.js';
 import { runHostCanary } from '../harness/experiment/host-canary.js';
 import { CANARY_PIECES, CANARY_REPEATS } from '../harness/experiment/canary-plan.js';
 import { hostCounterDelta, parseReclaim, type HostCounters } from '../harness/process/host-counters.js';
@@ -205,5 +206,16 @@ test('merging a session file that never got a phases table (a job cancelled befo
     await db.close();
     const added = await journal.mergeFrom(join(dir, 'cancelled.duckdb'));
     t.true(added > 0, `${added} rows merged`);
+  });
+});
+
+test('a session file with no tables (a Slurm job cancelled while it opened its journal) has no samples to merge; a journal has', async (t) => {
+  await withJournal(async (_journal, dir) => {
+    const db = await Database.open(join(dir, 'empty.duckdb'));
+    db.close();
+    t.false(await journalHasSamples(join(dir, 'empty.duckdb')));
+    const other = await SampleJournal.open(join(dir, 'opened.duckdb'));
+    await other.close();
+    t.true(await journalHasSamples(join(dir, 'opened.duckdb')));
   });
 });

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { StageContext } from '../contract/stage.js';
 import type { SampleJournal } from '../db/sample-journal.js';
+import { journalHasSamples } from '../db/journal-tables.js';
 import type { SessionRecord } from '../contract/exchange-files.js';
 import type { SessionWork } from '../experiment/session-plan.js';
 import { CheckFailed } from '../errors.js';
@@ -101,7 +102,7 @@ export async function runSessionsOnSlurm(
   const records: SessionRecord[] = [];
   for (const w of work) {
     const files = sessionJobFiles(ctx.workDir, w.session, attempt);
-    if (existsSync(files.journal)) await journal.mergeFrom(files.journal);
+    if (existsSync(files.journal) && (await journalHasSamples(files.journal))) await journal.mergeFrom(files.journal);
     if (!existsSync(files.record)) continue;
     const record = JSON.parse(readFileSync(files.record, 'utf8')) as SessionRecord;
     records.push(record);
