@@ -5,6 +5,7 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { crossClass, crossClassFactor, differenceKeyOf, type OwnRun, type PublishedRun } from '../harness/analysis/cross-class.js';
+import { heldAcrossClasses } from '../harness/report/rerun-wording.js';
 
 const python = (script: string, input: unknown): unknown =>
   JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(input) }).toString());
@@ -87,4 +88,15 @@ test('a ratio beyond the band on another class does not hold there, even in the 
   const other = d.others.find((o) => o.run === '2026-12-07-a-far')!;
   t.true(other.ratio > d.high!, `${other.ratio} beyond ${d.high}`);
   t.false(other.holds);
+});
+
+test('the scope line counts differences two classes share apart from those three share: none is said to hold "on all 3" that only two measured (made-up counts)', (t) => {
+  const d = (classes: number, holds: number, n: number) => Array.from({ length: n }, () => ({ classes, holds }));
+  const differences = [...d(3, 3, 18), ...d(3, 2, 10), ...d(2, 2, 14), ...d(2, 1, 2), ...d(1, 1, 5)];
+  t.is(
+    heldAcrossClasses(differences, ' and ratio'),
+    '18 of the 28 Ready differences shared by 3 classes held on all 3 in direction and ratio, 14 of the 16 shared by 2 on both',
+  );
+  t.is(heldAcrossClasses(d(2, 2, 4), ''), '4 of the 4 Ready differences shared by 2 classes held on both in direction');
+  t.is(heldAcrossClasses(d(1, 1, 3), ''), 'no Ready difference was measured on two classes');
 });

@@ -183,10 +183,14 @@ test("the published samples were sampled with pipeline.yaml's rounds a session (
   );
 });
 
-test("the published run has no same-key replicate on its own class, so its rerun drift is the host kind's; the archive's other host classes give its cross-class intervals", async (t) => {
+test("the published run's rerun drift is measured on its same-key replicate of its own class; the archive's other host classes give its cross-class intervals", async (t) => {
   const { analysis } = await rerun;
-  // the run of 2026-12-07 21:24 UTC is the first on its class (its canary matches no archived run's): no replicate yet
-  t.is(analysis.rerun?.source, 'host kind');
+  // the run of 2026-12-07 21:24 UTC was the first on its class; its replicate of 2026-12-08 00:24 UTC ran on the same class (by the canary)
+  t.is(analysis.rerun?.source, 'replicates');
+  t.deepEqual(
+    analysis.rerun?.runs.map((r) => r.id).filter((id) => id !== 'this run'),
+    ['2026-12-08-d82ce193884e'],
+  );
   t.deepEqual(analysis.crossClass?.otherClassRuns.sort(), ['2026-12-05-f6b8e493f9fe', '2026-12-07-c5f18700caeb']);
   t.is(analysis.crossClass?.between?.df, 28, 'the same-key pair of 2026-12-05 and 2026-12-06 on two classes, over its 28 Ready differences');
 });

@@ -53,6 +53,26 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
 }
 
 /**
+ * How many Ready differences held on every class that measured them, counted apart by how many classes
+ * did: a difference two classes share held "on both", never "on all 3".
+ */
+export function heldAcrossClasses(differences: readonly { classes: number; holds: number }[], also: string): string {
+  const shared = differences.filter((d) => d.classes >= 2);
+  const counts = [...new Set(shared.map((d) => d.classes))].sort((x, y) => y - x);
+  if (!counts.length) return 'no Ready difference was measured on two classes';
+  const on = (k: number): string => (k === 2 ? 'both' : `all ${k}`);
+  const parts = counts.map((k) => {
+    const of = shared.filter((d) => d.classes === k);
+    return { k, n: of.length, held: of.filter((d) => d.holds === k).length };
+  });
+  const [first, ...rest] = parts;
+  return (
+    `${first!.held} of the ${first!.n} Ready differences shared by ${first!.k} classes held on ${on(first!.k)} in direction${also}` +
+    rest.map((g) => `, ${g.held} of the ${g.n} shared by ${g.k} on ${on(g.k)}`).join('')
+  );
+}
+
+/**
  * The scope line's sentence on the host classes (analysis/cross-class.ts): against the newest archived run of each
  * other class, how many Ready differences held on every class measured, and where a ratio should land on another
  * class; null without another class in the archive.
@@ -60,11 +80,8 @@ export function rerunScopeSentence(a: AnalysisResult): string | null {
 export function crossClassSentence(a: AnalysisResult): string | null {
   const c = a.crossClass;
   if (!c) return null;
-  const shared = c.differences.filter((d) => d.classes >= 2);
-  const classes = Math.max(1, ...c.differences.map((d) => d.classes));
-  const everywhere = shared.filter((d) => d.holds === d.classes).length;
   const runs = c.otherClassRuns.length
-    ? `against the newest archived run of each other class by the canary (${c.otherClassRuns.join(', ')}; designs may differ), ${everywhere} of the ${shared.length} Ready differences they share held on all ${classes} classes in direction${c.between ? ' and ratio' : ''}.`
+    ? `against the newest archived run of each other class by the canary (${c.otherClassRuns.join(', ')}; designs may differ), ${heldAcrossClasses(c.differences, c.between ? ' and ratio' : '')}.`
     : 'the archive has no run of another class by the canary.';
   // the runs are named once: the pair that measured the spread is often the two runs named above
   const pairRuns = c.between?.pairs.flatMap((p) => p.runs) ?? [];
